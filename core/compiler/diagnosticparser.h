@@ -1,0 +1,16 @@
+// DiagnosticParser: turns NVRTC's program log into Diagnostic values.
+// NVRTC prints "file(line): severity #code-D: message", then an indented copy of the source
+// line and a caret under the exact column; "detected during ..." lines become notes of the
+// diagnostic they follow.
+#pragma once
+
+#include "compiler/diagnostic.h"
+
+#include <string_view>
+#include <vector>
+
+namespace cuwb {
+
+std::vector<Diagnostic> parseNvrtcLog(std::string_view log);
+
+} // namespace cuwb

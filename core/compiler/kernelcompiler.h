@@ -1,0 +1,37 @@
+// KernelCompiler: compiles CUDA source with NVRTC into PTX and CUBIN, parses diagnostics,
+// ptxas resources and the PTX line map, and keeps recent results in a cache keyed by
+// source + options. Synchronous and thread-safe: callers choose the thread.
+#pragma once
+
+#include "compiler/compileresult.h"
+
+#include <cstddef>
+#include <list>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace cuwb {
+
+class KernelCompiler
+{
+public:
+    explicit KernelCompiler(std::size_t cacheCapacity = 32);
+
+    // fileName: the name diagnostics and the line map use for the main source.
+    CompileResult compile(std::string_view source, std::string_view fileName,
+                          const CompileOptions &options);
+
+    [[nodiscard]] std::size_t cacheHits() const;
+    [[nodiscard]] std::size_t cacheSize() const;
+    void clearCache();
+
+private:
+    mutable std::mutex m_mutex;
+    std::size_t m_capacity;
+    std::size_t m_hits = 0;
+    std::list<std::pair<std::string, CompileResult>> m_cache; // most recent first
+};
+
+} // namespace cuwb
