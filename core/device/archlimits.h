@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cuwb {
@@ -38,5 +39,8 @@ std::optional<ArchLimits> archLimits(std::string_view arch);
 
 // Parses "sm_90a" -> {9, 0}; nullopt when malformed.
 std::optional<std::pair<int, int>> parseArch(std::string_view arch);
+
+// The real architectures archLimits() knows ("sm_75", ..., "sm_121"), ascending.
+std::vector<std::string> knownArchs();
 
 } // namespace cuwb
