@@ -1,0 +1,130 @@
+// Driver wrappers: small RAII owners and views over the CUDA driver, so that the rest of the
+// program never handles a raw CUcontext or CUmodule and never needs <cuda.h>. Owners
+// (PrimaryContext, Module) are move-only; Device and Function are non-owning views. Every
+// failed call throws ApiError with the call text, file, line and status name; check
+// DriverApi::available() first to tell "no driver" apart from a fault.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+struct CUmod_st;  // CUmodule, as <cuda.h> declares it
+struct CUfunc_st; // CUfunction
+
+namespace cuwb {
+
+// cuInit(0). Throws ApiError (status "CUDA_ERROR_NO_DEVICE" where there is no GPU, ...).
+void initDriver();
+
+// The device attributes the workbench reads; mapped to CUdevice_attribute in the .cpp.
+enum class DeviceAttribute {
+    ComputeCapabilityMajor,
+    ComputeCapabilityMinor,
+    MultiprocessorCount,
+    ClockRateKHz,
+    MemoryClockRateKHz,
+    GlobalMemoryBusWidthBits,
+    L2CacheBytes,
+    WarpSize,
+    MaxThreadsPerBlock,
+    MaxThreadsPerMultiprocessor,
+    MaxBlocksPerMultiprocessor,
+    MaxRegistersPerMultiprocessor,
+    MaxRegistersPerBlock,
+    MaxSharedMemoryPerMultiprocessor,
+    MaxSharedMemoryPerBlock,
+    MaxSharedMemoryPerBlockOptin,
+    ReservedSharedMemoryPerBlock,
+    MaxBlockDimX,
+    MaxBlockDimY,
+    MaxBlockDimZ,
+    MaxGridDimX,
+    MaxGridDimY,
+    MaxGridDimZ,
+};
+
+class Device
+{
+public:
+    static int count(); // needs initDriver()
+    explicit Device(int ordinal);
+
+    [[nodiscard]] int ordinal() const { return m_ordinal; }
+    [[nodiscard]] std::string name() const;
+    [[nodiscard]] int attribute(DeviceAttribute attribute) const;
+    [[nodiscard]] std::size_t totalMemoryBytes() const;
+    [[nodiscard]] int handle() const { return m_handle; } // the CUdevice
+
+private:
+    int m_ordinal = 0;
+    int m_handle = 0;
+};
+
+// Retains the device's primary context and makes it current on the calling thread; releases
+// it when destroyed.
+class PrimaryContext
+{
+public:
+    explicit PrimaryContext(const Device &device);
+    ~PrimaryContext();
+    PrimaryContext(PrimaryContext &&other) noexcept;
+    PrimaryContext &operator=(PrimaryContext &&other) noexcept;
+    PrimaryContext(const PrimaryContext &) = delete;
+    PrimaryContext &operator=(const PrimaryContext &) = delete;
+
+    void makeCurrent() const;
+
+private:
+    void release() noexcept;
+
+    int m_device = -1; // -1 when moved from
+    void *m_context = nullptr;
+};
+
+enum class FunctionAttribute {
+    MaxThreadsPerBlock,
+    StaticSharedBytes,
+    ConstantBytes,
+    LocalBytes,
+    Registers,
+    PtxVersion,
+    BinaryVersion,
+    MaxDynamicSharedBytes,
+};
+
+// A kernel of a loaded Module; valid as long as the module is.
+class Function
+{
+public:
+    [[nodiscard]] int attribute(FunctionAttribute attribute) const;
+    // cuOccupancyMaxActiveBlocksPerMultiprocessor: the driver's own occupancy answer.
+    [[nodiscard]] int maxActiveBlocksPerSm(int blockSize, std::size_t dynamicSharedBytes) const;
+
+private:
+    friend class Module;
+    explicit Function(CUfunc_st *handle)
+        : m_handle(handle)
+    {}
+    CUfunc_st *m_handle = nullptr;
+};
+
+// A module loaded into the current context from a CUBIN or PTX image.
+class Module
+{
+public:
+    explicit Module(const std::string &image); // needs a current context
+    ~Module();
+    Module(Module &&other) noexcept;
+    Module &operator=(Module &&other) noexcept;
+    Module(const Module &) = delete;
+    Module &operator=(const Module &) = delete;
+
+    [[nodiscard]] Function function(const std::string &loweredName) const;
+
+private:
+    void unload() noexcept;
+
+    CUmod_st *m_module = nullptr;
+};
+
+} // namespace cuwb
