@@ -2,6 +2,8 @@
 // an empty list (no driver, no device, initialisation error).
 #pragma once
 
+#include "device/archlimits.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -33,14 +35,20 @@ struct DeviceInfo
     int maxGridDim[3] = {0, 0, 0};
 
     [[nodiscard]] std::string arch() const; // "sm_90"
+    // The architecture's limits with this device's own values in place of the table's.
+    [[nodiscard]] ArchLimits limits() const;
+
+    bool operator==(const DeviceInfo &) const = default;
 };
 
 struct DeviceQuery
 {
     bool driverLoaded = false;
-    int driverVersion = 0;          // e.g. 13000
-    std::string message;            // why there are no devices, empty when there are
+    int driverVersion = 0; // e.g. 13000
+    std::string message;   // why there are no devices, empty when there are
     std::vector<DeviceInfo> devices;
+
+    bool operator==(const DeviceQuery &) const = default;
 };
 
 DeviceQuery queryDevices();
