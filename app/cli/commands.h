@@ -1,0 +1,26 @@
+// The cuwb commands. Each takes the arguments after its name and returns the process exit
+// status: 0 done, 1 the user's work failed (compile errors, a configuration that cannot run),
+// 2 usage or I/O error (3 is left for an internal fault, caught in main). Output goes to std::cout,
+// problems with the invocation to std::cerr.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace cuwb::cli {
+
+enum ExitStatus { ExitSuccess = 0, ExitFailure = 1, ExitUsage = 2, ExitInternal = 3 };
+
+int runCompile(const std::vector<std::string> &arguments);
+int runOccupancy(const std::vector<std::string> &arguments);
+int runDevices(const std::vector<std::string> &arguments);
+
+void printCompileHelp(std::ostream &out);
+void printOccupancyHelp(std::ostream &out);
+void printDevicesHelp(std::ostream &out);
+
+// "cuwb compile: unknown option --x" plus a pointer to the help, on std::cerr; returns 2.
+int usageError(const std::string &command, const std::string &message);
+
+} // namespace cuwb::cli

@@ -1,0 +1,323 @@
+#include "argumentparser.h"
+#include "commands.h"
+
+#include "compiler/compilejson.h"
+#include "compiler/kernelcompiler.h"
+#include "compiler/nvrtcinfo.h"
+#include "device/archlimits.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+namespace cuwb::cli {
+
+namespace {
+
+const char *const kCommand = "compile";
+
+struct SourceFile
+{
+    std::string path;     // as given on the command line: what diagnostics are printed with
+    std::string baseName; // what the compiler names it
+};
+
+// NVRTC names the main source by the name it was compiled under (the base name); a user who
+// typed src/kernel.cu expects to click on src/kernel.cu in their terminal or editor.
+void renameMainFile(std::vector<Diagnostic> &diagnostics, const SourceFile &source)
+{
+    for (Diagnostic &diagnostic : diagnostics) {
+        if (diagnostic.file.empty() || diagnostic.file == source.baseName ||
+            diagnostic.file == source.path) {
+            diagnostic.file = source.path;
+        }
+        renameMainFile(diagnostic.notes, source);
+    }
+}
+
+std::string formatDiagnostic(const Diagnostic &diagnostic)
+{
+    std::string text = diagnostic.file;
+    if (diagnostic.line > 0) {
+        text += ":" + std::to_string(diagnostic.line);
+        if (diagnostic.column > 0) {
+            text += ":" + std::to_string(diagnostic.column);
+        }
+    }
+    text += ": ";
+    text += severityName(diagnostic.severity);
+    text += ": ";
+    if (!diagnostic.code.empty()) {
+        text += (diagnostic.code.front() == '#' ? "" : "#") + diagnostic.code + ": ";
+    }
+    text += diagnostic.message;
+    if (diagnostic.catastrophic) {
+        text += " (compilation stopped here)";
+    }
+    return text;
+}
+
+void printDiagnostic(std::ostream &out, const Diagnostic &diagnostic, int depth)
+{
+    out << std::string(std::size_t(depth) * 2, ' ') << formatDiagnostic(diagnostic) << "\n";
+    for (const Diagnostic &note : diagnostic.notes) {
+        printDiagnostic(out, note, depth + 1);
+    }
+}
+
+std::string kernelName(const KernelInfo &kernel)
+{
+    if (!kernel.readableName.empty()) {
+        return kernel.readableName;
+    }
+    return kernel.loweredName;
+}
+
+void printKernel(std::ostream &out, const KernelInfo &kernel)
+{
+    out << "kernel " << kernelName(kernel);
+    if (!kernel.externC && kernel.loweredName != kernelName(kernel)) {
+        out << " [" << kernel.loweredName << "]";
+    }
+    const KernelResources &r = kernel.resources;
+    if (!r.reported) {
+        out << ": no resource report from ptxas\n";
+        return;
+    }
+    out << ": " << r.registers << " registers, " << r.staticSharedBytes << " bytes shared, "
+        << r.stackFrameBytes << " bytes stack, ";
+    if (kernel.spills()) {
+        out << "SPILLS " << r.spillStoreBytes << " bytes stored / " << r.spillLoadBytes
+            << " bytes loaded, ";
+    } else {
+        out << "no spills, ";
+    }
+    out << r.barriers << (r.barriers == 1 ? " barrier" : " barriers") << "\n";
+}
+
+std::string plural(int count, const char *word)
+{
+    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+}
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string text;
+    for (const std::string &item : items) {
+        text += (text.empty() ? "" : ", ") + item;
+    }
+    return text;
+}
+
+// NVRTC's own message for an unknown --gpu-architecture is cryptic; check first and list
+// what this NVRTC can do. "sm_90a"/"sm_100f"/"compute_90" are variants of a supported base.
+std::optional<std::string> checkArch(const std::string &arch)
+{
+    const auto version = parseArch(arch);
+    const std::vector<std::string> &supported = nvrtcSupportedArchs();
+    const bool wellFormed = version && (arch.starts_with("sm_") || arch.starts_with("compute_"));
+    if (wellFormed) {
+        const std::string base = "sm_" + std::to_string(version->first * 10 + version->second);
+        if (std::find(supported.begin(), supported.end(), base) != supported.end()) {
+            return std::nullopt;
+        }
+    }
+    return "unsupported architecture '" + arch + "'; NVRTC " + nvrtcVersion() + " supports " +
+           joined(supported);
+}
+
+std::optional<std::string> readFile(const std::string &path, std::string &contents)
+{
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) {
+        return "cannot read '" + path + "': it is a directory";
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return "cannot read '" + path + "': " + std::strerror(errno);
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) {
+        return "cannot read '" + path + "': read error";
+    }
+    contents = buffer.str();
+    return std::nullopt;
+}
+
+} // namespace
+
+void printCompileHelp(std::ostream &out)
+{
+    out << "Usage: cuwb compile [OPTIONS] FILE.cu\n"
+           "\n"
+           "Compiles FILE.cu with NVRTC (no GPU needed) and prints one line per diagnostic,\n"
+           "  FILE:LINE:COLUMN: SEVERITY: [#CODE: ]MESSAGE\n"
+           "with SEVERITY error, warning or remark and FILE as given here; notes (such as\n"
+           "\"detected during instantiation of ...\") follow, indented by two spaces. Then one\n"
+           "line per kernel with its registers, shared memory, stack, spills and barriers,\n"
+           "and a summary line. All of this goes to standard output; with --ptx it goes to\n"
+           "standard error and standard output carries the PTX alone.\n"
+           "\n"
+           "  --arch sm_XX               target architecture (default sm_90)\n"
+           "  -D NAME[=VALUE]            define a macro (repeatable)\n"
+           "  -I DIR                     add an include folder (repeatable); the file's own\n"
+           "                             folder and the CUDA toolkit's are always searched\n"
+           "  -O0 .. -O3                 ptxas optimisation level (default -O3)\n"
+           "  -G                         device debug information\n"
+           "  --no-lineinfo              leave out -lineinfo (on by default)\n"
+           "  --use_fast_math            fast, less precise math\n"
+           "  -std=c++17                 C++ dialect ("
+        << joined(supportedCppStandards())
+        << ")\n"
+           "  --maxrregcount N           cap the registers per thread\n"
+           "  --name-expression EXPR     instantiate a template kernel, e.g. 'scale<float>'\n"
+           "                             (repeatable)\n"
+           "  --json                     print one JSON document: success, compile time,\n"
+           "                             diagnostics, kernels with resources (and the PTX\n"
+           "                             with --ptx)\n"
+           "  --ptx                      print the PTX\n"
+           "\n"
+           "Exit status: 0 compiled (warnings allowed), 1 compile errors, 2 usage or I/O\n"
+           "error (missing or unreadable file, unknown option, unsupported architecture).\n";
+}
+
+int runCompile(const std::vector<std::string> &arguments)
+{
+    ArgumentParser parser;
+    parser.addOption({"--arch", "-arch", "--gpu-architecture"});
+    parser.addOption({"-D", "--define-macro"});
+    parser.addOption({"-I", "--include-path"});
+    parser.addOption({"-O"});
+    parser.addFlag({"-G", "--device-debug"});
+    parser.addFlag({"--no-lineinfo"});
+    parser.addFlag({"--use_fast_math", "--use-fast-math"});
+    parser.addOption({"-std", "--std"});
+    parser.addOption({"--maxrregcount", "-maxrregcount"});
+    parser.addOption({"--name-expression"});
+    parser.addFlag({"--json"});
+    parser.addFlag({"--ptx"});
+    parser.addFlag({"--help", "-h"});
+    if (!parser.parse(arguments)) {
+        return usageError(kCommand, parser.error());
+    }
+    if (parser.isSet("--help")) {
+        printCompileHelp(std::cout);
+        return ExitSuccess;
+    }
+    if (parser.positionals().empty()) {
+        return usageError(kCommand, "no input file");
+    }
+    if (parser.positionals().size() > 1) {
+        return usageError(kCommand, "one input file at a time (got '" + parser.positionals()[0] +
+                                        "' and '" + parser.positionals()[1] + "')");
+    }
+
+    CompileOptions options;
+    if (const auto arch = parser.value("--arch")) {
+        options.arch = *arch;
+    }
+    if (const auto problem = checkArch(options.arch)) {
+        return usageError(kCommand, *problem);
+    }
+    if (const auto level = parser.value("-O")) {
+        if (level->size() != 1 || (*level)[0] < '0' || (*level)[0] > '3') {
+            return usageError(kCommand,
+                              "optimisation level must be -O0, -O1, -O2 or -O3, not -O" + *level);
+        }
+        options.optLevel = (*level)[0] - '0';
+    }
+    options.deviceDebug = parser.isSet("-G");
+    options.lineInfo = !parser.isSet("--no-lineinfo");
+    options.fastMath = parser.isSet("--use_fast_math");
+    if (const auto standard = parser.value("-std")) {
+        options.cppStandard = *standard;
+    }
+    if (const auto registers = parser.value("--maxrregcount")) {
+        const auto count = parseCount(*registers);
+        if (!count || *count > 255) {
+            return usageError(kCommand, "--maxrregcount needs a number from 0 to 255, not '" +
+                                            *registers + "'");
+        }
+        options.maxRegisters = int(*count);
+    }
+    options.defines = parser.values("-D");
+    options.includeDirs = parser.values("-I");
+    options.nameExpressions = parser.values("--name-expression");
+
+    SourceFile file;
+    file.path = parser.positionals().front();
+    const std::filesystem::path path(file.path);
+    file.baseName = path.filename().string();
+    // Quoted includes beside the file should work as they do with nvcc.
+    const std::string folder = path.parent_path().empty() ? "." : path.parent_path().string();
+    if (std::find(options.includeDirs.begin(), options.includeDirs.end(), folder) ==
+        options.includeDirs.end()) {
+        options.includeDirs.push_back(folder);
+    }
+
+    const std::vector<std::string> problems = options.validate();
+    if (!problems.empty()) {
+        for (std::size_t i = 0; i + 1 < problems.size(); ++i) {
+            std::cerr << "cuwb " << kCommand << ": " << problems[i] << "\n";
+        }
+        return usageError(kCommand, problems.back());
+    }
+
+    std::string source;
+    if (const auto problem = readFile(file.path, source)) {
+        std::cerr << "cuwb " << kCommand << ": " << *problem << "\n";
+        return ExitUsage;
+    }
+
+    KernelCompiler compiler;
+    CompileResult result = compiler.compile(source, file.baseName, options);
+    renameMainFile(result.diagnostics, file);
+    const DiagnosticCounts counts = result.counts();
+
+    int status = ExitSuccess;
+    if (!result.success) {
+        status = (counts.errors == 0 && !result.failureMessage.empty()) ? ExitUsage : ExitFailure;
+    }
+
+    if (parser.isSet("--json")) {
+        result.fileName = file.path;
+        const nlohmann::json json = compileResultToJson(result, parser.isSet("--ptx"));
+        std::cout << json.dump(2) << "\n";
+        return status;
+    }
+
+    std::ostream &report = parser.isSet("--ptx") ? std::cerr : std::cout;
+    for (const Diagnostic &diagnostic : result.diagnostics) {
+        printDiagnostic(report, diagnostic, 0);
+    }
+    if (!result.failureMessage.empty() && result.diagnostics.empty()) {
+        std::cerr << "cuwb " << kCommand << ": " << result.failureMessage << "\n";
+    }
+    for (const KernelInfo &kernel : result.kernels) {
+        printKernel(report, kernel);
+    }
+    const std::string tally =
+        plural(counts.errors, "error") + ", " + plural(counts.warnings, "warning");
+    char time[32];
+    std::snprintf(time, sizeof time, "%.0f ms", result.compileTimeMs);
+    if (result.success) {
+        report << "compiled " << file.path << " for " << options.arch << " in " << time << ": "
+               << tally << ", " << plural(int(result.kernels.size()), "kernel") << "\n";
+        if (parser.isSet("--ptx")) {
+            std::cout << result.ptx;
+        }
+    } else {
+        report << "failed to compile " << file.path << " for " << options.arch << ": " << tally
+               << "\n";
+    }
+    return status;
+}
+
+} // namespace cuwb::cli

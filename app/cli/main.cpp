@@ -1,0 +1,115 @@
+// cuwb: the command-line front end of CUDA Workbench. Compiles kernels, computes occupancy
+// and lists GPUs with the same core library the GUI uses, so CI, scripts and classrooms get
+// the GUI's answers without a display.
+#include "commands.h"
+
+#include "compiler/nvrtcinfo.h"
+#include "cuda/driverapi.h"
+
+#include <exception>
+#include <iostream>
+
+namespace {
+
+using namespace cuwb::cli;
+
+void printUsage(std::ostream &out)
+{
+    out << "Usage: cuwb COMMAND [OPTIONS]\n"
+           "\n"
+           "Commands:\n"
+           "  compile FILE.cu     compile with NVRTC; print diagnostics and kernel resources\n"
+           "  occupancy           theoretical occupancy of a kernel configuration\n"
+           "  devices             list the GPUs, or explain why there are none\n"
+           "  help [COMMAND]      show this help, or a command's options\n"
+           "\n"
+           "Options:\n"
+           "  --version           print the cuwb, NVRTC and CUDA driver versions\n"
+           "  -h, --help          show this help\n"
+           "\n"
+           "Exit status: 0 success, 1 the work failed (compile errors, a configuration that\n"
+           "cannot run), 2 usage or I/O error, 3 internal error.\n";
+}
+
+int printVersion()
+{
+    std::cout << "cuwb " << CUWB_VERSION << "\n";
+    std::cout << "NVRTC " << cuwb::nvrtcVersion() << "\n";
+    const cuwb::DriverApi &driver = cuwb::DriverApi::instance();
+    if (driver.available()) {
+        std::cout << "CUDA driver " << cuwb::formatCudaVersion(driver.driverVersion()) << "\n";
+    } else {
+        std::cout << "CUDA driver: no driver (" << driver.unavailableReason()
+                  << ") — compile-only mode\n";
+    }
+    return ExitSuccess;
+}
+
+int help(const std::vector<std::string> &arguments)
+{
+    if (arguments.empty()) {
+        printUsage(std::cout);
+    } else if (arguments.front() == "compile") {
+        printCompileHelp(std::cout);
+    } else if (arguments.front() == "occupancy") {
+        printOccupancyHelp(std::cout);
+    } else if (arguments.front() == "devices") {
+        printDevicesHelp(std::cout);
+    } else {
+        std::cerr << "cuwb: no help for unknown command '" << arguments.front() << "'\n";
+        return ExitUsage;
+    }
+    return ExitSuccess;
+}
+
+int run(const std::vector<std::string> &arguments)
+{
+    if (arguments.empty()) {
+        printUsage(std::cerr);
+        return ExitUsage;
+    }
+    const std::string &command = arguments.front();
+    const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+    if (command == "help" || command == "--help" || command == "-h") {
+        return help(rest);
+    }
+    if (command == "--version" || command == "version") {
+        return printVersion();
+    }
+    if (command == "compile") {
+        return runCompile(rest);
+    }
+    if (command == "occupancy") {
+        return runOccupancy(rest);
+    }
+    if (command == "devices") {
+        return runDevices(rest);
+    }
+    std::cerr << "cuwb: unknown command '" << command << "'\n"
+              << "Run 'cuwb help' for the list of commands.\n";
+    return ExitUsage;
+}
+
+} // namespace
+
+namespace cuwb::cli {
+
+int usageError(const std::string &command, const std::string &message)
+{
+    std::cerr << "cuwb " << command << ": " << message << "\n"
+              << "Run 'cuwb help " << command << "' for its options.\n";
+    return ExitUsage;
+}
+
+} // namespace cuwb::cli
+
+int main(int argc, char **argv)
+{
+    try {
+        return run(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const std::exception &error) {
+        // An infrastructure fault (ApiError) or a bug: say what failed rather than abort.
+        std::cerr << "cuwb: internal error: " << error.what() << "\n";
+        return ExitInternal;
+    }
+}

@@ -1,0 +1,2 @@
+#pragma once
+#define ELEMENT_OFFSET 1

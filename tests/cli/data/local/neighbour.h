@@ -1,0 +1,2 @@
+#pragma once
+#define NEIGHBOUR_VALUE 42

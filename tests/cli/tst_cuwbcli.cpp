@@ -1,0 +1,398 @@
+// End-to-end tests of the cuwb command line: the real binary, run through QProcess, on good
+// and bad kernels in data/. Checks the exact FILE:LINE:COLUMN lines, exit codes 0/1/2, the
+// JSON documents, occupancy output, devices without a driver, and --version.
+#include "cuda/driverapi.h"
+#include "device/devicejson.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace cuwb;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+};
+
+Run runCuwb(const QStringList &arguments, const QString &workingDirectory = QString())
+{
+    QProcess process;
+    if (!workingDirectory.isEmpty()) {
+        process.setWorkingDirectory(workingDirectory);
+    }
+    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
+    Run run;
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QString dataFile(const char *name)
+{
+    return QStringLiteral(CUWB_TEST_DATA_DIR "/") + QLatin1String(name);
+}
+
+nlohmann::json parseJson(const QString &text)
+{
+    return nlohmann::json::parse(text.toStdString());
+}
+
+} // namespace
+
+class TestCuwbCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void compilesGoodFile();
+    void compilesSample();
+    void reportsErrorsAtExactColumns();
+    void keepsPathAsGiven();
+    void warningsStillSucceed();
+    void appliesDefinesAndIncludes();
+    void findsHeadersBesideTheFile();
+    void instantiatesNameExpressions();
+    void printsJson();
+    void printsPtx();
+    void rejectsBadUsage_data();
+    void rejectsBadUsage();
+    void computesOccupancy();
+    void occupancyJson();
+    void occupancyRejectsBadInput_data();
+    void occupancyRejectsBadInput();
+    void devicesWithoutDriverSayCompileOnly();
+    void printsVersions();
+    void helpAndNoArguments();
+};
+
+void TestCuwbCli::compilesGoodFile()
+{
+    const Run run = runCuwb({QStringLiteral("compile"), dataFile("good.cu")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(!run.out.contains(QStringLiteral(": error:")), qPrintable(run.out));
+    QVERIFY2(QRegularExpression(QStringLiteral("^kernel scale: \\d+ registers, 0 bytes shared"),
+                                QRegularExpression::MultilineOption)
+                 .match(run.out)
+                 .hasMatch(),
+             qPrintable(run.out));
+    QVERIFY(run.out.contains(QStringLiteral("0 errors, 0 warnings, 1 kernel")));
+}
+
+void TestCuwbCli::compilesSample()
+{
+    const QString sample = QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cu");
+    if (!QFile::exists(sample)) {
+        QSKIP("samples/vector_add/vector_add.cu is not there yet");
+    }
+    const Run run = runCuwb(
+        {QStringLiteral("compile"), QStringLiteral("--arch"), QStringLiteral("sm_80"), sample});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("kernel ")), qPrintable(run.out));
+}
+
+void TestCuwbCli::reportsErrorsAtExactColumns()
+{
+    const QString file = dataFile("errors.cu");
+    const Run run = runCuwb({QStringLiteral("compile"), file});
+    QCOMPARE(run.exitCode, 1);
+    const QStringList lines = run.outLines();
+    QVERIFY2(lines.size() >= 2, qPrintable(run.out));
+    QCOMPARE(lines[0], file + QStringLiteral(":5:14: error: identifier \"undeclared_value\" is "
+                                             "undefined"));
+    QCOMPARE(lines[1],
+             file + QStringLiteral(":6:5: error: identifier \"not_a_function\" is undefined"));
+    QVERIFY(run.out.contains(QStringLiteral("2 errors")));
+}
+
+void TestCuwbCli::keepsPathAsGiven()
+{
+    // Relative, with a folder: the line names the file exactly as typed, not its base name.
+    const QString testsDir = QFileInfo(QStringLiteral(CUWB_TEST_DATA_DIR)).absolutePath();
+    Run run = runCuwb({QStringLiteral("compile"), QStringLiteral("data/errors.cu")}, testsDir);
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.outLines().value(0).startsWith(QStringLiteral("data/errors.cu:5:14: error: ")),
+             qPrintable(run.out));
+
+    run = runCuwb({QStringLiteral("compile"), QStringLiteral("errors.cu")},
+                  QStringLiteral(CUWB_TEST_DATA_DIR));
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.outLines().value(0).startsWith(QStringLiteral("errors.cu:5:14: error: ")),
+             qPrintable(run.out));
+}
+
+void TestCuwbCli::warningsStillSucceed()
+{
+    const QString file = dataFile("warning.cu");
+    const Run run = runCuwb({QStringLiteral("compile"), file});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.outLines().value(0),
+             file + QStringLiteral(":4:9: warning: #177-D: variable \"unused\" was declared but "
+                                   "never referenced"));
+    QVERIFY(run.out.contains(QStringLiteral("kernel unusedVariable: ")));
+}
+
+void TestCuwbCli::appliesDefinesAndIncludes()
+{
+    const QString file = dataFile("needsdefine.cu");
+    Run run = runCuwb({QStringLiteral("compile"), file});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(QStringLiteral("cannot open source file \"element.h\"")),
+             qPrintable(run.out));
+
+    // Both spellings: "-D NAME=VALUE" / "-DNAME", "-I DIR" / "-IDIR".
+    run = runCuwb({QStringLiteral("compile"), QStringLiteral("-D"), QStringLiteral("ELEMENT=float"),
+                   QStringLiteral("-I"), dataFile("inc"), file});
+    QCOMPARE(run.exitCode, 0);
+    run = runCuwb({QStringLiteral("compile"), QStringLiteral("-DELEMENT=double"),
+                   QStringLiteral("-I") + dataFile("inc"), QStringLiteral("-O2"),
+                   QStringLiteral("-std=c++20"), QStringLiteral("--use_fast_math"),
+                   QStringLiteral("--maxrregcount"), QStringLiteral("32"), file});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains(QStringLiteral("kernel fill: ")));
+
+    // The #error fires when only the include folder is given.
+    run = runCuwb({QStringLiteral("compile"), QStringLiteral("-I"), dataFile("inc"), file});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(file + QStringLiteral(":5:2: error: ")), qPrintable(run.out));
+}
+
+void TestCuwbCli::findsHeadersBesideTheFile()
+{
+    const Run run = runCuwb({QStringLiteral("compile"), dataFile("local/usesneighbour.cu")});
+    QCOMPARE(run.exitCode, 0);
+}
+
+void TestCuwbCli::instantiatesNameExpressions()
+{
+    const Run run = runCuwb({QStringLiteral("compile"), QStringLiteral("--name-expression"),
+                             QStringLiteral("twice<float>"), dataFile("template.cu")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("twice<float>")), qPrintable(run.out));
+    QVERIFY(run.out.contains(QStringLiteral("_Z5twiceIfEvPT_")));
+}
+
+void TestCuwbCli::printsJson()
+{
+    const QString file = dataFile("errors.cu");
+    Run run = runCuwb({QStringLiteral("compile"), QStringLiteral("--json"), file});
+    QCOMPARE(run.exitCode, 1);
+    nlohmann::json json = parseJson(run.out);
+    QCOMPARE(json.at("success").get<bool>(), false);
+    QVERIFY(json.contains("compileTimeMs"));
+    QCOMPARE(json.at("diagnostics").size(), std::size_t(2));
+    const nlohmann::json &first = json.at("diagnostics").at(0);
+    QCOMPARE(QString::fromStdString(first.at("file").get<std::string>()), file);
+    QCOMPARE(first.at("line").get<int>(), 5);
+    QCOMPARE(first.at("column").get<int>(), 14);
+    QCOMPARE(first.at("severity").get<std::string>(), std::string("error"));
+
+    run = runCuwb({QStringLiteral("compile"), QStringLiteral("--json"), QStringLiteral("--arch"),
+                   QStringLiteral("sm_80"), dataFile("good.cu")});
+    QCOMPARE(run.exitCode, 0);
+    json = parseJson(run.out);
+    QCOMPARE(json.at("success").get<bool>(), true);
+    QVERIFY(json.at("diagnostics").empty());
+    QCOMPARE(json.at("kernels").size(), std::size_t(1));
+    const nlohmann::json &kernel = json.at("kernels").at(0);
+    QCOMPARE(kernel.at("loweredName").get<std::string>(), std::string("scale"));
+    QVERIFY(kernel.at("resources").at("registers").get<int>() > 0);
+    QVERIFY(!json.contains("ptx"));
+}
+
+void TestCuwbCli::printsPtx()
+{
+    const Run run =
+        runCuwb({QStringLiteral("compile"), QStringLiteral("--ptx"), dataFile("good.cu")});
+    QCOMPARE(run.exitCode, 0);
+    // stdout is the PTX alone, ready to redirect into a file; the report goes to stderr.
+    QVERIFY2(run.out.startsWith(QStringLiteral("//")), qPrintable(run.out.left(200)));
+    QVERIFY(run.out.contains(QStringLiteral(".entry scale")));
+    QVERIFY(!run.out.contains(QStringLiteral("kernel scale:")));
+    QVERIFY(run.err.contains(QStringLiteral("kernel scale:")));
+}
+
+void TestCuwbCli::rejectsBadUsage_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString good = dataFile("good.cu");
+    QTest::newRow("missing file") << QStringList{QStringLiteral("compile"), dataFile("nope.cu")}
+                                  << QStringLiteral("cannot read");
+    QTest::newRow("directory") << QStringList{QStringLiteral("compile"),
+                                              QStringLiteral(CUWB_TEST_DATA_DIR)}
+                               << QStringLiteral("is a directory");
+    QTest::newRow("unknown option")
+        << QStringList{QStringLiteral("compile"), QStringLiteral("--frobnicate"), good}
+        << QStringLiteral("unknown option --frobnicate");
+    QTest::newRow("unsupported arch")
+        << QStringList{QStringLiteral("compile"), QStringLiteral("--arch"), QStringLiteral("sm_12"),
+                       good}
+        << QStringLiteral("unsupported architecture 'sm_12'");
+    QTest::newRow("no file") << QStringList{QStringLiteral("compile")}
+                             << QStringLiteral("no input file");
+    QTest::newRow("two files") << QStringList{QStringLiteral("compile"), good, good}
+                               << QStringLiteral("one input file");
+    QTest::newRow("missing value")
+        << QStringList{QStringLiteral("compile"), good, QStringLiteral("--arch")}
+        << QStringLiteral("needs a value");
+    QTest::newRow("bad -O") << QStringList{QStringLiteral("compile"), QStringLiteral("-O9"), good}
+                            << QStringLiteral("-O0, -O1, -O2 or -O3");
+    QTest::newRow("unknown command")
+        << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("unknown command");
+    QTest::newRow("devices argument")
+        << QStringList{QStringLiteral("devices"), QStringLiteral("--all")}
+        << QStringLiteral("unknown option --all");
+}
+
+void TestCuwbCli::rejectsBadUsage()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = runCuwb(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(message), qPrintable(run.err));
+}
+
+void TestCuwbCli::computesOccupancy()
+{
+    // sm_90, 1024 threads at 64 registers: 2048 registers a warp, 32 warps an SM -> 1 block.
+    const Run run =
+        runCuwb({QStringLiteral("occupancy"), QStringLiteral("--arch"), QStringLiteral("sm_90"),
+                 QStringLiteral("--registers"), QStringLiteral("64"), QStringLiteral("--block"),
+                 QStringLiteral("1024")});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QVERIFY2(lines.contains(QStringLiteral("blocks per SM: 1")), qPrintable(run.out));
+    QVERIFY(lines.contains(QStringLiteral("warps per SM: 32 of 64")));
+    QVERIFY(lines.contains(QStringLiteral("occupancy: 50.0%")));
+    QVERIFY(lines.contains(QStringLiteral("limiter: registers")));
+}
+
+void TestCuwbCli::occupancyJson()
+{
+    // sm_80, 128 threads, 48 KB dynamic: (49152 + 1024 reserved) per block, 3 in 164 KB.
+    const Run run = runCuwb(
+        {QStringLiteral("occupancy"), QStringLiteral("--arch=sm_80"), QStringLiteral("--registers"),
+         QStringLiteral("16"), QStringLiteral("--shared-dynamic"), QStringLiteral("49152"),
+         QStringLiteral("--block"), QStringLiteral("128"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const nlohmann::json json = parseJson(run.out);
+    QCOMPARE(json.at("valid").get<bool>(), true);
+    QCOMPARE(json.at("activeBlocksPerSm").get<int>(), 3);
+    QCOMPARE(json.at("activeWarpsPerSm").get<int>(), 12);
+    QCOMPARE(json.at("occupancy").get<double>(), 0.1875);
+    QCOMPARE(json.at("limiter").get<std::string>(), std::string("shared memory"));
+    QCOMPARE(json.at("arch").get<std::string>(), std::string("sm_80"));
+}
+
+void TestCuwbCli::occupancyRejectsBadInput_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QStringList base{QStringLiteral("occupancy"), QStringLiteral("--arch"),
+                           QStringLiteral("sm_90"), QStringLiteral("--registers"),
+                           QStringLiteral("32")};
+    QTest::newRow("missing block") << base << 2 << QStringLiteral("missing --block");
+    QTest::newRow("not a number") << (base + QStringList{QStringLiteral("--block"),
+                                                         QStringLiteral("many")})
+                                  << 2 << QStringLiteral("whole number");
+    QTest::newRow("unknown arch") << QStringList{QStringLiteral("occupancy"),
+                                                 QStringLiteral("--arch"),
+                                                 QStringLiteral("sm_12"),
+                                                 QStringLiteral("--registers"),
+                                                 QStringLiteral("32"),
+                                                 QStringLiteral("--block"),
+                                                 QStringLiteral("128")}
+                                  << 2 << QStringLiteral("unknown architecture");
+    // A configuration that cannot run is an answer, not a usage error.
+    QTest::newRow("block too large")
+        << (base + QStringList{QStringLiteral("--block"), QStringLiteral("2048")}) << 1
+        << QStringLiteral("block size 2048 exceeds");
+}
+
+void TestCuwbCli::occupancyRejectsBadInput()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run run = runCuwb(arguments);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2((run.out + run.err).contains(message), qPrintable(run.out + run.err));
+}
+
+void TestCuwbCli::devicesWithoutDriverSayCompileOnly()
+{
+    if (DriverApi::instance().available()) {
+        QSKIP("a CUDA driver is installed here; this test covers machines without one");
+    }
+    Run run = runCuwb({QStringLiteral("devices")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("No CUDA driver (libcuda.so.1 not found) — "
+                                             "compile-only mode")),
+             qPrintable(run.out));
+
+    run = runCuwb({QStringLiteral("devices"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const DeviceQuery query = parseJson(run.out).get<DeviceQuery>();
+    QCOMPARE(query.driverLoaded, false);
+    QVERIFY(query.devices.empty());
+    QVERIFY(QString::fromStdString(query.message).contains(QStringLiteral("compile-only")));
+}
+
+void TestCuwbCli::printsVersions()
+{
+    const Run run = runCuwb({QStringLiteral("--version")});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QCOMPARE(lines.size(), 3);
+    QVERIFY2(
+        QRegularExpression(QStringLiteral("^cuwb \\d+\\.\\d+\\.\\d+$")).match(lines[0]).hasMatch(),
+        qPrintable(lines[0]));
+    QVERIFY2(QRegularExpression(QStringLiteral("^NVRTC \\d+\\.\\d+$")).match(lines[1]).hasMatch(),
+             qPrintable(lines[1]));
+    if (DriverApi::instance().available()) {
+        QVERIFY2(QRegularExpression(QStringLiteral("^CUDA driver \\d+\\.\\d+$"))
+                     .match(lines[2])
+                     .hasMatch(),
+                 qPrintable(lines[2]));
+    } else {
+        QVERIFY2(lines[2].startsWith(QStringLiteral("CUDA driver: no driver")),
+                 qPrintable(lines[2]));
+    }
+}
+
+void TestCuwbCli::helpAndNoArguments()
+{
+    Run run = runCuwb({});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains(QStringLiteral("Usage: cuwb")));
+    run = runCuwb({QStringLiteral("help")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains(QStringLiteral("Usage: cuwb")));
+    run = runCuwb({QStringLiteral("--help")});
+    QCOMPARE(run.exitCode, 0);
+    run = runCuwb({QStringLiteral("compile"), QStringLiteral("--help")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains(QStringLiteral("FILE:LINE:COLUMN")));
+    run = runCuwb({QStringLiteral("help"), QStringLiteral("occupancy")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains(QStringLiteral("--shared-dynamic")));
+}
+
+QTEST_GUILESS_MAIN(TestCuwbCli)
+#include "tst_cuwbcli.moc"
