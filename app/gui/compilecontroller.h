@@ -1,0 +1,99 @@
+// CompileController: compiles as the user types, never on the GUI thread. Text changes
+// restart a debounce timer; when it fires (or on compileNow()) the source provider supplies
+// the current source, which is compiled on a single worker thread through one shared
+// KernelCompiler (so its cache serves repeats). A newer request supersedes an older one: at
+// most one compile runs and at most one waits (the newest); a finished result whose job id is
+// no longer the newest is dropped.
+#pragma once
+
+#include "compiler/compileoptions.h"
+#include "compiler/compileresult.h"
+
+#include <QFutureWatcher>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace cuwb {
+
+class KernelCompiler;
+
+struct CompileRequest
+{
+    QString source;
+    QString fileName;             // the name NVRTC and the diagnostics use
+    QStringList extraIncludeDirs; // e.g. the document's folder, for #include "..."
+    int documentId = 0;           // opaque tag for the caller: which document the result is for
+    bool valid = true;            // false: nothing to compile (no document)
+};
+
+class CompileController : public QObject
+{
+    Q_OBJECT
+
+public:
+    using SourceProvider = std::function<CompileRequest()>;
+
+    explicit CompileController(QObject *parent = nullptr);
+    ~CompileController() override;
+
+    void setSourceProvider(SourceProvider provider);
+    void setOptions(const CompileOptions &options);
+    [[nodiscard]] const CompileOptions &options() const { return m_options; }
+
+    void setDebounceInterval(int milliseconds);
+    [[nodiscard]] int debounceInterval() const;
+    [[nodiscard]] bool isDebouncing() const;
+
+    // Restarts the debounce timer; call on every text change.
+    void scheduleCompile();
+    // Cancels the debounce and compiles the provider's source now. Returns the job id, 0 if
+    // there was nothing to compile.
+    quint64 compileNow();
+    // Queues one request directly (supersedes any waiting one). Returns its job id.
+    quint64 submit(const CompileRequest &request);
+
+    [[nodiscard]] bool isBusy() const { return m_running.has_value(); }
+    [[nodiscard]] quint64 latestJobId() const { return m_latestJobId; }
+    [[nodiscard]] KernelCompiler &compiler() { return *m_compiler; }
+
+Q_SIGNALS:
+    void compileStarted(quint64 jobId, int documentId);
+    void compileFinished(quint64 jobId, int documentId, const cuwb::CompileResult &result);
+    // A finished result was dropped because a newer request exists.
+    void compileDiscarded(quint64 jobId);
+    void busyChanged(bool busy);
+
+private:
+    struct Job
+    {
+        quint64 id = 0;
+        CompileRequest request;
+        CompileOptions options;
+    };
+
+    void start(Job job);
+    void onWorkerFinished();
+
+    std::shared_ptr<KernelCompiler> m_compiler;
+    SourceProvider m_provider;
+    CompileOptions m_options;
+    QTimer m_debounce;
+    QThreadPool m_pool;
+    QFutureWatcher<CompileResult> m_watcher;
+    std::optional<Job> m_running;
+    std::optional<Job> m_waiting;
+    quint64 m_nextJobId = 0;
+    quint64 m_latestJobId = 0;
+};
+
+} // namespace cuwb
+
+Q_DECLARE_METATYPE(cuwb::CompileResult)

@@ -1,0 +1,54 @@
+// DeviceProbe: learns the GPUs by running `cuwb devices --json` as a child process, so the GUI
+// never loads the CUDA driver itself. Asynchronous; a missing or failing tool becomes a plain
+// message rather than an error dialog.
+#pragma once
+
+#include "device/deviceinfo.h"
+
+#include <QObject>
+#include <QProcess>
+#include <QString>
+
+namespace cuwb {
+
+class DeviceProbe : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit DeviceProbe(QObject *parent = nullptr);
+    ~DeviceProbe() override;
+
+    // The cuwb executable: beside this program, or in ../bin (test executables).
+    static QString findCli();
+    void setCliPath(const QString &path) { m_cliPath = path; }
+
+    void start();
+    [[nodiscard]] bool isFinished() const { return m_finished; }
+    [[nodiscard]] const DeviceQuery &query() const { return m_query; }
+    // The status-bar line: the GPU names, "No CUDA driver — compile-only mode", or why the
+    // query failed.
+    [[nodiscard]] QString summary() const { return m_summary; }
+    // The first GPU's architecture ("sm_90"), empty when there is none.
+    [[nodiscard]] QString firstArchitecture() const;
+
+    // Parses the tool's output; public for tests.
+    static bool parse(const QByteArray &json, DeviceQuery *query, QString *error);
+    static QString describe(const DeviceQuery &query);
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onError(QProcess::ProcessError error);
+    void finish(const QString &summary);
+
+    QProcess *m_process = nullptr;
+    QString m_cliPath;
+    DeviceQuery m_query;
+    QString m_summary;
+    bool m_finished = false;
+};
+
+} // namespace cuwb

@@ -1,0 +1,169 @@
+// cuda-workbench: the CUDA Workbench GUI. See --help for the command line.
+#include "document.h"
+#include "documenttabs.h"
+#include "mainwindow.h"
+#include "samplesmenu.h"
+#include "screenshotrunner.h"
+#include "sourceeditor.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QTemporaryDir>
+
+#include <cstdio>
+#include <memory>
+
+namespace {
+
+bool haveDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+void printError(const QString &message)
+{
+    std::fprintf(stderr, "cuda-workbench: %s\n", qPrintable(message));
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    // Look for --screenshot before QApplication exists: without a display it picks the
+    // offscreen platform, and an interactive start explains what to do instead of failing in
+    // the platform plugin.
+    bool screenshot = false;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--screenshot" || arg.startsWith("--screenshot="))
+            screenshot = true;
+    }
+    if (!haveDisplay()) {
+        if (screenshot) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        } else {
+            std::fprintf(stderr,
+                         "cuda-workbench: no display found (DISPLAY and WAYLAND_DISPLAY are "
+                         "unset).\nRun it on a desktop, or render a screenshot offscreen:\n"
+                         "  QT_QPA_PLATFORM=offscreen cuda-workbench --screenshot shot.png "
+                         "FILE.cu\n");
+            return 1;
+        }
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("CUDA Workbench"));
+    QApplication::setApplicationName(QStringLiteral("cuda-workbench"));
+    QApplication::setApplicationDisplayName(QObject::tr("CUDA Workbench"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QObject::tr("CUDA Workbench: write, compile and inspect CUDA kernels."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QObject::tr("A .cu source or a .cuwb project to open."),
+                                 QStringLiteral("[file]"));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QObject::tr("Render the main window to a PNG once the first compile is shown, then exit."),
+        QStringLiteral("file.png"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                        QObject::tr("Window size for the screenshot."),
+                                        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption cursorOption(
+        QStringLiteral("cursor-line"),
+        QObject::tr("Put the cursor on this source line (shows its PTX) before the screenshot."),
+        QStringLiteral("line"));
+    const QCommandLineOption samplesOption(QStringLiteral("samples-dir"),
+                                           QObject::tr("The folder of samples to list."),
+                                           QStringLiteral("dir"));
+    parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption});
+    parser.process(app);
+
+    const QString screenshotPath = parser.value(screenshotOption);
+    int width = 1600;
+    int height = 1000;
+    if (parser.isSet(sizeOption)) {
+        static const QRegularExpression sizePattern(QStringLiteral("^(\\d+)[xX](\\d+)$"));
+        const QRegularExpressionMatch match = sizePattern.match(parser.value(sizeOption));
+        if (!match.hasMatch() || match.captured(1).toInt() < 200 ||
+            match.captured(2).toInt() < 150) {
+            printError(QObject::tr("--size expects WIDTHxHEIGHT, e.g. 1600x1000"));
+            return 2;
+        }
+        width = match.captured(1).toInt();
+        height = match.captured(2).toInt();
+    }
+    int cursorLine = 0;
+    if (parser.isSet(cursorOption)) {
+        bool ok = false;
+        cursorLine = parser.value(cursorOption).toInt(&ok);
+        if (!ok || cursorLine < 1) {
+            printError(QObject::tr("--cursor-line expects a line number from 1"));
+            return 2;
+        }
+    }
+
+    // A screenshot must neither depend on nor change the user's saved layout and options.
+    std::unique_ptr<QTemporaryDir> scratchSettings;
+    if (!screenshotPath.isEmpty()) {
+        scratchSettings = std::make_unique<QTemporaryDir>();
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scratchSettings->path());
+    }
+
+    cuwb::MainWindow::Settings settings;
+    settings.samplesDir = parser.value(samplesOption);
+    settings.restoreLayout = screenshotPath.isEmpty();
+    settings.prompts = screenshotPath.isEmpty();
+    cuwb::MainWindow window(settings);
+
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty()) {
+        for (const QString &file : files) {
+            if (!QFileInfo::exists(file)) {
+                printError(QObject::tr("%1 does not exist").arg(file));
+                if (!screenshotPath.isEmpty())
+                    return 1;
+                continue;
+            }
+            if (!window.openPath(file) && !screenshotPath.isEmpty()) {
+                printError(QObject::tr("cannot open %1").arg(file));
+                return 1;
+            }
+        }
+    } else {
+        const QString sample = cuwb::SamplesMenu::mainSourceOf(
+            QDir(window.samplesDir()).filePath(QStringLiteral("vector_add")));
+        if (!window.samplesDir().isEmpty() && !sample.isEmpty())
+            window.openPath(sample);
+    }
+    if (!window.currentDocument() && screenshotPath.isEmpty())
+        window.documentTabs()->newDocument();
+
+    std::unique_ptr<cuwb::ScreenshotRunner> runner;
+    if (!screenshotPath.isEmpty()) {
+        window.resize(width, height);
+        runner = std::make_unique<cuwb::ScreenshotRunner>(&window, screenshotPath, cursorLine);
+        QObject::connect(runner.get(), &cuwb::ScreenshotRunner::finished, &app,
+                         [](int code) { QCoreApplication::exit(code); });
+        runner->start();
+    } else if (cursorLine > 0) {
+        QObject::connect(&window, &cuwb::MainWindow::resultShown, &window, [&window, cursorLine] {
+            static bool placed = false;
+            if (!placed && window.currentDocument())
+                window.currentDocument()->editor()->goToLocation(cursorLine, 1);
+            placed = true;
+        });
+    }
+    window.show();
+    return app.exec();
+}

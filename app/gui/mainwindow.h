@@ -1,0 +1,118 @@
+// MainWindow: builds the workbench's widgets and connects them. It holds no logic of its own:
+// compiling lives in CompileController, files in DocumentTabs, presentation in the views and
+// their models.
+#pragma once
+
+#include "compiler/compileresult.h"
+
+#include <QMainWindow>
+
+class QDockWidget;
+class QLabel;
+class QSplitter;
+
+namespace cuwb {
+
+class CompileController;
+class CompileOptionsWidget;
+class CompileStatusWidget;
+class DeviceProbe;
+class Document;
+class DocumentTabs;
+class FindReplaceBar;
+class KernelsModel;
+class KernelsPanel;
+class ProblemsModel;
+class ProblemsPanel;
+class PtxView;
+class RecentFiles;
+struct CompileRequest;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    struct Settings
+    {
+        QString samplesDir;        // empty: found by SamplesMenu::findSamplesDir()
+        bool restoreLayout = true; // window geometry and dock layout from QSettings
+        bool probeDevices = true;  // run `cuwb devices --json`
+        bool prompts = true;       // ask before discarding edits (off for tests)
+    };
+
+    explicit MainWindow(const Settings &settings, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a .cu file, or the source of a .cuwb project.
+    Document *openPath(const QString &path);
+    [[nodiscard]] QString samplesDir() const { return m_samplesDir; }
+
+    [[nodiscard]] DocumentTabs *documentTabs() const { return m_tabs; }
+    [[nodiscard]] Document *currentDocument() const;
+    [[nodiscard]] PtxView *ptxView() const { return m_ptxView; }
+    [[nodiscard]] FindReplaceBar *findReplaceBar() const { return m_findBar; }
+    [[nodiscard]] ProblemsModel *problemsModel() const { return m_problemsModel; }
+    [[nodiscard]] ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
+    [[nodiscard]] KernelsModel *kernelsModel() const { return m_kernelsModel; }
+    [[nodiscard]] KernelsPanel *kernelsPanel() const { return m_kernelsPanel; }
+    [[nodiscard]] CompileController *compileController() const { return m_controller; }
+    [[nodiscard]] CompileOptionsWidget *compileOptionsWidget() const { return m_optionsWidget; }
+    [[nodiscard]] CompileStatusWidget *compileStatusWidget() const { return m_compileStatus; }
+    [[nodiscard]] DeviceProbe *deviceProbe() const { return m_deviceProbe; }
+    [[nodiscard]] QString deviceStatusText() const;
+
+Q_SIGNALS:
+    // A compile result is on screen: editor, PTX, panels and status bar show it.
+    void resultShown(int documentId);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void createWidgets();
+    void createDocks();
+    void createMenus();
+    void connectSignals();
+    void restoreSettings();
+    void saveSettings() const;
+
+    CompileRequest currentRequest() const;
+    void onCompileFinished(quint64 jobId, int documentId, const CompileResult &result);
+    void onCurrentDocumentChanged(Document *document);
+    void onOptionsChanged();
+    void onDevicesProbed();
+    void showDocumentResult(Document *document);
+    void goToSourceLine(int line);
+    void goToLocation(const QString &file, int line, int column);
+    void updateWindowTitle();
+    void openWithDialog();
+    void zoom(int steps);
+
+    Settings m_settings;
+    QString m_samplesDir;
+    DocumentTabs *m_tabs = nullptr;
+    FindReplaceBar *m_findBar = nullptr;
+    PtxView *m_ptxView = nullptr;
+    QLabel *m_ptxTitle = nullptr;
+    QSplitter *m_splitter = nullptr;
+    ProblemsModel *m_problemsModel = nullptr;
+    ProblemsPanel *m_problemsPanel = nullptr;
+    KernelsModel *m_kernelsModel = nullptr;
+    KernelsPanel *m_kernelsPanel = nullptr;
+    CompileOptionsWidget *m_optionsWidget = nullptr;
+    CompileController *m_controller = nullptr;
+    CompileStatusWidget *m_compileStatus = nullptr;
+    QLabel *m_deviceLabel = nullptr;
+    DeviceProbe *m_deviceProbe = nullptr;
+    RecentFiles *m_recentFiles = nullptr;
+    QDockWidget *m_problemsDock = nullptr;
+    QDockWidget *m_kernelsDock = nullptr;
+    QDockWidget *m_optionsDock = nullptr;
+    bool m_layoutRestored = false;
+    bool m_splitterRestored = false;
+    bool m_initialLayoutDone = false;
+};
+
+} // namespace cuwb

@@ -1,0 +1,58 @@
+#include "samplesmenu.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+namespace cuwb {
+
+SamplesMenu::SamplesMenu(const QString &samplesDir, QWidget *parent)
+    : QMenu(tr("&Samples"), parent)
+    , m_samplesDir(samplesDir)
+{
+    const QDir dir(m_samplesDir);
+    const QStringList folders = m_samplesDir.isEmpty()
+                                    ? QStringList()
+                                    : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &folder : folders) {
+        const QString source = mainSourceOf(dir.filePath(folder));
+        if (source.isEmpty())
+            continue;
+        QAction *action = addAction(folder);
+        action->setToolTip(QDir::toNativeSeparators(source));
+        connect(action, &QAction::triggered, this,
+                [this, source] { Q_EMIT fileRequested(source); });
+    }
+    if (actions().isEmpty())
+        addAction(tr("No samples found"))->setEnabled(false);
+}
+
+QString SamplesMenu::findSamplesDir(const QString &override)
+{
+    const QString appDir = QCoreApplication::applicationDirPath();
+    QStringList candidates;
+    if (!override.isEmpty())
+        candidates << override;
+    candidates << appDir + QStringLiteral("/../../samples")
+               << appDir + QStringLiteral("/../share/cuda-workbench/samples");
+#ifdef CUWB_SAMPLES_DIR
+    candidates << QStringLiteral(CUWB_SAMPLES_DIR);
+#endif
+    for (const QString &candidate : std::as_const(candidates)) {
+        if (QFileInfo(candidate).isDir())
+            return QDir::cleanPath(QFileInfo(candidate).absoluteFilePath());
+    }
+    return {};
+}
+
+QString SamplesMenu::mainSourceOf(const QString &sampleDir)
+{
+    const QDir dir(sampleDir);
+    const QString named = dir.filePath(dir.dirName() + QStringLiteral(".cu"));
+    if (QFileInfo::exists(named))
+        return named;
+    const QStringList sources = dir.entryList({QStringLiteral("*.cu")}, QDir::Files, QDir::Name);
+    return sources.isEmpty() ? QString() : dir.filePath(sources.constFirst());
+}
+
+} // namespace cuwb
