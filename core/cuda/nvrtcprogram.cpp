@@ -1,0 +1,117 @@
+#include "cuda/nvrtcprogram.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace cuwb {
+
+namespace detail {
+void throwNvrtcError(nvrtcResult result, const char *call, const char *file, int line)
+{
+    throw ApiError("NVRTC", call, nvrtcGetErrorString(result), file, line);
+}
+} // namespace detail
+
+NvrtcProgram::NvrtcProgram(std::string_view source, std::string_view name)
+{
+    // NVRTC wants NUL-terminated strings; string_view gives no such promise.
+    const std::string sourceText(source);
+    const std::string nameText(name);
+    CUWB_NVRTC_CHECK(
+        nvrtcCreateProgram(&m_program, sourceText.c_str(), nameText.c_str(), 0, nullptr, nullptr));
+}
+
+NvrtcProgram::~NvrtcProgram()
+{
+    if (m_program)
+        nvrtcDestroyProgram(&m_program); // nothing useful to do with a failure in a destructor
+}
+
+NvrtcProgram::NvrtcProgram(NvrtcProgram &&other) noexcept
+    : m_program(std::exchange(other.m_program, nullptr))
+{}
+
+NvrtcProgram &NvrtcProgram::operator=(NvrtcProgram &&other) noexcept
+{
+    if (this != &other) {
+        if (m_program)
+            nvrtcDestroyProgram(&m_program);
+        m_program = std::exchange(other.m_program, nullptr);
+    }
+    return *this;
+}
+
+void NvrtcProgram::addNameExpression(const std::string &expression)
+{
+    CUWB_NVRTC_CHECK(nvrtcAddNameExpression(m_program, expression.c_str()));
+}
+
+NvrtcCompileOutcome NvrtcProgram::compile(const std::vector<std::string> &arguments)
+{
+    std::vector<const char *> argv;
+    argv.reserve(arguments.size());
+    for (const std::string &argument : arguments)
+        argv.push_back(argument.c_str());
+
+    NvrtcCompileOutcome outcome;
+    outcome.result = nvrtcCompileProgram(m_program, static_cast<int>(argv.size()), argv.data());
+    switch (outcome.result) {
+    case NVRTC_ERROR_OUT_OF_MEMORY:
+    case NVRTC_ERROR_INVALID_INPUT:
+    case NVRTC_ERROR_INVALID_PROGRAM:
+        detail::throwNvrtcError(outcome.result, "nvrtcCompileProgram(m_program, ...)", __FILE__,
+                                __LINE__);
+    default:
+        break;
+    }
+    outcome.statusText = nvrtcGetErrorString(outcome.result);
+    outcome.log = log();
+    return outcome;
+}
+
+std::string NvrtcProgram::log() const
+{
+    std::size_t size = 0;
+    CUWB_NVRTC_CHECK(nvrtcGetProgramLogSize(m_program, &size));
+    std::string text(size, '\0');
+    if (size > 0)
+        CUWB_NVRTC_CHECK(nvrtcGetProgramLog(m_program, text.data()));
+    // The size counts the terminator, and when ptxas ran NVRTC joins the front end's log and
+    // ptxas' with an extra NUL; as text they are line breaks, not terminators.
+    while (!text.empty() && text.back() == '\0')
+        text.pop_back();
+    std::replace(text.begin(), text.end(), '\0', '\n');
+    return text;
+}
+
+std::string NvrtcProgram::ptx() const
+{
+    std::size_t size = 0;
+    CUWB_NVRTC_CHECK(nvrtcGetPTXSize(m_program, &size));
+    std::string text(size, '\0');
+    if (size > 0)
+        CUWB_NVRTC_CHECK(nvrtcGetPTX(m_program, text.data()));
+    while (!text.empty() && text.back() == '\0')
+        text.pop_back();
+    return text;
+}
+
+std::string NvrtcProgram::cubin() const
+{
+    std::size_t size = 0;
+    // A PTX-only target is not a fault: NVRTC reports it as invalid input here.
+    if (nvrtcGetCUBINSize(m_program, &size) != NVRTC_SUCCESS || size == 0)
+        return {};
+    std::string bytes(size, '\0');
+    CUWB_NVRTC_CHECK(nvrtcGetCUBIN(m_program, bytes.data()));
+    return bytes;
+}
+
+std::string NvrtcProgram::loweredName(const std::string &expression) const
+{
+    const char *lowered = nullptr;
+    CUWB_NVRTC_CHECK(nvrtcGetLoweredName(m_program, expression.c_str(), &lowered));
+    return lowered ? std::string(lowered) : std::string();
+}
+
+} // namespace cuwb
