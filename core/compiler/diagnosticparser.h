@@ -11,6 +11,9 @@
 
 namespace cuwb {
 
-std::vector<Diagnostic> parseNvrtcLog(std::string_view log);
+// mainFile and lastSourceLine place "At end of source: error: ..." (a missing brace, say),
+// which NVRTC prints without a location, on the main source's last line.
+std::vector<Diagnostic> parseNvrtcLog(std::string_view log, std::string_view mainFile = {},
+                                      int lastSourceLine = 0);
 
 } // namespace cuwb
