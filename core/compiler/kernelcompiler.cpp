@@ -1,0 +1,364 @@
+#include "compiler/kernelcompiler.h"
+
+#include "compiler/diagnosticparser.h"
+#include "compiler/ptxasreport.h"
+#include "cuda/nvrtcprogram.h"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace cuwb {
+
+namespace {
+
+// FNV-1a over length-prefixed parts: the cache key need not keep whole sources alive.
+std::string cacheKey(std::string_view source, std::string_view fileName,
+                     const CompileOptions &options)
+{
+    std::uint64_t hash = 14695981039346656037ull;
+    const auto mix = [&hash](std::string_view part) {
+        const std::string length = std::to_string(part.size()) + ":";
+        for (char c : length)
+            hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        for (char c : part)
+            hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    };
+    mix(fileName);
+    mix(source);
+    mix(options.canonicalText());
+    static const char digits[] = "0123456789abcdef";
+    std::string key(16, '0');
+    for (int i = 15; i >= 0; --i, hash >>= 4)
+        key[static_cast<std::size_t>(i)] = digits[hash & 0xf];
+    return key;
+}
+
+std::string demangle(const std::string &lowered)
+{
+    if (lowered.rfind("_Z", 0) != 0)
+        return lowered;
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> readable(
+        abi::__cxa_demangle(lowered.c_str(), nullptr, nullptr, &status), &std::free);
+    return status == 0 && readable ? std::string(readable.get()) : lowered;
+}
+
+// "ns::scale<float>(float*, int)" -> "scale"
+std::string plainIdentifier(const std::string &readableName)
+{
+    std::string name = readableName.substr(0, readableName.find('('));
+    if (!name.empty() && name.back() == '>') {
+        int depth = 0;
+        for (std::size_t i = name.size(); i-- > 0;) {
+            if (name[i] == '>')
+                ++depth;
+            else if (name[i] == '<' && --depth == 0) {
+                name.resize(i);
+                break;
+            }
+        }
+    }
+    if (const std::size_t scope = name.rfind("::"); scope != std::string::npos)
+        name = name.substr(scope + 2);
+    // "void scale" for demanglers that print the return type of a template
+    if (const std::size_t space = name.rfind(' '); space != std::string::npos)
+        name = name.substr(space + 1);
+    return name;
+}
+
+// The source with comments and string/char literals blanked out, newlines kept, so that
+// searching it finds only code and line numbers stay right.
+std::string codeOnly(std::string_view source)
+{
+    std::string code(source);
+    enum class State { Code, LineComment, BlockComment, String, Char } state = State::Code;
+    for (std::size_t i = 0; i < code.size(); ++i) {
+        const char c = code[i];
+        const char next = i + 1 < code.size() ? code[i + 1] : '\0';
+        switch (state) {
+        case State::Code:
+            if (c == '/' && next == '/')
+                state = State::LineComment;
+            else if (c == '/' && next == '*')
+                state = State::BlockComment;
+            else if (c == '"')
+                state = State::String;
+            else if (c == '\'')
+                state = State::Char;
+            else
+                continue;
+            code[i] = ' ';
+            break;
+        case State::LineComment:
+            if (c == '\n')
+                state = State::Code;
+            else
+                code[i] = ' ';
+            break;
+        case State::BlockComment:
+            if (c == '*' && next == '/') {
+                code[i] = code[i + 1] = ' ';
+                ++i;
+                state = State::Code;
+            } else if (c != '\n') {
+                code[i] = ' ';
+            }
+            break;
+        case State::String:
+        case State::Char:
+            if (c == '\\' && next != '\0' && next != '\n') {
+                code[i] = code[i + 1] = ' ';
+                ++i;
+            } else if (c == (state == State::String ? '"' : '\'') || c == '\n') {
+                if (c != '\n')
+                    code[i] = ' ';
+                state = State::Code;
+            } else {
+                code[i] = ' ';
+            }
+            break;
+        }
+    }
+    return code;
+}
+
+bool isIdentifierChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// 1-based line of the first "__global__ ... identifier(" in the code, 0 if none.
+int declarationLine(const std::string &code, const std::string &identifier)
+{
+    if (identifier.empty())
+        return 0;
+    for (std::size_t pos = code.find(identifier); pos != std::string::npos;
+         pos = code.find(identifier, pos + 1)) {
+        const std::size_t end = pos + identifier.size();
+        if ((pos > 0 && isIdentifierChar(code[pos - 1])) ||
+            (end < code.size() && isIdentifierChar(code[end])))
+            continue;
+        std::size_t after = end;
+        while (after < code.size() && std::isspace(static_cast<unsigned char>(code[after])))
+            ++after;
+        if (after >= code.size() || code[after] != '(')
+            continue;
+        // The declaration starts after the previous statement or block boundary.
+        const std::size_t boundary = code.find_last_of(";{}", pos);
+        const std::size_t start = boundary == std::string::npos ? 0 : boundary + 1;
+        const std::string_view declaration = std::string_view(code).substr(start, pos - start);
+        const std::size_t global = declaration.find("__global__");
+        if (global == std::string_view::npos)
+            continue;
+        return static_cast<int>(
+                   std::count(code.begin(), code.begin() + static_cast<long>(pos), '\n')) +
+               1;
+    }
+    return 0;
+}
+
+// Every ".entry name(" of the module, in PTX order.
+std::vector<std::string> entryNames(std::string_view ptx)
+{
+    std::vector<std::string> names;
+    std::size_t pos = 0;
+    while ((pos = ptx.find(".entry", pos)) != std::string_view::npos) {
+        std::size_t begin = pos + 6;
+        pos = begin;
+        if (begin >= ptx.size() || (ptx[begin] != ' ' && ptx[begin] != '\t'))
+            continue;
+        while (begin < ptx.size() && (ptx[begin] == ' ' || ptx[begin] == '\t'))
+            ++begin;
+        std::size_t end = begin;
+        while (end < ptx.size() && ptx[end] != '(' &&
+               !std::isspace(static_cast<unsigned char>(ptx[end])))
+            ++end;
+        if (end > begin)
+            names.emplace_back(ptx.substr(begin, end - begin));
+        pos = end;
+    }
+    return names;
+}
+
+int lastLineOf(std::string_view source)
+{
+    if (source.empty())
+        return 1;
+    const auto newlines = static_cast<int>(std::count(source.begin(), source.end(), '\n'));
+    return source.back() == '\n' ? newlines : newlines + 1;
+}
+
+std::string joined(const std::vector<std::string> &parts, std::string_view separator)
+{
+    std::string text;
+    for (const std::string &part : parts) {
+        if (!text.empty())
+            text += separator;
+        text += part;
+    }
+    return text;
+}
+
+// NVRTC reads the source as a C string, and its reader takes a 0xFF byte for end-of-file: in
+// both cases everything after that byte is silently not compiled, kernels vanish and the
+// compile "succeeds". So such a byte is reported as an error where it stands.
+std::optional<Diagnostic> checkSourceBytes(std::string_view source, std::string_view fileName)
+{
+    const std::size_t pos = source.find_first_of(std::string_view("\0\xff", 2));
+    if (pos == std::string_view::npos)
+        return std::nullopt;
+    Diagnostic diagnostic;
+    diagnostic.file = std::string(fileName);
+    diagnostic.line = static_cast<int>(std::count(source.begin(),
+                                                  source.begin() + static_cast<long>(pos), '\n')) +
+                      1;
+    const std::size_t lineStart = source.rfind('\n', pos == 0 ? 0 : pos - 1);
+    diagnostic.column =
+        static_cast<int>(pos -
+                         (lineStart == std::string_view::npos || pos == 0 ? 0 : lineStart + 1)) +
+        1;
+    diagnostic.severity = Severity::Error;
+    diagnostic.catastrophic = true;
+    diagnostic.message = std::string(source[pos] == '\0' ? "a NUL byte" : "a 0xFF byte") +
+                         " in the source: NVRTC stops reading there, so nothing after it would be "
+                         "compiled; is the file UTF-8 text?";
+    return diagnostic;
+}
+
+CompileResult compileUncached(std::string_view source, std::string_view fileName,
+                              const CompileOptions &options)
+{
+    CompileResult result;
+    result.fileName = std::string(fileName);
+    result.options = options;
+
+    if (const std::vector<std::string> problems = options.validate(); !problems.empty()) {
+        result.failureMessage = joined(problems, "; ");
+        return result;
+    }
+
+    if (auto badByte = checkSourceBytes(source, fileName)) {
+        result.diagnostics.push_back(std::move(*badByte));
+        return result;
+    }
+
+    try {
+        const auto started = std::chrono::steady_clock::now();
+        NvrtcProgram program(source, fileName);
+        for (const std::string &expression : options.nameExpressions)
+            program.addNameExpression(expression);
+        const NvrtcCompileOutcome outcome = program.compile(options.toNvrtcArguments());
+        result.compileTimeMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                .count();
+
+        result.log = outcome.log;
+        result.diagnostics = parseNvrtcLog(outcome.log, fileName, lastLineOf(source));
+        result.success = outcome.succeeded();
+        if (!result.success) {
+            if (outcome.result != NVRTC_ERROR_COMPILATION) {
+                result.failureMessage = "NVRTC could not compile (" + outcome.statusText + ")";
+                if (result.diagnostics.empty() && !outcome.log.empty())
+                    result.failureMessage += ": " + outcome.log;
+            }
+            return result;
+        }
+
+        result.ptx = program.ptx();
+        result.cubin = program.cubin();
+        result.lineMap = PtxLineMap::build(result.ptx, fileName);
+
+        std::map<std::string, std::string> expressionOf;
+        for (const std::string &expression : options.nameExpressions)
+            expressionOf.emplace(program.loweredName(expression), expression);
+
+        const std::map<std::string, KernelResources> resources = parsePtxasReport(outcome.log);
+        const std::string code = codeOnly(source);
+        for (const std::string &lowered : entryNames(result.ptx)) {
+            KernelInfo kernel;
+            kernel.loweredName = lowered;
+            kernel.externC = lowered.rfind("_Z", 0) != 0;
+            kernel.readableName = demangle(lowered);
+            if (const auto it = expressionOf.find(lowered); it != expressionOf.end())
+                kernel.nameExpression = it->second;
+            kernel.sourceLine = declarationLine(code, plainIdentifier(kernel.readableName));
+            if (const auto it = resources.find(lowered); it != resources.end())
+                kernel.resources = it->second;
+            result.kernels.push_back(std::move(kernel));
+        }
+    } catch (const ApiError &error) {
+        // An infrastructure fault is still reported as data: compile() serves user input.
+        result.success = false;
+        result.failureMessage = error.what();
+    }
+    return result;
+}
+
+} // namespace
+
+KernelCompiler::KernelCompiler(std::size_t cacheCapacity)
+    : m_capacity(cacheCapacity)
+{}
+
+CompileResult KernelCompiler::compile(std::string_view source, std::string_view fileName,
+                                      const CompileOptions &options)
+{
+    const std::string key = cacheKey(source, fileName, options);
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto it = std::find_if(m_cache.begin(), m_cache.end(),
+                                     [&key](const auto &entry) { return entry.first == key; });
+        if (it != m_cache.end()) {
+            m_cache.splice(m_cache.begin(), m_cache, it);
+            ++m_hits;
+            CompileResult hit = it->second;
+            hit.fromCache = true;
+            return hit;
+        }
+    }
+
+    // NVRTC runs outside the lock, so compiles on several threads proceed together.
+    CompileResult result = compileUncached(source, fileName, options);
+
+    // Option problems and infrastructure faults are not what this input compiles to.
+    const bool cacheable = result.failureMessage.empty();
+    if (cacheable && m_capacity > 0) {
+        const std::lock_guard lock(m_mutex);
+        const bool present = std::any_of(m_cache.begin(), m_cache.end(),
+                                         [&key](const auto &entry) { return entry.first == key; });
+        if (!present) {
+            m_cache.emplace_front(key, result);
+            while (m_cache.size() > m_capacity)
+                m_cache.pop_back();
+        }
+    }
+    return result;
+}
+
+std::size_t KernelCompiler::cacheHits() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_hits;
+}
+
+std::size_t KernelCompiler::cacheSize() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_cache.size();
+}
+
+void KernelCompiler::clearCache()
+{
+    const std::lock_guard lock(m_mutex);
+    m_cache.clear();
+}
+
+} // namespace cuwb
