@@ -1,0 +1,112 @@
+#include "compiler/compilejson.h"
+
+namespace cuwb {
+
+void to_json(nlohmann::json &json, const Diagnostic &diagnostic)
+{
+    json = nlohmann::json{
+        {"file", diagnostic.file},
+        {"line", diagnostic.line},
+        {"column", diagnostic.column},
+        {"severity", severityName(diagnostic.severity)},
+        {"catastrophic", diagnostic.catastrophic},
+        {"code", diagnostic.code},
+        {"message", diagnostic.message},
+        {"notes", diagnostic.notes},
+    };
+}
+
+void to_json(nlohmann::json &json, const DiagnosticCounts &counts)
+{
+    json = nlohmann::json{
+        {"errors", counts.errors}, {"warnings", counts.warnings}, {"remarks", counts.remarks}};
+}
+
+void to_json(nlohmann::json &json, const KernelResources &resources)
+{
+    json = nlohmann::json{
+        {"reported", resources.reported},
+        {"registers", resources.registers},
+        {"staticSharedBytes", resources.staticSharedBytes},
+        {"constantBytes", resources.constantBytes},
+        {"stackFrameBytes", resources.stackFrameBytes},
+        {"spillStoreBytes", resources.spillStoreBytes},
+        {"spillLoadBytes", resources.spillLoadBytes},
+        {"barriers", resources.barriers},
+    };
+}
+
+void to_json(nlohmann::json &json, const KernelInfo &kernel)
+{
+    json = nlohmann::json{
+        {"loweredName", kernel.loweredName},       {"readableName", kernel.readableName},
+        {"nameExpression", kernel.nameExpression}, {"externC", kernel.externC},
+        {"sourceLine", kernel.sourceLine},         {"spills", kernel.spills()},
+        {"resources", kernel.resources},
+    };
+}
+
+void to_json(nlohmann::json &json, const CompileResult &result)
+{
+    json = compileResultToJson(result, false);
+}
+
+nlohmann::json compileResultToJson(const CompileResult &result, bool includePtx)
+{
+    nlohmann::json json{
+        {"success", result.success},
+        {"fileName", result.fileName},
+        {"options", result.options},
+        {"diagnostics", result.diagnostics},
+        {"counts", result.counts()},
+        {"kernels", result.kernels},
+        {"compileTimeMs", result.compileTimeMs},
+        {"fromCache", result.fromCache},
+        {"failureMessage", result.failureMessage},
+    };
+    if (includePtx)
+        json["ptx"] = result.ptx;
+    return json;
+}
+
+void to_json(nlohmann::json &json, const CompileOptions &options)
+{
+    json = nlohmann::json{
+        {"arch", options.arch},
+        {"optLevel", options.optLevel},
+        {"deviceDebug", options.deviceDebug},
+        {"lineInfo", options.lineInfo},
+        {"fastMath", options.fastMath},
+        {"cppStandard", options.cppStandard},
+        {"maxRegisters", options.maxRegisters},
+        {"defines", options.defines},
+        {"includeDirs", options.includeDirs},
+        {"nameExpressions", options.nameExpressions},
+    };
+}
+
+namespace {
+template <typename T> void readIfPresent(const nlohmann::json &json, const char *key, T &value)
+{
+    if (const auto it = json.find(key); it != json.end() && !it->is_null())
+        it->get_to(value);
+}
+} // namespace
+
+void from_json(const nlohmann::json &json, CompileOptions &options)
+{
+    // A wrongly typed field still throws (nlohmann::json::type_error): that file is damaged,
+    // not old, and the loader reports it.
+    readIfPresent(json, "arch", options.arch);
+    readIfPresent(json, "optLevel", options.optLevel);
+    readIfPresent(json, "deviceDebug", options.deviceDebug);
+    readIfPresent(json, "lineInfo", options.lineInfo);
+    readIfPresent(json, "fastMath", options.fastMath);
+    readIfPresent(json, "cppStandard", options.cppStandard);
+    readIfPresent(json, "maxRegisters", options.maxRegisters);
+    readIfPresent(json, "defines", options.defines);
+    readIfPresent(json, "includeDirs", options.includeDirs);
+    readIfPresent(json, "nameExpressions", options.nameExpressions);
+}
+
+} // namespace cuwb
