@@ -13,15 +13,14 @@ class ApiError : public std::runtime_error
 {
 public:
     ApiError(std::string api, std::string call, std::string status, std::string file, int line)
-        : std::runtime_error(api + " call failed: " + call + " returned " + status + " (" + file
-                             + ":" + std::to_string(line) + ")")
+        : std::runtime_error(api + " call failed: " + call + " returned " + status + " (" + file +
+                             ":" + std::to_string(line) + ")")
         , m_api(std::move(api))
         , m_call(std::move(call))
         , m_status(std::move(status))
         , m_file(std::move(file))
         , m_line(line)
-    {
-    }
+    {}
 
     [[nodiscard]] const std::string &api() const { return m_api; }
     [[nodiscard]] const std::string &call() const { return m_call; }
