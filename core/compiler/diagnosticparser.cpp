@@ -401,7 +401,8 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log, std::string_view mai
                 notesBegin = b;
                 break;
             }
-            diagnostic.message += "\n";
+            // One line per diagnostic suits the CLI's FILE:LINE:COLUMN form and table rows.
+            diagnostic.message += "; ";
             diagnostic.message += trimmed(block[b]);
         }
         if (caret && diagnostic.line > 0) {

@@ -166,7 +166,7 @@ void TestDiagnosticParser::severalKindsInOneLog()
     QCOMPARE(overload.line, 9);
     QCOMPARE(overload.column, columnOf("mixed.cu", 9, "f(\"str\")"));
     QCOMPARE(overload.message,
-             std::string("no instance of overloaded function \"f\" matches the argument list\n"
+             std::string("no instance of overloaded function \"f\" matches the argument list; "
                          "argument types are: (const char [4])"));
     QCOMPARE(overload.notes.size(), std::size_t(2));
     QCOMPARE(overload.notes[0].severity, Severity::Note);

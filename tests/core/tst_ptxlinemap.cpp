@@ -101,7 +101,7 @@ void TestPtxLineMap::debugFixtureWithFileTableAtTheEnd()
     for (int source : {3, 5, 8, 10, 13, 15, 16, 17, 18, 19, 20}) {
         QVERIFY2(!map.ptxLinesForSource(source).empty(), qPrintable(QString::number(source)));
     }
-    // Without -O, the early return of line 17 is its own code.
+    // Unoptimised, the early return of line 17 gets code of its own.
     for (int ptxLineNumber : map.ptxLinesForSource(5))
         QCOMPARE(map.sourceForPtxLine(ptxLineNumber).line, 5);
 }
