@@ -51,6 +51,8 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     m_controller->setOptions(m_optionsWidget->options());
     m_kernelsModel->setArchitecture(m_controller->options().arch);
     updateWindowTitle();
+    if (!m_settings.cliPath.isEmpty())
+        m_deviceProbe->setCliPath(m_settings.cliPath);
     if (m_settings.probeDevices)
         m_deviceProbe->start();
     else

@@ -39,6 +39,7 @@ public:
         bool restoreLayout = true; // window geometry and dock layout from QSettings
         bool probeDevices = true;  // run `cuwb devices --json`
         bool prompts = true;       // ask before discarding edits (off for tests)
+        QString cliPath;           // the cuwb tool; empty: DeviceProbe::findCli()
     };
 
     explicit MainWindow(const Settings &settings, QWidget *parent = nullptr);
