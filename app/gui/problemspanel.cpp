@@ -34,9 +34,9 @@ ProblemsPanel::ProblemsPanel(ProblemsModel *model, QWidget *parent)
     QHeaderView *header = m_view->header();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(ProblemsModel::MessageColumn, QHeaderView::Stretch);
-    header->resizeSection(ProblemsModel::SeverityColumn, 100);
+    header->resizeSection(ProblemsModel::SeverityColumn, 90);
     header->resizeSection(ProblemsModel::CodeColumn, 60);
-    header->resizeSection(ProblemsModel::FileColumn, 140);
+    header->resizeSection(ProblemsModel::FileColumn, 120);
     header->resizeSection(ProblemsModel::LineColumn, 50);
     header->resizeSection(ProblemsModel::ColumnColumn, 56);
 

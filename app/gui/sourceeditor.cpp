@@ -1,12 +1,11 @@
 #include "sourceeditor.h"
 
+#include "cudacompletions.h"
 #include "cudalexer.h"
 #include "qtconvert.h"
-#include "resourcelists.h"
 #include "severityicons.h"
 #include "theme.h"
 
-#include <Qsci/qsciapis.h>
 #include <Qsci/qscistyle.h>
 #include <Qsci/qscistyledtext.h>
 
@@ -19,9 +18,9 @@ namespace cuwb {
 
 namespace {
 
-constexpr int LineNumberMargin = 0;
-constexpr int SymbolMargin = 1;
-constexpr int FoldMargin = 2;
+constexpr int kLineNumberMargin = 0;
+constexpr int kSymbolMargin = 1;
+constexpr int kFoldMargin = 2;
 
 // Style numbers for annotations; far above the lexer's styles.
 constexpr int ErrorAnnotationStyle = 200;
@@ -84,7 +83,7 @@ SourceEditor::SourceEditor(QWidget *parent)
     connect(this, &QsciScintilla::linesChanged, this, [this] {
         // Keep the line-number margin wide enough for the last line number.
         const QString widest = QString::number(std::max(lines(), 999));
-        setMarginWidth(LineNumberMargin, QString(widest.size() + 1, QLatin1Char('9')));
+        setMarginWidth(kLineNumberMargin, QString(widest.size() + 1, QLatin1Char('9')));
     });
 }
 
@@ -95,13 +94,13 @@ void SourceEditor::setUpMargins()
     setMarginsFont(Theme::editorFont());
     setMarginsBackgroundColor(Theme::marginBackground);
     setMarginsForegroundColor(Theme::marginText);
-    setMarginType(LineNumberMargin, NumberMargin);
-    setMarginLineNumbers(LineNumberMargin, true);
-    setMarginWidth(LineNumberMargin, QStringLiteral("99999"));
-    setMarginType(SymbolMargin, SymbolMargin);
-    setMarginWidth(SymbolMargin, 20);
-    setMarginSensitivity(SymbolMargin, false);
-    setFolding(BoxedTreeFoldStyle, FoldMargin);
+    setMarginType(kLineNumberMargin, NumberMargin);
+    setMarginLineNumbers(kLineNumberMargin, true);
+    setMarginWidth(kLineNumberMargin, QStringLiteral("99999"));
+    setMarginType(kSymbolMargin, SymbolMargin);
+    setMarginWidth(kSymbolMargin, 20);
+    setMarginSensitivity(kSymbolMargin, false);
+    setFolding(BoxedTreeFoldStyle, kFoldMargin);
     setFoldMarginColors(Theme::marginBackground, Theme::marginBackground);
 }
 
@@ -115,8 +114,8 @@ void SourceEditor::setUpIndicatorsAndMarkers()
     // Only the symbol margin shows our markers; the fold margin keeps the fold markers.
     const int ourMarkers =
         (1 << ErrorMarker) | (1 << WarningMarker) | (1 << RemarkMarker) | (1 << SpillMarker);
-    setMarginMarkerMask(SymbolMargin, ourMarkers);
-    setMarginMarkerMask(LineNumberMargin, 0);
+    setMarginMarkerMask(kSymbolMargin, ourMarkers);
+    setMarginMarkerMask(kLineNumberMargin, 0);
 
     const std::pair<int, QColor> squiggles[] = {
         {ErrorIndicator, Theme::error},
@@ -150,11 +149,7 @@ void SourceEditor::setUpIndicatorsAndMarkers()
 
 void SourceEditor::setUpCompletion()
 {
-    m_apis = new QsciAPIs(m_lexer);
-    const QStringList &completions = ResourceLists::instance().completions;
-    for (const QString &entry : completions)
-        m_apis->add(entry);
-    m_apis->prepare();
+    m_completions = new CudaCompletions(m_lexer);
     setAutoCompletionSource(AcsAll);
     setAutoCompletionThreshold(3);
     setAutoCompletionCaseSensitivity(true);

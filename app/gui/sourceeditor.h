@@ -12,10 +12,9 @@
 #include <utility>
 #include <vector>
 
-class QsciAPIs;
-
 namespace cuwb {
 
+class CudaCompletions;
 class CudaLexer;
 
 class SourceEditor : public QsciScintilla
@@ -61,7 +60,7 @@ private:
     std::pair<int, int> squiggleRange(int line, int column) const;
 
     CudaLexer *m_lexer = nullptr;
-    QsciAPIs *m_apis = nullptr;
+    CudaCompletions *m_completions = nullptr;
     int m_lastCursorLine = -1;
     int m_diagnosticCount = 0;
     std::vector<int> m_annotatedLines;
