@@ -4,15 +4,19 @@
 #include "document.h"
 #include "documenttabs.h"
 #include "kernelsmodel.h"
+#include "kernelspanel.h"
 #include "mainwindow.h"
 #include "problemsmodel.h"
+#include "problemspanel.h"
 #include "ptxview.h"
 #include "sourceeditor.h"
 
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 using namespace cuwb;
 
@@ -114,6 +118,15 @@ private Q_SLOTS:
             QStringLiteral("0 errors, 0 warnings \u2014 ")));
         QVERIFY(!m_window->ptxView()->text().isEmpty());
         QVERIFY(m_window->ptxView()->text().contains(QStringLiteral(".entry vector_add")));
+
+        // Clicking the kernel goes to its declaration.
+        document->editor()->setCursorPosition(0, 0);
+        QTableView *table = m_window->kernelsPanel()->view();
+        const QRect cell = table->visualRect(table->model()->index(0, KernelsModel::NameColumn));
+        QVERIFY(cell.isValid());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(document->editor()->cursorLine(),
+                 lineContaining(document->editor(), QStringLiteral("__global__")) + 1);
     }
 
     void aTypedBugIsShownInPlaceAndClearedWhenFixed()
@@ -146,6 +159,18 @@ private Q_SLOTS:
         QVERIFY(editor->markersAtLine(line) & (1u << SourceEditor::ErrorMarker));
         QVERIFY(m_window->compileStatusWidget()->text().startsWith(QStringLiteral("1 error")));
         QVERIFY(m_window->kernelsModel()->rowCount() == 0);
+
+        // Enter on the problem in the Problems dock puts the cursor on it.
+        editor->setCursorPosition(0, 0);
+        QTreeView *view = m_window->problemsPanel()->view();
+        view->setFocus();
+        view->setCurrentIndex(view->model()->index(0, ProblemsModel::MessageColumn));
+        QTest::keyClick(view, Qt::Key_Return);
+        int cursorLine = -1;
+        int cursorIndex = -1;
+        editor->getCursorPosition(&cursorLine, &cursorIndex);
+        QCOMPARE(cursorLine, line);
+        QCOMPARE(cursorIndex, index);
 
         // Undo the edit: everything clears.
         editor->undo();
