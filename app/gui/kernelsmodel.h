@@ -20,7 +20,6 @@ class KernelsModel : public QAbstractTableModel
 public:
     enum Column {
         NameColumn,
-        LoweredNameColumn,
         RegistersColumn,
         StaticSharedColumn,
         StackColumn,
@@ -30,6 +29,7 @@ public:
         BlocksPerSmColumn,
         OccupancyColumn,
         LimiterColumn,
+        LoweredNameColumn, // last: long mangled names would push the occupancy out of view
         ColumnCount
     };
     enum Role {
