@@ -138,6 +138,10 @@ std::vector<std::string> CompileOptions::toNvrtcArguments() const
     arguments.push_back("-I" + toolkit);
     arguments.push_back("-I" + toolkit + "/cccl");
     arguments.emplace_back("--ptxas-options=-v");
+    // Where a driver is present NVRTC serves repeated compiles from the driver's compute
+    // cache and skips ptxas, so the resource report above would be missing (seen on an H200,
+    // driver 580). KernelCompiler keeps its own cache of whole results instead.
+    arguments.emplace_back("--no-cache");
     // With -G ptxas must not optimise ("Optimized debugging not supported").
     if (!deviceDebug)
         arguments.push_back("--ptxas-options=-O" + std::to_string(optLevel));

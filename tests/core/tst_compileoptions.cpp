@@ -200,6 +200,7 @@ void TestCompileOptions::argumentList()
         "-I" + include,
         "-I" + include + "/cccl",
         "--ptxas-options=-v",
+        "--no-cache",
         "--ptxas-options=-O2",
     };
     QCOMPARE(arguments, expected);
