@@ -21,6 +21,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <vector>
 
@@ -78,6 +79,7 @@ public:
             m_last = now;
             if (m_running) {
                 m_longest = std::max(m_longest, gap);
+                m_gaps.push_back(gap);
                 if (gap > 16.0)
                     ++m_over16;
             }
@@ -97,12 +99,21 @@ public:
     }
     [[nodiscard]] double longestMs() const { return m_longest; }
     [[nodiscard]] int over16() const { return m_over16; }
+    // The n longest gaps, longest first: one outlier reads differently from a pattern.
+    [[nodiscard]] std::vector<double> longest(std::size_t n) const
+    {
+        std::vector<double> gaps = m_gaps;
+        std::sort(gaps.begin(), gaps.end(), std::greater<>());
+        gaps.resize(std::min(n, gaps.size()));
+        return gaps;
+    }
 
 private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_last = 0.0;
     double m_longest = 0.0;
+    std::vector<double> m_gaps;
     int m_over16 = 0;
     bool m_running = false;
 };
@@ -302,6 +313,11 @@ int main(int argc, char *argv[])
     std::printf("| longest GUI event-loop stall while compiling | %.1f ms |\n",
                 watchdog.longestMs());
     std::printf("| event-loop stalls over 16 ms | %d |\n", watchdog.over16());
+    QStringList top;
+    for (double gap : watchdog.longest(5))
+        top << QString::number(gap, 'f', 1);
+    std::printf("| five longest event-loop gaps (ms) | %s |\n",
+                qPrintable(top.join(QStringLiteral(", "))));
     std::printf("| idle memory (VmRSS) with the sample loaded | %.1f MiB |\n", rssKiB / 1024.0);
     return 0;
 }
