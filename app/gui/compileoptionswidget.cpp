@@ -57,6 +57,7 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     , m_lineInfo(new QCheckBox(tr("Line info (-lineinfo)"), this))
     , m_fastMath(new QCheckBox(tr("Fast math (--use_fast_math)"), this))
     , m_defines(new QLineEdit(this))
+    , m_nameExpressions(new QLineEdit(this))
     , m_includeDirs(new QListWidget(this))
     , m_removeInclude(new QPushButton(tr("Remove"), this))
 {
@@ -72,6 +73,11 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     m_defines->setPlaceholderText(tr("NAME=VALUE; OTHER"));
     m_defines->setToolTip(tr("Preprocessor definitions (-D), separated by spaces or semicolons"));
     m_defines->setClearButtonEnabled(true);
+    m_nameExpressions->setPlaceholderText(tr("scale<float>; tile<16, 8>"));
+    m_nameExpressions->setToolTip(
+        tr("Template kernels to instantiate and list, separated by semicolons (NVRTC name "
+           "expressions). They belong to the source being edited, so they are not saved."));
+    m_nameExpressions->setClearButtonEnabled(true);
     m_includeDirs->setToolTip(tr("Extra include folders (-I); the CUDA toolkit's are always "
                                  "included"));
     m_includeDirs->setMinimumHeight(60);
@@ -88,6 +94,7 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     form->addRow(m_deviceDebug);
     form->addRow(m_fastMath);
     form->addRow(tr("Defines:"), m_defines);
+    form->addRow(tr("Templates:"), m_nameExpressions);
 
     auto *addInclude = new QPushButton(tr("Add\u2026"), this);
     auto *includeButtons = new QHBoxLayout;
@@ -124,6 +131,12 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
             changed();
         }
     });
+    connect(m_nameExpressions, &QLineEdit::editingFinished, this, [this, changed] {
+        if (m_nameExpressions->isModified()) {
+            m_nameExpressions->setModified(false);
+            changed();
+        }
+    });
     connect(addInclude, &QPushButton::clicked, this, &CompileOptionsWidget::addIncludeFolder);
     connect(m_removeInclude, &QPushButton::clicked, this,
             &CompileOptionsWidget::removeIncludeFolder);
@@ -143,6 +156,17 @@ QStringList CompileOptionsWidget::splitDefines(const QString &text)
     return result;
 }
 
+QStringList CompileOptionsWidget::splitNameExpressions(const QString &text)
+{
+    QStringList result;
+    for (const QString &part : text.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const QString expression = part.trimmed();
+        if (!expression.isEmpty())
+            result << expression;
+    }
+    return result;
+}
+
 CompileOptions CompileOptionsWidget::options() const
 {
     CompileOptions options;
@@ -156,6 +180,7 @@ CompileOptions CompileOptionsWidget::options() const
     options.defines = toStdStringList(splitDefines(m_defines->text()));
     for (int row = 0; row < m_includeDirs->count(); ++row)
         options.includeDirs.push_back(toStdString(m_includeDirs->item(row)->text()));
+    options.nameExpressions = toStdStringList(splitNameExpressions(m_nameExpressions->text()));
     return options;
 }
 
@@ -173,6 +198,7 @@ void CompileOptionsWidget::setOptions(const CompileOptions &options)
     m_lineInfo->setChecked(options.lineInfo);
     m_fastMath->setChecked(options.fastMath);
     m_defines->setText(toQStringList(options.defines).join(QStringLiteral("; ")));
+    m_nameExpressions->setText(toQStringList(options.nameExpressions).join(QStringLiteral("; ")));
     m_includeDirs->clear();
     m_includeDirs->addItems(toQStringList(options.includeDirs));
     m_updating = false;

@@ -1,6 +1,7 @@
 // CompileOptionsWidget: the Compile Options dock's content: target architecture (from NVRTC's
 // list), optimisation level, -G, -lineinfo, --use_fast_math, -std, -maxrregcount, -D defines
-// and include folders. Every change emits optionsChanged(); the values persist in QSettings.
+// include folders and template instantiations (NVRTC name expressions). Every change emits
+// optionsChanged(); the values persist in QSettings.
 #pragma once
 
 #include "compiler/compileoptions.h"
@@ -36,6 +37,9 @@ public:
 
     // "NAME=1; OTHER NAME2" -> {"NAME=1", "OTHER", "NAME2"}
     static QStringList splitDefines(const QString &text);
+    // "scale<float>; tile<16, 8>" -> {"scale<float>", "tile<16, 8>"}: only ';' separates,
+    // since template arguments hold commas and spaces.
+    static QStringList splitNameExpressions(const QString &text);
 
 Q_SIGNALS:
     void optionsChanged();
@@ -54,6 +58,7 @@ private:
     QCheckBox *m_lineInfo = nullptr;
     QCheckBox *m_fastMath = nullptr;
     QLineEdit *m_defines = nullptr;
+    QLineEdit *m_nameExpressions = nullptr;
     QListWidget *m_includeDirs = nullptr;
     QPushButton *m_removeInclude = nullptr;
     bool m_userChoseArch = false;
