@@ -136,7 +136,9 @@ void CompileController::onWorkerFinished()
         return;
     const Job finished = std::move(*m_running);
     m_running.reset();
-    CompileResult result = m_watcher.future().result();
+    // Moved out, not copied: a large module's PTX and CUBIN are megabytes, and this runs on
+    // the GUI thread.
+    CompileResult result = m_watcher.future().takeResult();
 
     if (m_waiting) {
         Job next = std::move(*m_waiting);

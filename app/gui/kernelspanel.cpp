@@ -57,6 +57,9 @@ KernelsPanel::KernelsPanel(KernelsModel *model, QWidget *parent)
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->hide();
+    // Size columns from the first rows only: a module of thousands of kernels must not make
+    // every result measure every cell on the GUI thread.
+    m_view->horizontalHeader()->setResizeContentsPrecision(64);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
