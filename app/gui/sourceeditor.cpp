@@ -188,14 +188,20 @@ QString SourceEditor::lineText(int line) const
     return result;
 }
 
+int SourceEditor::indexOfByteColumn(int line, int column) const
+{
+    const QByteArray bytes = lineText(line).toUtf8();
+    const qsizetype prefix = std::clamp<qsizetype>(column - 1, 0, bytes.size());
+    return static_cast<int>(QString::fromUtf8(bytes.left(prefix)).size());
+}
+
 std::pair<int, int> SourceEditor::squiggleRange(int line, int column) const
 {
-    // Indices count characters of the line here; sources are ASCII in practice, where
-    // characters and QScintilla's byte indices agree.
     const QString textOfLine = lineText(line);
     const int length = static_cast<int>(textOfLine.size());
-    if (column > 0 && column - 1 < length) {
-        const int start = column - 1;
+    const qsizetype bytes = textOfLine.toUtf8().size();
+    if (column > 0 && column - 1 < bytes) {
+        const int start = indexOfByteColumn(line, column);
         int end = start + 1;
         if (isWordChar(textOfLine.at(start))) {
             while (end < length && isWordChar(textOfLine.at(end)))
@@ -285,7 +291,7 @@ void SourceEditor::goToLocation(int line, int column)
     if (line <= 0)
         return;
     const int l = std::min(line - 1, std::max(0, lines() - 1));
-    const int index = std::clamp(column - 1, 0, lineLength(l));
+    const int index = column > 0 ? indexOfByteColumn(l, column) : 0;
     setCursorPosition(l, index);
     ensureLineVisible(l);
     ensureCursorVisible();

@@ -58,6 +58,9 @@ private:
     void onCursorPositionChanged(int line, int index);
     QString lineText(int line) const;
     std::pair<int, int> squiggleRange(int line, int column) const;
+    // NVRTC counts columns in bytes of the UTF-8 line; the editor indexes characters.
+    // 0-based character index of a 1-based byte column (clamped to the line's length).
+    int indexOfByteColumn(int line, int column) const;
 
     CudaLexer *m_lexer = nullptr;
     CudaCompletions *m_completions = nullptr;

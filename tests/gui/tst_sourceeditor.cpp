@@ -103,6 +103,31 @@ private Q_SLOTS:
         QCOMPARE(editor.markersAtLine(2), 0u);
     }
 
+    void byteColumnsOfNonAsciiLinesLandOnTheRightCharacter()
+    {
+        // NVRTC's column counts bytes: "é" and "µ" are two bytes each in UTF-8, so "count"
+        // starts at byte column 23 but at character 21 (index 20).
+        SourceEditor editor;
+        editor.setText(QStringLiteral("__global__ void k(float *x)\n"
+                                      "{\n"
+                                      "    /* \u00e9\u00b5 */ x[0] = count;\n"
+                                      "}\n"));
+        editor.setDiagnostics({at(Severity::Error, 3, 23, "identifier \"count\" is undefined")},
+                              QStringLiteral("k.cu"));
+        QCOMPARE(editor.diagnosticIndicatorAt(2, 19), -1);
+        for (int index = 20; index <= 24; ++index)
+            QCOMPARE(editor.diagnosticIndicatorAt(2, index), int(SourceEditor::ErrorIndicator));
+        QCOMPARE(editor.diagnosticIndicatorAt(2, 25), -1);
+
+        editor.goToLocation(3, 23);
+        int line = -1;
+        int index = -1;
+        editor.getCursorPosition(&line, &index);
+        QCOMPARE(line, 2);
+        QCOMPARE(index, 20);
+        QCOMPARE(editor.wordAtLineIndex(line, index), QStringLiteral("count"));
+    }
+
     void severalDiagnosticsShareOneAnnotationWorstFirst()
     {
         SourceEditor editor;
