@@ -1,4 +1,5 @@
 #include "compiler/diagnosticparser.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <array>
@@ -16,21 +17,6 @@ namespace {
 // line built from the copy: tabs kept, every other byte before the column turned into a space.
 // So the caret's byte offset minus this indent is the byte column, tabs and UTF-8 included.
 constexpr std::size_t kSourceCopyIndent = 2;
-
-bool startsWith(std::string_view text, std::string_view prefix)
-{
-    return text.substr(0, prefix.size()) == prefix;
-}
-
-std::string_view trimmed(std::string_view text)
-{
-    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-    while (!text.empty() && isSpace(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
 
 std::vector<std::string_view> splitLines(std::string_view log)
 {

@@ -1,4 +1,5 @@
 #include "compiler/ptxasreport.h"
+#include "util/text.h"
 
 #include <cctype>
 #include <optional>
@@ -7,20 +8,6 @@
 namespace cuwb {
 
 namespace {
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    return text;
-}
-
-bool startsWith(std::string_view text, std::string_view prefix)
-{
-    return text.substr(0, prefix.size()) == prefix;
-}
 
 // The number directly before `unit` in a comma-separated field, e.g. "12 registers" -> 12.
 std::optional<int> numberBefore(std::string_view field, std::string_view unit)

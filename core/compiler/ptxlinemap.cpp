@@ -1,4 +1,5 @@
 #include "compiler/ptxlinemap.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,20 +9,6 @@
 namespace cuwb {
 
 namespace {
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    return text;
-}
-
-bool startsWith(std::string_view text, std::string_view prefix)
-{
-    return text.substr(0, prefix.size()) == prefix;
-}
 
 bool isBlank(char c)
 {
