@@ -53,18 +53,9 @@ QString CudaLexer::description(int style) const
 
 void CudaLexer::applyTheme()
 {
-    const QFont font = Theme::editorFont();
-    QFont bold = font;
-    bold.setBold(true);
-    QFont italic = font;
-    italic.setItalic(true);
-
-    setDefaultFont(font);
-    setDefaultPaper(Theme::paper);
-    setDefaultColor(Theme::text);
-    setFont(font, -1);
-    setPaper(Theme::paper, -1);
-    setColor(Theme::text, -1);
+    const QFont bold = Theme::editorFont(QFont::Bold);
+    const QFont italic = Theme::editorFont(QFont::Normal, true);
+    Theme::applyBase(this);
 
     setColor(Theme::keyword, Keyword);
     setFont(bold, Keyword);

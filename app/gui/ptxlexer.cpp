@@ -33,16 +33,9 @@ bool isHexDigit(char c)
 PtxLexer::PtxLexer(QObject *parent)
     : QsciLexerCustom(parent)
 {
-    const QFont font = Theme::editorFont();
-    QFont bold = font;
-    bold.setBold(true);
-    QFont italic = font;
-    italic.setItalic(true);
-    setDefaultFont(font);
-    setDefaultPaper(Theme::paper);
-    setDefaultColor(Theme::text);
-    setFont(font, -1);
-    setPaper(Theme::paper, -1);
+    const QFont bold = Theme::editorFont(QFont::Bold);
+    const QFont italic = Theme::editorFont(QFont::Normal, true);
+    Theme::applyBase(this);
     setColor(Theme::text, Default);
     setColor(Theme::comment, Comment);
     setFont(italic, Comment);

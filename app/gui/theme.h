@@ -5,9 +5,14 @@
 #include <QColor>
 #include <QFont>
 
+class QsciLexer;
+
 namespace cuwb::Theme {
 
 QFont editorFont();
+QFont editorFont(QFont::Weight weight, bool italic = false);
+// The editor font, paper and text colour as the lexer's defaults and for all its styles.
+void applyBase(QsciLexer *lexer);
 
 inline const QColor paper{0xff, 0xff, 0xff};
 inline const QColor text{0x1f, 0x23, 0x28};
