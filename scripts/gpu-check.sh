@@ -20,7 +20,8 @@ step() { echo; echo "### $*"; "$@"; echo "(exit $?)"; }
     step $run cuwb devices
     step $run cuwb compile --arch sm_90 samples/vector_add/vector_add.cu
     step $run gpu_tst_devices
-    for t in core_tst_kernelcompiler core_tst_samples core_tst_occupancy gui_tst_mainwindow; do
+    for t in core_tst_kernelcompiler core_tst_samples core_tst_occupancy core_tst_compileoptions \
+        gui_tst_mainwindow gui_tst_compilecontroller gui_tst_sourceeditor; do
         step $run $t -silent
     done
     step $run bench_compile --repeat 20
