@@ -10,15 +10,15 @@ namespace cuwb {
 
 struct CompileOptions
 {
-    std::string arch = "sm_90";       // virtual or real target, e.g. "sm_90"
-    int optLevel = 3;                 // ptxas -O0..-O3
-    bool deviceDebug = false;         // -G
-    bool lineInfo = true;             // -lineinfo, needed for the PTX <-> source map
-    bool fastMath = false;            // --use_fast_math
-    std::string cppStandard = "c++17"; // -std=
-    int maxRegisters = 0;             // --maxrregcount, 0 = no limit
-    std::vector<std::string> defines;      // "NAME" or "NAME=VALUE"
-    std::vector<std::string> includeDirs;  // extra -I folders (the toolkit's are always added)
+    std::string arch = "sm_90";               // virtual or real target, e.g. "sm_90"
+    int optLevel = 3;                         // ptxas -O0..-O3
+    bool deviceDebug = false;                 // -G
+    bool lineInfo = true;                     // -lineinfo, needed for the PTX <-> source map
+    bool fastMath = false;                    // --use_fast_math
+    std::string cppStandard = "c++17";        // -std=
+    int maxRegisters = 0;                     // --maxrregcount, 0 = no limit
+    std::vector<std::string> defines;         // "NAME" or "NAME=VALUE"
+    std::vector<std::string> includeDirs;     // extra -I folders (the toolkit's are always added)
     std::vector<std::string> nameExpressions; // template instantiations, e.g. "scale<float>"
 
     // Problems a user must fix before compiling ("unknown architecture sm_12"), one per entry.

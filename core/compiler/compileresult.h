@@ -14,18 +14,18 @@ namespace cuwb {
 
 struct CompileResult
 {
-    bool success = false;               // true when NVRTC produced a module
-    std::string fileName;               // the name the source was compiled under
+    bool success = false; // true when NVRTC produced a module
+    std::string fileName; // the name the source was compiled under
     CompileOptions options;
     std::vector<Diagnostic> diagnostics;
-    std::string log;                    // NVRTC's raw program log
+    std::string log; // NVRTC's raw program log
     std::string ptx;
-    std::string cubin;                  // bytes
+    std::string cubin; // bytes
     std::vector<KernelInfo> kernels;
     PtxLineMap lineMap;
-    double compileTimeMs = 0.0;         // time NVRTC took (of the original compile when cached)
+    double compileTimeMs = 0.0; // time NVRTC took (of the original compile when cached)
     bool fromCache = false;
-    std::string failureMessage;         // set when the compile could not run at all (bad options, I/O)
+    std::string failureMessage; // set when the compile could not run at all (bad options, I/O)
 
     [[nodiscard]] DiagnosticCounts counts() const { return countDiagnostics(diagnostics); }
 };

@@ -12,12 +12,12 @@ const char *severityName(Severity severity); // "error", "warning", "remark", "n
 
 struct Diagnostic
 {
-    std::string file;   // as NVRTC names it (the program name for the main source)
-    int line = 0;       // 1-based; 0 when the message has no location
-    int column = 0;     // 1-based; 0 when unknown
+    std::string file; // as NVRTC names it (the program name for the main source)
+    int line = 0;     // 1-based; 0 when the message has no location
+    int column = 0;   // 1-based; 0 when unknown
     Severity severity = Severity::Error;
     bool catastrophic = false; // "catastrophic error": compilation stopped here
-    std::string code;   // e.g. "177-D", empty when NVRTC gives none
+    std::string code;          // e.g. "177-D", empty when NVRTC gives none
     std::string message;
     std::vector<Diagnostic> notes; // linked notes, e.g. "detected during instantiation of ..."
 

@@ -8,10 +8,10 @@ namespace cuwb {
 
 struct KernelResources
 {
-    bool reported = false;     // false when ptxas printed nothing for this kernel
+    bool reported = false; // false when ptxas printed nothing for this kernel
     int registers = 0;
     int staticSharedBytes = 0;
-    int constantBytes = 0;     // cmem[0] (parameters)
+    int constantBytes = 0; // cmem[0] (parameters)
     int stackFrameBytes = 0;
     int spillStoreBytes = 0;
     int spillLoadBytes = 0;
@@ -25,7 +25,7 @@ struct KernelInfo
     std::string readableName;   // demangled, e.g. "scale<float>(float*, int)"
     std::string nameExpression; // the name expression it was requested with, if any
     bool externC = false;
-    int sourceLine = 0;         // 1-based line of its declaration in the main source; 0 if unknown
+    int sourceLine = 0; // 1-based line of its declaration in the main source; 0 if unknown
     KernelResources resources;
 
     [[nodiscard]] bool spills() const

@@ -6,8 +6,8 @@
 
 namespace cuwb {
 
-std::string nvrtcVersion();                    // "13.0"
+std::string nvrtcVersion();                            // "13.0"
 const std::vector<std::string> &nvrtcSupportedArchs(); // "sm_75", ..., ascending
-std::string cudaIncludeDir();                  // the toolkit include folder passed by default
+std::string cudaIncludeDir(); // the toolkit include folder passed by default
 
 } // namespace cuwb

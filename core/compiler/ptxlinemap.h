@@ -29,8 +29,8 @@ public:
     [[nodiscard]] bool empty() const { return m_ptxToSource.empty(); }
 
 private:
-    std::vector<SourceLocation> m_ptxToSource;           // index = PTX line - 1
-    std::vector<std::vector<int>> m_sourceToPtx;         // index = source line - 1
+    std::vector<SourceLocation> m_ptxToSource;   // index = PTX line - 1
+    std::vector<std::vector<int>> m_sourceToPtx; // index = source line - 1
 };
 
 } // namespace cuwb

@@ -11,11 +11,11 @@
 #include "ptxview.h"
 #include "sourceeditor.h"
 
+#include <QFileInfo>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QFileInfo>
 #include <QTest>
 #include <QTreeView>
 
