@@ -1,0 +1,117 @@
+// LaunchSpec: how to run one kernel — variables, one argument per parameter (buffers with
+// their size, role and initial contents; scalars with a value), grid, block and dynamic shared
+// memory as expressions. resolveLaunch() evaluates it into concrete numbers for validation and
+// for the worker. Value types, serialisable to JSON (launchjson.h).
+#pragma once
+
+#include "kernel/elementtype.h"
+#include "launch/expression.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cuwb {
+
+enum class BufferRole { In, Out, InOut };
+const char *roleName(BufferRole role); // "in", "out", "inout"
+
+enum class InitKind { Zeros, Constant, Range, Uniform, Normal, File, CopyOf };
+const char *initKindName(InitKind kind); // "zeros", "constant", "range", "uniform", "normal", "file", "copy"
+
+struct BufferInit
+{
+    InitKind kind = InitKind::Zeros;
+    std::string value = "0";     // Constant: an expression
+    std::string start = "0";     // Range: start + i * step
+    std::string step = "1";
+    std::string low = "0";       // Uniform in [low, high)
+    std::string high = "1";
+    std::string mean = "0";      // Normal
+    std::string stddev = "1";
+    std::uint64_t seed = 1;      // Uniform, Normal
+    std::string file;            // File: .bin (raw, element type of the buffer) or .npy
+    std::string copyOf;          // CopyOf: the parameter name of another buffer
+    bool operator==(const BufferInit &) const = default;
+};
+
+struct ArgumentSpec
+{
+    std::string parameter;       // the kernel parameter's name
+    bool isBuffer = true;
+    // Buffers
+    ElementType elementType;
+    std::string count = "N";     // element-count expression
+    BufferRole role = BufferRole::In;
+    BufferInit init;
+    // Scalars
+    std::string value = "0";     // expression
+    bool operator==(const ArgumentSpec &) const = default;
+};
+
+struct LaunchSpec
+{
+    std::string kernel;                                      // lowered name
+    std::vector<std::pair<std::string, std::string>> variables; // name, expression, in order
+    std::vector<ArgumentSpec> arguments;                     // in parameter order
+    std::array<std::string, 3> grid{"ceil(N / block.x)", "1", "1"};
+    std::array<std::string, 3> block{"256", "1", "1"};
+    std::string dynamicSharedBytes = "0";
+    double deadlineSeconds = 10.0;
+    bool operator==(const LaunchSpec &) const = default;
+};
+
+// Builds a default spec from a signature: a variable N = 1 << 20, every pointer a buffer of N
+// elements (role In for const pointees, else Out; inputs get a range or uniform random init),
+// every scalar named n/N/count/size... = N, others 1.
+struct KernelSignature;
+LaunchSpec defaultLaunchSpec(const KernelSignature &signature);
+
+struct ResolvedBuffer
+{
+    std::string parameter;
+    ElementType elementType;
+    std::uint64_t count = 0;
+    std::uint64_t bytes = 0;
+    BufferRole role = BufferRole::In;
+    BufferInit init;            // with expressions still as text
+    double initA = 0.0;         // evaluated: constant value / range start / low / mean
+    double initB = 0.0;         // evaluated: range step / high / stddev
+    int copyOfIndex = -1;       // CopyOf: index of the source among the buffers
+};
+
+struct ResolvedScalar
+{
+    std::string parameter;
+    ElementType elementType;
+    double value = 0.0;
+    std::vector<unsigned char> bytes; // the value encoded as the parameter's type
+};
+
+struct LaunchIssue
+{
+    std::string field;   // "block.x", "argument a: count", "variables: N", "shared memory"
+    std::string message; // "block has 2048 threads; sm_90 allows 1024"
+    int position = -1;   // character position in the field's expression, -1 when none
+};
+
+struct ResolvedLaunch
+{
+    Variables variables;  // includes N..., and block.x/y/z, grid.x/y/z once known
+    std::vector<ResolvedBuffer> buffers;      // in parameter order among pointers
+    std::vector<ResolvedScalar> scalars;      // in parameter order among scalars
+    std::vector<int> parameterSlots;          // per parameter: buffer index, or -(scalar index + 1)
+    std::array<std::uint64_t, 3> grid{1, 1, 1};
+    std::array<std::uint64_t, 3> block{1, 1, 1};
+    std::uint64_t dynamicSharedBytes = 0;
+    std::vector<LaunchIssue> issues;          // evaluation errors; empty when resolved
+    [[nodiscard]] bool ok() const { return issues.empty(); }
+    [[nodiscard]] std::uint64_t totalBufferBytes() const;
+};
+
+// Evaluates every expression (variables first, then block, then grid, which may use block.x).
+ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature);
+
+} // namespace cuwb

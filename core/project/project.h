@@ -1,0 +1,48 @@
+// Project: a *.cuwb file — everything needed to reproduce a run: the source (inline or a
+// path relative to the project file), compile options, the launch and the verification.
+// JSON with a schema version; fields this version does not know are kept and written back.
+#pragma once
+
+#include "compiler/compileoptions.h"
+#include "launch/launchspec.h"
+#include "run/verification.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace cuwb {
+
+inline constexpr int kProjectSchemaVersion = 1;
+
+struct Project
+{
+    std::string name;
+    std::string sourcePath;      // relative to the project file; empty when inline
+    std::string inlineSource;    // used when sourcePath is empty
+    CompileOptions options;
+    LaunchSpec launch;
+    VerificationSpec verification;
+    nlohmann::json unknownFields = nlohmann::json::object(); // kept for save
+};
+
+struct ProjectLoad
+{
+    std::optional<Project> project;
+    std::string error;   // "line 4, column 12: expected ',' or '}'" / "schema version 3 is newer than this CUDA Workbench (1)"
+    int line = 0;        // 1-based, 0 when not about a position
+    int column = 0;
+};
+
+ProjectLoad parseProject(std::string_view json);
+ProjectLoad loadProject(const std::string &path);
+std::string serializeProject(const Project &project); // pretty JSON, with unknown fields
+// Atomic: writes a temporary file beside `path` and renames it. Returns an error or empty.
+std::string saveProject(const Project &project, const std::string &path);
+// The source text: inline, or read from sourcePath relative to projectPath's folder.
+// Returns false with a message in `error` when the file cannot be read.
+bool readProjectSource(const Project &project, const std::string &projectPath,
+                       std::string &source, std::string &error);
+
+} // namespace cuwb

@@ -1,0 +1,47 @@
+// Runner: the GPU side of a run, inside the worker process. Owns the device's primary context;
+// compiles the request with NVRTC for the device's architecture, allocates every buffer with
+// guard bands before and after, initialises it on the GPU (generator kernels; generated data
+// never passes through host memory), poisons outputs (NaN for floating types, 0xFF bytes
+// otherwise), launches, waits with the launch's deadline, checks guards and unwritten outputs,
+// computes statistics and verifies. Keeps the last run's buffers for paging and export.
+#pragma once
+
+#include "device/deviceinfo.h"
+#include "worker/protocol.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace cuwb {
+
+class Runner
+{
+public:
+    explicit Runner(int deviceOrdinal = 0); // throws ApiError when the device cannot be opened
+    ~Runner();
+    Runner(const Runner &) = delete;
+    Runner &operator=(const Runner &) = delete;
+
+    [[nodiscard]] const DeviceInfo &device() const;
+    [[nodiscard]] std::uint64_t freeMemoryBytes() const;
+
+    // Never throws for the user's work: compile errors, invalid launches, faults and timeouts
+    // come back in RunResult. After a Fault or Timeout the process must exit (contextLost()).
+    RunResult run(const RunRequest &request);
+    [[nodiscard]] bool contextLost() const;
+
+    // Elements [first, first + count) of a kept buffer, formatted; throws std::runtime_error
+    // with a plain message for an unknown handle or a range past the end.
+    Page page(const PageRequest &request);
+    // Writes a kept buffer to `path`; returns the bytes written; throws std::runtime_error.
+    std::uint64_t exportBuffer(const std::string &handle, const std::string &path,
+                               ExportFormat format);
+    void release();
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+} // namespace cuwb

@@ -1,0 +1,68 @@
+// WorkerProcess: the client side of `cuwb worker` — starts the child, sends one request at a
+// time and waits for its reply with a deadline. When the child crashes, hangs past the deadline
+// or writes something that is not a reply, it is killed (SIGKILL) and the failure comes back as
+// data; the next request starts a fresh worker. Synchronous and POSIX-only (fork/exec, pipes,
+// poll): the GUI calls it from a thread of its own, `cuwb run` directly.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace cuwb {
+
+class WorkerProcess
+{
+public:
+    struct Options
+    {
+        std::string executable;                      // path of cuwb
+        std::vector<std::string> arguments{"worker"};
+        double startTimeoutSeconds = 60.0;           // first reply (hello) after a start
+    };
+
+    enum class Failure { None, StartFailed, Crashed, Timeout, Garbage, ErrorReply };
+
+    struct Reply
+    {
+        Failure failure = Failure::None;
+        nlohmann::json message;   // the reply, when failure is None
+        std::string error;        // a plain sentence otherwise
+        [[nodiscard]] bool ok() const { return failure == Failure::None; }
+    };
+
+    explicit WorkerProcess(Options options);
+    ~WorkerProcess();
+    WorkerProcess(const WorkerProcess &) = delete;
+    WorkerProcess &operator=(const WorkerProcess &) = delete;
+
+    // Starts the worker if none runs (and performs the hello handshake), sends `request` with
+    // a fresh id and waits up to timeoutSeconds for the reply with that id.
+    Reply request(nlohmann::json request, double timeoutSeconds);
+
+    // The hello reply of the running worker (device, versions); null when none runs.
+    [[nodiscard]] const nlohmann::json &hello() const { return m_hello; }
+    [[nodiscard]] bool running() const { return m_pid > 0; }
+    [[nodiscard]] int starts() const { return m_starts; }   // how many workers were started
+    [[nodiscard]] const std::string &stderrTail() const { return m_stderrTail; }
+
+    void stop();   // shutdown request, then SIGKILL if it does not exit promptly
+    void kill();   // SIGKILL now
+
+private:
+    Reply start();
+    Options m_options;
+    pid_t m_pid = -1;
+    int m_toChild = -1;
+    int m_fromChild = -1;
+    int m_errFromChild = -1;
+    std::string m_buffer;       // bytes read but not yet a whole line
+    std::string m_stderrTail;   // last few KB of the child's stderr, for messages
+    nlohmann::json m_hello;
+    long long m_nextId = 1;
+    int m_starts = 0;
+};
+
+} // namespace cuwb
