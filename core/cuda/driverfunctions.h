@@ -34,6 +34,27 @@ struct DriverFunctions
     PFN_cuFuncGetAttribute_v2020 cuFuncGetAttribute = nullptr;
     PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050
         cuOccupancyMaxActiveBlocksPerMultiprocessor = nullptr;
+    // Running kernels (core/run): memory, streams, events, launches.
+    PFN_cuMemAlloc_v3020 cuMemAlloc = nullptr;
+    PFN_cuMemFree_v3020 cuMemFree = nullptr;
+    PFN_cuMemGetInfo_v3020 cuMemGetInfo = nullptr;
+    PFN_cuMemsetD8Async_v3020 cuMemsetD8Async = nullptr;
+    PFN_cuMemsetD32Async_v3020 cuMemsetD32Async = nullptr;
+    PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH = nullptr;
+    PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;
+    PFN_cuMemcpyDtoD_v3020 cuMemcpyDtoD = nullptr;
+    PFN_cuLaunchKernel_v4000 cuLaunchKernel = nullptr;
+    PFN_cuFuncSetAttribute_v9000 cuFuncSetAttribute = nullptr;
+    PFN_cuStreamCreate_v2000 cuStreamCreate = nullptr;
+    PFN_cuStreamDestroy_v4000 cuStreamDestroy = nullptr;
+    PFN_cuStreamQuery_v2000 cuStreamQuery = nullptr;
+    PFN_cuStreamSynchronize_v2000 cuStreamSynchronize = nullptr;
+    PFN_cuEventCreate_v2000 cuEventCreate = nullptr;
+    PFN_cuEventDestroy_v4000 cuEventDestroy = nullptr;
+    PFN_cuEventRecord_v2000 cuEventRecord = nullptr;
+    PFN_cuEventQuery_v2000 cuEventQuery = nullptr;
+    PFN_cuEventElapsedTime_v2000 cuEventElapsedTime = nullptr;
+    PFN_cuCtxSynchronize_v2000 cuCtxSynchronize = nullptr;
 };
 
 namespace detail {

@@ -1,5 +1,6 @@
 #include "cuda/driverwrappers.h"
 
+#include "cuda/devicememory.h"
 #include "cuda/driverfunctions.h"
 
 #include <utility>
@@ -186,6 +187,19 @@ int Function::maxActiveBlocksPerSm(int blockSize, std::size_t dynamicSharedBytes
     CUWB_CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, m_handle, blockSize,
                   dynamicSharedBytes);
     return blocks;
+}
+
+void Function::setMaxDynamicSharedBytes(int bytes) const
+{
+    CUWB_CU_CHECK(cuFuncSetAttribute, m_handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  bytes);
+}
+
+void Function::launch(const std::array<unsigned, 3> &grid, const std::array<unsigned, 3> &block,
+                      unsigned dynamicSharedBytes, const Stream &stream, void **parameters) const
+{
+    CUWB_CU_CHECK(cuLaunchKernel, m_handle, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                  dynamicSharedBytes, static_cast<CUstream>(stream.handle()), parameters, nullptr);
 }
 
 Module::Module(const std::string &image)

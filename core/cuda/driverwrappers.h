@@ -5,6 +5,7 @@
 // DriverApi::available() first to tell "no driver" apart from a fault.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -12,6 +13,8 @@ struct CUmod_st;  // CUmodule, as <cuda.h> declares it
 struct CUfunc_st; // CUfunction
 
 namespace cuwb {
+
+class Stream; // devicememory.h
 
 // cuInit(0). Throws ApiError (status "CUDA_ERROR_NO_DEVICE" where there is no GPU, ...).
 void initDriver();
@@ -99,6 +102,11 @@ public:
     [[nodiscard]] int attribute(FunctionAttribute attribute) const;
     // cuOccupancyMaxActiveBlocksPerMultiprocessor: the driver's own occupancy answer.
     [[nodiscard]] int maxActiveBlocksPerSm(int blockSize, std::size_t dynamicSharedBytes) const;
+    // Opts in to more than 48 KB of dynamic shared memory (cuFuncSetAttribute).
+    void setMaxDynamicSharedBytes(int bytes) const;
+    // cuLaunchKernel on `stream`; `parameters` holds one pointer per kernel parameter.
+    void launch(const std::array<unsigned, 3> &grid, const std::array<unsigned, 3> &block,
+                unsigned dynamicSharedBytes, const Stream &stream, void **parameters) const;
 
 private:
     friend class Module;

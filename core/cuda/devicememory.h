@@ -1,0 +1,94 @@
+// Device memory, streams and events for running kernels: move-only owners over CUdeviceptr,
+// CUstream and CUevent, and the copies and fills the runner needs. Every failed call throws
+// ApiError with the call text and status name (e.g. "CUDA_ERROR_OUT_OF_MEMORY"), which the
+// runner turns into a plain message for the user.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cuwb {
+
+using DevicePointer = std::uint64_t; // a CUdeviceptr
+
+struct MemoryInfo
+{
+    std::size_t freeBytes = 0;
+    std::size_t totalBytes = 0;
+};
+MemoryInfo deviceMemoryInfo(); // of the current context's device
+
+class Stream;
+
+// cuMemAlloc'ed memory, freed when destroyed.
+class DeviceBuffer
+{
+public:
+    DeviceBuffer() = default;
+    explicit DeviceBuffer(std::size_t bytes); // throws ApiError (CUDA_ERROR_OUT_OF_MEMORY...)
+    ~DeviceBuffer();
+    DeviceBuffer(DeviceBuffer &&other) noexcept;
+    DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+    DeviceBuffer(const DeviceBuffer &) = delete;
+    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+    [[nodiscard]] DevicePointer pointer() const { return m_pointer; }
+    [[nodiscard]] std::size_t bytes() const { return m_bytes; }
+    [[nodiscard]] bool empty() const { return m_pointer == 0; }
+
+private:
+    void free() noexcept;
+    DevicePointer m_pointer = 0;
+    std::size_t m_bytes = 0;
+};
+
+// A stream of its own, so that the runner's work never waits on another library's.
+class Stream
+{
+public:
+    Stream();
+    ~Stream();
+    Stream(Stream &&other) noexcept;
+    Stream &operator=(Stream &&other) noexcept;
+    Stream(const Stream &) = delete;
+    Stream &operator=(const Stream &) = delete;
+
+    void synchronize() const;
+    // True when all work is done, false while some is pending; throws on a device error.
+    [[nodiscard]] bool query() const;
+    [[nodiscard]] void *handle() const { return m_stream; } // the CUstream
+
+private:
+    void destroy() noexcept;
+    void *m_stream = nullptr;
+};
+
+class Event
+{
+public:
+    Event();
+    ~Event();
+    Event(Event &&other) noexcept;
+    Event &operator=(Event &&other) noexcept;
+    Event(const Event &) = delete;
+    Event &operator=(const Event &) = delete;
+
+    void record(const Stream &stream) const;
+    // True once the work before the record has finished; throws on a device error.
+    [[nodiscard]] bool query() const;
+    // Milliseconds between two completed events.
+    [[nodiscard]] static float elapsedMs(const Event &start, const Event &end);
+
+private:
+    void destroy() noexcept;
+    void *m_event = nullptr;
+};
+
+void copyToHost(void *destination, DevicePointer source, std::size_t bytes);
+void copyToDevice(DevicePointer destination, const void *source, std::size_t bytes);
+void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::size_t bytes);
+void fillBytesAsync(DevicePointer destination, unsigned char value, std::size_t bytes,
+                    const Stream &stream);
+void synchronizeContext();
+
+} // namespace cuwb
