@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,43 +20,44 @@ enum class BufferRole { In, Out, InOut };
 const char *roleName(BufferRole role); // "in", "out", "inout"
 
 enum class InitKind { Zeros, Constant, Range, Uniform, Normal, File, CopyOf };
-const char *initKindName(InitKind kind); // "zeros", "constant", "range", "uniform", "normal", "file", "copy"
+const char *
+initKindName(InitKind kind); // "zeros", "constant", "range", "uniform", "normal", "file", "copy"
 
 struct BufferInit
 {
     InitKind kind = InitKind::Zeros;
-    std::string value = "0";     // Constant: an expression
-    std::string start = "0";     // Range: start + i * step
+    std::string value = "0"; // Constant: an expression
+    std::string start = "0"; // Range: start + i * step
     std::string step = "1";
-    std::string low = "0";       // Uniform in [low, high)
+    std::string low = "0"; // Uniform in [low, high)
     std::string high = "1";
-    std::string mean = "0";      // Normal
+    std::string mean = "0"; // Normal
     std::string stddev = "1";
-    std::uint64_t seed = 1;      // Uniform, Normal
-    std::string file;            // File: .bin (raw, element type of the buffer) or .npy
-    std::string copyOf;          // CopyOf: the parameter name of another buffer
+    std::uint64_t seed = 1; // Uniform, Normal
+    std::string file;       // File: .bin (raw, element type of the buffer) or .npy
+    std::string copyOf;     // CopyOf: the parameter name of another buffer
     bool operator==(const BufferInit &) const = default;
 };
 
 struct ArgumentSpec
 {
-    std::string parameter;       // the kernel parameter's name
+    std::string parameter; // the kernel parameter's name
     bool isBuffer = true;
     // Buffers
     ElementType elementType;
-    std::string count = "N";     // element-count expression
+    std::string count = "N"; // element-count expression
     BufferRole role = BufferRole::In;
     BufferInit init;
     // Scalars
-    std::string value = "0";     // expression
+    std::string value = "0"; // expression
     bool operator==(const ArgumentSpec &) const = default;
 };
 
 struct LaunchSpec
 {
-    std::string kernel;                                      // lowered name
+    std::string kernel;                                         // lowered name
     std::vector<std::pair<std::string, std::string>> variables; // name, expression, in order
-    std::vector<ArgumentSpec> arguments;                     // in parameter order
+    std::vector<ArgumentSpec> arguments;                        // in parameter order
     std::array<std::string, 3> grid{"ceil(N / block.x)", "1", "1"};
     std::array<std::string, 3> block{"256", "1", "1"};
     std::string dynamicSharedBytes = "0";
@@ -76,10 +78,10 @@ struct ResolvedBuffer
     std::uint64_t count = 0;
     std::uint64_t bytes = 0;
     BufferRole role = BufferRole::In;
-    BufferInit init;            // with expressions still as text
-    double initA = 0.0;         // evaluated: constant value / range start / low / mean
-    double initB = 0.0;         // evaluated: range step / high / stddev
-    int copyOfIndex = -1;       // CopyOf: index of the source among the buffers
+    BufferInit init;      // with expressions still as text
+    double initA = 0.0;   // evaluated: constant value / range start / low / mean
+    double initB = 0.0;   // evaluated: range step / high / stddev
+    int copyOfIndex = -1; // CopyOf: index of the source among the buffers
 };
 
 struct ResolvedScalar
@@ -99,17 +101,28 @@ struct LaunchIssue
 
 struct ResolvedLaunch
 {
-    Variables variables;  // includes N..., and block.x/y/z, grid.x/y/z once known
-    std::vector<ResolvedBuffer> buffers;      // in parameter order among pointers
-    std::vector<ResolvedScalar> scalars;      // in parameter order among scalars
-    std::vector<int> parameterSlots;          // per parameter: buffer index, or -(scalar index + 1)
+    Variables variables;                 // includes N..., and block.x/y/z, grid.x/y/z once known
+    std::vector<ResolvedBuffer> buffers; // in parameter order among pointers
+    std::vector<ResolvedScalar> scalars; // in parameter order among scalars
+    std::vector<int> parameterSlots;     // per parameter: buffer index, or -(scalar index + 1)
     std::array<std::uint64_t, 3> grid{1, 1, 1};
     std::array<std::uint64_t, 3> block{1, 1, 1};
     std::uint64_t dynamicSharedBytes = 0;
-    std::vector<LaunchIssue> issues;          // evaluation errors; empty when resolved
+    std::vector<LaunchIssue> issues; // evaluation errors; empty when resolved
     [[nodiscard]] bool ok() const { return issues.empty(); }
     [[nodiscard]] std::uint64_t totalBufferBytes() const;
 };
+
+// Shortest readable text of a value: "16777216", "0.5", "1e+30".
+std::string formatNumber(double value);
+
+// Encodes `value` as `type` (each component of a vector type gets the value), little-endian,
+// half and bfloat16 rounded to nearest even. Returns why it cannot ("does not fit in int (max
+// 2147483647)", "is not a whole number, which int needs") or nullopt. typeName is the type
+// as the message should name it ("int"); empty: type.name().
+std::optional<std::string> encodeScalar(const ElementType &type, double value,
+                                        std::vector<unsigned char> &bytes,
+                                        const std::string &typeName = {});
 
 // Evaluates every expression (variables first, then block, then grid, which may use block.x).
 ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature);

@@ -1,0 +1,182 @@
+#include "launch/expression.h"
+
+#include <muParser.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace cuwb {
+
+namespace {
+
+// Shifts act on the integer parts, as they would in the C++ a user has in mind; done with
+// ldexp so that 1 << 40 does not overflow a 32-bit intermediate.
+double shiftLeft(double value, double count)
+{
+    return std::ldexp(std::trunc(value), int(std::trunc(count)));
+}
+
+double shiftRight(double value, double count)
+{
+    return std::floor(std::ldexp(std::trunc(value), -int(std::trunc(count))));
+}
+
+double modulo(double value, double divisor)
+{
+    return std::fmod(value, divisor);
+}
+
+double ceilOf(double value)
+{
+    return std::ceil(value);
+}
+
+double floorOf(double value)
+{
+    return std::floor(value);
+}
+
+double roundOf(double value)
+{
+    return std::round(value);
+}
+
+double truncOf(double value)
+{
+    return std::trunc(value);
+}
+
+double log2Of(double value)
+{
+    return std::log2(value);
+}
+
+// 0x1F, 0X1f: hexadecimal integer literals.
+int readHex(const char *text, int *position, double *value)
+{
+    if (text[0] != '0' || (text[1] != 'x' && text[1] != 'X'))
+        return 0;
+    char *end = nullptr;
+    const unsigned long long number = std::strtoull(text + 2, &end, 16);
+    if (end == text + 2)
+        return 0;
+    *position += int(end - text);
+    *value = double(number);
+    return 1;
+}
+
+bool looksLikeName(const std::string &token)
+{
+    if (token.empty() || !(std::isalpha(static_cast<unsigned char>(token[0])) || token[0] == '_'))
+        return false;
+    for (const char c : token) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.')
+            return false;
+    }
+    return true;
+}
+
+// muparser's messages are terse and sometimes misleading ("Unexpected token"); say what a
+// user needs to fix in their own words.
+std::string plainMessage(const mu::Parser::exception_type &error, std::string_view expression)
+{
+    const std::string &token = error.GetToken();
+    switch (error.GetCode()) {
+    case mu::ecUNASSIGNABLE_TOKEN:
+        if (looksLikeName(token))
+            return "unknown variable '" + token + "'";
+        return "unexpected '" + token + "'";
+    case mu::ecUNEXPECTED_EOF:
+        return expression.find_first_not_of(" \t") == std::string_view::npos
+                   ? "the expression is empty"
+                   : "the expression ends too early";
+    case mu::ecUNEXPECTED_OPERATOR:
+    case mu::ecUNEXPECTED_ARG_SEP:
+    case mu::ecUNEXPECTED_PARENS:
+    case mu::ecUNEXPECTED_VAL:
+    case mu::ecUNEXPECTED_VAR:
+    case mu::ecUNEXPECTED_FUN:
+    case mu::ecUNEXPECTED_ARG:
+        return token.empty() ? std::string("unexpected symbol") : "unexpected '" + token + "'";
+    case mu::ecMISSING_PARENS:
+        return "a parenthesis is not closed";
+    case mu::ecTOO_MANY_PARAMS:
+        return "too many arguments to '" + token + "'";
+    case mu::ecTOO_FEW_PARAMS:
+        return "too few arguments to '" + token + "'";
+    case mu::ecEMPTY_EXPRESSION:
+        return "the expression is empty";
+    case mu::ecDIV_BY_ZERO:
+        return "division by zero";
+    default:
+        return error.GetMsg();
+    }
+}
+
+} // namespace
+
+ExpressionValue evaluateExpression(std::string_view expression, const Variables &variables)
+{
+    ExpressionValue result;
+    if (expression.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        result.error = ExpressionError{"the expression is empty", 0};
+        return result;
+    }
+    // muparser keeps pointers to the variables; give it a copy it may point into.
+    Variables values = variables;
+    try {
+        mu::Parser parser;
+        parser.DefineNameChars("0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.");
+        parser.AddValIdent(readHex);
+        // C puts shifts between additive and relational operators; muparser has no level
+        // between those, so they share the relational level (left to right), which still
+        // makes 1 << 20 + 1 mean 1 << 21 as in C.
+        parser.DefineOprt("<<", shiftLeft, mu::prCMP);
+        parser.DefineOprt(">>", shiftRight, mu::prCMP);
+        parser.DefineOprt("%", modulo, mu::prMUL_DIV);
+        parser.DefineFun("ceil", ceilOf);
+        parser.DefineFun("floor", floorOf);
+        parser.DefineFun("round", roundOf);
+        parser.DefineFun("trunc", truncOf);
+        parser.DefineFun("log2", log2Of);
+        for (auto &[name, value] : values)
+            parser.DefineVar(name, &value);
+        parser.SetExpr(std::string(expression));
+        const double value = parser.Eval();
+        if (std::isnan(value)) {
+            result.error = ExpressionError{"the result is not a number", -1};
+        } else if (std::isinf(value)) {
+            result.error = ExpressionError{"the result is infinite (division by zero?)", -1};
+        } else {
+            result.value = value;
+        }
+    } catch (const mu::Parser::exception_type &error) {
+        result.error = ExpressionError{plainMessage(error, expression), error.GetPos()};
+    }
+    return result;
+}
+
+VariablesResult
+evaluateVariables(const std::vector<std::pair<std::string, std::string>> &definitions)
+{
+    VariablesResult result;
+    for (const auto &[name, expression] : definitions) {
+        if (!looksLikeName(name)) {
+            result.failedName = name;
+            result.error = ExpressionError{"'" + name + "' is not a valid variable name", -1};
+            return result;
+        }
+        const ExpressionValue value = evaluateExpression(expression, result.values);
+        if (!value.ok()) {
+            result.failedName = name;
+            result.error = value.error;
+            return result;
+        }
+        result.values[name] = value.value;
+    }
+    return result;
+}
+
+} // namespace cuwb

@@ -1,0 +1,373 @@
+#include "launch/launchjson.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace cuwb {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string &message)
+{
+    throw json::other_error::create(501, message, static_cast<const json *>(nullptr));
+}
+
+std::string typeNameOf(const json &value)
+{
+    return value.type_name();
+}
+
+// Runs `read` and puts `field` in front of the message of any JSON error it throws, so a
+// deep error reads "arguments[1].init.kind: ...".
+template <typename F> void inField(const std::string &field, F &&read)
+{
+    try {
+        read();
+    } catch (const json::exception &error) {
+        const std::string inner = plainJsonError(error);
+        const bool nested = !inner.empty() && (inner.front() == '[' || inner.front() == '.');
+        fail(field + (nested ? "" : ": ") + inner);
+    }
+}
+
+void requireObject(const json &value)
+{
+    if (!value.is_object())
+        fail("expected an object, found " + typeNameOf(value));
+}
+
+const json *member(const json &object, const char *key)
+{
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return nullptr;
+    return &*it;
+}
+
+// Expressions may be written as numbers; whole numbers keep their integer form.
+std::string expressionText(const json &value)
+{
+    if (value.is_string())
+        return value.get<std::string>();
+    if (value.is_number_integer() || value.is_number_unsigned())
+        return value.dump();
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        return formatNumber(number);
+    }
+    fail("expected an expression (a string or a number), found " + typeNameOf(value));
+}
+
+void readExpression(const json &object, const char *key, std::string &value)
+{
+    if (const json *field = member(object, key))
+        inField(key, [&] { value = expressionText(*field); });
+}
+
+void readString(const json &object, const char *key, std::string &value)
+{
+    if (const json *field = member(object, key)) {
+        inField(key, [&] {
+            if (!field->is_string())
+                fail("expected a string, found " + typeNameOf(*field));
+            value = field->get<std::string>();
+        });
+    }
+}
+
+void readNumber(const json &object, const char *key, double &value)
+{
+    if (const json *field = member(object, key)) {
+        inField(key, [&] {
+            if (!field->is_number())
+                fail("expected a number, found " + typeNameOf(*field));
+            value = field->get<double>();
+        });
+    }
+}
+
+void readUnsigned(const json &object, const char *key, std::uint64_t &value)
+{
+    if (const json *field = member(object, key)) {
+        inField(key, [&] {
+            if (field->is_number_unsigned() ||
+                (field->is_number_integer() && field->get<std::int64_t>() >= 0)) {
+                value = field->get<std::uint64_t>();
+            } else {
+                fail("expected a whole number of 0 or more, found " +
+                     (field->is_number() ? field->dump() : typeNameOf(*field)));
+            }
+        });
+    }
+}
+
+template <typename Enum, std::size_t N>
+void readEnum(const json &object, const char *key, Enum &value, const Enum (&values)[N],
+              const char *(*nameOf)(Enum))
+{
+    const json *field = member(object, key);
+    if (!field)
+        return;
+    inField(key, [&] {
+        std::string names;
+        for (const Enum candidate : values)
+            names += std::string(names.empty() ? "" : ", ") + nameOf(candidate);
+        if (!field->is_string())
+            fail("expected one of " + names + ", found " + typeNameOf(*field));
+        const std::string text = field->get<std::string>();
+        for (const Enum candidate : values) {
+            if (text == nameOf(candidate)) {
+                value = candidate;
+                return;
+            }
+        }
+        fail("expected one of " + names + ", found '" + text + "'");
+    });
+}
+
+constexpr BufferRole kRoles[] = {BufferRole::In, BufferRole::Out, BufferRole::InOut};
+constexpr InitKind kInitKinds[] = {InitKind::Zeros,   InitKind::Constant, InitKind::Range,
+                                   InitKind::Uniform, InitKind::Normal,   InitKind::File,
+                                   InitKind::CopyOf};
+constexpr ReferenceKind kReferenceKinds[] = {ReferenceKind::None, ReferenceKind::Expression,
+                                             ReferenceKind::Kernel, ReferenceKind::File};
+constexpr ToleranceKind kToleranceKinds[] = {ToleranceKind::Absolute, ToleranceKind::Relative,
+                                             ToleranceKind::Ulp};
+
+const char *argumentKindName(bool isBuffer)
+{
+    return isBuffer ? "buffer" : "scalar";
+}
+
+} // namespace
+
+std::string plainJsonError(const std::exception &error)
+{
+    std::string text = error.what();
+    if (text.starts_with("[json.exception.")) {
+        if (const auto end = text.find("] "); end != std::string::npos)
+            text.erase(0, end + 2);
+    }
+    return text;
+}
+
+void to_json(json &j, const ElementType &type)
+{
+    j = type.name();
+}
+
+void from_json(const json &j, ElementType &type)
+{
+    if (!j.is_string())
+        fail("expected an element type name such as \"float\", found " + typeNameOf(j));
+    const std::string text = j.get<std::string>();
+    const auto parsed = parseElementType(text);
+    if (!parsed)
+        fail("unknown element type '" + text + "'");
+    type = *parsed;
+}
+
+void to_json(json &j, const BufferInit &init)
+{
+    j = json{{"kind", initKindName(init.kind)}};
+    switch (init.kind) {
+    case InitKind::Zeros:
+        break;
+    case InitKind::Constant:
+        j["value"] = init.value;
+        break;
+    case InitKind::Range:
+        j["start"] = init.start;
+        j["step"] = init.step;
+        break;
+    case InitKind::Uniform:
+        j["low"] = init.low;
+        j["high"] = init.high;
+        j["seed"] = init.seed;
+        break;
+    case InitKind::Normal:
+        j["mean"] = init.mean;
+        j["stddev"] = init.stddev;
+        j["seed"] = init.seed;
+        break;
+    case InitKind::File:
+        j["file"] = init.file;
+        break;
+    case InitKind::CopyOf:
+        j["copyOf"] = init.copyOf;
+        break;
+    }
+}
+
+void from_json(const json &j, BufferInit &init)
+{
+    requireObject(j);
+    readEnum(j, "kind", init.kind, kInitKinds, initKindName);
+    readExpression(j, "value", init.value);
+    readExpression(j, "start", init.start);
+    readExpression(j, "step", init.step);
+    readExpression(j, "low", init.low);
+    readExpression(j, "high", init.high);
+    readExpression(j, "mean", init.mean);
+    readExpression(j, "stddev", init.stddev);
+    readUnsigned(j, "seed", init.seed);
+    readString(j, "file", init.file);
+    readString(j, "copyOf", init.copyOf);
+}
+
+void to_json(json &j, const ArgumentSpec &argument)
+{
+    j = json{{"parameter", argument.parameter},
+             {"kind", argumentKindName(argument.isBuffer)},
+             {"elementType", argument.elementType}};
+    if (argument.isBuffer) {
+        j["count"] = argument.count;
+        j["role"] = roleName(argument.role);
+        j["init"] = argument.init;
+    } else {
+        j["value"] = argument.value;
+    }
+}
+
+void from_json(const json &j, ArgumentSpec &argument)
+{
+    requireObject(j);
+    readString(j, "parameter", argument.parameter);
+    if (const json *kind = member(j, "kind")) {
+        inField("kind", [&] {
+            if (*kind == "buffer") {
+                argument.isBuffer = true;
+            } else if (*kind == "scalar") {
+                argument.isBuffer = false;
+            } else {
+                fail("expected \"buffer\" or \"scalar\", found " + kind->dump());
+            }
+        });
+    } else if (member(j, "value") && !member(j, "count")) {
+        argument.isBuffer = false;
+    }
+    if (const json *type = member(j, "elementType"))
+        inField("elementType", [&] { from_json(*type, argument.elementType); });
+    readExpression(j, "count", argument.count);
+    readEnum(j, "role", argument.role, kRoles, roleName);
+    if (const json *init = member(j, "init"))
+        inField("init", [&] { from_json(*init, argument.init); });
+    readExpression(j, "value", argument.value);
+}
+
+void to_json(json &j, const LaunchSpec &spec)
+{
+    json variables = json::array();
+    for (const auto &[name, expression] : spec.variables)
+        variables.push_back(json{{"name", name}, {"value", expression}});
+    j = json{
+        {"kernel", spec.kernel},
+        {"variables", variables},
+        {"arguments", spec.arguments},
+        {"grid", spec.grid},
+        {"block", spec.block},
+        {"dynamicSharedBytes", spec.dynamicSharedBytes},
+        {"deadlineSeconds", spec.deadlineSeconds},
+    };
+}
+
+void from_json(const json &j, LaunchSpec &spec)
+{
+    requireObject(j);
+    readString(j, "kernel", spec.kernel);
+    if (const json *variables = member(j, "variables")) {
+        inField("variables", [&] {
+            if (!variables->is_array())
+                fail("expected an array of {\"name\", \"value\"}, found " + typeNameOf(*variables));
+            spec.variables.clear();
+            for (std::size_t i = 0; i < variables->size(); ++i) {
+                inField("[" + std::to_string(i) + "]", [&] {
+                    const json &entry = (*variables)[i];
+                    requireObject(entry);
+                    std::string name;
+                    std::string value = "0";
+                    readString(entry, "name", name);
+                    readExpression(entry, "value", value);
+                    if (name.empty())
+                        fail("name: a variable needs a name");
+                    spec.variables.emplace_back(name, value);
+                });
+            }
+        });
+    }
+    if (const json *arguments = member(j, "arguments")) {
+        inField("arguments", [&] {
+            if (!arguments->is_array())
+                fail("expected an array, found " + typeNameOf(*arguments));
+            spec.arguments.clear();
+            for (std::size_t i = 0; i < arguments->size(); ++i) {
+                inField("[" + std::to_string(i) + "]", [&] {
+                    ArgumentSpec argument;
+                    from_json((*arguments)[i], argument);
+                    spec.arguments.push_back(argument);
+                });
+            }
+        });
+    }
+    for (const char *key : {"grid", "block"}) {
+        const json *dims = member(j, key);
+        if (!dims)
+            continue;
+        auto &target = std::string_view(key) == "grid" ? spec.grid : spec.block;
+        inField(key, [&] {
+            if (!dims->is_array() || dims->empty() || dims->size() > 3)
+                fail("expected an array of 1 to 3 expressions (x, y, z), found " +
+                     (dims->is_array() ? std::to_string(dims->size()) + " elements"
+                                       : typeNameOf(*dims)));
+            target = {"1", "1", "1"};
+            for (std::size_t i = 0; i < dims->size(); ++i)
+                inField("[" + std::to_string(i) + "]",
+                        [&] { target[i] = expressionText((*dims)[i]); });
+        });
+    }
+    readExpression(j, "dynamicSharedBytes", spec.dynamicSharedBytes);
+    readNumber(j, "deadlineSeconds", spec.deadlineSeconds);
+    if (!(spec.deadlineSeconds > 0) || !std::isfinite(spec.deadlineSeconds))
+        fail("deadlineSeconds: must be more than 0, found " + formatNumber(spec.deadlineSeconds));
+}
+
+void to_json(json &j, const VerificationSpec &spec)
+{
+    j = json{{"kind", referenceKindName(spec.kind)}};
+    if (spec.kind == ReferenceKind::None)
+        return;
+    j["output"] = spec.output;
+    switch (spec.kind) {
+    case ReferenceKind::Expression:
+        j["expression"] = spec.expression;
+        break;
+    case ReferenceKind::Kernel:
+        j["referenceKernel"] = spec.referenceKernel;
+        break;
+    case ReferenceKind::File:
+        j["file"] = spec.file;
+        break;
+    case ReferenceKind::None:
+        break;
+    }
+    j["tolerance"] = toleranceKindName(spec.tolerance);
+    j["toleranceValue"] = spec.toleranceValue;
+}
+
+void from_json(const json &j, VerificationSpec &spec)
+{
+    requireObject(j);
+    readEnum(j, "kind", spec.kind, kReferenceKinds, referenceKindName);
+    readString(j, "output", spec.output);
+    readString(j, "expression", spec.expression);
+    readString(j, "referenceKernel", spec.referenceKernel);
+    readString(j, "file", spec.file);
+    readEnum(j, "tolerance", spec.tolerance, kToleranceKinds, toleranceKindName);
+    readNumber(j, "toleranceValue", spec.toleranceValue);
+    if (!(spec.toleranceValue >= 0) || !std::isfinite(spec.toleranceValue))
+        fail("toleranceValue: must be 0 or more, found " + formatNumber(spec.toleranceValue));
+}
+
+} // namespace cuwb

@@ -1,0 +1,34 @@
+// JSON forms of the launch model (element types, buffer inits, arguments, launch specs,
+// verification specs), shared by project files, the worker protocol and exports.
+// Reading tolerates missing fields (they keep their defaults, so older files load) and
+// expression fields written as numbers ("block": [256, 1, 1]); a field of the wrong type or
+// an unknown name throws nlohmann::json::exception whose message names the field, e.g.
+// "arguments[1].role: expected one of in, out, inout, found 'output'".
+#pragma once
+
+#include "kernel/elementtype.h"
+#include "launch/launchspec.h"
+#include "run/verification.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace cuwb {
+
+void to_json(nlohmann::json &json, const ElementType &type); // its name(): "float4"
+void from_json(const nlohmann::json &json, ElementType &type);
+void to_json(nlohmann::json &json, const BufferInit &init); // only the fields of its kind
+void from_json(const nlohmann::json &json, BufferInit &init);
+void to_json(nlohmann::json &json, const ArgumentSpec &argument);
+void from_json(const nlohmann::json &json, ArgumentSpec &argument);
+void to_json(nlohmann::json &json, const LaunchSpec &spec);
+void from_json(const nlohmann::json &json, LaunchSpec &spec);
+void to_json(nlohmann::json &json, const VerificationSpec &spec);
+void from_json(const nlohmann::json &json, VerificationSpec &spec);
+
+// The message of a nlohmann::json exception without its "[json.exception.type_error.302] "
+// prefix, for showing to a user.
+std::string plainJsonError(const std::exception &error);
+
+} // namespace cuwb

@@ -1,0 +1,33 @@
+#include "run/verification.h"
+
+namespace cuwb {
+
+const char *referenceKindName(ReferenceKind kind)
+{
+    switch (kind) {
+    case ReferenceKind::None:
+        return "none";
+    case ReferenceKind::Expression:
+        return "expression";
+    case ReferenceKind::Kernel:
+        return "kernel";
+    case ReferenceKind::File:
+        return "file";
+    }
+    return "?";
+}
+
+const char *toleranceKindName(ToleranceKind kind)
+{
+    switch (kind) {
+    case ToleranceKind::Absolute:
+        return "abs";
+    case ToleranceKind::Relative:
+        return "rel";
+    case ToleranceKind::Ulp:
+        return "ulp";
+    }
+    return "?";
+}
+
+} // namespace cuwb
