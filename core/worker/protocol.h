@@ -11,14 +11,22 @@
 //   -> {"id":4,"type":"export","handle":"run2/c","path":"/tmp/c.npy","format":"npy"}
 //   <- {"id":4,"type":"exported","path":"/tmp/c.npy","bytes":N}
 //   -> {"id":5,"type":"release"}            (frees the buffers of the last run)
+//   <- {"id":5,"type":"released"}
 //   -> {"id":6,"type":"shutdown"}
+//   <- {"id":6,"type":"bye"}                 (then the worker exits 0)
 //   <- {"id":N,"type":"error","message":"..."} for a request it could not serve
 //
-// After a device fault or a timeout the worker answers the run, then exits: the CUDA context
-// is unusable (MEASUREMENT.md, Faults) and the client starts a new worker.
+// Without a driver or a GPU the hello reply has "device":null and says why in "message"; a
+// run is then answered with status "no-device". Doubles that are not finite travel as the
+// strings "nan", "inf" and "-inf" (JSON has no NaN).
+//
+// After a device fault or a timeout the worker answers the run with "exiting":true, then
+// exits: the CUDA context is unusable (MEASUREMENT.md, Faults) and the client starts a new
+// worker. The GUI and the CLI build and read messages only through the functions below.
 #pragma once
 
 #include "compiler/compileoptions.h"
+#include "device/deviceinfo.h"
 #include "launch/launchspec.h"
 #include "run/runresult.h"
 #include "run/verification.h"
@@ -26,7 +34,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuwb {
@@ -37,7 +47,7 @@ struct RunRequest
 {
     std::string source;
     std::string fileName = "kernel.cu";
-    CompileOptions options;      // the worker compiles for its own device's architecture
+    CompileOptions options; // the worker compiles for its own device's architecture
     LaunchSpec launch;
     VerificationSpec verification;
 };
@@ -65,5 +75,107 @@ void to_json(nlohmann::json &j, const RunResult &r);
 void from_json(const nlohmann::json &j, RunResult &r);
 void to_json(nlohmann::json &j, const Page &p);
 void from_json(const nlohmann::json &j, Page &p);
+void to_json(nlohmann::json &j, const PageRequest &p);
+void from_json(const nlohmann::json &j, PageRequest &p);
+void to_json(nlohmann::json &j, const BufferStats &s);
+void from_json(const nlohmann::json &j, BufferStats &s);
+void to_json(nlohmann::json &j, const GuardViolation &g);
+void from_json(const nlohmann::json &j, GuardViolation &g);
+void to_json(nlohmann::json &j, const BufferReport &b);
+void from_json(const nlohmann::json &j, BufferReport &b);
+void to_json(nlohmann::json &j, const Mismatch &m);
+void from_json(const nlohmann::json &j, Mismatch &m);
+void to_json(nlohmann::json &j, const VerificationResult &v);
+void from_json(const nlohmann::json &j, VerificationResult &v);
+
+// A double as JSON: a number when finite, else "nan", "inf" or "-inf"; and back (also
+// accepts null as NaN, which is how a plain nlohmann dump writes it). Throws on other types.
+nlohmann::json finiteSafe(double value);
+double readFiniteSafe(const nlohmann::json &value);
+
+const char *exportFormatName(ExportFormat format); // "npy", "bin", "csv"
+std::optional<ExportFormat> parseExportFormat(std::string_view name);
+std::optional<RunStatus> parseRunStatus(std::string_view name); // inverse of runStatusName
+
+// ---- Messages. Requests are built without an "id": WorkerProcess::request() adds it. ----
+
+// Request and reply "type" values.
+namespace message {
+inline constexpr const char *kHello = "hello";
+inline constexpr const char *kRun = "run";
+inline constexpr const char *kRunResult = "runResult";
+inline constexpr const char *kPage = "page";
+inline constexpr const char *kExport = "export";
+inline constexpr const char *kExported = "exported";
+inline constexpr const char *kRelease = "release";
+inline constexpr const char *kReleased = "released";
+inline constexpr const char *kShutdown = "shutdown";
+inline constexpr const char *kBye = "bye";
+inline constexpr const char *kError = "error";
+} // namespace message
+
+nlohmann::json makeHelloRequest();
+nlohmann::json makeRunRequest(const RunRequest &request);
+nlohmann::json makePageRequest(const PageRequest &request);
+nlohmann::json makeExportRequest(const std::string &handle, const std::string &path,
+                                 ExportFormat format);
+nlohmann::json makeReleaseRequest();
+nlohmann::json makeShutdownRequest();
+
+// What the worker reads: a request of any type. parseRequest throws nlohmann::json::exception
+// when the line is not a well-formed request (unknown type, missing or mistyped fields).
+struct WorkerRequest
+{
+    enum class Type { Hello, Run, Page, Export, Release, Shutdown };
+    nlohmann::json id; // echoed verbatim in the reply
+    Type type = Type::Hello;
+    int protocol = 0;                        // Hello
+    RunRequest run;                          // Run
+    PageRequest page;                        // Page
+    std::string handle;                      // Export
+    std::string path;                        // Export
+    ExportFormat format = ExportFormat::Npy; // Export
+};
+WorkerRequest parseRequest(const nlohmann::json &message);
+
+struct HelloReply
+{
+    int protocol = kWorkerProtocolVersion;
+    std::string worker;               // the worker's version, "0.1.0"
+    std::optional<DeviceInfo> device; // none without a driver or a GPU
+    std::string message;              // why there is no device; empty when there is one
+    std::uint64_t freeMemoryBytes = 0;
+    int driverVersion = 0;    // e.g. 13000; 0 without a driver
+    std::string nvrtcVersion; // "13.0"
+};
+
+struct ExportReply
+{
+    std::string path;
+    std::uint64_t bytes = 0;
+};
+
+// Replies, built by the worker with the request's id. `exiting`: the worker exits after this
+// reply (its context is lost), so the client must not send it another request.
+nlohmann::json makeHelloReply(const nlohmann::json &id, const HelloReply &hello);
+nlohmann::json makeRunResultReply(const nlohmann::json &id, const RunResult &result,
+                                  bool exiting = false);
+nlohmann::json makePageReply(const nlohmann::json &id, const Page &page);
+nlohmann::json makeExportedReply(const nlohmann::json &id, const ExportReply &reply);
+nlohmann::json makeReleasedReply(const nlohmann::json &id);
+nlohmann::json makeByeReply(const nlohmann::json &id);
+nlohmann::json makeErrorReply(const nlohmann::json &id, const std::string &message,
+                              bool exiting = false);
+
+// Reading replies; each throws nlohmann::json::exception when the message is not of its type.
+HelloReply parseHelloReply(const nlohmann::json &message);
+RunResult parseRunResultReply(const nlohmann::json &message);
+Page parsePageReply(const nlohmann::json &message);
+ExportReply parseExportedReply(const nlohmann::json &message);
+std::string parseErrorReply(const nlohmann::json &message);
+bool replyIsExiting(const nlohmann::json &message); // "exiting": true
+
+// One message as one line: compact JSON, invalid UTF-8 replaced (never throws for text).
+std::string encodeLine(const nlohmann::json &message);
 
 } // namespace cuwb

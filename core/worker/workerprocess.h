@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -18,9 +19,9 @@ class WorkerProcess
 public:
     struct Options
     {
-        std::string executable;                      // path of cuwb
+        std::string executable; // path of cuwb
         std::vector<std::string> arguments{"worker"};
-        double startTimeoutSeconds = 60.0;           // first reply (hello) after a start
+        double startTimeoutSeconds = 60.0; // first reply (hello) after a start
     };
 
     enum class Failure { None, StartFailed, Crashed, Timeout, Garbage, ErrorReply };
@@ -28,8 +29,8 @@ public:
     struct Reply
     {
         Failure failure = Failure::None;
-        nlohmann::json message;   // the reply, when failure is None
-        std::string error;        // a plain sentence otherwise
+        nlohmann::json message; // the reply, when failure is None
+        std::string error;      // a plain sentence otherwise
         [[nodiscard]] bool ok() const { return failure == Failure::None; }
     };
 
@@ -45,21 +46,33 @@ public:
     // The hello reply of the running worker (device, versions); null when none runs.
     [[nodiscard]] const nlohmann::json &hello() const { return m_hello; }
     [[nodiscard]] bool running() const { return m_pid > 0; }
-    [[nodiscard]] int starts() const { return m_starts; }   // how many workers were started
+    [[nodiscard]] int starts() const { return m_starts; } // how many workers were started
     [[nodiscard]] const std::string &stderrTail() const { return m_stderrTail; }
+    [[nodiscard]] pid_t pid() const { return m_pid; } // of the running worker, -1 when none
 
-    void stop();   // shutdown request, then SIGKILL if it does not exit promptly
-    void kill();   // SIGKILL now
+    void stop(); // shutdown request, then SIGKILL if it does not exit promptly
+    void kill(); // SIGKILL now (the worker's whole process group), then reaps it
+
+    static constexpr std::size_t kStderrTailBytes = 8192;
 
 private:
     Reply start();
+    // Writes one request line and waits for the line with `id`; kills the worker on failure.
+    Reply exchange(const nlohmann::json &message, long long id, double timeoutSeconds);
+    Reply fail(Failure failure, std::string error); // kills the worker, returns the failure
+    void appendStderr(const char *data, std::size_t size);
+    bool drainStderr();    // reads what is there without blocking; false at EOF
+    bool exitedOnItsOwn(); // reaps a worker that has already exited
+    std::string waitForExit(double graceSeconds); // reaps, SIGKILL after the grace period
+    void closePipes();
+    int m_exitStatus = 0; // waitpid status of the last worker reaped
     Options m_options;
     pid_t m_pid = -1;
     int m_toChild = -1;
     int m_fromChild = -1;
     int m_errFromChild = -1;
-    std::string m_buffer;       // bytes read but not yet a whole line
-    std::string m_stderrTail;   // last few KB of the child's stderr, for messages
+    std::string m_buffer;     // bytes read but not yet a whole line
+    std::string m_stderrTail; // last few KB of the child's stderr, for messages
     nlohmann::json m_hello;
     long long m_nextId = 1;
     int m_starts = 0;

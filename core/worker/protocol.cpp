@@ -1,0 +1,535 @@
+#include "worker/protocol.h"
+
+#include "compiler/compilejson.h"
+#include "device/devicejson.h"
+#include "launch/launchjson.h"
+
+#include <cmath>
+#include <limits>
+
+namespace cuwb {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void malformed(const json &where, const std::string &what)
+{
+    throw json::other_error::create(501, what, &where);
+}
+
+template <typename T> void readIfPresent(const json &j, const char *key, T &value)
+{
+    if (const auto it = j.find(key); it != j.end()) {
+        it->get_to(value);
+    }
+}
+
+void readDoubleIfPresent(const json &j, const char *key, double &value)
+{
+    if (const auto it = j.find(key); it != j.end()) {
+        value = readFiniteSafe(*it);
+    }
+}
+
+const json &requireType(const json &message, const char *type)
+{
+    if (!message.is_object()) {
+        malformed(message, "a message must be a JSON object");
+    }
+    const std::string actual = message.at("type").get<std::string>();
+    if (actual != type) {
+        malformed(message, "expected a '" + std::string(type) + "' message, got '" + actual + "'");
+    }
+    return message;
+}
+
+json makeRequest(const char *type)
+{
+    return json{{"type", type}};
+}
+
+json makeReply(const json &id, const char *type)
+{
+    return json{{"id", id}, {"type", type}};
+}
+
+} // namespace
+
+// ---- Values ----
+
+json finiteSafe(double value)
+{
+    if (std::isnan(value)) {
+        return "nan";
+    }
+    if (std::isinf(value)) {
+        return value > 0 ? "inf" : "-inf";
+    }
+    return value;
+}
+
+double readFiniteSafe(const json &value)
+{
+    if (value.is_number()) {
+        return value.get<double>();
+    }
+    if (value.is_null()) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    if (value.is_string()) {
+        const std::string &text = value.get_ref<const std::string &>();
+        if (text == "nan") {
+            return std::numeric_limits<double>::quiet_NaN();
+        }
+        if (text == "inf") {
+            return std::numeric_limits<double>::infinity();
+        }
+        if (text == "-inf") {
+            return -std::numeric_limits<double>::infinity();
+        }
+    }
+    malformed(value, "expected a number, \"nan\", \"inf\" or \"-inf\", got " + value.dump());
+}
+
+const char *exportFormatName(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Npy:
+        return "npy";
+    case ExportFormat::Bin:
+        return "bin";
+    case ExportFormat::Csv:
+        return "csv";
+    }
+    return "npy";
+}
+
+std::optional<ExportFormat> parseExportFormat(std::string_view name)
+{
+    for (ExportFormat format : {ExportFormat::Npy, ExportFormat::Bin, ExportFormat::Csv}) {
+        if (name == exportFormatName(format)) {
+            return format;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<RunStatus> parseRunStatus(std::string_view name)
+{
+    for (RunStatus status : {RunStatus::Succeeded, RunStatus::InvalidLaunch,
+                             RunStatus::CompileFailed, RunStatus::Fault, RunStatus::OutOfMemory,
+                             RunStatus::Timeout, RunStatus::WorkerCrashed, RunStatus::NoDevice}) {
+        if (name == runStatusName(status)) {
+            return status;
+        }
+    }
+    return std::nullopt;
+}
+
+void to_json(json &j, const RunRequest &r)
+{
+    j = json{
+        {"source", r.source}, {"fileName", r.fileName},         {"options", r.options},
+        {"launch", r.launch}, {"verification", r.verification},
+    };
+}
+
+void from_json(const json &j, RunRequest &r)
+{
+    r = RunRequest{};
+    j.at("source").get_to(r.source);
+    readIfPresent(j, "fileName", r.fileName);
+    readIfPresent(j, "options", r.options);
+    j.at("launch").get_to(r.launch);
+    readIfPresent(j, "verification", r.verification);
+}
+
+void to_json(json &j, const BufferStats &s)
+{
+    j = json{
+        {"valid", s.valid},           {"min", finiteSafe(s.min)}, {"max", finiteSafe(s.max)},
+        {"mean", finiteSafe(s.mean)}, {"nanCount", s.nanCount},   {"infCount", s.infCount},
+    };
+}
+
+void from_json(const json &j, BufferStats &s)
+{
+    s = BufferStats{};
+    readIfPresent(j, "valid", s.valid);
+    readDoubleIfPresent(j, "min", s.min);
+    readDoubleIfPresent(j, "max", s.max);
+    readDoubleIfPresent(j, "mean", s.mean);
+    readIfPresent(j, "nanCount", s.nanCount);
+    readIfPresent(j, "infCount", s.infCount);
+}
+
+void to_json(json &j, const GuardViolation &g)
+{
+    j = json{
+        {"before", g.before},
+        {"elements", g.elements},
+        {"firstIndex", g.firstIndex},
+        {"message", g.message},
+    };
+}
+
+void from_json(const json &j, GuardViolation &g)
+{
+    g = GuardViolation{};
+    readIfPresent(j, "before", g.before);
+    readIfPresent(j, "elements", g.elements);
+    readIfPresent(j, "firstIndex", g.firstIndex);
+    readIfPresent(j, "message", g.message);
+}
+
+void to_json(json &j, const BufferReport &b)
+{
+    j = json{
+        {"parameter", b.parameter},
+        {"count", b.count},
+        {"bytes", b.bytes},
+        {"handle", b.handle},
+        {"guardViolations", b.guardViolations},
+        {"unwritten", b.unwritten},
+        {"firstUnwritten", b.firstUnwritten},
+        {"stats", b.stats},
+    };
+}
+
+void from_json(const json &j, BufferReport &b)
+{
+    b = BufferReport{};
+    j.at("parameter").get_to(b.parameter);
+    readIfPresent(j, "count", b.count);
+    readIfPresent(j, "bytes", b.bytes);
+    readIfPresent(j, "handle", b.handle);
+    readIfPresent(j, "guardViolations", b.guardViolations);
+    readIfPresent(j, "unwritten", b.unwritten);
+    readIfPresent(j, "firstUnwritten", b.firstUnwritten);
+    readIfPresent(j, "stats", b.stats);
+}
+
+void to_json(json &j, const Mismatch &m)
+{
+    j = json{
+        {"index", m.index},
+        {"actual", finiteSafe(m.actual)},
+        {"expected", finiteSafe(m.expected)},
+        {"error", finiteSafe(m.error)},
+        {"block", {m.block[0], m.block[1], m.block[2]}},
+        {"thread", {m.thread[0], m.thread[1], m.thread[2]}},
+    };
+}
+
+void from_json(const json &j, Mismatch &m)
+{
+    m = Mismatch{};
+    j.at("index").get_to(m.index);
+    readDoubleIfPresent(j, "actual", m.actual);
+    readDoubleIfPresent(j, "expected", m.expected);
+    readDoubleIfPresent(j, "error", m.error);
+    const auto readTriple = [&j](const char *key, std::uint64_t(&out)[3]) {
+        if (const auto it = j.find(key); it != j.end()) {
+            if (!it->is_array() || it->size() != 3) {
+                malformed(*it, std::string("'") + key + "' must be an array of three numbers");
+            }
+            for (std::size_t i = 0; i < 3; ++i) {
+                (*it)[i].get_to(out[i]);
+            }
+        }
+    };
+    readTriple("block", m.block);
+    readTriple("thread", m.thread);
+}
+
+void to_json(json &j, const VerificationResult &v)
+{
+    j = json{
+        {"ran", v.ran},
+        {"passed", v.passed},
+        {"message", v.message},
+        {"checked", v.checked},
+        {"mismatches", v.mismatches},
+        {"maxError", finiteSafe(v.maxError)},
+        {"maxErrorIndex", v.maxErrorIndex},
+        {"firstMismatches", v.firstMismatches},
+    };
+}
+
+void from_json(const json &j, VerificationResult &v)
+{
+    v = VerificationResult{};
+    readIfPresent(j, "ran", v.ran);
+    readIfPresent(j, "passed", v.passed);
+    readIfPresent(j, "message", v.message);
+    readIfPresent(j, "checked", v.checked);
+    readIfPresent(j, "mismatches", v.mismatches);
+    readDoubleIfPresent(j, "maxError", v.maxError);
+    readIfPresent(j, "maxErrorIndex", v.maxErrorIndex);
+    readIfPresent(j, "firstMismatches", v.firstMismatches);
+}
+
+void to_json(json &j, const RunResult &r)
+{
+    j = json{
+        {"status", runStatusName(r.status)},
+        {"passed", r.passed()},
+        {"message", r.message},
+        {"deviceError", r.deviceError},
+        {"kernelTimeMs", finiteSafe(r.kernelTimeMs)},
+        {"wallTimeMs", finiteSafe(r.wallTimeMs)},
+        {"buffers", r.buffers},
+        {"verification", r.verification},
+        {"device", r.device},
+    };
+}
+
+void from_json(const json &j, RunResult &r)
+{
+    r = RunResult{};
+    const std::string statusText = j.at("status").get<std::string>();
+    const std::optional<RunStatus> status = parseRunStatus(statusText);
+    if (!status) {
+        malformed(j, "unknown run status '" + statusText + "'");
+    }
+    r.status = *status;
+    // "passed" is derived and written for readers; passed() recomputes it.
+    readIfPresent(j, "message", r.message);
+    readIfPresent(j, "deviceError", r.deviceError);
+    readDoubleIfPresent(j, "kernelTimeMs", r.kernelTimeMs);
+    readDoubleIfPresent(j, "wallTimeMs", r.wallTimeMs);
+    readIfPresent(j, "buffers", r.buffers);
+    readIfPresent(j, "verification", r.verification);
+    readIfPresent(j, "device", r.device);
+}
+
+void to_json(json &j, const PageRequest &p)
+{
+    j = json{{"handle", p.handle}, {"first", p.first}, {"count", p.count}};
+}
+
+void from_json(const json &j, PageRequest &p)
+{
+    p = PageRequest{};
+    j.at("handle").get_to(p.handle);
+    readIfPresent(j, "first", p.first);
+    readIfPresent(j, "count", p.count);
+}
+
+void to_json(json &j, const Page &p)
+{
+    j = json{{"handle", p.handle}, {"first", p.first}, {"values", p.values}};
+}
+
+void from_json(const json &j, Page &p)
+{
+    p = Page{};
+    j.at("handle").get_to(p.handle);
+    readIfPresent(j, "first", p.first);
+    j.at("values").get_to(p.values);
+}
+
+// ---- Requests ----
+
+json makeHelloRequest()
+{
+    json out = makeRequest(message::kHello);
+    out["protocol"] = kWorkerProtocolVersion;
+    return out;
+}
+
+json makeRunRequest(const RunRequest &request)
+{
+    json out = makeRequest(message::kRun);
+    out["request"] = request;
+    return out;
+}
+
+json makePageRequest(const PageRequest &request)
+{
+    json out = makeRequest(message::kPage);
+    out["handle"] = request.handle;
+    out["first"] = request.first;
+    out["count"] = request.count;
+    return out;
+}
+
+json makeExportRequest(const std::string &handle, const std::string &path, ExportFormat format)
+{
+    json out = makeRequest(message::kExport);
+    out["handle"] = handle;
+    out["path"] = path;
+    out["format"] = exportFormatName(format);
+    return out;
+}
+
+json makeReleaseRequest()
+{
+    return makeRequest(message::kRelease);
+}
+
+json makeShutdownRequest()
+{
+    return makeRequest(message::kShutdown);
+}
+
+WorkerRequest parseRequest(const json &message)
+{
+    if (!message.is_object()) {
+        malformed(message, "a request must be a JSON object");
+    }
+    WorkerRequest request;
+    request.id = message.at("id");
+    if (!request.id.is_number_integer()) {
+        malformed(message, "a request's id must be an integer");
+    }
+    const std::string type = message.at("type").get<std::string>();
+    if (type == message::kHello) {
+        request.type = WorkerRequest::Type::Hello;
+        message.at("protocol").get_to(request.protocol);
+    } else if (type == message::kRun) {
+        request.type = WorkerRequest::Type::Run;
+        message.at("request").get_to(request.run);
+    } else if (type == message::kPage) {
+        request.type = WorkerRequest::Type::Page;
+        message.get_to(request.page);
+    } else if (type == message::kExport) {
+        request.type = WorkerRequest::Type::Export;
+        message.at("handle").get_to(request.handle);
+        message.at("path").get_to(request.path);
+        const std::string format = message.at("format").get<std::string>();
+        const std::optional<ExportFormat> parsed = parseExportFormat(format);
+        if (!parsed) {
+            malformed(message, "unknown export format '" + format + "' (npy, bin or csv)");
+        }
+        request.format = *parsed;
+    } else if (type == message::kRelease) {
+        request.type = WorkerRequest::Type::Release;
+    } else if (type == message::kShutdown) {
+        request.type = WorkerRequest::Type::Shutdown;
+    } else {
+        malformed(message, "unknown request type '" + type + "'");
+    }
+    return request;
+}
+
+// ---- Replies ----
+
+json makeHelloReply(const json &id, const HelloReply &hello)
+{
+    json out = makeReply(id, message::kHello);
+    out["protocol"] = hello.protocol;
+    out["worker"] = hello.worker;
+    out["device"] = hello.device ? json(*hello.device) : json(nullptr);
+    out["message"] = hello.message;
+    out["freeMemoryBytes"] = hello.freeMemoryBytes;
+    out["driverVersion"] = hello.driverVersion;
+    out["nvrtcVersion"] = hello.nvrtcVersion;
+    return out;
+}
+
+json makeRunResultReply(const json &id, const RunResult &result, bool exiting)
+{
+    json out = makeReply(id, message::kRunResult);
+    out["result"] = result;
+    if (exiting) {
+        out["exiting"] = true;
+    }
+    return out;
+}
+
+json makePageReply(const json &id, const Page &page)
+{
+    json out = makeReply(id, message::kPage);
+    out["handle"] = page.handle;
+    out["first"] = page.first;
+    out["values"] = page.values;
+    return out;
+}
+
+json makeExportedReply(const json &id, const ExportReply &reply)
+{
+    json out = makeReply(id, message::kExported);
+    out["path"] = reply.path;
+    out["bytes"] = reply.bytes;
+    return out;
+}
+
+json makeReleasedReply(const json &id)
+{
+    return makeReply(id, message::kReleased);
+}
+
+json makeByeReply(const json &id)
+{
+    return makeReply(id, message::kBye);
+}
+
+json makeErrorReply(const json &id, const std::string &text, bool exiting)
+{
+    json out = makeReply(id, message::kError);
+    out["message"] = text;
+    if (exiting) {
+        out["exiting"] = true;
+    }
+    return out;
+}
+
+HelloReply parseHelloReply(const json &message)
+{
+    requireType(message, message::kHello);
+    HelloReply hello;
+    message.at("protocol").get_to(hello.protocol);
+    readIfPresent(message, "worker", hello.worker);
+    if (const auto it = message.find("device"); it != message.end() && !it->is_null()) {
+        hello.device = it->get<DeviceInfo>();
+    }
+    readIfPresent(message, "message", hello.message);
+    readIfPresent(message, "freeMemoryBytes", hello.freeMemoryBytes);
+    readIfPresent(message, "driverVersion", hello.driverVersion);
+    readIfPresent(message, "nvrtcVersion", hello.nvrtcVersion);
+    return hello;
+}
+
+RunResult parseRunResultReply(const json &message)
+{
+    return requireType(message, message::kRunResult).at("result").get<RunResult>();
+}
+
+Page parsePageReply(const json &message)
+{
+    return requireType(message, message::kPage).get<Page>();
+}
+
+ExportReply parseExportedReply(const json &message)
+{
+    requireType(message, message::kExported);
+    ExportReply reply;
+    message.at("path").get_to(reply.path);
+    message.at("bytes").get_to(reply.bytes);
+    return reply;
+}
+
+std::string parseErrorReply(const json &message)
+{
+    return requireType(message, message::kError).at("message").get<std::string>();
+}
+
+bool replyIsExiting(const json &message)
+{
+    if (!message.is_object()) {
+        return false;
+    }
+    const auto it = message.find("exiting");
+    return it != message.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::string encodeLine(const json &message)
+{
+    std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace);
+    line += '\n';
+    return line;
+}
+
+} // namespace cuwb
