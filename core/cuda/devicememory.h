@@ -35,6 +35,13 @@ public:
     [[nodiscard]] DevicePointer pointer() const { return m_pointer; }
     [[nodiscard]] std::size_t bytes() const { return m_bytes; }
     [[nodiscard]] bool empty() const { return m_pointer == 0; }
+    // Gives up ownership without freeing: after a kernel ran past its deadline, cuMemFree
+    // would wait for it; the process exits instead.
+    void abandon() noexcept
+    {
+        m_pointer = 0;
+        m_bytes = 0;
+    }
 
 private:
     void free() noexcept;

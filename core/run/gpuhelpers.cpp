@@ -1,0 +1,441 @@
+#include "run/gpuhelpers.h"
+
+#include "compiler/kernelcompiler.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace cuwb {
+
+namespace {
+
+// Kind numbers follow cuwb::ScalarKind. Grid-stride loops, so one launch size serves every
+// buffer; 64-bit indices, so 2^30-element buffers and more are fine.
+const char *const kHelperSource = R"(
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+typedef unsigned long long u64;
+typedef long long i64;
+enum { K_BOOL, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_F16, K_BF16, K_F32, K_F64 };
+
+#define INF __longlong_as_double(0x7ff0000000000000ll)
+#define GRID_STRIDE(j, n) \
+    for (u64 j = blockIdx.x * (u64)blockDim.x + threadIdx.x; j < (n); j += (u64)gridDim.x * blockDim.x)
+
+__device__ double loadScalar(const void *p, u64 j, int kind)
+{
+    switch (kind) {
+    case K_BOOL: return ((const unsigned char *)p)[j] ? 1.0 : 0.0;
+    case K_I8: return ((const signed char *)p)[j];
+    case K_U8: return ((const unsigned char *)p)[j];
+    case K_I16: return ((const short *)p)[j];
+    case K_U16: return ((const unsigned short *)p)[j];
+    case K_I32: return ((const int *)p)[j];
+    case K_U32: return ((const unsigned *)p)[j];
+    case K_I64: return (double)((const i64 *)p)[j];
+    case K_U64: return (double)((const u64 *)p)[j];
+    case K_F16: return __half2float(((const __half *)p)[j]);
+    case K_BF16: return __bfloat162float(((const __nv_bfloat16 *)p)[j]);
+    case K_F32: return ((const float *)p)[j];
+    default: return ((const double *)p)[j];
+    }
+}
+
+__device__ void storeScalar(void *p, u64 j, int kind, double v)
+{
+    // Integers take the floor, so uniform values in [lo, hi) stay below hi.
+    const double f = floor(v);
+    switch (kind) {
+    case K_BOOL: ((unsigned char *)p)[j] = v != 0.0; break;
+    case K_I8: ((signed char *)p)[j] = (signed char)(i64)f; break;
+    case K_U8: ((unsigned char *)p)[j] = (unsigned char)(i64)f; break;
+    case K_I16: ((short *)p)[j] = (short)(i64)f; break;
+    case K_U16: ((unsigned short *)p)[j] = (unsigned short)(i64)f; break;
+    case K_I32: ((int *)p)[j] = (int)(i64)f; break;
+    case K_U32: ((unsigned *)p)[j] = (unsigned)(i64)f; break;
+    case K_I64: ((i64 *)p)[j] = (i64)f; break;
+    case K_U64: ((u64 *)p)[j] = f < 0.0 ? (u64)(i64)f : (u64)f; break;
+    case K_F16: ((__half *)p)[j] = __double2half(v); break;
+    case K_BF16: ((__nv_bfloat16 *)p)[j] = __double2bfloat16(v); break;
+    case K_F32: ((float *)p)[j] = (float)v; break;
+    default: ((double *)p)[j] = v; break;
+    }
+}
+
+// splitmix64's finaliser: a counter-based generator, value j depends only on (seed, j).
+__device__ u64 mix(u64 x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+__device__ double unit(u64 x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
+
+extern "C" __global__ void cuwb_fill(void *p, u64 n, int kind, int mode, double a, double b, u64 seed)
+{
+    const u64 key = mix(seed);
+    GRID_STRIDE(j, n) {
+        double v;
+        if (mode == 0) {
+            v = a;
+        } else if (mode == 1) {
+            v = a + (double)j * b;
+        } else if (mode == 2) {
+            v = a + (b - a) * unit(mix(key ^ mix(j)));
+        } else {
+            const double u1 = 1.0 - unit(mix(key ^ mix(2 * j)));
+            const double u2 = unit(mix(key ^ mix(2 * j + 1)));
+            v = a + b * sqrt(-2.0 * log(u1)) * cospi(2.0 * u2);
+        }
+        storeScalar(p, j, kind, v);
+    }
+}
+
+extern "C" __global__ void cuwb_pattern(unsigned char *p, u64 bytes, u64 pattern)
+{
+    const u64 words = bytes / 8;
+    GRID_STRIDE(k, words) { ((u64 *)p)[k] = pattern; }
+    const u64 t = blockIdx.x * (u64)blockDim.x + threadIdx.x;
+    if (t < bytes - words * 8)
+        p[words * 8 + t] = (unsigned char)(pattern >> (8 * t));
+}
+
+extern "C" __global__ void cuwb_count_pattern(const unsigned char *p, u64 count, int elementBytes,
+                                              int unitBytes, u64 pattern, u64 *result)
+{
+    const u64 mask = unitBytes == 8 ? ~0ull : ((1ull << (8 * unitBytes)) - 1);
+    const u64 want = pattern & mask;
+    u64 found = 0, first = ~0ull;
+    GRID_STRIDE(i, count) {
+        const unsigned char *e = p + i * elementBytes;
+        bool all = true;
+        for (int o = 0; o < elementBytes && all; o += unitBytes) {
+            u64 v;
+            switch (unitBytes) {
+            case 8: v = *(const u64 *)(e + o); break;
+            case 4: v = *(const unsigned *)(e + o); break;
+            case 2: v = *(const unsigned short *)(e + o); break;
+            default: v = e[o]; break;
+            }
+            all = v == want;
+        }
+        if (all) {
+            ++found;
+            first = min(first, i);
+        }
+    }
+    if (found) {
+        atomicAdd(&result[0], found);
+        atomicMin(&result[1], first);
+    }
+}
+
+// One partial result per block: min, max, sum of finite values, finite, NaN and Inf counts.
+extern "C" __global__ void cuwb_stats(const void *p, u64 n, int kind, double *partial)
+{
+    __shared__ double s[6][256];
+    double lo = INF, hi = -INF, sum = 0.0, finite = 0.0, nans = 0.0, infs = 0.0;
+    GRID_STRIDE(j, n) {
+        const double v = loadScalar(p, j, kind);
+        if (isnan(v)) {
+            nans += 1.0;
+        } else if (isinf(v)) {
+            infs += 1.0;
+        } else {
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+            sum += v;
+            finite += 1.0;
+        }
+    }
+    const unsigned t = threadIdx.x;
+    s[0][t] = lo; s[1][t] = hi; s[2][t] = sum; s[3][t] = finite; s[4][t] = nans; s[5][t] = infs;
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half) {
+            s[0][t] = fmin(s[0][t], s[0][t + half]);
+            s[1][t] = fmax(s[1][t], s[1][t + half]);
+            for (int k = 2; k < 6; ++k) s[k][t] += s[k][t + half];
+        }
+        __syncthreads();
+    }
+    if (t == 0)
+        for (int k = 0; k < 6; ++k) partial[blockIdx.x * 6 + k] = s[k][0];
+}
+
+__device__ i64 orderedBits(const void *p, u64 j, int kind)
+{
+    switch (kind) {
+    case K_F16:
+    case K_BF16: {
+        const unsigned short b = ((const unsigned short *)p)[j];
+        return (b & 0x8000) ? -(i64)(b & 0x7fff) : (i64)b;
+    }
+    case K_F32: {
+        const unsigned b = ((const unsigned *)p)[j];
+        return (b & 0x80000000u) ? -(i64)(b & 0x7fffffffu) : (i64)b;
+    }
+    default: {
+        const u64 b = ((const u64 *)p)[j];
+        return (b >> 63) ? -(i64)(b & 0x7fffffffffffffffull) : (i64)b;
+    }
+    }
+}
+
+// tolerance: 0 abs, 1 rel, 2 ULP. Per block: mismatches, max error, its index; firstFrom
+// gets the smallest mismatching index >= from (atomicMin).
+extern "C" __global__ void cuwb_compare(const void *actual, const void *expected, u64 n, int kind,
+                                        int tolerance, double bound, u64 from, double *partialError,
+                                        u64 *partialIndex, u64 *partialCount, u64 *firstFrom)
+{
+    __shared__ double se[256];
+    __shared__ u64 si[256];
+    __shared__ u64 sc[256];
+    const bool floating = kind == K_F16 || kind == K_BF16 || kind == K_F32 || kind == K_F64;
+    double worst = -1.0;
+    u64 worstIndex = 0, count = 0, first = ~0ull;
+    GRID_STRIDE(j, n) {
+        const double a = loadScalar(actual, j, kind);
+        const double e = loadScalar(expected, j, kind);
+        double error;
+        if (isnan(a) || isnan(e)) {
+            error = (isnan(a) && isnan(e)) ? 0.0 : INF;
+        } else if (a == e) {
+            error = 0.0;
+        } else if (isinf(a) || isinf(e)) {
+            error = INF;
+        } else if (tolerance == 0) {
+            error = fabs(a - e);
+        } else if (tolerance == 1) {
+            error = fabs(a - e) / fabs(e);
+        } else if (floating) {
+            error = fabs((double)orderedBits(actual, j, kind) - (double)orderedBits(expected, j, kind));
+        } else {
+            error = fabs(a - e);
+        }
+        if (error > bound) {
+            ++count;
+            if (j >= from) first = min(first, j);
+        }
+        if (error > worst) {
+            worst = error;
+            worstIndex = j;
+        }
+    }
+    if (first != ~0ull) atomicMin(firstFrom, first);
+    const unsigned t = threadIdx.x;
+    se[t] = worst; si[t] = worstIndex; sc[t] = count;
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half) {
+            if (se[t + half] > se[t] || (se[t + half] == se[t] && si[t + half] < si[t])) {
+                se[t] = se[t + half];
+                si[t] = si[t + half];
+            }
+            sc[t] += sc[t + half];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        partialError[blockIdx.x] = se[0];
+        partialIndex[blockIdx.x] = si[0];
+        partialCount[blockIdx.x] = sc[0];
+    }
+}
+)";
+
+constexpr unsigned kThreads = 256;
+
+std::string helperModuleImage(const std::string &arch)
+{
+    KernelCompiler compiler(1);
+    CompileOptions options;
+    options.arch = arch;
+    options.lineInfo = false;
+    const CompileResult result = compiler.compile(kHelperSource, "cuwb_helpers.cu", options);
+    if (!result.success) {
+        throw std::runtime_error(
+            "the workbench's helper kernels did not compile for " + arch + ": " +
+            (result.failureMessage.empty() ? result.log : result.failureMessage));
+    }
+    return result.cubin;
+}
+
+struct Params
+{
+    std::vector<void *> pointers;
+    template <typename... T>
+    explicit Params(T &...values)
+        : pointers{static_cast<void *>(&values)...}
+    {}
+};
+
+} // namespace
+
+std::uint64_t poisonPattern(ScalarKind kind)
+{
+    switch (kind) {
+    case ScalarKind::Float16:
+        return 0x7EAD7EAD7EAD7EADull;
+    case ScalarKind::BFloat16:
+        return 0x7FED7FED7FED7FEDull;
+    case ScalarKind::Float32:
+        return 0x7FC0BAD17FC0BAD1ull;
+    case ScalarKind::Float64:
+        return 0x7FF8BAD1BAD1BAD1ull;
+    default:
+        return ~0ull;
+    }
+}
+
+GpuHelpers::GpuHelpers(const std::string &arch, int smCount)
+    : m_module(helperModuleImage(arch))
+    , m_fill(m_module.function("cuwb_fill"))
+    , m_pattern(m_module.function("cuwb_pattern"))
+    , m_countPattern(m_module.function("cuwb_count_pattern"))
+    , m_stats(m_module.function("cuwb_stats"))
+    , m_compare(m_module.function("cuwb_compare"))
+    , m_smCount(std::max(1, smCount))
+{}
+
+unsigned GpuHelpers::blocksFor(std::uint64_t items) const
+{
+    // Enough blocks to fill the GPU a few times over; grid-stride loops do the rest.
+    const std::uint64_t needed = (items + kThreads - 1) / kThreads;
+    return unsigned(std::clamp<std::uint64_t>(needed, 1, std::uint64_t(m_smCount) * 8));
+}
+
+void GpuHelpers::fill(DevicePointer pointer, std::uint64_t scalars, ScalarKind kind, FillMode mode,
+                      double a, double b, std::uint64_t seed, const Stream &stream) const
+{
+    if (scalars == 0) {
+        return;
+    }
+    int kindValue = int(kind);
+    int modeValue = int(mode);
+    Params params(pointer, scalars, kindValue, modeValue, a, b, seed);
+    m_fill.launch({blocksFor(scalars), 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
+}
+
+void GpuHelpers::pattern(DevicePointer pointer, std::uint64_t bytes, std::uint64_t pattern,
+                         const Stream &stream) const
+{
+    if (bytes == 0) {
+        return;
+    }
+    Params params(pointer, bytes, pattern);
+    m_pattern.launch({blocksFor(std::max<std::uint64_t>(bytes / 8, 8)), 1, 1}, {kThreads, 1, 1}, 0,
+                     stream, params.pointers.data());
+}
+
+PatternCount GpuHelpers::countPattern(DevicePointer pointer, std::uint64_t count,
+                                      std::size_t elementBytes, std::uint64_t pattern,
+                                      const Stream &stream) const
+{
+    PatternCount found;
+    if (count == 0) {
+        return found;
+    }
+    int unitBytes = 8;
+    while (elementBytes % std::size_t(unitBytes) != 0) {
+        unitBytes /= 2;
+    }
+    std::uint64_t initial[2] = {0, ~0ull};
+    DeviceBuffer result(sizeof initial);
+    copyToDevice(result.pointer(), initial, sizeof initial);
+    int elementBytesValue = int(elementBytes);
+    DevicePointer resultPointer = result.pointer();
+    Params params(pointer, count, elementBytesValue, unitBytes, pattern, resultPointer);
+    m_countPattern.launch({blocksFor(count), 1, 1}, {kThreads, 1, 1}, 0, stream,
+                          params.pointers.data());
+    stream.synchronize();
+    copyToHost(initial, result.pointer(), sizeof initial);
+    found.count = initial[0];
+    found.first = initial[0] ? std::int64_t(initial[1]) : -1;
+    return found;
+}
+
+ScalarStats GpuHelpers::stats(DevicePointer pointer, std::uint64_t scalars, ScalarKind kind,
+                              const Stream &stream) const
+{
+    ScalarStats stats;
+    if (scalars == 0) {
+        return stats;
+    }
+    const unsigned blocks = blocksFor(scalars);
+    DeviceBuffer partial(std::size_t(blocks) * 6 * sizeof(double));
+    int kindValue = int(kind);
+    DevicePointer partialPointer = partial.pointer();
+    Params params(pointer, scalars, kindValue, partialPointer);
+    m_stats.launch({blocks, 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
+    stream.synchronize();
+    std::vector<double> host(std::size_t(blocks) * 6);
+    copyToHost(host.data(), partial.pointer(), host.size() * sizeof(double));
+    bool any = false;
+    for (unsigned b = 0; b < blocks; ++b) {
+        const double *p = &host[std::size_t(b) * 6];
+        if (p[3] > 0) {
+            stats.min = any ? std::min(stats.min, p[0]) : p[0];
+            stats.max = any ? std::max(stats.max, p[1]) : p[1];
+            any = true;
+        }
+        stats.sum += p[2];
+        stats.finite += std::uint64_t(p[3]);
+        stats.nan += std::uint64_t(p[4]);
+        stats.inf += std::uint64_t(p[5]);
+    }
+    return stats;
+}
+
+CompareSummary GpuHelpers::compare(DevicePointer actual, DevicePointer expected,
+                                   std::uint64_t scalars, ScalarKind kind, int tolerance,
+                                   double bound, std::uint64_t fromScalar,
+                                   const Stream &stream) const
+{
+    CompareSummary summary;
+    if (scalars == 0) {
+        return summary;
+    }
+    const unsigned blocks = blocksFor(scalars);
+    DeviceBuffer errors(blocks * sizeof(double));
+    DeviceBuffer indices(blocks * sizeof(std::uint64_t));
+    DeviceBuffer counts(blocks * sizeof(std::uint64_t));
+    DeviceBuffer first(sizeof(std::uint64_t));
+    std::uint64_t none = ~0ull;
+    copyToDevice(first.pointer(), &none, sizeof none);
+    int kindValue = int(kind);
+    DevicePointer errorsPointer = errors.pointer();
+    DevicePointer indicesPointer = indices.pointer();
+    DevicePointer countsPointer = counts.pointer();
+    DevicePointer firstPointer = first.pointer();
+    Params params(actual, expected, scalars, kindValue, tolerance, bound, fromScalar, errorsPointer,
+                  indicesPointer, countsPointer, firstPointer);
+    m_compare.launch({blocks, 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
+    stream.synchronize();
+    std::vector<double> hostErrors(blocks);
+    std::vector<std::uint64_t> hostIndices(blocks);
+    std::vector<std::uint64_t> hostCounts(blocks);
+    copyToHost(hostErrors.data(), errors.pointer(), blocks * sizeof(double));
+    copyToHost(hostIndices.data(), indices.pointer(), blocks * sizeof(std::uint64_t));
+    copyToHost(hostCounts.data(), counts.pointer(), blocks * sizeof(std::uint64_t));
+    std::uint64_t firstIndex = 0;
+    copyToHost(&firstIndex, first.pointer(), sizeof firstIndex);
+    double worst = -1.0;
+    for (unsigned b = 0; b < blocks; ++b) {
+        summary.mismatches += hostCounts[b];
+        if (hostErrors[b] > worst) {
+            worst = hostErrors[b];
+            summary.maxErrorScalar = hostIndices[b];
+        }
+    }
+    summary.maxError = std::max(worst, 0.0);
+    summary.firstScalar = firstIndex == ~0ull ? -1 : std::int64_t(firstIndex);
+    return summary;
+}
+
+} // namespace cuwb

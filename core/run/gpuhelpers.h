@@ -1,0 +1,86 @@
+// GpuHelpers: the runner's own kernels, compiled once per process with NVRTC for the device's
+// architecture: fill a buffer with generated values (constant, range, uniform and normal
+// random from a counter-based hash, so no data passes through host memory), write a byte
+// pattern (poison), count elements still holding a pattern, per-buffer statistics, and the
+// element-wise comparison behind verification. Every kernel takes the element kind as an
+// argument (cuwb::ScalarKind's order) and works on lanes flattened into scalars.
+#pragma once
+
+#include "cuda/devicememory.h"
+#include "cuda/driverwrappers.h"
+#include "kernel/elementtype.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cuwb {
+
+enum class FillMode { Constant = 0, Range = 1, Uniform = 2, Normal = 3 };
+
+struct ScalarStats
+{
+    double min = 0.0;
+    double max = 0.0;
+    double sum = 0.0;
+    std::uint64_t finite = 0;
+    std::uint64_t nan = 0;
+    std::uint64_t inf = 0;
+};
+
+struct PatternCount
+{
+    std::uint64_t count = 0;
+    std::int64_t first = -1;
+};
+
+struct CompareSummary
+{
+    std::uint64_t mismatches = 0;
+    double maxError = 0.0;
+    std::uint64_t maxErrorScalar = 0; // scalar (lane-flattened) index of the largest error
+    std::int64_t firstScalar = -1;    // smallest mismatching scalar index >= from
+};
+
+class GpuHelpers
+{
+public:
+    // Compiles and loads the helper module for `arch` (e.g. "sm_90"); throws std::runtime_error
+    // when NVRTC fails (a bug, not the user's) and ApiError when loading fails.
+    GpuHelpers(const std::string &arch, int smCount);
+
+    // `scalars` values of `kind` at `pointer`: value j = a (Constant), a + j*b (Range),
+    // uniform in [a, b) (Uniform) or normal with mean a and deviation b (Normal).
+    void fill(DevicePointer pointer, std::uint64_t scalars, ScalarKind kind, FillMode mode,
+              double a, double b, std::uint64_t seed, const Stream &stream) const;
+    // Writes `bytes` bytes of a 64-bit pattern (repeating every 1, 2, 4 or 8 bytes);
+    // `pointer` must be 8-byte aligned.
+    void pattern(DevicePointer pointer, std::uint64_t bytes, std::uint64_t pattern,
+                 const Stream &stream) const;
+    // How many of `count` elements of `elementBytes` bytes consist only of the pattern.
+    PatternCount countPattern(DevicePointer pointer, std::uint64_t count, std::size_t elementBytes,
+                              std::uint64_t pattern, const Stream &stream) const;
+    ScalarStats stats(DevicePointer pointer, std::uint64_t scalars, ScalarKind kind,
+                      const Stream &stream) const;
+    // tolerance: 0 absolute, 1 relative, 2 ULP. Only scalars >= fromScalar count for
+    // firstScalar; the other fields cover all scalars.
+    CompareSummary compare(DevicePointer actual, DevicePointer expected, std::uint64_t scalars,
+                           ScalarKind kind, int tolerance, double bound, std::uint64_t fromScalar,
+                           const Stream &stream) const;
+
+private:
+    unsigned blocksFor(std::uint64_t items) const;
+    Module m_module;
+    Function m_fill;
+    Function m_pattern;
+    Function m_countPattern;
+    Function m_stats;
+    Function m_compare;
+    int m_smCount = 1;
+};
+
+// The bit pattern poisoning an element of `kind`, repeated to fill 64 bits: a quiet NaN
+// with a recognisable payload for floating types, 0xFF bytes otherwise.
+std::uint64_t poisonPattern(ScalarKind kind);
+
+} // namespace cuwb

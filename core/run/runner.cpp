@@ -1,0 +1,1135 @@
+#include "run/runner.h"
+
+#include "compiler/kernelcompiler.h"
+#include "cuda/apierror.h"
+#include "cuda/devicememory.h"
+#include "cuda/driverapi.h"
+#include "cuda/driverwrappers.h"
+#include "kernel/kernelsignature.h"
+#include "launch/launchvalidation.h"
+#include "run/gpuhelpers.h"
+#include "run/hostelements.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+namespace cuwb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr unsigned char kGuardByte = 0xA5;
+constexpr std::size_t kChunkBytes = 4u << 20;
+constexpr std::uint64_t kMinGuardBytes = 64u << 10;
+constexpr std::uint64_t kMinGuardElements = 4096;
+constexpr std::size_t kMaxMismatches = 10;
+
+// A failure of the user's work found on the way; becomes the run's status and message.
+struct RunFailure
+{
+    RunStatus status;
+    std::string message;
+};
+
+// A problem with a file the user named; the caller decides what it means for the run.
+struct FileProblem : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+
+struct DeviceFault
+{
+    const char *status;
+    const char *message;
+    bool sticky;
+};
+
+// Plain sentences for the errors a kernel can cause. Sticky ones leave the context unusable
+// (MEASUREMENT.md, Faults): the worker exits after answering.
+constexpr DeviceFault kDeviceFaults[] = {
+    {"CUDA_ERROR_ILLEGAL_ADDRESS",
+     "the kernel accessed an illegal address — an index past the end of a buffer, or a null "
+     "pointer",
+     true},
+    {"CUDA_ERROR_MISALIGNED_ADDRESS",
+     "the kernel accessed memory through a misaligned address — e.g. a float4 load from an "
+     "address that is not a multiple of 16 bytes",
+     true},
+    {"CUDA_ERROR_ASSERT", "a device-side assert() in the kernel failed", true},
+    {"CUDA_ERROR_HARDWARE_STACK_ERROR",
+     "the kernel overflowed its call stack — deep recursion or very large local arrays", true},
+    {"CUDA_ERROR_ILLEGAL_INSTRUCTION",
+     "the kernel executed an illegal instruction — a __trap() call, or a jump through a corrupted "
+     "function pointer",
+     true},
+    {"CUDA_ERROR_INVALID_PC",
+     "the kernel jumped to an invalid program counter — a corrupted function pointer or return "
+     "address",
+     true},
+    {"CUDA_ERROR_LAUNCH_FAILED",
+     "the kernel stopped with an unspecified launch failure — often a __trap() call or a "
+     "corrupted pointer",
+     true},
+    {"CUDA_ERROR_LAUNCH_TIMEOUT", "the display watchdog stopped the kernel because it ran too long",
+     true},
+    {"CUDA_ERROR_ECC_UNCORRECTABLE", "the GPU reported an uncorrectable ECC memory error", true},
+    {"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "the launch needs more registers or shared memory than a block may have — try a smaller "
+     "block",
+     false},
+};
+
+std::string shortNumber(double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+std::string formatBytes(std::uint64_t bytes)
+{
+    char text[64];
+    if (bytes >= (1ull << 30)) {
+        std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(1ull << 30));
+    } else if (bytes >= (1ull << 20)) {
+        std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1ull << 20));
+    } else {
+        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+    }
+    return text;
+}
+
+std::string plural(std::uint64_t count, const char *word)
+{
+    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+}
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// A buffer with guard bands before and after it: [band][data][band]. The bands hold
+// kGuardByte; any other byte there after the launch is a write out of bounds.
+struct Allocation
+{
+    std::string parameter;
+    ElementType type;
+    std::uint64_t count = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t guardBytes = 0;
+    BufferRole role = BufferRole::In;
+    DeviceBuffer memory;
+
+    [[nodiscard]] DevicePointer data() const { return memory.pointer() + guardBytes; }
+    [[nodiscard]] std::uint64_t scalars() const { return count * std::uint64_t(type.lanes); }
+};
+
+std::uint64_t guardBytesFor(std::size_t elementBytes)
+{
+    // A whole number of elements (so indices before the start are integers) that keeps the
+    // data 256-byte aligned, at least 64 KiB and 4096 elements.
+    std::uint64_t elements = std::max<std::uint64_t>(
+        kMinGuardElements, (kMinGuardBytes + elementBytes - 1) / elementBytes);
+    std::uint64_t step = 256;
+    for (std::uint64_t g = elementBytes; g != 0;) { // step = 256 / gcd(256, elementBytes)
+        const std::uint64_t r = step % g;
+        step = g;
+        g = r;
+    }
+    step = 256 / step;
+    elements = (elements + step - 1) / step * step;
+    return elements * elementBytes;
+}
+
+// Everything a run holds on the GPU. After a kernel ran past its deadline none of it may be
+// freed (cuMemFree and cuModuleUnload would wait for the kernel): it is leaked instead.
+struct RunResources
+{
+    std::unique_ptr<Module> module;
+    std::unique_ptr<Module> referenceModule;
+    std::vector<Allocation> buffers;
+    DeviceBuffer reference;
+    std::vector<DeviceBuffer> copies;
+};
+
+void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &what)
+{
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(deadlineSeconds));
+    while (!done.query()) {
+        if (Clock::now() >= deadline) {
+            throw RunFailure{RunStatus::Timeout, what + " ran past the " +
+                                                     shortNumber(deadlineSeconds) + " s deadline"};
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+// Reads a .npy (by its magic) or raw file of `count` elements of `type` and copies it to the
+// device in chunks. Throws FileProblem with a plain sentence.
+void loadFileToDevice(const std::string &path, const ElementType &type, std::uint64_t count,
+                      DevicePointer destination, const std::string &forWhat)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        throw FileProblem("cannot read `" + path + "` for " + forWhat + ": " +
+                          std::strerror(errno));
+    }
+    file.seekg(0, std::ios::end);
+    const std::uint64_t fileBytes = std::uint64_t(file.tellg());
+    file.seekg(0);
+    std::string head(std::min<std::uint64_t>(fileBytes, 1u << 16), '\0');
+    file.read(head.data(), std::streamsize(head.size()));
+    const std::uint64_t wanted = count * type.sizeBytes();
+    std::uint64_t offset = 0;
+    if (head.rfind("\x93NUMPY", 0) == 0) {
+        std::string error;
+        const auto header = parseNpyHeader(head, error);
+        if (!header) {
+            throw FileProblem("`" + path + "` for " + forWhat + ": " + error);
+        }
+        const std::string want = npyDescr(type.scalar);
+        const auto sameDescr = [&](const std::string &descr) {
+            if (descr == want) {
+                return true;
+            }
+            // One-byte types and native order may be spelled with '|', '<' or '='.
+            return descr.size() == want.size() && descr.substr(1) == want.substr(1) &&
+                   (descr[0] == '|' || descr[0] == '<' || descr[0] == '=');
+        };
+        if (!sameDescr(header->descr)) {
+            throw FileProblem("`" + path + "` holds dtype " + header->descr + "; " + forWhat +
+                              " needs " + want + " (" + type.name() + ")");
+        }
+        std::uint64_t elements = 1;
+        for (const std::uint64_t extent : header->shape) {
+            elements *= extent;
+        }
+        if (header->fortranOrder && header->shape.size() > 1) {
+            throw FileProblem("`" + path + "` is in Fortran order; save it in C order");
+        }
+        if (elements != count * std::uint64_t(type.lanes)) {
+            throw FileProblem("`" + path + "` holds " + std::to_string(elements) + " values; " +
+                              forWhat + " has " +
+                              std::to_string(count * std::uint64_t(type.lanes)));
+        }
+        offset = header->dataOffset;
+        if (fileBytes < offset + wanted) {
+            throw FileProblem("`" + path + "` is shorter than its header says");
+        }
+    } else if (fileBytes != wanted) {
+        throw FileProblem("`" + path + "` has " + std::to_string(fileBytes) + " bytes; " + forWhat +
+                          " needs " + std::to_string(wanted) + " (" + std::to_string(count) +
+                          " × " + type.name() + ")");
+    }
+    file.clear();
+    file.seekg(std::streamoff(offset));
+    std::vector<char> chunk(kChunkBytes);
+    for (std::uint64_t done = 0; done < wanted;) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(kChunkBytes, wanted - done));
+        if (!file.read(chunk.data(), std::streamsize(n))) {
+            throw FileProblem("reading `" + path + "` failed part-way");
+        }
+        copyToDevice(destination + done, chunk.data(), n);
+        done += n;
+    }
+}
+
+// The error of one value against its reference, as the compare kernel computes it.
+double hostError(const unsigned char *actual, const unsigned char *expected, ScalarKind kind,
+                 ToleranceKind tolerance)
+{
+    const double a = scalarToDouble(actual, kind);
+    const double e = scalarToDouble(expected, kind);
+    if (std::isnan(a) || std::isnan(e)) {
+        return (std::isnan(a) && std::isnan(e)) ? 0.0 : HUGE_VAL;
+    }
+    if (a == e) {
+        return 0.0;
+    }
+    if (std::isinf(a) || std::isinf(e)) {
+        return HUGE_VAL;
+    }
+    switch (tolerance) {
+    case ToleranceKind::Absolute:
+        return std::fabs(a - e);
+    case ToleranceKind::Relative:
+        return std::fabs(a - e) / std::fabs(e);
+    case ToleranceKind::Ulp:
+        break;
+    }
+    const auto ordered = [kind](const unsigned char *bytes) -> double {
+        switch (kind) {
+        case ScalarKind::Float16:
+        case ScalarKind::BFloat16: {
+            std::uint16_t b;
+            std::memcpy(&b, bytes, 2);
+            return (b & 0x8000) ? -double(b & 0x7fff) : double(b);
+        }
+        case ScalarKind::Float32: {
+            std::uint32_t b;
+            std::memcpy(&b, bytes, 4);
+            return (b & 0x80000000u) ? -double(b & 0x7fffffffu) : double(b);
+        }
+        case ScalarKind::Float64: {
+            std::uint64_t b;
+            std::memcpy(&b, bytes, 8);
+            return (b >> 63) ? -double(b & 0x7fffffffffffffffull) : double(b);
+        }
+        default:
+            return scalarToDouble(bytes, kind);
+        }
+    };
+    return std::fabs(ordered(actual) - ordered(expected));
+}
+
+int toleranceCode(ToleranceKind kind)
+{
+    switch (kind) {
+    case ToleranceKind::Absolute:
+        return 0;
+    case ToleranceKind::Relative:
+        return 1;
+    case ToleranceKind::Ulp:
+        return 2;
+    }
+    return 1;
+}
+
+bool isIdentifier(const std::string &name)
+{
+    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
+        return false;
+    }
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+std::string literal(double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    std::string s = text;
+    if (s.find_first_of(".eEn") == std::string::npos) {
+        s += ".0";
+    }
+    return s;
+}
+
+// The reference kernel for an Expression verification: out[i] = (T)(EXPR), with every buffer
+// bound by name (read-only), every scalar argument and variable as a constant.
+std::string referenceSource(const std::string &expression, const ResolvedLaunch &resolved,
+                            const ElementType &outputType)
+{
+    std::string constants;
+    std::vector<std::string> taken{"i"};
+    for (const ResolvedBuffer &buffer : resolved.buffers) {
+        taken.push_back(buffer.parameter);
+    }
+    for (const ResolvedScalar &scalar : resolved.scalars) {
+        if (!isIdentifier(scalar.parameter)) {
+            continue;
+        }
+        const bool reduced = scalar.elementType.scalar == ScalarKind::Float16 ||
+                             scalar.elementType.scalar == ScalarKind::BFloat16;
+        const std::string type = reduced ? "float" : cudaTypeName(scalar.elementType);
+        constants += "constexpr " + type + " " + scalar.parameter + " = " + type + "(" +
+                     literal(scalar.value) + ");\n";
+        taken.push_back(scalar.parameter);
+    }
+    for (const auto &[name, value] : resolved.variables) {
+        if (!isIdentifier(name) || std::find(taken.begin(), taken.end(), name) != taken.end()) {
+            continue;
+        }
+        if (value == std::floor(value) && std::fabs(value) < 9.0e18) {
+            constants += "constexpr long long " + name + " = " +
+                         std::to_string(static_cast<long long>(value)) + "LL;\n";
+        } else {
+            constants += "constexpr double " + name + " = " + literal(value) + ";\n";
+        }
+    }
+    std::string parameters;
+    for (const ResolvedBuffer &buffer : resolved.buffers) {
+        parameters +=
+            ", const " + cudaTypeName(buffer.elementType) + " *__restrict__ " + buffer.parameter;
+    }
+    const std::string out = cudaTypeName(outputType);
+    return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + constants +
+           "extern \"C\" __global__ void cuwb_reference(" + out +
+           " *__restrict__ cuwb_out, unsigned long long cuwb_n" + parameters +
+           ")\n{\n"
+           "    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + "
+           "threadIdx.x; i < cuwb_n;\n         i += (unsigned long long)gridDim.x * blockDim.x) {\n"
+           "        cuwb_out[i] = (" +
+           out + ")(\n#line 1 \"verification expression\"\n" + expression +
+           "\n        );\n    }\n}\n";
+}
+
+std::string firstErrors(const CompileResult &compiled, int most)
+{
+    if (!compiled.failureMessage.empty()) {
+        return compiled.failureMessage;
+    }
+    std::string text;
+    int shown = 0;
+    for (const Diagnostic &d : compiled.diagnostics) {
+        if (d.severity != Severity::Error) {
+            continue;
+        }
+        if (shown == most) {
+            text += "; …";
+            break;
+        }
+        if (shown > 0) {
+            text += "; ";
+        }
+        text += d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
+                d.message;
+        ++shown;
+    }
+    if (text.empty()) {
+        text = compiled.log;
+    }
+    return text;
+}
+
+} // namespace
+
+struct Runner::State
+{
+    int ordinal = 0;
+    DeviceInfo device;
+    std::unique_ptr<PrimaryContext> context;
+    std::unique_ptr<Stream> stream;
+    std::unique_ptr<GpuHelpers> helpers;
+    KernelCompiler compiler{8};
+    bool contextLost = false;
+    int runs = 0;
+    std::unique_ptr<RunResources> kept;
+    std::vector<std::string> keptHandles; // parallel to kept->buffers
+
+    GpuHelpers &gpuHelpers()
+    {
+        if (!helpers) {
+            helpers = std::make_unique<GpuHelpers>(device.arch(), device.smCount);
+        }
+        return *helpers;
+    }
+
+    const Allocation &keptBuffer(const std::string &handle) const
+    {
+        if (kept) {
+            for (std::size_t k = 0; k < keptHandles.size(); ++k) {
+                if (keptHandles[k] == handle) {
+                    return kept->buffers[k];
+                }
+            }
+        }
+        throw std::runtime_error("no buffer `" + handle +
+                                 "` is kept: it belongs to an earlier run, or was released");
+    }
+
+    void execute(const RunRequest &request, RunResult &result, std::string &phase);
+};
+
+Runner::Runner(int deviceOrdinal)
+    : m_state(std::make_unique<State>())
+{
+    initDriver();
+    const Device device(deviceOrdinal);
+    m_state->ordinal = deviceOrdinal;
+    m_state->context = std::make_unique<PrimaryContext>(device);
+    const DeviceQuery query = queryDevices();
+    const auto found =
+        std::find_if(query.devices.begin(), query.devices.end(),
+                     [&](const DeviceInfo &d) { return d.ordinal == deviceOrdinal; });
+    if (found == query.devices.end()) {
+        throw std::runtime_error("device " + std::to_string(deviceOrdinal) +
+                                 " is not in the device list: " + query.message);
+    }
+    m_state->device = *found;
+    m_state->context->makeCurrent();
+    m_state->stream = std::make_unique<Stream>();
+}
+
+Runner::~Runner()
+{
+    if (m_state && m_state->contextLost) {
+        // A kernel may still be running: freeing would wait for it. The process is exiting.
+        (void)m_state.release();
+    }
+}
+
+const DeviceInfo &Runner::device() const
+{
+    return m_state->device;
+}
+
+std::uint64_t Runner::freeMemoryBytes() const
+{
+    m_state->context->makeCurrent();
+    return deviceMemoryInfo().freeBytes;
+}
+
+bool Runner::contextLost() const
+{
+    return m_state->contextLost;
+}
+
+RunResult Runner::run(const RunRequest &request)
+{
+    const auto start = Clock::now();
+    RunResult result;
+    State &s = *m_state;
+    result.device = s.device.name + " (" + s.device.arch() + ")";
+    if (s.contextLost) {
+        result.status = RunStatus::Fault;
+        result.message = "the GPU context was lost by an earlier fault; start a new worker";
+        return result;
+    }
+    std::string phase = "preparing the run";
+    try {
+        s.context->makeCurrent();
+        s.execute(request, result, phase);
+    } catch (const RunFailure &failure) {
+        result.status = failure.status;
+        result.message = failure.message;
+        if (failure.status == RunStatus::Timeout) {
+            s.contextLost = true;
+        }
+    } catch (const ApiError &error) {
+        const std::string &status = error.status();
+        result.deviceError = status;
+        if (status == "CUDA_ERROR_OUT_OF_MEMORY") {
+            result.status = RunStatus::OutOfMemory;
+            result.message = "the GPU ran out of memory while " + phase;
+        } else {
+            const auto known =
+                std::find_if(std::begin(kDeviceFaults), std::end(kDeviceFaults),
+                             [&](const DeviceFault &f) { return status == f.status; });
+            result.status = RunStatus::Fault;
+            if (known != std::end(kDeviceFaults)) {
+                result.message = known->message;
+                s.contextLost = known->sticky;
+            } else {
+                // Unknown: assume the worst, a new worker costs half a second.
+                result.message = "a CUDA call failed while " + phase + ": " + error.what();
+                s.contextLost = true;
+            }
+            if (phase.rfind("running the user's kernel", 0) != 0 &&
+                known != std::end(kDeviceFaults)) {
+                result.message += " (while " + phase + ")";
+            }
+        }
+    } catch (const std::exception &error) {
+        result.status = RunStatus::Fault;
+        result.message = std::string("the run failed while ") + phase + ": " + error.what();
+    }
+    if (result.status != RunStatus::Succeeded) {
+        // The reports of a run that did not finish would mislead; drop its buffers.
+        result.buffers.clear();
+    }
+    result.wallTimeMs = msSince(start);
+    return result;
+}
+
+void Runner::State::execute(const RunRequest &request, RunResult &result, std::string &phase)
+{
+    // The previous run's buffers go first, so this run has all the memory.
+    kept.reset();
+    keptHandles.clear();
+    const int runNumber = ++runs;
+
+    // Compile for this device, whatever the request was written for.
+    phase = "compiling";
+    CompileOptions options = request.options;
+    std::string note;
+    if (options.arch != device.arch()) {
+        note = "compiled for " + device.arch() + " (the device's architecture) instead of " +
+               options.arch;
+        options.arch = device.arch();
+    }
+    const CompileResult compiled = compiler.compile(request.source, request.fileName, options);
+    if (!compiled.success) {
+        throw RunFailure{RunStatus::CompileFailed,
+                         "the source did not compile: " + firstErrors(compiled, 3)};
+    }
+
+    // The kernel: the one named, or the only one.
+    const LaunchSpec &spec = request.launch;
+    const auto names = [&] {
+        std::string list;
+        for (const KernelInfo &k : compiled.kernels) {
+            list += (list.empty() ? "" : ", ") + k.loweredName;
+        }
+        return list;
+    };
+    const auto findKernel = [&](const std::string &name) -> const KernelInfo * {
+        for (const KernelInfo &k : compiled.kernels) {
+            if (k.loweredName == name || k.readableName == name ||
+                (!k.nameExpression.empty() && k.nameExpression == name)) {
+                return &k;
+            }
+        }
+        return nullptr;
+    };
+    const KernelInfo *kernel = nullptr;
+    if (spec.kernel.empty()) {
+        if (compiled.kernels.size() != 1) {
+            throw RunFailure{RunStatus::InvalidLaunch,
+                             compiled.kernels.empty()
+                                 ? std::string("the source has no __global__ kernel to run")
+                                 : "the source has " + std::to_string(compiled.kernels.size()) +
+                                       " kernels; choose one: " + names()};
+        }
+        kernel = &compiled.kernels.front();
+    } else {
+        kernel = findKernel(spec.kernel);
+        if (!kernel) {
+            throw RunFailure{RunStatus::InvalidLaunch, "the source has no kernel `" + spec.kernel +
+                                                           "` (it has: " + names() + ")"};
+        }
+    }
+
+    const KernelSignature signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
+    if (!signature.drivable()) {
+        std::string why = signature.error;
+        for (const KernelParameter &p : signature.parameters) {
+            if (!p.supported) {
+                why += (why.empty() ? "" : "; ") + ("parameter `" + p.name + "`: ") +
+                       p.unsupportedReason;
+            }
+        }
+        throw RunFailure{RunStatus::InvalidLaunch,
+                         "the kernel `" + kernel->loweredName + "` cannot be run: " + why};
+    }
+
+    // Resolve and validate before anything touches the GPU.
+    phase = "validating the launch";
+    const ResolvedLaunch resolved = resolveLaunch(spec, signature);
+    ValidationContext validation;
+    validation.limits = device.limits();
+    validation.limitsName = device.name;
+    validation.freeMemoryBytes = deviceMemoryInfo().freeBytes;
+    const std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
+    if (!issues.empty()) {
+        std::string message;
+        for (const LaunchIssue &issue : issues) {
+            message += (message.empty() ? "" : "; ") + issue.field + ": " + issue.message;
+        }
+        throw RunFailure{RunStatus::InvalidLaunch, message};
+    }
+    for (const ResolvedBuffer &buffer : resolved.buffers) {
+        if (buffer.role != BufferRole::Out && buffer.init.kind == InitKind::CopyOf) {
+            const int from = buffer.copyOfIndex;
+            if (from < 0 || from >= int(resolved.buffers.size())) {
+                throw RunFailure{RunStatus::InvalidLaunch, "argument " + buffer.parameter + ": `" +
+                                                               buffer.init.copyOf +
+                                                               "` is not a buffer of this kernel"};
+            }
+            const ResolvedBuffer &source = resolved.buffers[std::size_t(from)];
+            if (!(source.elementType == buffer.elementType) || source.count != buffer.count) {
+                throw RunFailure{
+                    RunStatus::InvalidLaunch,
+                    "argument " + buffer.parameter + ": a copy of `" + source.parameter +
+                        "` needs the same element type and count (" + std::to_string(source.count) +
+                        " × " + source.elementType.name() + ")"};
+            }
+        }
+    }
+
+    auto resources = std::make_unique<RunResources>();
+    // On a timeout the resources are leaked on purpose (see RunResources).
+    struct Leak
+    {
+        std::unique_ptr<RunResources> &resources;
+        bool &lost;
+        ~Leak()
+        {
+            if (lost) {
+                (void)resources.release();
+            }
+        }
+    } leak{resources, contextLost};
+
+    phase = "loading the module";
+    resources->module = std::make_unique<Module>(compiled.cubin);
+    const Function function = resources->module->function(kernel->loweredName);
+    GpuHelpers &helpers = gpuHelpers();
+
+    // Allocate with guard bands.
+    for (const ResolvedBuffer &buffer : resolved.buffers) {
+        Allocation allocation;
+        allocation.parameter = buffer.parameter;
+        allocation.type = buffer.elementType;
+        allocation.count = buffer.count;
+        allocation.bytes = buffer.bytes;
+        allocation.role = buffer.role;
+        allocation.guardBytes = guardBytesFor(buffer.elementType.sizeBytes());
+        const std::uint64_t total = allocation.guardBytes * 2 + allocation.bytes;
+        phase =
+            "allocating `" + buffer.parameter + "` (" + formatBytes(total) + " with guard bands)";
+        try {
+            allocation.memory = DeviceBuffer(total);
+        } catch (const ApiError &error) {
+            if (error.status() == "CUDA_ERROR_OUT_OF_MEMORY") {
+                throw RunFailure{RunStatus::OutOfMemory,
+                                 "the GPU has not enough free memory for `" + buffer.parameter +
+                                     "` (" + formatBytes(total) + " with guard bands; " +
+                                     formatBytes(deviceMemoryInfo().freeBytes) + " free)"};
+            }
+            throw;
+        }
+        resources->buffers.push_back(std::move(allocation));
+    }
+
+    // Initialise on the GPU: bands, poisoned outputs, generated inputs; files and copies last.
+    const Stream &gpu = *stream;
+    std::vector<bool> ready(resources->buffers.size(), false);
+    for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
+        const Allocation &a = resources->buffers[k];
+        const ResolvedBuffer &r = resolved.buffers[k];
+        phase = "initialising `" + a.parameter + "`";
+        fillBytesAsync(a.memory.pointer(), kGuardByte, a.guardBytes, gpu);
+        fillBytesAsync(a.data() + a.bytes, kGuardByte, a.guardBytes, gpu);
+        if (a.role == BufferRole::Out) {
+            helpers.pattern(a.data(), a.bytes, poisonPattern(a.type.scalar), gpu);
+            ready[k] = true;
+            continue;
+        }
+        switch (r.init.kind) {
+        case InitKind::Zeros:
+            fillBytesAsync(a.data(), 0, a.bytes, gpu);
+            break;
+        case InitKind::Constant:
+            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Constant, r.initA, 0, 0,
+                         gpu);
+            break;
+        case InitKind::Range:
+            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Range, r.initA, r.initB, 0,
+                         gpu);
+            break;
+        case InitKind::Uniform:
+            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Uniform, r.initA, r.initB,
+                         r.init.seed, gpu);
+            break;
+        case InitKind::Normal:
+            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Normal, r.initA, r.initB,
+                         r.init.seed, gpu);
+            break;
+        case InitKind::File:
+            gpu.synchronize();
+            try {
+                loadFileToDevice(r.init.file, a.type, a.count, a.data(), "`" + a.parameter + "`");
+            } catch (const FileProblem &problem) {
+                throw RunFailure{RunStatus::InvalidLaunch,
+                                 "argument " + a.parameter + ": " + problem.what()};
+            }
+            break;
+        case InitKind::CopyOf:
+            continue; // below, once its source is ready
+        }
+        ready[k] = true;
+    }
+    gpu.synchronize();
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
+            const int from = resolved.buffers[k].copyOfIndex;
+            if (ready[k] || from < 0 || !ready[std::size_t(from)]) {
+                continue;
+            }
+            const Allocation &a = resources->buffers[k];
+            phase = "initialising `" + a.parameter + "`";
+            copyDeviceToDevice(a.data(), resources->buffers[std::size_t(from)].data(), a.bytes);
+            ready[k] = progress = true;
+        }
+    }
+    if (std::find(ready.begin(), ready.end(), false) != ready.end()) {
+        throw RunFailure{RunStatus::InvalidLaunch,
+                         "buffers that are copies of each other in a circle cannot be initialised"};
+    }
+
+    // Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
+    const auto parameterPointers = [&](const std::vector<DevicePointer> &pointers) {
+        std::vector<void *> params;
+        for (const int slot : resolved.parameterSlots) {
+            if (slot >= 0) {
+                params.push_back(const_cast<DevicePointer *>(&pointers[std::size_t(slot)]));
+            } else {
+                params.push_back(const_cast<unsigned char *>(
+                    resolved.scalars[std::size_t(-slot - 1)].bytes.data()));
+            }
+        }
+        return params;
+    };
+    std::vector<DevicePointer> pointers;
+    for (const Allocation &a : resources->buffers) {
+        pointers.push_back(a.data());
+    }
+    const std::array<unsigned, 3> grid{unsigned(resolved.grid[0]), unsigned(resolved.grid[1]),
+                                       unsigned(resolved.grid[2])};
+    const std::array<unsigned, 3> block{unsigned(resolved.block[0]), unsigned(resolved.block[1]),
+                                        unsigned(resolved.block[2])};
+    const unsigned dynamicShared = unsigned(resolved.dynamicSharedBytes);
+    const double deadlineSeconds = spec.deadlineSeconds > 0 ? spec.deadlineSeconds : 10.0;
+
+    // The reference, computed from the initial contents before the kernel may change them.
+    const VerificationSpec &verify = request.verification;
+    VerificationResult &verdict = result.verification;
+    int outputIndex = -1;
+    bool referenceReady = false;
+    if (verify.kind != ReferenceKind::None) {
+        verdict.ran = true;
+        for (std::size_t k = 0; k < resolved.buffers.size(); ++k) {
+            if (resolved.buffers[k].parameter == verify.output) {
+                outputIndex = int(k);
+            }
+        }
+        if (outputIndex < 0) {
+            verdict.message =
+                "cannot verify: `" + verify.output + "` is not a buffer of the kernel";
+        }
+    }
+    if (outputIndex >= 0) {
+        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
+        phase = "allocating the reference for `" + out.parameter + "`";
+        switch (verify.kind) {
+        case ReferenceKind::None:
+            break;
+        case ReferenceKind::Expression: {
+            if (out.type.lanes > 1) {
+                verdict.message = "cannot verify `" + out.parameter +
+                                  "` with an expression: vector element types need a reference "
+                                  "kernel or a file";
+                break;
+            }
+            phase = "compiling the verification expression";
+            CompileOptions refOptions;
+            refOptions.arch = device.arch();
+            refOptions.lineInfo = false;
+            const CompileResult reference = compiler.compile(
+                referenceSource(verify.expression, resolved, out.type), "reference.cu", refOptions);
+            if (!reference.success) {
+                verdict.message =
+                    "the verification expression did not compile: " + firstErrors(reference, 2);
+                break;
+            }
+            resources->referenceModule = std::make_unique<Module>(reference.cubin);
+            const Function refFunction = resources->referenceModule->function("cuwb_reference");
+            resources->reference = DeviceBuffer(out.bytes);
+            std::vector<void *> params;
+            DevicePointer refPointer = resources->reference.pointer();
+            std::uint64_t n = out.count;
+            params.push_back(&refPointer);
+            params.push_back(&n);
+            for (DevicePointer &p : pointers) {
+                params.push_back(&p);
+            }
+            phase = "computing the verification expression";
+            const unsigned blocks = unsigned(std::clamp<std::uint64_t>(
+                (n + 255) / 256, 1, std::uint64_t(std::max(1, device.smCount)) * 8));
+            const Event done;
+            refFunction.launch({blocks, 1, 1}, {256, 1, 1}, 0, gpu, params.data());
+            done.record(gpu);
+            waitOrThrow(done, deadlineSeconds, "the verification expression");
+            referenceReady = true;
+            break;
+        }
+        case ReferenceKind::Kernel: {
+            const KernelInfo *refKernel = findKernel(verify.referenceKernel);
+            if (!refKernel) {
+                verdict.message = "cannot verify: the source has no kernel `" +
+                                  verify.referenceKernel + "` (it has: " + names() + ")";
+                break;
+            }
+            const Function refFunction = resources->module->function(refKernel->loweredName);
+            std::vector<DevicePointer> copyPointers;
+            for (const Allocation &a : resources->buffers) {
+                resources->copies.emplace_back(std::max<std::uint64_t>(a.bytes, 1));
+                copyDeviceToDevice(resources->copies.back().pointer(), a.data(), a.bytes);
+                copyPointers.push_back(resources->copies.back().pointer());
+            }
+            if (dynamicShared > 48u * 1024u) {
+                refFunction.setMaxDynamicSharedBytes(int(dynamicShared));
+            }
+            std::vector<void *> params = parameterPointers(copyPointers);
+            phase = "running the reference kernel `" + refKernel->loweredName + "`";
+            const Event done;
+            refFunction.launch(grid, block, dynamicShared, gpu, params.data());
+            done.record(gpu);
+            waitOrThrow(done, deadlineSeconds,
+                        "the reference kernel `" + refKernel->loweredName + "`");
+            resources->reference = std::move(resources->copies[std::size_t(outputIndex)]);
+            resources->copies.clear();
+            referenceReady = true;
+            break;
+        }
+        case ReferenceKind::File:
+            resources->reference = DeviceBuffer(std::max<std::uint64_t>(out.bytes, 1));
+            phase = "reading the reference file";
+            try {
+                loadFileToDevice(verify.file, out.type, out.count, resources->reference.pointer(),
+                                 "the reference of `" + out.parameter + "`");
+                referenceReady = true;
+            } catch (const FileProblem &problem) {
+                verdict.message = std::string("cannot verify: ") + problem.what();
+            }
+            break;
+        }
+    }
+
+    // The launch.
+    phase = "launching the kernel";
+    if (dynamicShared > 48u * 1024u) {
+        function.setMaxDynamicSharedBytes(int(dynamicShared));
+    }
+    std::vector<void *> params = parameterPointers(pointers);
+    const Event started;
+    const Event finished;
+    started.record(gpu);
+    function.launch(grid, block, dynamicShared, gpu, params.data());
+    finished.record(gpu);
+    phase = "running the user's kernel";
+    waitOrThrow(finished, deadlineSeconds, "the kernel");
+    result.kernelTimeMs = Event::elapsedMs(started, finished);
+
+    // Reports: guard bands, unwritten outputs, statistics.
+    std::vector<unsigned char> band;
+    for (const Allocation &a : resources->buffers) {
+        phase = "checking `" + a.parameter + "`";
+        BufferReport report;
+        report.parameter = a.parameter;
+        report.count = a.count;
+        report.bytes = a.bytes;
+        report.handle = "run" + std::to_string(runNumber) + "/" + a.parameter;
+        const std::size_t elementBytes = a.type.sizeBytes();
+        const std::uint64_t bandElements = a.guardBytes / elementBytes;
+        band.resize(a.guardBytes);
+        for (const bool before : {true, false}) {
+            copyToHost(band.data(), before ? a.memory.pointer() : a.data() + a.bytes, a.guardBytes);
+            std::uint64_t changed = 0;
+            std::int64_t first = 0;
+            for (std::uint64_t e = 0; e < bandElements; ++e) {
+                const unsigned char *p = band.data() + e * elementBytes;
+                if (std::any_of(p, p + elementBytes,
+                                [](unsigned char b) { return b != kGuardByte; })) {
+                    if (changed++ == 0) {
+                        first = before ? std::int64_t(e) - std::int64_t(bandElements)
+                                       : std::int64_t(a.count + e);
+                    }
+                }
+            }
+            if (changed > 0) {
+                GuardViolation violation;
+                violation.before = before;
+                violation.elements = changed;
+                violation.firstIndex = first;
+                violation.message = "wrote " + plural(changed, "element") +
+                                    (before ? " before the start of `" : " past the end of `") +
+                                    a.parameter + "`, first at index " + std::to_string(first);
+                report.guardViolations.push_back(violation);
+            }
+        }
+        if (a.role == BufferRole::Out) {
+            const PatternCount poisoned = helpers.countPattern(a.data(), a.count, elementBytes,
+                                                               poisonPattern(a.type.scalar), gpu);
+            report.unwritten = poisoned.count;
+            report.firstUnwritten = poisoned.first;
+        }
+        const ScalarStats stats = helpers.stats(a.data(), a.scalars(), a.type.scalar, gpu);
+        report.stats.valid = true;
+        report.stats.min = stats.min;
+        report.stats.max = stats.max;
+        report.stats.mean = stats.finite > 0 ? stats.sum / double(stats.finite) : 0.0;
+        report.stats.nanCount = stats.nan;
+        report.stats.infCount = stats.inf;
+        result.buffers.push_back(std::move(report));
+    }
+
+    // Verification.
+    if (referenceReady) {
+        phase = "verifying `" + verify.output + "`";
+        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
+        const DevicePointer reference = resources->reference.pointer();
+        const int tolerance = toleranceCode(verify.tolerance);
+        const CompareSummary summary =
+            helpers.compare(out.data(), reference, out.scalars(), out.type.scalar, tolerance,
+                            verify.toleranceValue, 0, gpu);
+        const std::uint64_t lanes = std::uint64_t(out.type.lanes);
+        const std::size_t scalarBytes = scalarSizeBytes(out.type.scalar);
+        verdict.checked = out.count;
+        verdict.mismatches = summary.mismatches;
+        verdict.maxError = summary.maxError;
+        verdict.maxErrorIndex = summary.maxErrorScalar / lanes;
+        verdict.passed = summary.mismatches == 0;
+        const std::uint64_t threadsPerBlock =
+            resolved.block[0] * resolved.block[1] * resolved.block[2];
+        std::int64_t next = summary.firstScalar;
+        while (next >= 0 && verdict.firstMismatches.size() < kMaxMismatches) {
+            const std::uint64_t scalar = std::uint64_t(next);
+            Mismatch m;
+            m.index = scalar / lanes;
+            unsigned char actualBytes[8] = {};
+            unsigned char expectedBytes[8] = {};
+            copyToHost(actualBytes, out.data() + scalar * scalarBytes, scalarBytes);
+            copyToHost(expectedBytes, reference + scalar * scalarBytes, scalarBytes);
+            m.actual = scalarToDouble(actualBytes, out.type.scalar);
+            m.expected = scalarToDouble(expectedBytes, out.type.scalar);
+            m.error = hostError(actualBytes, expectedBytes, out.type.scalar, verify.tolerance);
+            const std::uint64_t blockIndex = m.index / threadsPerBlock;
+            const std::uint64_t threadIndex = m.index % threadsPerBlock;
+            m.thread[0] = threadIndex % resolved.block[0];
+            m.thread[1] = (threadIndex / resolved.block[0]) % resolved.block[1];
+            m.thread[2] = threadIndex / (resolved.block[0] * resolved.block[1]);
+            m.block[0] = blockIndex % resolved.grid[0];
+            m.block[1] = (blockIndex / resolved.grid[0]) % resolved.grid[1];
+            m.block[2] = blockIndex / (resolved.grid[0] * resolved.grid[1]);
+            verdict.firstMismatches.push_back(m);
+            if (verdict.firstMismatches.size() == kMaxMismatches ||
+                verdict.firstMismatches.size() == summary.mismatches) {
+                break;
+            }
+            next = helpers
+                       .compare(out.data(), reference, out.scalars(), out.type.scalar, tolerance,
+                                verify.toleranceValue, (m.index + 1) * lanes, gpu)
+                       .firstScalar;
+        }
+        const std::string bound = std::string(toleranceKindName(verify.tolerance)) +
+                                  (verdict.passed ? " ≤ " : " > ") +
+                                  shortNumber(verify.toleranceValue);
+        if (verdict.passed) {
+            verdict.message = "all " + plural(out.count, "element") + " of `" + out.parameter +
+                              "` match (" + bound + "; largest error " +
+                              shortNumber(summary.maxError) + ")";
+        } else {
+            verdict.message =
+                std::to_string(summary.mismatches) + " of " + std::to_string(out.count * lanes) +
+                (lanes > 1 ? " values" : " elements") + " of `" + out.parameter + "` differ (" +
+                bound + "); largest error " + shortNumber(summary.maxError) + " at index " +
+                std::to_string(verdict.maxErrorIndex) +
+                "; the block and thread of each mismatch assume one element per thread";
+        }
+        resources->reference = DeviceBuffer();
+    } else if (verify.kind != ReferenceKind::None && verdict.message.empty()) {
+        verdict.message = "cannot verify `" + verify.output + "`";
+    }
+    resources->referenceModule.reset();
+    resources->copies.clear();
+
+    result.message = note;
+    keptHandles.clear();
+    for (const BufferReport &report : result.buffers) {
+        keptHandles.push_back(report.handle);
+    }
+    kept = std::move(resources);
+}
+
+Page Runner::page(const PageRequest &request)
+{
+    const Allocation &a = m_state->keptBuffer(request.handle);
+    if (request.first > a.count) {
+        throw std::runtime_error("element " + std::to_string(request.first) +
+                                 " is past the end of `" + a.parameter + "`, which has " +
+                                 plural(a.count, "element"));
+    }
+    m_state->context->makeCurrent();
+    const std::uint64_t count = std::min<std::uint64_t>(request.count, a.count - request.first);
+    const std::size_t elementBytes = a.type.sizeBytes();
+    std::vector<unsigned char> bytes(count * elementBytes);
+    if (count > 0) {
+        copyToHost(bytes.data(), a.data() + request.first * elementBytes, bytes.size());
+    }
+    Page page;
+    page.handle = request.handle;
+    page.first = request.first;
+    page.values.reserve(count);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        page.values.push_back(formatElement(bytes.data() + k * elementBytes, a.type));
+    }
+    return page;
+}
+
+std::uint64_t Runner::exportBuffer(const std::string &handle, const std::string &path,
+                                   ExportFormat format)
+{
+    const Allocation &a = m_state->keptBuffer(handle);
+    m_state->context->makeCurrent();
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (!file) {
+        throw std::runtime_error("cannot write `" + path + "`: " + std::strerror(errno));
+    }
+    std::uint64_t written = 0;
+    const auto put = [&](const std::string &text) {
+        file.write(text.data(), std::streamsize(text.size()));
+        written += text.size();
+    };
+    if (format == ExportFormat::Npy) {
+        put(npyHeader(a.type, a.count));
+    } else if (format == ExportFormat::Csv) {
+        static const char *const kLanes[] = {"x", "y", "z", "w"};
+        std::string header = "index";
+        if (a.type.lanes <= 1) {
+            header += ",value";
+        } else {
+            for (int lane = 0; lane < a.type.lanes && lane < 4; ++lane) {
+                header += std::string(",") + kLanes[lane];
+            }
+        }
+        put(header + "\n");
+    }
+    const std::size_t elementBytes = a.type.sizeBytes();
+    const std::uint64_t perChunk = std::max<std::uint64_t>(1, kChunkBytes / elementBytes);
+    std::vector<unsigned char> chunk;
+    std::string text;
+    for (std::uint64_t first = 0; first < a.count; first += perChunk) {
+        const std::uint64_t n = std::min(perChunk, a.count - first);
+        chunk.resize(n * elementBytes);
+        copyToHost(chunk.data(), a.data() + first * elementBytes, chunk.size());
+        if (format != ExportFormat::Csv) {
+            file.write(reinterpret_cast<const char *>(chunk.data()), std::streamsize(chunk.size()));
+            written += chunk.size();
+            continue;
+        }
+        text.clear();
+        const std::size_t scalarBytes = scalarSizeBytes(a.type.scalar);
+        for (std::uint64_t k = 0; k < n; ++k) {
+            text += std::to_string(first + k);
+            for (int lane = 0; lane < a.type.lanes; ++lane) {
+                text += ',';
+                text +=
+                    formatScalar(chunk.data() + k * elementBytes + std::size_t(lane) * scalarBytes,
+                                 a.type.scalar);
+            }
+            text += '\n';
+        }
+        put(text);
+    }
+    file.flush();
+    if (!file) {
+        throw std::runtime_error("writing `" + path + "` failed: " + std::strerror(errno));
+    }
+    return written;
+}
+
+void Runner::release()
+{
+    m_state->context->makeCurrent();
+    m_state->kept.reset();
+    m_state->keptHandles.clear();
+}
+
+} // namespace cuwb
