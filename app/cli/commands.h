@@ -15,10 +15,12 @@ enum ExitStatus { ExitSuccess = 0, ExitFailure = 1, ExitUsage = 2, ExitInternal 
 int runCompile(const std::vector<std::string> &arguments);
 int runOccupancy(const std::vector<std::string> &arguments);
 int runDevices(const std::vector<std::string> &arguments);
+int runCheck(const std::vector<std::string> &arguments);
 
 void printCompileHelp(std::ostream &out);
 void printOccupancyHelp(std::ostream &out);
 void printDevicesHelp(std::ostream &out);
+void printCheckHelp(std::ostream &out);
 
 // "cuwb compile: unknown option --x" plus a pointer to the help, on std::cerr; returns 2.
 int usageError(const std::string &command, const std::string &message);

@@ -21,6 +21,7 @@ void printUsage(std::ostream &out)
            "  compile FILE.cu     compile with NVRTC; print diagnostics and kernel resources\n"
            "  occupancy           theoretical occupancy of a kernel configuration\n"
            "  devices             list the GPUs, or explain why there are none\n"
+           "  check PROJECT.cuwb  validate a project's launch without a GPU\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
            "Options:\n"
@@ -55,6 +56,8 @@ int help(const std::vector<std::string> &arguments)
         printOccupancyHelp(std::cout);
     } else if (arguments.front() == "devices") {
         printDevicesHelp(std::cout);
+    } else if (arguments.front() == "check") {
+        printCheckHelp(std::cout);
     } else {
         std::cerr << "cuwb: no help for unknown command '" << arguments.front() << "'\n";
         return ExitUsage;
@@ -84,6 +87,9 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "devices") {
         return runDevices(rest);
+    }
+    if (command == "check") {
+        return runCheck(rest);
     }
     std::cerr << "cuwb: unknown command '" << command << "'\n"
               << "Run 'cuwb help' for the list of commands.\n";

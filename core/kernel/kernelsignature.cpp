@@ -648,6 +648,7 @@ KernelSignature parseKernelSignature(std::string_view source, std::string_view p
         const auto element = parseElementType(typed.baseType);
         if (element)
             parameter.elementType = *element;
+        parameter.elementTypeKnown = element.has_value();
         parameter.unsupportedReason = unsupportedReason(typed, element.has_value());
         parameter.supported = parameter.unsupportedReason.empty();
         if (parameter.isPointer || typed.reference || typed.functionPointer)

@@ -15,24 +15,27 @@ struct KernelInfo;
 
 struct KernelParameter
 {
-    std::string name;        // "a"; "param_2" when the declaration has none
-    std::string typeText;    // as written (after template substitution), e.g. "const float *__restrict__"
+    std::string name; // "a"; "param_2" when the declaration has none
+    std::string
+        typeText; // as written (after template substitution), e.g. "const float *__restrict__"
     bool isPointer = false;
-    bool isConst = false;    // the pointee is const (pointers) or the value is (scalars)
+    bool isConst = false; // the pointee is const (pointers) or the value is (scalars)
     bool isRestrict = false;
-    ElementType elementType; // pointee type for pointers, value type for scalars
-    std::size_t sizeBytes = 0;       // of the parameter itself: 8 for pointers
-    std::size_t ptxSizeBytes = 0;    // from the PTX .entry, 0 when unknown
+    ElementType elementType;      // pointee type for pointers, value type for scalars
+    bool elementTypeKnown = true; // false when the type names no ElementType (struct, void, ...)
+    std::size_t sizeBytes = 0;    // of the parameter itself: 8 for pointers
+    std::size_t ptxSizeBytes = 0; // from the PTX .entry, 0 when unknown
     bool supported = true;
-    std::string unsupportedReason;   // "structs passed by value cannot be driven from the launch panel"
+    std::string
+        unsupportedReason; // "structs passed by value cannot be driven from the launch panel"
     bool operator==(const KernelParameter &) const = default;
 };
 
 struct KernelSignature
 {
-    std::string kernelName;  // lowered name
+    std::string kernelName; // lowered name
     std::vector<KernelParameter> parameters;
-    std::string error;       // why the declaration could not be read at all; empty when fine
+    std::string error; // why the declaration could not be read at all; empty when fine
 
     [[nodiscard]] bool drivable() const; // no error and every parameter supported
 };

@@ -153,6 +153,27 @@ std::string plainJsonError(const std::exception &error)
     return text;
 }
 
+void to_json(json &j, const KernelParameter &parameter)
+{
+    j = json{
+        {"name", parameter.name},
+        {"typeText", parameter.typeText},
+        {"pointer", parameter.isPointer},
+        {"elementType", parameter.elementTypeKnown ? json(parameter.elementType) : json(nullptr)},
+        {"const", parameter.isConst},
+        {"restrict", parameter.isRestrict},
+        {"sizeBytes", parameter.sizeBytes},
+        {"ptxSizeBytes", parameter.ptxSizeBytes},
+        {"supported", parameter.supported},
+        {"reason", parameter.unsupportedReason},
+    };
+}
+
+void to_json(json &j, const LaunchIssue &issue)
+{
+    j = json{{"field", issue.field}, {"message", issue.message}, {"position", issue.position}};
+}
+
 void to_json(json &j, const ElementType &type)
 {
     j = type.name();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "kernel/elementtype.h"
+#include "kernel/kernelsignature.h"
 #include "launch/launchspec.h"
 #include "run/verification.h"
 
@@ -26,6 +27,12 @@ void to_json(nlohmann::json &json, const LaunchSpec &spec);
 void from_json(const nlohmann::json &json, LaunchSpec &spec);
 void to_json(nlohmann::json &json, const VerificationSpec &spec);
 void from_json(const nlohmann::json &json, VerificationSpec &spec);
+
+// A signature's parameter as `cuwb compile --json` and `cuwb check --json` list it:
+// name, typeText, pointer, elementType, const, restrict, sizeBytes, ptxSizeBytes, supported,
+// reason. Written only (signatures are always re-read from the source).
+void to_json(nlohmann::json &json, const KernelParameter &parameter);
+void to_json(nlohmann::json &json, const LaunchIssue &issue); // field, message, position
 
 // The message of a nlohmann::json exception without its "[json.exception.type_error.302] "
 // prefix, for showing to a user.

@@ -16,10 +16,19 @@ struct KernelResources;
 
 struct ValidationContext
 {
-    ArchLimits limits;                        // the device's (DeviceInfo::limits()) or the arch's
-    std::string limitsName;                   // "sm_90" or "NVIDIA H200", used in messages
+    ArchLimits limits;      // the device's (DeviceInfo::limits()) or the arch's
+    std::string limitsName; // "sm_90" or "NVIDIA H200", used in messages
     std::optional<std::uint64_t> freeMemoryBytes; // known only with a device
 };
+
+// Static (from ptxas) plus dynamic shared memory of one block, in bytes.
+std::uint64_t sharedMemoryBytes(const ResolvedLaunch &resolved, const KernelResources &resources);
+
+// True when the block's shared memory is above the default per-block limit (48 KB) but a
+// valid launch: the worker must then set CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to
+// resolved.dynamicSharedBytes before launching.
+bool needsSharedMemoryOptIn(const ResolvedLaunch &resolved, const KernelResources &resources,
+                            const ArchLimits &limits);
 
 // Issues found; empty when the launch can run. Includes resolved.issues first.
 std::vector<LaunchIssue> validateLaunch(const ResolvedLaunch &resolved,

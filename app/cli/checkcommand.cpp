@@ -1,0 +1,282 @@
+// cuwb check: everything `cuwb run` would refuse, found without a GPU: the project file, the
+// compile, the kernel's signature, every expression, and the launch against the target
+// architecture's limits. It never touches the driver, even on a machine with a GPU, so its
+// answer is the same in CI as on the workstation.
+#include "argumentparser.h"
+#include "commands.h"
+
+#include "compiler/compilejson.h"
+#include "compiler/kernelcompiler.h"
+#include "device/archlimits.h"
+#include "kernel/kernelsignature.h"
+#include "launch/launchjson.h"
+#include "launch/launchvalidation.h"
+#include "project/project.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+namespace cuwb::cli {
+
+namespace {
+
+const char *const kCommand = "check";
+
+std::string formatDiagnostic(const Diagnostic &diagnostic, const std::string &mainFile,
+                             const std::string &shownFile)
+{
+    std::string text =
+        diagnostic.file.empty() || diagnostic.file == mainFile ? shownFile : diagnostic.file;
+    if (diagnostic.line > 0) {
+        text += ":" + std::to_string(diagnostic.line);
+        if (diagnostic.column > 0)
+            text += ":" + std::to_string(diagnostic.column);
+    }
+    text += std::string(": ") + severityName(diagnostic.severity) + ": ";
+    if (!diagnostic.code.empty())
+        text += (diagnostic.code.front() == '#' ? "" : "#") + diagnostic.code + ": ";
+    return text + diagnostic.message;
+}
+
+void printDiagnostics(std::ostream &out, const std::vector<Diagnostic> &diagnostics,
+                      const std::string &mainFile, const std::string &shownFile, int depth)
+{
+    for (const Diagnostic &diagnostic : diagnostics) {
+        out << std::string(std::size_t(depth) * 2, ' ')
+            << formatDiagnostic(diagnostic, mainFile, shownFile) << "\n";
+        printDiagnostics(out, diagnostic.notes, mainFile, shownFile, depth + 1);
+    }
+}
+
+std::string plainKernelName(const KernelInfo &kernel)
+{
+    std::string name = kernel.readableName.empty() ? kernel.loweredName : kernel.readableName;
+    name = name.substr(0, name.find('('));
+    if (const auto space = name.rfind(' '); space != std::string::npos && name.find('<') > space)
+        name.erase(0, space + 1);
+    return name;
+}
+
+// The project names its kernel by lowered name; a plain or demangled name is accepted too.
+const KernelInfo *findKernel(const std::vector<KernelInfo> &kernels, const std::string &name)
+{
+    if (name.empty())
+        return kernels.size() == 1 ? &kernels.front() : nullptr;
+    for (const KernelInfo &kernel : kernels) {
+        if (kernel.loweredName == name || kernel.readableName == name)
+            return &kernel;
+    }
+    const KernelInfo *match = nullptr;
+    for (const KernelInfo &kernel : kernels) {
+        const std::string plain = plainKernelName(kernel);
+        if (plain == name || plain.substr(0, plain.find('<')) == name) {
+            if (match)
+                return nullptr; // ambiguous
+            match = &kernel;
+        }
+    }
+    return match;
+}
+
+std::string kernelList(const std::vector<KernelInfo> &kernels)
+{
+    std::string text;
+    for (const KernelInfo &kernel : kernels)
+        text += (text.empty() ? "" : ", ") + kernel.loweredName;
+    return text.empty() ? std::string("none") : text;
+}
+
+void checkVerification(const VerificationSpec &verification, const KernelSignature &signature,
+                       const std::vector<KernelInfo> &kernels, std::vector<LaunchIssue> &issues)
+{
+    if (verification.kind == ReferenceKind::None)
+        return;
+    const auto output = std::find_if(
+        signature.parameters.begin(), signature.parameters.end(),
+        [&](const KernelParameter &parameter) { return parameter.name == verification.output; });
+    if (verification.output.empty()) {
+        issues.push_back({"verification: output", "names no buffer to check", -1});
+    } else if (output == signature.parameters.end() || !output->isPointer) {
+        issues.push_back({"verification: output",
+                          "the kernel has no pointer parameter named '" + verification.output + "'",
+                          -1});
+    }
+    if (verification.kind == ReferenceKind::Expression && verification.expression.empty())
+        issues.push_back({"verification: expression", "the reference expression is empty", -1});
+    if (verification.kind == ReferenceKind::File && verification.file.empty())
+        issues.push_back({"verification: file", "names no reference file", -1});
+    if (verification.kind == ReferenceKind::Kernel &&
+        !findKernel(kernels, verification.referenceKernel))
+        issues.push_back({"verification: referenceKernel",
+                          "no kernel named '" + verification.referenceKernel +
+                              "' in the source (kernels: " + kernelList(kernels) + ")",
+                          -1});
+}
+
+std::string dims(const std::array<std::uint64_t, 3> &values)
+{
+    return "(" + std::to_string(values[0]) + ", " + std::to_string(values[1]) + ", " +
+           std::to_string(values[2]) + ")";
+}
+
+} // namespace
+
+void printCheckHelp(std::ostream &out)
+{
+    out << "Usage: cuwb check [OPTIONS] PROJECT.cuwb\n"
+           "\n"
+           "Checks a project without a GPU: reads it, compiles its source with NVRTC, reads\n"
+           "the kernel's parameters, evaluates every expression and validates the launch\n"
+           "against the architecture's limits (threads, block and grid sizes, shared memory,\n"
+           "registers). Each problem is printed as\n"
+           "  PROJECT.cuwb: FIELD: MESSAGE\n"
+           "and compile errors as cuwb compile prints them. The GPU is never used.\n"
+           "\n"
+           "  --arch sm_XX      check against this architecture instead of the project's\n"
+           "  --json            print one JSON document: ok, arch, kernel, parameters,\n"
+           "                    diagnostics, issues, resolved grid, block and buffer bytes\n"
+           "\n"
+           "Exit status: 0 the launch would run, 1 it would not (compile errors included),\n"
+           "2 usage error, unreadable or malformed project.\n";
+}
+
+int runCheck(const std::vector<std::string> &arguments)
+{
+    ArgumentParser parser;
+    parser.addOption({"--arch", "-arch", "--gpu-architecture"});
+    parser.addFlag({"--json"});
+    parser.addFlag({"--help", "-h"});
+    if (!parser.parse(arguments))
+        return usageError(kCommand, parser.error());
+    if (parser.isSet("--help")) {
+        printCheckHelp(std::cout);
+        return ExitSuccess;
+    }
+    if (parser.positionals().size() != 1)
+        return usageError(kCommand, parser.positionals().empty() ? "no project file"
+                                                                 : "one project file at a time");
+    const std::string projectPath = parser.positionals().front();
+    const bool asJson = parser.isSet("--json");
+
+    const ProjectLoad load = loadProject(projectPath);
+    if (!load.project) {
+        std::cerr << projectPath << ": " << load.error << "\n";
+        return ExitUsage;
+    }
+    Project project = *load.project;
+    CompileOptions options = project.options;
+    if (const auto arch = parser.value("--arch"))
+        options.arch = *arch;
+    const std::optional<ArchLimits> limits = archLimits(options.arch);
+    if (!limits) {
+        std::string known;
+        for (const std::string &arch : knownArchs())
+            known += (known.empty() ? "" : ", ") + arch;
+        return usageError(kCommand, "unknown architecture '" + options.arch + "'; known: " + known);
+    }
+    std::string source;
+    std::string error;
+    if (!readProjectSource(project, projectPath, source, error)) {
+        std::cerr << projectPath << ": " << error << "\n";
+        return ExitUsage;
+    }
+    const std::filesystem::path projectFolder =
+        std::filesystem::path(projectPath).parent_path().empty()
+            ? std::filesystem::path(".")
+            : std::filesystem::path(projectPath).parent_path();
+    std::string shownSource = projectPath;
+    std::string fileName = std::filesystem::path(projectPath).filename().string() + ".cu";
+    if (!project.sourcePath.empty()) {
+        const std::filesystem::path sourcePath =
+            std::filesystem::path(project.sourcePath).is_relative()
+                ? projectFolder / project.sourcePath
+                : std::filesystem::path(project.sourcePath);
+        shownSource = sourcePath.string();
+        fileName = sourcePath.filename().string();
+        options.includeDirs.push_back(sourcePath.parent_path().empty()
+                                          ? std::string(".")
+                                          : sourcePath.parent_path().string());
+    } else {
+        options.includeDirs.push_back(projectFolder.string());
+    }
+    if (const std::vector<std::string> problems = options.validate(); !problems.empty()) {
+        for (const std::string &problem : problems)
+            std::cerr << projectPath << ": compileOptions: " << problem << "\n";
+        return ExitUsage;
+    }
+
+    KernelCompiler compiler;
+    const CompileResult result = compiler.compile(source, fileName, options);
+    nlohmann::json report{{"project", projectPath}, {"arch", options.arch}};
+    if (!result.success) {
+        if (asJson) {
+            report["ok"] = false;
+            report["diagnostics"] = result.diagnostics;
+            report["failureMessage"] = result.failureMessage;
+            report["issues"] = nlohmann::json::array();
+            std::cout << report.dump(2) << "\n";
+        } else {
+            printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
+            if (!result.failureMessage.empty())
+                std::cout << projectPath << ": compile: " << result.failureMessage << "\n";
+            std::cout << projectPath << ": compile: " << shownSource << " does not compile for "
+                      << options.arch << "\n";
+        }
+        return result.counts().errors == 0 && !result.failureMessage.empty() ? ExitUsage
+                                                                             : ExitFailure;
+    }
+
+    std::vector<LaunchIssue> issues;
+    KernelSignature signature;
+    ResolvedLaunch resolved;
+    const KernelInfo *kernel = findKernel(result.kernels, project.launch.kernel);
+    if (!kernel) {
+        issues.push_back(
+            {"launch: kernel",
+             (project.launch.kernel.empty() ? std::string("names no kernel")
+                                            : "no kernel named '" + project.launch.kernel + "'") +
+                 " in the source (kernels: " + kernelList(result.kernels) + ")",
+             -1});
+    } else {
+        signature = parseKernelSignature(source, result.ptx, *kernel);
+        resolved = resolveLaunch(project.launch, signature);
+        const ValidationContext context{*limits, options.arch, std::nullopt};
+        issues = validateLaunch(resolved, kernel->resources, context);
+        checkVerification(project.verification, signature, result.kernels, issues);
+    }
+
+    if (asJson) {
+        report["ok"] = issues.empty();
+        report["kernel"] = kernel ? kernel->loweredName : std::string();
+        report["diagnostics"] = result.diagnostics;
+        report["parameters"] = signature.parameters;
+        report["issues"] = issues;
+        if (kernel && resolved.ok()) {
+            report["grid"] = resolved.grid;
+            report["block"] = resolved.block;
+            report["dynamicSharedBytes"] = resolved.dynamicSharedBytes;
+            report["bufferBytes"] = resolved.totalBufferBytes();
+            report["needsSharedMemoryOptIn"] =
+                needsSharedMemoryOptIn(resolved, kernel->resources, *limits);
+        }
+        std::cout << report.dump(2) << "\n";
+        return issues.empty() ? ExitSuccess : ExitFailure;
+    }
+    // Warnings are worth seeing here too; they do not stop a run.
+    printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
+    for (const LaunchIssue &issue : issues)
+        std::cout << projectPath << ": " << issue.field << ": " << issue.message << "\n";
+    if (!issues.empty()) {
+        std::cout << projectPath << ": would not run: " << issues.size()
+                  << (issues.size() == 1 ? " problem" : " problems") << "\n";
+        return ExitFailure;
+    }
+    std::cout << projectPath << ": " << kernel->loweredName << " would run on " << options.arch
+              << ": grid " << dims(resolved.grid) << ", block " << dims(resolved.block) << ", "
+              << resolved.buffers.size() << (resolved.buffers.size() == 1 ? " buffer" : " buffers")
+              << " of " << resolved.totalBufferBytes() << " bytes\n";
+    return ExitSuccess;
+}
+
+} // namespace cuwb::cli

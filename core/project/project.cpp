@@ -1,0 +1,315 @@
+#include "project/project.h"
+
+#include "compiler/compilejson.h"
+#include "launch/launchjson.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace cuwb {
+
+using nlohmann::json;
+
+namespace {
+
+// The sections this version reads; anything else at the top level, or inside these
+// objects, is kept in unknownFields (nested ones under the section's key) and written back.
+const char *const kTopLevelKeys[] = {"schemaVersion",  "name",   "source",
+                                     "compileOptions", "launch", "verification"};
+
+bool isKnown(const std::string &key, std::initializer_list<const char *> keys)
+{
+    for (const char *known : keys) {
+        if (key == known)
+            return true;
+    }
+    return false;
+}
+
+void keepUnknown(const json &section, const char *sectionKey,
+                 std::initializer_list<const char *> known, json &unknown)
+{
+    if (!section.is_object())
+        return;
+    for (const auto &[key, value] : section.items()) {
+        if (!isKnown(key, known))
+            unknown[sectionKey][key] = value;
+    }
+}
+
+// 1-based line and column of a byte offset.
+void lineAndColumn(std::string_view text, std::size_t offset, int &line, int &column)
+{
+    line = 1;
+    column = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+}
+
+ProjectLoad failure(std::string message)
+{
+    ProjectLoad load;
+    load.error = std::move(message);
+    return load;
+}
+
+} // namespace
+
+ProjectLoad parseProject(std::string_view text)
+{
+    json document;
+    try {
+        document = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error &error) {
+        ProjectLoad load;
+        // byte is 1-based and points just past the offending character.
+        const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
+        lineAndColumn(text, offset, load.line, load.column);
+        std::string message = plainJsonError(error);
+        // "parse error at line 4, column 12: syntax error while parsing object - ..." ->
+        // keep the part after the position nlohmann writes itself.
+        if (const auto colon = message.find(": ");
+            colon != std::string::npos && message.starts_with("parse error"))
+            message.erase(0, colon + 2);
+        if (message.starts_with("syntax error while parsing value - "))
+            message.erase(0, std::strlen("syntax error while parsing value - "));
+        load.error = "line " + std::to_string(load.line) + ", column " +
+                     std::to_string(load.column) + ": " + message;
+        return load;
+    }
+    if (!document.is_object())
+        return failure("a project file must be a JSON object, not " +
+                       std::string(document.type_name()));
+
+    const auto version = document.find("schemaVersion");
+    if (version == document.end())
+        return failure("schemaVersion is missing; this is not a CUDA Workbench project");
+    if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
+        return failure("schemaVersion must be a whole number of 1 or more, found " +
+                       version->dump());
+    if (version->get<std::int64_t>() > kProjectSchemaVersion)
+        return failure("schema version " + std::to_string(version->get<std::int64_t>()) +
+                       " is newer than this CUDA Workbench understands (" +
+                       std::to_string(kProjectSchemaVersion) + ")");
+
+    Project project;
+    std::string field;
+    try {
+        field = "name";
+        if (const auto name = document.find("name"); name != document.end()) {
+            if (!name->is_string())
+                return failure("name: expected a string, found " + std::string(name->type_name()));
+            project.name = name->get<std::string>();
+        }
+        field = "source";
+        const auto source = document.find("source");
+        if (source == document.end())
+            return failure("source is missing: give {\"path\": \"kernel.cu\"} or "
+                           "{\"inline\": \"...\"}");
+        if (source->is_string()) {
+            project.sourcePath = source->get<std::string>();
+        } else if (source->is_object()) {
+            const auto path = source->find("path");
+            const auto inlineText = source->find("inline");
+            if (path != source->end() && !path->is_string())
+                return failure("source.path: expected a string, found " +
+                               std::string(path->type_name()));
+            if (inlineText != source->end() && !inlineText->is_string())
+                return failure("source.inline: expected a string, found " +
+                               std::string(inlineText->type_name()));
+            if (path != source->end() && inlineText != source->end())
+                return failure("source: give either path or inline, not both");
+            if (path != source->end())
+                project.sourcePath = path->get<std::string>();
+            else if (inlineText != source->end())
+                project.inlineSource = inlineText->get<std::string>();
+            else
+                return failure("source: needs path or inline");
+            if (path != source->end() && project.sourcePath.empty())
+                return failure("source.path is empty");
+            keepUnknown(*source, "source", {"path", "inline"}, project.unknownFields);
+        } else {
+            return failure("source: expected an object with path or inline, found " +
+                           std::string(source->type_name()));
+        }
+        field = "compileOptions";
+        if (const auto options = document.find("compileOptions"); options != document.end()) {
+            if (!options->is_object())
+                return failure("compileOptions: expected an object, found " +
+                               std::string(options->type_name()));
+            from_json(*options, project.options);
+            keepUnknown(*options, "compileOptions",
+                        {"arch", "optLevel", "deviceDebug", "lineInfo", "fastMath", "cppStandard",
+                         "maxRegisters", "defines", "includeDirs", "nameExpressions"},
+                        project.unknownFields);
+        }
+        field = "launch";
+        if (const auto launch = document.find("launch"); launch != document.end()) {
+            from_json(*launch, project.launch);
+            keepUnknown(*launch, "launch",
+                        {"kernel", "variables", "arguments", "grid", "block", "dynamicSharedBytes",
+                         "deadlineSeconds"},
+                        project.unknownFields);
+        }
+        field = "verification";
+        if (const auto verification = document.find("verification");
+            verification != document.end()) {
+            from_json(*verification, project.verification);
+            keepUnknown(*verification, "verification",
+                        {"kind", "output", "expression", "referenceKernel", "file", "tolerance",
+                         "toleranceValue"},
+                        project.unknownFields);
+        }
+    } catch (const json::exception &error) {
+        const std::string message = plainJsonError(error);
+        const bool nested = !message.empty() && (message.front() == '[' || message.front() == '.');
+        std::string text = field + (nested ? "" : ": ") + message;
+        if (!nested && message.starts_with("type must be"))
+            text = field + ": wrong type (" + message + ")";
+        return failure(text);
+    }
+    for (const auto &[key, value] : document.items()) {
+        if (!isKnown(key, {kTopLevelKeys[0], kTopLevelKeys[1], kTopLevelKeys[2], kTopLevelKeys[3],
+                           kTopLevelKeys[4], kTopLevelKeys[5]}))
+            project.unknownFields[key] = value;
+    }
+    ProjectLoad load;
+    load.project = std::move(project);
+    return load;
+}
+
+ProjectLoad loadProject(const std::string &path)
+{
+    std::error_code code;
+    if (std::filesystem::is_directory(path, code))
+        return failure("cannot read '" + path + "': it is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return failure("cannot read '" + path + "': " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        return failure("cannot read '" + path + "': read error");
+    return parseProject(text.str());
+}
+
+std::string serializeProject(const Project &project)
+{
+    json document = json::object();
+    // Unknown top-level fields first, so known ones win if a name ever collides.
+    for (const auto &[key, value] : project.unknownFields.items()) {
+        if (!isKnown(key, {"source", "compileOptions", "launch", "verification"}))
+            document[key] = value;
+    }
+    document["schemaVersion"] = kProjectSchemaVersion;
+    document["name"] = project.name;
+    json source = json::object();
+    if (!project.sourcePath.empty())
+        source["path"] = project.sourcePath;
+    else
+        source["inline"] = project.inlineSource;
+    document["source"] = source;
+    document["compileOptions"] = project.options;
+    document["launch"] = project.launch;
+    document["verification"] = project.verification;
+    for (const char *section : {"source", "compileOptions", "launch", "verification"}) {
+        const auto unknown = project.unknownFields.find(section);
+        if (unknown == project.unknownFields.end() || !unknown->is_object())
+            continue;
+        for (const auto &[key, value] : unknown->items()) {
+            if (!document[section].contains(key))
+                document[section][key] = value;
+        }
+    }
+    return document.dump(2) + "\n";
+}
+
+std::string saveProject(const Project &project, const std::string &path)
+{
+    const std::string text = serializeProject(project);
+    const std::filesystem::path target(path);
+    const std::filesystem::path folder =
+        target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
+    std::string temporary = (folder / ("." + target.filename().string() + ".XXXXXX")).string();
+    const int fd = ::mkstemp(temporary.data());
+    if (fd < 0)
+        return "cannot write '" + path + "': " + std::strerror(errno);
+    auto failWith = [&](const std::string &what) {
+        const std::string message = "cannot write '" + path + "': " + what;
+        ::close(fd);
+        ::unlink(temporary.c_str());
+        return message;
+    };
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return failWith(std::strerror(errno));
+        }
+        written += std::size_t(n);
+    }
+    // mkstemp creates 0600; a project file is an ordinary document.
+    ::fchmod(fd, 0644);
+    if (::fsync(fd) != 0)
+        return failWith(std::strerror(errno));
+    if (::close(fd) != 0) {
+        ::unlink(temporary.c_str());
+        return "cannot write '" + path + "': " + std::strerror(errno);
+    }
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        const std::string message = "cannot write '" + path + "': " + std::strerror(errno);
+        ::unlink(temporary.c_str());
+        return message;
+    }
+    // Make the rename itself durable.
+    const int folderFd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY);
+    if (folderFd >= 0) {
+        ::fsync(folderFd);
+        ::close(folderFd);
+    }
+    return {};
+}
+
+bool readProjectSource(const Project &project, const std::string &projectPath, std::string &source,
+                       std::string &error)
+{
+    if (project.sourcePath.empty()) {
+        source = project.inlineSource;
+        return true;
+    }
+    std::filesystem::path path(project.sourcePath);
+    if (path.is_relative())
+        path = std::filesystem::path(projectPath).parent_path() / path;
+    std::error_code code;
+    if (std::filesystem::is_directory(path, code)) {
+        error = "cannot read source '" + path.string() + "': it is a directory";
+        return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot read source '" + path.string() + "': " + std::strerror(errno);
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    source = text.str();
+    return true;
+}
+
+} // namespace cuwb
