@@ -5,6 +5,8 @@
 #include "compiler/kernelcompiler.h"
 #include "compiler/nvrtcinfo.h"
 #include "device/archlimits.h"
+#include "kernel/kernelsignature.h"
+#include "launch/launchjson.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -288,7 +290,15 @@ int runCompile(const std::vector<std::string> &arguments)
 
     if (parser.isSet("--json")) {
         result.fileName = file.path;
-        const nlohmann::json json = compileResultToJson(result, parser.isSet("--ptx"));
+        nlohmann::json json = compileResultToJson(result, parser.isSet("--ptx"));
+        // Each kernel's parameters as the launch panel sees them, read from the source.
+        for (std::size_t i = 0; i < result.kernels.size(); ++i) {
+            const KernelSignature signature =
+                parseKernelSignature(source, result.ptx, result.kernels[i]);
+            json["kernels"][i]["parameters"] = signature.parameters;
+            if (!signature.error.empty())
+                json["kernels"][i]["parametersError"] = signature.error;
+        }
         std::cout << json.dump(2) << "\n";
         return status;
     }
