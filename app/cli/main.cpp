@@ -22,6 +22,8 @@ void printUsage(std::ostream &out)
            "  occupancy           theoretical occupancy of a kernel configuration\n"
            "  devices             list the GPUs, or explain why there are none\n"
            "  check PROJECT.cuwb  validate a project's launch without a GPU\n"
+           "  run PROJECT.cuwb... run and verify projects on the GPU, each in a worker\n"
+           "  worker              serve the worker protocol on stdin/stdout (for the GUI)\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
            "Options:\n"
@@ -58,6 +60,10 @@ int help(const std::vector<std::string> &arguments)
         printDevicesHelp(std::cout);
     } else if (arguments.front() == "check") {
         printCheckHelp(std::cout);
+    } else if (arguments.front() == "run") {
+        printRunHelp(std::cout);
+    } else if (arguments.front() == "worker") {
+        printWorkerHelp(std::cout);
     } else {
         std::cerr << "cuwb: no help for unknown command '" << arguments.front() << "'\n";
         return ExitUsage;
@@ -90,6 +96,12 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "check") {
         return runCheck(rest);
+    }
+    if (command == "run") {
+        return runRun(rest);
+    }
+    if (command == "worker") {
+        return runWorker(rest);
     }
     std::cerr << "cuwb: unknown command '" << command << "'\n"
               << "Run 'cuwb help' for the list of commands.\n";

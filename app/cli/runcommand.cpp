@@ -1,0 +1,322 @@
+// cuwb run: runs projects headless — each through a `cuwb worker` child of this same
+// executable, so that a kernel that faults or hangs ends one run, not the batch.
+#include "argumentparser.h"
+#include "commands.h"
+
+#include "project/project.h"
+#include "worker/protocol.h"
+#include "worker/workerprocess.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
+
+namespace cuwb::cli {
+
+namespace {
+
+// Time the worker gets beyond the kernel's deadline: NVRTC, context creation, allocation,
+// initialisation and verification. Only a worker that is stuck outside the kernel hits it.
+constexpr double kWorkerMarginSeconds = 60.0;
+
+std::string number(double value)
+{
+    if (std::isnan(value)) {
+        return "nan";
+    }
+    if (std::isinf(value)) {
+        return value > 0 ? "inf" : "-inf";
+    }
+    char text[48];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+std::string milliseconds(double value)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.4g ms", value);
+    return text;
+}
+
+std::string selfExecutable()
+{
+    std::error_code error;
+    const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::string("/proc/self/exe") : path.string();
+}
+
+// One project's outcome: a RunResult, or why the project could not even be sent.
+struct Outcome
+{
+    std::string project;
+    std::string error; // malformed or unreadable project: exit status 2
+    RunResult result;
+    bool passed = false;
+};
+
+RunResult failedRun(RunStatus status, std::string message)
+{
+    RunResult result;
+    result.status = status;
+    result.message = std::move(message);
+    return result;
+}
+
+RunResult runOnWorker(WorkerProcess &worker, const RunRequest &request)
+{
+    const double timeout = request.launch.deadlineSeconds + kWorkerMarginSeconds;
+    const WorkerProcess::Reply reply = worker.request(makeRunRequest(request), timeout);
+    switch (reply.failure) {
+    case WorkerProcess::Failure::None:
+        break;
+    case WorkerProcess::Failure::Timeout:
+        return failedRun(RunStatus::Timeout, reply.error);
+    case WorkerProcess::Failure::ErrorReply:
+        return failedRun(RunStatus::WorkerCrashed, "the worker could not run it: " + reply.error);
+    case WorkerProcess::Failure::StartFailed:
+    case WorkerProcess::Failure::Crashed:
+    case WorkerProcess::Failure::Garbage:
+        return failedRun(RunStatus::WorkerCrashed, reply.error);
+    }
+    try {
+        return parseRunResultReply(reply.message);
+    } catch (const nlohmann::json::exception &error) {
+        return failedRun(RunStatus::WorkerCrashed,
+                         std::string("the worker's reply is malformed: ") + error.what());
+    }
+}
+
+void printStderrTail(const WorkerProcess &worker)
+{
+    const std::string &tail = worker.stderrTail();
+    if (tail.find_first_not_of(" \n") == std::string::npos) {
+        return;
+    }
+    std::cerr << "cuwb run: the worker's last messages:\n" << tail;
+    if (tail.back() != '\n') {
+        std::cerr << '\n';
+    }
+}
+
+void printIndented(std::ostream &out, const std::string &text, const char *indent)
+{
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        out << indent << line << '\n';
+    }
+}
+
+void printReport(std::ostream &out, const Outcome &outcome, const Project &project)
+{
+    const RunResult &result = outcome.result;
+    out << outcome.project << ": ";
+    if (result.status == RunStatus::NoDevice) {
+        out << "did not run\n";
+        printIndented(out, result.message, "  ");
+        out << "  FAILED\n";
+        return;
+    }
+    out << runStatusName(result.status);
+    if (!result.device.empty()) {
+        out << " on " << result.device;
+    }
+    out << '\n';
+    if (result.status != RunStatus::Succeeded) {
+        printIndented(out, result.message, "  ");
+        if (!result.deviceError.empty()) {
+            out << "  device error: " << result.deviceError << '\n';
+        }
+        out << "  FAILED\n";
+        return;
+    }
+    out << "  kernel " << project.launch.kernel << ": " << milliseconds(result.kernelTimeMs)
+        << " (whole run " << milliseconds(result.wallTimeMs) << ")\n";
+    for (const BufferReport &buffer : result.buffers) {
+        out << "  buffer " << buffer.parameter << ": " << buffer.count << " elements, "
+            << buffer.bytes << " bytes";
+        if (buffer.stats.valid) {
+            out << "; min " << number(buffer.stats.min) << ", max " << number(buffer.stats.max)
+                << ", mean " << number(buffer.stats.mean);
+            if (buffer.stats.nanCount > 0 || buffer.stats.infCount > 0) {
+                out << "; " << buffer.stats.nanCount << " NaN, " << buffer.stats.infCount << " Inf";
+            }
+        }
+        out << '\n';
+        for (const GuardViolation &violation : buffer.guardViolations) {
+            out << "    " << violation.message << '\n';
+        }
+        if (buffer.unwritten > 0) {
+            out << "    " << buffer.unwritten << " elements never written, first at index "
+                << buffer.firstUnwritten << '\n';
+        }
+    }
+    const VerificationResult &verification = result.verification;
+    if (project.verification.kind != ReferenceKind::None || verification.ran) {
+        out << "  verification of " << project.verification.output << ": ";
+        if (!verification.ran) {
+            out << "did not run";
+        } else {
+            out << (verification.passed ? "passed" : "FAILED") << " (" << verification.checked
+                << " elements checked, largest error " << number(verification.maxError)
+                << " at index " << verification.maxErrorIndex << ")";
+        }
+        out << '\n';
+        if (!verification.message.empty()) {
+            printIndented(out, verification.message, "    ");
+        }
+        for (const Mismatch &mismatch : verification.firstMismatches) {
+            out << "    index " << mismatch.index << " (block " << mismatch.block[0] << ","
+                << mismatch.block[1] << "," << mismatch.block[2] << ", thread "
+                << mismatch.thread[0] << "," << mismatch.thread[1] << "," << mismatch.thread[2]
+                << "): got " << number(mismatch.actual) << ", expected "
+                << number(mismatch.expected) << ", error " << number(mismatch.error) << '\n';
+        }
+    }
+    out << "  " << (outcome.passed ? "PASSED" : "FAILED") << '\n';
+}
+
+nlohmann::json outcomeJson(const Outcome &outcome)
+{
+    nlohmann::json entry{{"project", outcome.project}, {"passed", outcome.passed}};
+    if (!outcome.error.empty()) {
+        entry["error"] = outcome.error;
+    } else {
+        entry["result"] = outcome.result;
+    }
+    return entry;
+}
+
+} // namespace
+
+void printRunHelp(std::ostream &out)
+{
+    out << "Usage: cuwb run PROJECT.cuwb... [--json] [--deadline S] [--device N]\n"
+           "\n"
+           "Runs each project's kernel on the GPU as the GUI would: compiles it for the\n"
+           "device, allocates the buffers with guard bands, initialises them, launches,\n"
+           "checks the guards and unwritten outputs, and verifies the output against the\n"
+           "project's reference. Each run happens in a 'cuwb worker' child process, so a\n"
+           "kernel that faults or hangs ends its own run only; the next project gets a\n"
+           "fresh worker.\n"
+           "\n"
+           "  --json         print one JSON document: for each project \"project\", \"passed\"\n"
+           "                 and \"result\" (an array when several projects are given)\n"
+           "  --deadline S   stop a kernel that runs longer than S seconds (default: the\n"
+           "                 project's, 10 s unless it says otherwise)\n"
+           "  --device N     the GPU to run on (default 0)\n"
+           "\n"
+           "Exit status: 0 every run succeeded and verified, 1 a run failed, did not verify\n"
+           "or there is no GPU to run on, 2 usage error or a project that cannot be read.\n";
+}
+
+int runRun(const std::vector<std::string> &arguments)
+{
+    ArgumentParser parser;
+    parser.addFlag({"--json"});
+    parser.addOption({"--deadline"});
+    parser.addOption({"--device"});
+    parser.addFlag({"--help", "-h"});
+    if (!parser.parse(arguments)) {
+        return usageError("run", parser.error());
+    }
+    if (parser.isSet("--help")) {
+        printRunHelp(std::cout);
+        return ExitSuccess;
+    }
+    if (parser.positionals().empty()) {
+        return usageError("run", "no project given");
+    }
+    std::optional<double> deadline;
+    if (const auto text = parser.value("--deadline")) {
+        char *end = nullptr;
+        const double value = std::strtod(text->c_str(), &end);
+        if (text->empty() || *end != '\0' || !std::isfinite(value) || value <= 0.0) {
+            return usageError("run",
+                              "--deadline needs a positive number of seconds, got '" + *text + "'");
+        }
+        deadline = value;
+    }
+    WorkerProcess::Options options;
+    options.executable = selfExecutable();
+    options.arguments = {"worker"};
+    if (const auto text = parser.value("--device")) {
+        if (!parseCount(*text)) {
+            return usageError("run", "--device needs a GPU number, got '" + *text + "'");
+        }
+        options.arguments.insert(options.arguments.end(), {"--device", *text});
+    }
+    const bool json = parser.isSet("--json");
+
+    WorkerProcess worker(options);
+    std::vector<Outcome> outcomes;
+    int status = ExitSuccess;
+    for (const std::string &path : parser.positionals()) {
+        Outcome outcome;
+        outcome.project = path;
+        const ProjectLoad load = loadProject(path);
+        std::string source;
+        std::string error;
+        if (!load.project) {
+            outcome.error = load.error;
+        } else if (!readProjectSource(*load.project, path, source, error)) {
+            outcome.error = error;
+        }
+        if (!outcome.error.empty()) {
+            std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
+            status = ExitUsage;
+            outcomes.push_back(std::move(outcome));
+            continue;
+        }
+        const Project &project = *load.project;
+        RunRequest request;
+        request.source = std::move(source);
+        request.fileName =
+            project.sourcePath.empty()
+                ? (project.name.empty() ? std::string("kernel") : project.name) + ".cu"
+                : std::filesystem::path(project.sourcePath).filename().string();
+        request.options = project.options;
+        request.launch = project.launch;
+        if (deadline) {
+            request.launch.deadlineSeconds = *deadline;
+        }
+        request.verification = project.verification;
+
+        outcome.result = runOnWorker(worker, request);
+        // A requested verification that did not run is no pass.
+        outcome.passed =
+            outcome.result.passed() &&
+            (project.verification.kind == ReferenceKind::None || outcome.result.verification.ran);
+        if (outcome.result.status == RunStatus::WorkerCrashed ||
+            outcome.result.status == RunStatus::Timeout) {
+            printStderrTail(worker);
+        }
+        if (!outcome.passed && status == ExitSuccess) {
+            status = ExitFailure;
+        }
+        if (!json) {
+            printReport(std::cout, outcome, project);
+        }
+        outcomes.push_back(std::move(outcome));
+    }
+    worker.stop();
+
+    if (json) {
+        nlohmann::json document = nlohmann::json::array();
+        for (const Outcome &outcome : outcomes) {
+            document.push_back(outcomeJson(outcome));
+        }
+        std::cout << (outcomes.size() == 1 ? document.front() : document)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
+    }
+    return status;
+}
+
+} // namespace cuwb::cli
