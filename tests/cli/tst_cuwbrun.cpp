@@ -1,0 +1,286 @@
+// End-to-end tests of `cuwb run` and `cuwb worker` without a GPU: a project that cannot run
+// exits 1 with the reason (a grader must see it did not run), a malformed or unreadable
+// project exits 2, and the worker answers the protocol on stdin/stdout with nothing else on
+// stdout. Runs on a GPU are tested in tests/gpu.
+#include "device/deviceinfo.h"
+#include "worker/protocol.h"
+
+#include <QProcess>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace cuwb;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runCuwb(const QStringList &arguments, const QByteArray &input = QByteArray())
+{
+    QProcess process;
+    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
+    if (!input.isEmpty()) {
+        process.write(input);
+    }
+    process.closeWriteChannel();
+    Run run;
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QString dataFile(const char *name)
+{
+    return QStringLiteral(CUWB_TEST_DATA_DIR "/") + QLatin1String(name);
+}
+
+QString sampleProject()
+{
+    return QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cuwb");
+}
+
+nlohmann::json parseJson(const QString &text)
+{
+    return nlohmann::json::parse(text.toStdString());
+}
+
+// Why this machine cannot run kernels, as the worker will say it; empty when it can.
+QString noGpuReason()
+{
+    const DeviceQuery query = queryDevices();
+    return query.devices.empty() ? QString::fromStdString(query.message) : QString();
+}
+
+} // namespace
+
+class TestCuwbRun : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void sampleWithoutGpuExitsOne();
+    void jsonWithoutGpu();
+    void severalProjectsGiveAnArray();
+    void malformedProjectExitsTwo_data();
+    void malformedProjectExitsTwo();
+    void malformedAmongGoodExitsTwo();
+    void rejectsBadUsage_data();
+    void rejectsBadUsage();
+    void workerServesProtocolWithoutGpu();
+    void workerAnswersGarbageWithError();
+    void helpListsRunAndWorker();
+
+private:
+    QString m_reason;
+};
+
+void TestCuwbRun::init()
+{
+    m_reason = noGpuReason();
+}
+
+void TestCuwbRun::sampleWithoutGpuExitsOne()
+{
+    if (m_reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu runs the samples");
+    }
+    const Run run = runCuwb({QStringLiteral("run"), sampleProject()});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(QStringLiteral("did not run")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(m_reason), qPrintable(run.out + run.err));
+    QVERIFY(run.out.contains(QStringLiteral("FAILED")));
+    QVERIFY(!run.out.contains(QStringLiteral("PASSED")));
+}
+
+void TestCuwbRun::jsonWithoutGpu()
+{
+    if (m_reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu runs projects");
+    }
+    const Run run =
+        runCuwb({QStringLiteral("run"), dataFile("add_one.cuwb"), QStringLiteral("--json"),
+                 QStringLiteral("--deadline"), QStringLiteral("2.5")});
+    QCOMPARE(run.exitCode, 1);
+    const nlohmann::json document = parseJson(run.out);
+    QVERIFY(document.is_object());
+    QCOMPARE(QString::fromStdString(document.at("project").get<std::string>()),
+             dataFile("add_one.cuwb"));
+    QCOMPARE(document.at("passed").get<bool>(), false);
+    const RunResult result = document.at("result").get<RunResult>();
+    QCOMPARE(result.status, RunStatus::NoDevice);
+    QVERIFY2(QString::fromStdString(result.message).contains(m_reason), result.message.c_str());
+}
+
+void TestCuwbRun::severalProjectsGiveAnArray()
+{
+    if (m_reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu runs projects");
+    }
+    const Run run = runCuwb({QStringLiteral("run"), QStringLiteral("--json"),
+                             dataFile("add_one.cuwb"), dataFile("add_one.cuwb")});
+    QCOMPARE(run.exitCode, 1);
+    const nlohmann::json document = parseJson(run.out);
+    QVERIFY(document.is_array());
+    QCOMPARE(document.size(), std::size_t(2));
+    for (const nlohmann::json &entry : document) {
+        QCOMPARE(entry.at("passed").get<bool>(), false);
+        QCOMPARE(entry.at("result").at("status").get<std::string>(), std::string("no-device"));
+    }
+}
+
+void TestCuwbRun::malformedProjectExitsTwo_data()
+{
+    QTest::addColumn<QString>("project");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("bad json") << dataFile("malformed.cuwb") << QStringLiteral("line 4");
+    QTest::newRow("missing source")
+        << dataFile("missing_source.cuwb") << QStringLiteral("no_such_kernel.cu");
+    QTest::newRow("no such project")
+        << dataFile("no_such_project.cuwb") << QStringLiteral("no_such_project.cuwb");
+}
+
+void TestCuwbRun::malformedProjectExitsTwo()
+{
+    QFETCH(QString, project);
+    QFETCH(QString, message);
+    const Run run = runCuwb({QStringLiteral("run"), project});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.startsWith(QStringLiteral("cuwb run: ") + project + QStringLiteral(": ")),
+             qPrintable(run.err));
+    QVERIFY2(run.err.contains(message), qPrintable(run.err));
+}
+
+void TestCuwbRun::malformedAmongGoodExitsTwo()
+{
+    const Run run = runCuwb({QStringLiteral("run"), QStringLiteral("--json"),
+                             dataFile("malformed.cuwb"), dataFile("add_one.cuwb")});
+    QCOMPARE(run.exitCode, 2);
+    const nlohmann::json document = parseJson(run.out);
+    QCOMPARE(document.size(), std::size_t(2));
+    QVERIFY(document[0].contains("error"));
+    QVERIFY(!document[0].contains("result"));
+    QVERIFY(document[1].contains("result")); // the good one still ran (or tried to)
+}
+
+void TestCuwbRun::rejectsBadUsage_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("no project") << QStringList{QStringLiteral("run")};
+    QTest::newRow("negative deadline")
+        << QStringList{QStringLiteral("run"), dataFile("add_one.cuwb"),
+                       QStringLiteral("--deadline"), QStringLiteral("-1")};
+    QTest::newRow("deadline not a number") << QStringList{
+        QStringLiteral("run"), dataFile("add_one.cuwb"), QStringLiteral("--deadline=soon")};
+    QTest::newRow("bad device") << QStringList{QStringLiteral("run"), dataFile("add_one.cuwb"),
+                                               QStringLiteral("--device"), QStringLiteral("x")};
+    QTest::newRow("unknown option")
+        << QStringList{QStringLiteral("run"), QStringLiteral("--fast"), dataFile("add_one.cuwb")};
+    QTest::newRow("worker positional")
+        << QStringList{QStringLiteral("worker"), QStringLiteral("extra")};
+}
+
+void TestCuwbRun::rejectsBadUsage()
+{
+    QFETCH(QStringList, arguments);
+    const Run run = runCuwb(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.out.isEmpty());
+    QVERIFY(!run.err.isEmpty());
+}
+
+void TestCuwbRun::workerServesProtocolWithoutGpu()
+{
+    if (m_reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu drives the worker on it");
+    }
+    RunRequest request;
+    request.source = "__global__ void k() {}\n";
+    request.launch.kernel = "k";
+    std::string input;
+    const auto add = [&input](nlohmann::json message, int id) {
+        message["id"] = id;
+        input += encodeLine(message);
+    };
+    add(makeHelloRequest(), 1);
+    add(makeRunRequest(request), 2);
+    add(makePageRequest(PageRequest{"run2/k", 0, 16}), 3);
+    add(makeReleaseRequest(), 4);
+    add(makeShutdownRequest(), 5);
+    add(makeHelloRequest(), 6); // after shutdown: never read
+
+    const Run run = runCuwb({QStringLiteral("worker")}, QByteArray::fromStdString(input));
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 5); // one reply per request, nothing else on stdout
+    std::vector<nlohmann::json> replies;
+    for (const QString &line : lines) {
+        replies.push_back(parseJson(line));
+    }
+    for (int i = 0; i < 5; ++i) {
+        QCOMPARE(replies[i].at("id").get<int>(), i + 1);
+    }
+    const HelloReply hello = parseHelloReply(replies[0]);
+    QCOMPARE(hello.protocol, kWorkerProtocolVersion);
+    QVERIFY(!hello.device.has_value());
+    QCOMPARE(QString::fromStdString(hello.message), m_reason);
+    QVERIFY(!hello.nvrtcVersion.empty());
+
+    const RunResult result = parseRunResultReply(replies[1]);
+    QCOMPARE(result.status, RunStatus::NoDevice);
+    QVERIFY(QString::fromStdString(result.message).contains(m_reason));
+    QVERIFY(!replyIsExiting(replies[1]));
+
+    QVERIFY(QString::fromStdString(parseErrorReply(replies[2])).contains(m_reason));
+    QCOMPARE(replies[3].at("type").get<std::string>(), std::string("released"));
+    QCOMPARE(replies[4].at("type").get<std::string>(), std::string("bye"));
+}
+
+void TestCuwbRun::workerAnswersGarbageWithError()
+{
+    const Run run = runCuwb({QStringLiteral("worker")},
+                            QByteArrayLiteral("this is not json\n"
+                                              "{\"id\":7,\"type\":\"launch\"}\n"
+                                              "{\"id\":8,\"type\":\"page\",\"first\":\"x\"}\n"));
+    QCOMPARE(run.exitCode, 0); // end of input ends the worker
+    const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    const nlohmann::json first = parseJson(lines[0]);
+    QVERIFY(first.at("id").is_null());
+    QVERIFY(parseErrorReply(first).starts_with("malformed request: "));
+    const nlohmann::json second = parseJson(lines[1]);
+    QCOMPARE(second.at("id").get<int>(), 7);
+    QVERIFY2(parseErrorReply(second).find("unknown request type 'launch'") != std::string::npos,
+             parseErrorReply(second).c_str());
+    QCOMPARE(parseJson(lines[2]).at("id").get<int>(), 8);
+    QCOMPARE(parseJson(lines[2]).at("type").get<std::string>(), std::string("error"));
+}
+
+void TestCuwbRun::helpListsRunAndWorker()
+{
+    const Run run = runCuwb({QStringLiteral("help")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains(QStringLiteral("\n  run ")));
+    QVERIFY(run.out.contains(QStringLiteral("\n  worker ")));
+    const Run runHelp = runCuwb({QStringLiteral("help"), QStringLiteral("run")});
+    QCOMPARE(runHelp.exitCode, 0);
+    QVERIFY(runHelp.out.startsWith(QStringLiteral("Usage: cuwb run ")));
+    const Run workerHelp = runCuwb({QStringLiteral("help"), QStringLiteral("worker")});
+    QCOMPARE(workerHelp.exitCode, 0);
+    QVERIFY(workerHelp.out.startsWith(QStringLiteral("Usage: cuwb worker")));
+}
+
+QTEST_GUILESS_MAIN(TestCuwbRun)
+#include "tst_cuwbrun.moc"
