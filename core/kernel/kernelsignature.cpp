@@ -287,6 +287,18 @@ ParsedParameter parseParameter(const std::vector<Token> &raw, bool mayHaveName)
             break;
         }
     }
+    // A function pointer names itself inside its first parentheses: void (*fn)(int).
+    for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
+        if (tokens[i].text == "(" && tokens[i + 1].text == "*") {
+            parsed.functionPointer = true;
+            if (tokens[i + 2].identifier && mayHaveName)
+                parsed.name = tokens[i + 2].text;
+            parsed.typeText = joinTokens(tokens);
+            parsed.baseType =
+                joinTokens(std::vector<Token>(tokens.begin(), tokens.begin() + std::ptrdiff_t(i)));
+            return parsed;
+        }
+    }
     // Array parameters (float a[]) are pointers.
     bool array = false;
     for (std::size_t i = 0; i < tokens.size(); ++i) {

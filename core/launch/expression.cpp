@@ -2,6 +2,7 @@
 
 #include <muParser.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -153,7 +154,9 @@ ExpressionValue evaluateExpression(std::string_view expression, const Variables 
             result.value = value;
         }
     } catch (const mu::Parser::exception_type &error) {
-        result.error = ExpressionError{plainMessage(error, expression), error.GetPos()};
+        // At the end muparser reports one past it; point at the end instead.
+        const int position = std::min(error.GetPos(), int(expression.size()));
+        result.error = ExpressionError{plainMessage(error, expression), position};
     }
     return result;
 }

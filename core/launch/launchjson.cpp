@@ -19,6 +19,21 @@ std::string typeNameOf(const json &value)
     return value.type_name();
 }
 
+} // namespace
+
+std::string joinFieldPath(const std::string &field, const std::string &message)
+{
+    // An inner message that starts with a path ("role: ...", "[2]: ...") extends it.
+    const auto colon = message.find(": ");
+    const bool isPath = colon != std::string::npos && colon > 0 &&
+                        message.substr(0, colon).find(' ') == std::string::npos;
+    if (!isPath)
+        return field + ": " + message;
+    return field + (message.front() == '[' ? "" : ".") + message;
+}
+
+namespace {
+
 // Runs `read` and puts `field` in front of the message of any JSON error it throws, so a
 // deep error reads "arguments[1].init.kind: ...".
 template <typename F> void inField(const std::string &field, F &&read)
@@ -27,8 +42,7 @@ template <typename F> void inField(const std::string &field, F &&read)
         read();
     } catch (const json::exception &error) {
         const std::string inner = plainJsonError(error);
-        const bool nested = !inner.empty() && (inner.front() == '[' || inner.front() == '.');
-        fail(field + (nested ? "" : ": ") + inner);
+        fail(joinFieldPath(field, inner));
     }
 }
 

@@ -34,6 +34,10 @@ void from_json(const nlohmann::json &json, VerificationSpec &spec);
 void to_json(nlohmann::json &json, const KernelParameter &parameter);
 void to_json(nlohmann::json &json, const LaunchIssue &issue); // field, message, position
 
+// "launch" + "arguments[0].role: expected ..." -> "launch.arguments[0].role: expected ...";
+// "kernel" + "expected a string" -> "kernel: expected a string".
+std::string joinFieldPath(const std::string &field, const std::string &message);
+
 // The message of a nlohmann::json exception without its "[json.exception.type_error.302] "
 // prefix, for showing to a user.
 std::string plainJsonError(const std::exception &error);

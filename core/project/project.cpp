@@ -176,11 +176,7 @@ ProjectLoad parseProject(std::string_view text)
         }
     } catch (const json::exception &error) {
         const std::string message = plainJsonError(error);
-        const bool nested = !message.empty() && (message.front() == '[' || message.front() == '.');
-        std::string text = field + (nested ? "" : ": ") + message;
-        if (!nested && message.starts_with("type must be"))
-            text = field + ": wrong type (" + message + ")";
-        return failure(text);
+        return failure(joinFieldPath(field, message));
     }
     for (const auto &[key, value] : document.items()) {
         if (!isKnown(key, {kTopLevelKeys[0], kTopLevelKeys[1], kTopLevelKeys[2], kTopLevelKeys[3],

@@ -1,0 +1,112 @@
+// Expressions: values, the C operators muparser lacks, variables with dots, and errors with
+// their positions.
+#include "compilertesthelpers.h"
+
+#include "launch/expression.h"
+
+#include <QtTest>
+
+using namespace cuwb;
+
+class TestExpression : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void values_data();
+    void values();
+    void errors_data();
+    void errors();
+    void variablesInOrder();
+    void variableErrorNamesTheVariable();
+};
+
+void TestExpression::values_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("literal") << QStringLiteral("42") << 42.0;
+    QTest::newRow("shift") << QStringLiteral("1 << 24") << 16777216.0;
+    QTest::newRow("shift 40") << QStringLiteral("1 << 40") << 1099511627776.0;
+    QTest::newRow("shift below add") << QStringLiteral("1 << 20 + 1") << 2097152.0;
+    QTest::newRow("right shift") << QStringLiteral("1000 >> 3") << 125.0;
+    QTest::newRow("modulo") << QStringLiteral("17 % 5") << 2.0;
+    QTest::newRow("modulo precedence") << QStringLiteral("1 + 17 % 5 * 2") << 5.0;
+    QTest::newRow("hex") << QStringLiteral("0x100 + 0XfF") << 511.0;
+    QTest::newRow("ceil") << QStringLiteral("ceil(1000 / 256)") << 4.0;
+    QTest::newRow("floor") << QStringLiteral("floor(7 / 2)") << 3.0;
+    QTest::newRow("min max") << QStringLiteral("min(3, max(1, 2), 7)") << 2.0;
+    QTest::newRow("abs") << QStringLiteral("abs(-5)") << 5.0;
+    QTest::newRow("dotted variable") << QStringLiteral("ceil(N / block.x)") << 4096.0;
+    QTest::newRow("exponent") << QStringLiteral("5e9") << 5e9;
+    QTest::newRow("power") << QStringLiteral("2^10") << 1024.0;
+}
+
+void TestExpression::values()
+{
+    QFETCH(QString, expression);
+    QFETCH(double, expected);
+    const Variables variables{{"N", 1 << 20}, {"block.x", 256}};
+    const ExpressionValue value = evaluateExpression(expression.toStdString(), variables);
+    QVERIFY2(value.ok(), value.error ? value.error->message.c_str() : "");
+    QCOMPARE(value.value, expected);
+}
+
+void TestExpression::errors_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<int>("position");
+    QTest::newRow("unknown variable")
+        << QStringLiteral("N + M") << QStringLiteral("unknown variable 'M'") << 4;
+    QTest::newRow("unknown dotted")
+        << QStringLiteral("grid.w * 2") << QStringLiteral("unknown variable 'grid.w'") << 0;
+    QTest::newRow("ends early") << QStringLiteral("1 +")
+                                << QStringLiteral("the expression ends too early") << 3;
+    QTest::newRow("unclosed") << QStringLiteral("(1 + 2")
+                              << QStringLiteral("a parenthesis is not closed") << 6;
+    QTest::newRow("empty") << QStringLiteral("  ") << QStringLiteral("the expression is empty")
+                           << 0;
+    QTest::newRow("division by zero")
+        << QStringLiteral("1 / 0") << QStringLiteral("the result is infinite (division by zero?)")
+        << -1;
+    QTest::newRow("bad operator") << QStringLiteral("2 * * 3") << QStringLiteral("unexpected '*'")
+                                  << 4;
+}
+
+void TestExpression::errors()
+{
+    QFETCH(QString, expression);
+    QFETCH(QString, message);
+    QFETCH(int, position);
+    const ExpressionValue value = evaluateExpression(expression.toStdString(), {{"N", 10}});
+    QVERIFY(!value.ok());
+    QCOMPARE(QString::fromStdString(value.error->message), message);
+    QCOMPARE(value.error->position, position);
+}
+
+void TestExpression::variablesInOrder()
+{
+    const VariablesResult result =
+        evaluateVariables({{"N", "1 << 10"}, {"M", "N * 2"}, {"bytes", "M * 4"}});
+    QVERIFY(!result.error);
+    QCOMPARE(result.values.at("N"), 1024.0);
+    QCOMPARE(result.values.at("M"), 2048.0);
+    QCOMPARE(result.values.at("bytes"), 8192.0);
+}
+
+void TestExpression::variableErrorNamesTheVariable()
+{
+    // A later variable may not be used before it is defined.
+    const VariablesResult result = evaluateVariables({{"M", "N * 2"}, {"N", "4"}});
+    QVERIFY(result.error);
+    QCOMPARE(result.failedName, std::string("M"));
+    QCOMPARE(result.error->message, std::string("unknown variable 'N'"));
+    QCOMPARE(result.error->position, 0);
+    const VariablesResult badName = evaluateVariables({{"2x", "1"}});
+    QVERIFY(badName.error);
+    QCOMPARE(badName.failedName, std::string("2x"));
+}
+
+QTEST_GUILESS_MAIN(TestExpression)
+#include "tst_expression.moc"
