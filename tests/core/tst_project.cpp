@@ -1,0 +1,249 @@
+// Project files: round trips, inline and path sources, unknown fields kept, malformed JSON
+// with line and column, newer schema versions, wrongly typed fields, atomic saves.
+#include "compilertesthelpers.h"
+
+#include "project/project.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace cuwb;
+
+namespace {
+
+Project sampleProject()
+{
+    Project project;
+    project.name = "vector add";
+    project.sourcePath = "vector_add.cu";
+    project.options.arch = "sm_80";
+    project.options.defines = {"BLOCK=256"};
+    project.launch.kernel = "vector_add";
+    project.launch.variables = {{"N", "1 << 24"}};
+    ArgumentSpec a;
+    a.parameter = "a";
+    a.init.kind = InitKind::Uniform;
+    a.init.seed = 7;
+    ArgumentSpec n;
+    n.parameter = "n";
+    n.isBuffer = false;
+    n.elementType = {ScalarKind::Int32, 1};
+    n.value = "N";
+    project.launch.arguments = {a, n};
+    project.verification.kind = ReferenceKind::Expression;
+    project.verification.output = "c";
+    project.verification.expression = "a[i] + b[i]";
+    return project;
+}
+
+void writeFile(const QString &path, const std::string &text)
+{
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    out << text;
+}
+
+} // namespace
+
+class TestProject : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTrip();
+    void inlineSource();
+    void readsSourceBesideTheProject();
+    void keepsUnknownFields();
+    void malformedJson_data();
+    void malformedJson();
+    void newerVersion();
+    void invalidFields_data();
+    void invalidFields();
+    void savesAtomically();
+    void loadErrors();
+};
+
+void TestProject::roundTrip()
+{
+    const Project project = sampleProject();
+    const std::string text = serializeProject(project);
+    QVERIFY(text.find("\n  \"schemaVersion\": 1") != std::string::npos); // pretty
+    const ProjectLoad load = parseProject(text);
+    QVERIFY2(load.project.has_value(), load.error.c_str());
+    QCOMPARE(load.project->name, project.name);
+    QCOMPARE(load.project->sourcePath, project.sourcePath);
+    QVERIFY(load.project->options == project.options);
+    QVERIFY(load.project->launch == project.launch);
+    QVERIFY(load.project->verification == project.verification);
+    QCOMPARE(serializeProject(*load.project), text);
+}
+
+void TestProject::inlineSource()
+{
+    Project project = sampleProject();
+    project.sourcePath.clear();
+    project.inlineSource = "__global__ void k(int *a) {}\n";
+    const nlohmann::json json = nlohmann::json::parse(serializeProject(project));
+    QCOMPARE(json["source"], (nlohmann::json{{"inline", project.inlineSource}}));
+    const ProjectLoad load = parseProject(json.dump());
+    QVERIFY(load.project);
+    QCOMPARE(load.project->inlineSource, project.inlineSource);
+    std::string source;
+    std::string error;
+    QVERIFY(readProjectSource(*load.project, "/nowhere/p.cuwb", source, error));
+    QCOMPARE(source, project.inlineSource);
+}
+
+void TestProject::readsSourceBesideTheProject()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QDir(dir.path()).mkdir(QStringLiteral("kernels"));
+    writeFile(dir.filePath(QStringLiteral("kernels/k.cu")), "kernel text");
+    Project project = sampleProject();
+    project.sourcePath = "kernels/k.cu";
+    std::string source;
+    std::string error;
+    QVERIFY(readProjectSource(project, dir.filePath(QStringLiteral("p.cuwb")).toStdString(), source,
+                              error));
+    QCOMPARE(source, std::string("kernel text"));
+    project.sourcePath = "missing.cu";
+    QVERIFY(!readProjectSource(project, dir.filePath(QStringLiteral("p.cuwb")).toStdString(),
+                               source, error));
+    QVERIFY2(error.starts_with("cannot read source '") &&
+                 error.find("missing.cu': No such file or directory") != std::string::npos,
+             error.c_str());
+}
+
+void TestProject::keepsUnknownFields()
+{
+    const char *text = R"({
+  "schemaVersion": 1,
+  "source": {"path": "k.cu", "encoding": "utf-8"},
+  "launch": {"kernel": "k", "graphs": {"capture": true}},
+  "verification": {"kind": "none", "plots": [1, 2]},
+  "compileOptions": {"arch": "sm_90", "linker": "nvjitlink"},
+  "sweep": {"parameter": "block.x", "values": [64, 128, 256]}
+})";
+    const ProjectLoad load = parseProject(text);
+    QVERIFY2(load.project, load.error.c_str());
+    QCOMPARE(load.project->unknownFields["sweep"]["values"][2], nlohmann::json(256));
+    const nlohmann::json saved = nlohmann::json::parse(serializeProject(*load.project));
+    QCOMPARE(saved["sweep"], nlohmann::json::parse(text)["sweep"]);
+    QCOMPARE(saved["source"]["encoding"], nlohmann::json("utf-8"));
+    QCOMPARE(saved["launch"]["graphs"]["capture"], nlohmann::json(true));
+    QCOMPARE(saved["verification"]["plots"], nlohmann::json({1, 2}));
+    QCOMPARE(saved["compileOptions"]["linker"], nlohmann::json("nvjitlink"));
+    QCOMPARE(saved["launch"]["kernel"], nlohmann::json("k"));
+}
+
+void TestProject::malformedJson_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::newRow("missing comma")
+        << QStringLiteral("{\n  \"schemaVersion\": 1\n  \"name\": \"x\"\n}") << 3
+        << 8; // the end of the token that cannot follow
+    QTest::newRow("unclosed") << QStringLiteral("{\"schemaVersion\": 1,\n") << 2 << 1;
+    QTest::newRow("bad value") << QStringLiteral("{\n\n    \"name\": nope}") << 3
+                               << 14; // the 'o' of "nope"
+}
+
+void TestProject::malformedJson()
+{
+    QFETCH(QString, text);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    const ProjectLoad load = parseProject(text.toStdString());
+    QVERIFY(!load.project);
+    QCOMPARE(load.line, line);
+    QCOMPARE(load.column, column);
+    const std::string prefix =
+        "line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
+    QVERIFY2(load.error.starts_with(prefix), load.error.c_str());
+    QVERIFY2(load.error.find("json.exception") == std::string::npos, load.error.c_str());
+}
+
+void TestProject::newerVersion()
+{
+    const ProjectLoad load = parseProject(R"({"schemaVersion": 3, "source": {"path": "k.cu"}})");
+    QVERIFY(!load.project);
+    QCOMPARE(load.error,
+             std::string("schema version 3 is newer than this CUDA Workbench understands (1)"));
+}
+
+void TestProject::invalidFields_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("error");
+    auto row = [](const char *name, const char *text, const char *error) {
+        QTest::newRow(name) << QString::fromUtf8(text) << QString::fromUtf8(error);
+    };
+    row("not an object", "[1, 2]", "a project file must be a JSON object, not array");
+    row("no version", R"({"source": {"path": "k.cu"}})",
+        "schemaVersion is missing; this is not a CUDA Workbench project");
+    row("version string", R"({"schemaVersion": "1"})",
+        "schemaVersion must be a whole number of 1 or more, found \"1\"");
+    row("no source", R"({"schemaVersion": 1})",
+        "source is missing: give {\"path\": \"kernel.cu\"} or {\"inline\": \"...\"}");
+    row("both sources", R"({"schemaVersion": 1, "source": {"path": "a.cu", "inline": "x"}})",
+        "source: give either path or inline, not both");
+    row("source number", R"({"schemaVersion": 1, "source": 4})",
+        "source: expected an object with path or inline, found number");
+    row("name number", R"({"schemaVersion": 1, "name": 4, "source": {"path": "k.cu"}})",
+        "name: expected a string, found number");
+    row("options type",
+        R"({"schemaVersion": 1, "source": {"path": "k.cu"}, "compileOptions": {"optLevel": "high"}})",
+        "compileOptions: type must be number, but is string");
+    row("launch role",
+        R"({"schemaVersion": 1, "source": {"path": "k.cu"}, "launch": {"arguments": [{"parameter": "a", "role": 3}]}})",
+        "launch.arguments[0].role: expected one of in, out, inout, found number");
+    row("launch type", R"({"schemaVersion": 1, "source": {"path": "k.cu"}, "launch": []})",
+        "launch: expected an object, found array");
+    row("tolerance",
+        R"({"schemaVersion": 1, "source": {"path": "k.cu"}, "verification": {"tolerance": "abs", "toleranceValue": "x"}})",
+        "verification.toleranceValue: expected a number, found string");
+}
+
+void TestProject::invalidFields()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, error);
+    const ProjectLoad load = parseProject(text.toStdString());
+    QVERIFY(!load.project);
+    QCOMPARE(QString::fromStdString(load.error), error);
+}
+
+void TestProject::savesAtomically()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("p.cuwb")).toStdString();
+    writeFile(QString::fromStdString(path), "old contents");
+    const Project project = sampleProject();
+    QCOMPARE(saveProject(project, path), std::string());
+    const ProjectLoad load = loadProject(path);
+    QVERIFY2(load.project, load.error.c_str());
+    QVERIFY(load.project->launch == project.launch);
+    // Only the project is left: no temporary file beside it.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("p.cuwb")});
+    const std::string error =
+        saveProject(project, dir.filePath(QStringLiteral("no/such/p.cuwb")).toStdString());
+    QVERIFY2(error.starts_with("cannot write '"), error.c_str());
+}
+
+void TestProject::loadErrors()
+{
+    const ProjectLoad missing = loadProject("/nonexistent/p.cuwb");
+    QCOMPARE(missing.error,
+             std::string("cannot read '/nonexistent/p.cuwb': No such file or directory"));
+    QTemporaryDir dir;
+    const ProjectLoad folder = loadProject(dir.path().toStdString());
+    QVERIFY(folder.error.ends_with("it is a directory"));
+}
+
+QTEST_GUILESS_MAIN(TestProject)
+#include "tst_project.moc"
