@@ -164,12 +164,16 @@ struct RunResources
     std::vector<DeviceBuffer> copies;
 };
 
-void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &what)
+// On overrun the context is marked lost before the throw, so that the unwinding leaks the
+// run's resources instead of freeing them (which would wait for the kernel forever).
+void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &what,
+                 bool &contextLost)
 {
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(deadlineSeconds));
     while (!done.query()) {
         if (Clock::now() >= deadline) {
+            contextLost = true;
             throw RunFailure{RunStatus::Timeout, what + " ran past the " +
                                                      shortNumber(deadlineSeconds) + " s deadline"};
         }
@@ -346,8 +350,8 @@ std::string referenceSource(const std::string &expression, const ResolvedLaunch 
         const bool reduced = scalar.elementType.scalar == ScalarKind::Float16 ||
                              scalar.elementType.scalar == ScalarKind::BFloat16;
         const std::string type = reduced ? "float" : cudaTypeName(scalar.elementType);
-        constants += "constexpr " + type + " " + scalar.parameter + " = " + type + "(" +
-                     literal(scalar.value) + ");\n";
+        constants += "constexpr " + type + " " + scalar.parameter + " = static_cast<" + type +
+                     ">(" + literal(scalar.value) + ");\n";
         taken.push_back(scalar.parameter);
     }
     for (const auto &[name, value] : resolved.variables) {
@@ -845,7 +849,7 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             const Event done;
             refFunction.launch({blocks, 1, 1}, {256, 1, 1}, 0, gpu, params.data());
             done.record(gpu);
-            waitOrThrow(done, deadlineSeconds, "the verification expression");
+            waitOrThrow(done, deadlineSeconds, "the verification expression", contextLost);
             referenceReady = true;
             break;
         }
@@ -872,7 +876,7 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             refFunction.launch(grid, block, dynamicShared, gpu, params.data());
             done.record(gpu);
             waitOrThrow(done, deadlineSeconds,
-                        "the reference kernel `" + refKernel->loweredName + "`");
+                        "the reference kernel `" + refKernel->loweredName + "`", contextLost);
             resources->reference = std::move(resources->copies[std::size_t(outputIndex)]);
             resources->copies.clear();
             referenceReady = true;
@@ -904,7 +908,7 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
     function.launch(grid, block, dynamicShared, gpu, params.data());
     finished.record(gpu);
     phase = "running the user's kernel";
-    waitOrThrow(finished, deadlineSeconds, "the kernel");
+    waitOrThrow(finished, deadlineSeconds, "the kernel", contextLost);
     result.kernelTimeMs = Event::elapsedMs(started, finished);
 
     // Reports: guard bands, unwritten outputs, statistics.
