@@ -97,7 +97,12 @@ void KernelsPanel::setPlaceholderText(const QString &text)
 
 void KernelsPanel::activate(const QModelIndex &proxyIndex)
 {
-    const int line = m_proxy->mapToSource(proxyIndex).data(KernelsModel::SourceLineRole).toInt();
+    const QModelIndex source = m_proxy->mapToSource(proxyIndex);
+    const QString lowered =
+        source.siblingAtColumn(KernelsModel::LoweredNameColumn).data(Qt::DisplayRole).toString();
+    if (!lowered.isEmpty())
+        Q_EMIT kernelSelected(lowered);
+    const int line = source.data(KernelsModel::SourceLineRole).toInt();
     if (line > 0)
         Q_EMIT kernelActivated(line);
 }

@@ -31,6 +31,8 @@ public:
 
 Q_SIGNALS:
     void kernelActivated(int sourceLine);
+    // The user picked a kernel (for the launch panel): its lowered name.
+    void kernelSelected(const QString &loweredName);
 
 private:
     void activate(const QModelIndex &proxyIndex);

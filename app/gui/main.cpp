@@ -85,7 +85,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption samplesOption(QStringLiteral("samples-dir"),
                                            QObject::tr("The folder of samples to list."),
                                            QStringLiteral("dir"));
-    parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption});
+    const QCommandLineOption runOption(
+        QStringLiteral("run"),
+        QObject::tr("With --screenshot: run the launch once the first compile is shown, and "
+                    "take the screenshot when its result and first values are on screen."));
+    parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -124,6 +128,7 @@ int main(int argc, char *argv[])
     settings.samplesDir = parser.value(samplesOption);
     settings.restoreLayout = screenshotPath.isEmpty();
     settings.prompts = screenshotPath.isEmpty();
+    settings.runDocksFirst = parser.isSet(runOption);
     cuwb::MainWindow window(settings);
 
     const QStringList files = parser.positionalArguments();
@@ -152,7 +157,8 @@ int main(int argc, char *argv[])
     std::unique_ptr<cuwb::ScreenshotRunner> runner;
     if (!screenshotPath.isEmpty()) {
         window.resize(width, height);
-        runner = std::make_unique<cuwb::ScreenshotRunner>(&window, screenshotPath, cursorLine);
+        runner = std::make_unique<cuwb::ScreenshotRunner>(&window, screenshotPath, cursorLine,
+                                                          parser.isSet(runOption));
         QObject::connect(runner.get(), &cuwb::ScreenshotRunner::finished, &app,
                          [](int code) { QCoreApplication::exit(code); });
         runner->start();

@@ -1,20 +1,25 @@
 #include "mainwindow.h"
 
+#include "bufferpagemodel.h"
 #include "compilecontroller.h"
 #include "compileoptionswidget.h"
 #include "compilestatuswidget.h"
+#include "devicepanel.h"
 #include "deviceprobe.h"
 #include "document.h"
 #include "documenttabs.h"
 #include "findreplacebar.h"
 #include "kernelsmodel.h"
 #include "kernelspanel.h"
+#include "launchpanel.h"
 #include "problemsmodel.h"
 #include "problemspanel.h"
-#include "projectsource.h"
+#include "projectcontroller.h"
 #include "ptxview.h"
 #include "qtconvert.h"
 #include "recentfiles.h"
+#include "resultspanel.h"
+#include "runcontroller.h"
 #include "samplesmenu.h"
 #include "sourceeditor.h"
 
@@ -28,6 +33,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QShowEvent>
 #include <QSplitter>
@@ -51,12 +57,17 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     m_controller->setOptions(m_optionsWidget->options());
     m_kernelsModel->setArchitecture(m_controller->options().arch);
     updateWindowTitle();
-    if (!m_settings.cliPath.isEmpty())
+    if (!m_settings.cliPath.isEmpty()) {
         m_deviceProbe->setCliPath(m_settings.cliPath);
-    if (m_settings.probeDevices)
+        m_runController->setCliPath(m_settings.cliPath);
+    }
+    if (m_settings.probeDevices) {
+        setRunAvailability(false, tr("Run needs a CUDA GPU: still looking for one"));
         m_deviceProbe->start();
-    else
+    } else {
         m_deviceLabel->setText(tr("Device query off"));
+        setRunAvailability(false, tr("Run needs a CUDA GPU: the device query is off"));
+    }
 }
 
 MainWindow::~MainWindow() = default;
@@ -108,6 +119,7 @@ void MainWindow::createWidgets()
     statusBar()->addPermanentWidget(m_deviceLabel);
 
     m_deviceProbe = new DeviceProbe(this);
+    m_runController = new RunController(this);
 }
 
 void MainWindow::createDocks()
@@ -133,7 +145,43 @@ void MainWindow::createDocks()
     m_optionsDock->setWidget(m_optionsWidget);
     addDockWidget(Qt::RightDockWidgetArea, m_optionsDock);
 
+    m_launchPanel = new LaunchPanel(this);
+    m_launchDock = new QDockWidget(tr("Launch"), this);
+    m_launchDock->setObjectName(QStringLiteral("launchDock"));
+    m_launchDock->setWidget(m_launchPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_launchDock);
+
+    m_devicePanel = new DevicePanel(this);
+    m_deviceDock = new QDockWidget(tr("Device"), this);
+    m_deviceDock->setObjectName(QStringLiteral("deviceDock"));
+    m_deviceDock->setWidget(m_devicePanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_deviceDock);
+    // One column on the right: Launch in front, options and the device behind it.
+    tabifyDockWidget(m_launchDock, m_optionsDock);
+    tabifyDockWidget(m_launchDock, m_deviceDock);
+    m_launchDock->raise();
+
+    m_resultsPanel = new ResultsPanel(this);
+    m_resultsDock = new QDockWidget(tr("Results"), this);
+    m_resultsDock->setObjectName(QStringLiteral("resultsDock"));
+    m_resultsDock->setWidget(m_resultsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
+    // Results share the wide bottom slot with the Kernels table.
+    tabifyDockWidget(m_kernelsDock, m_resultsDock);
+    m_kernelsDock->raise();
+
+    m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
+    m_projects->setDialogsEnabled(m_settings.prompts);
+
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::showRunDocks()
+{
+    m_launchDock->show();
+    m_launchDock->raise();
+    m_resultsDock->show();
+    m_resultsDock->raise();
 }
 
 void MainWindow::createMenus()
@@ -148,6 +196,20 @@ void MainWindow::createMenus()
     auto *samples = new SamplesMenu(m_samplesDir, this);
     file->addMenu(samples);
     connect(samples, &SamplesMenu::fileRequested, this, &MainWindow::openPath);
+    file->addSeparator();
+    file->addAction(tr("Open &Project…"), this, [this] {
+        const QString start = m_projects->hasProject()
+                                  ? QFileInfo(m_projects->projectPath()).absolutePath()
+                                  : m_samplesDir;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), start,
+                                                          tr("CUDA Workbench projects (*.cuwb)"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    QAction *saveProject =
+        file->addAction(tr("Save Pro&ject"), m_projects, &ProjectController::save);
+    saveProject->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    file->addAction(tr("Save Project As…"), m_projects, &ProjectController::saveAs);
     file->addSeparator();
     QAction *save = file->addAction(tr("&Save"), this, [this] { m_tabs->save(currentDocument()); });
     save->setShortcut(QKeySequence::Save);
@@ -198,11 +260,17 @@ void MainWindow::createMenus()
     view->addAction(m_problemsDock->toggleViewAction());
     view->addAction(m_kernelsDock->toggleViewAction());
     view->addAction(m_optionsDock->toggleViewAction());
+    view->addAction(m_launchDock->toggleViewAction());
+    view->addAction(m_resultsDock->toggleViewAction());
+    view->addAction(m_deviceDock->toggleViewAction());
 
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     QAction *compile =
         build->addAction(tr("&Compile"), m_controller, &CompileController::compileNow);
     compile->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_launchPanel->runAction());
 
     connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
 }
@@ -237,6 +305,37 @@ void MainWindow::connectSignals()
     connect(m_optionsWidget, &CompileOptionsWidget::optionsChanged, this,
             &MainWindow::onOptionsChanged);
     connect(m_deviceProbe, &DeviceProbe::finished, this, &MainWindow::onDevicesProbed);
+    connect(m_kernelsPanel, &KernelsPanel::kernelSelected, m_launchPanel,
+            &LaunchPanel::selectKernel);
+
+    // Running.
+    connect(m_launchPanel, &LaunchPanel::runRequested, this, &MainWindow::onRunRequested);
+    connect(m_runController, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_runController, &RunController::busyChanged, this,
+            [this] { m_launchPanel->setRunning(m_runController->isRunning()); });
+    connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
+        m_devicePanel->setHello(hello);
+        m_launchPanel->setDevice(hello.device,
+                                 hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
+                                              : std::nullopt);
+    });
+    BufferPageModel *pages = m_resultsPanel->pageModel();
+    connect(pages, &BufferPageModel::pageRequested, m_runController, &RunController::requestPage);
+    connect(m_runController, &RunController::pageReady, pages, &BufferPageModel::addPage);
+    connect(m_runController, &RunController::pageFailed, pages, &BufferPageModel::pageFailed);
+    connect(m_runController, &RunController::pageDropped, pages, &BufferPageModel::requestDropped);
+    connect(m_resultsPanel, &ResultsPanel::exportRequested, m_runController,
+            &RunController::exportBuffer);
+    connect(m_runController, &RunController::exportFinished, m_resultsPanel,
+            &ResultsPanel::showExportResult);
+
+    connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::updateWindowTitle);
+    connect(m_projects, &ProjectController::projectSaved, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Saved project %1").arg(QDir::toNativeSeparators(path)), 10000);
+        updateWindowTitle();
+    });
+    connect(m_projects, &ProjectController::errorOccurred, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 15000); });
 }
 
 void MainWindow::restoreSettings()
@@ -262,9 +361,11 @@ void MainWindow::showEvent(QShowEvent *event)
     // the Kernels table wider than the Problems list.
     if (!m_layoutRestored) {
         const int w = width();
-        resizeDocks({m_optionsDock}, {std::max(250, w / 6)}, Qt::Horizontal);
+        resizeDocks({m_launchDock}, {std::max(420, w * 3 / 10)}, Qt::Horizontal);
         resizeDocks({m_problemsDock, m_kernelsDock}, {w / 3, w * 2 / 3}, Qt::Horizontal);
-        resizeDocks({m_problemsDock}, {std::max(180, height() / 4)}, Qt::Vertical);
+        resizeDocks({m_problemsDock}, {std::max(200, height() * 3 / 10)}, Qt::Vertical);
+        if (m_settings.runDocksFirst)
+            showRunDocks();
     }
     if (!m_splitterRestored) {
         const int total = std::max(100, m_splitter->width());
@@ -303,16 +404,9 @@ QString MainWindow::deviceStatusText() const
 
 Document *MainWindow::openPath(const QString &path)
 {
-    QString sourcePath = path;
-    if (path.endsWith(QStringLiteral(".cuwb"), Qt::CaseInsensitive)) {
-        QString error;
-        sourcePath = ProjectSource::sourcePath(path, &error);
-        if (sourcePath.isEmpty()) {
-            statusBar()->showMessage(error, 15000);
-            return nullptr;
-        }
-    }
-    return m_tabs->openFile(sourcePath);
+    if (path.endsWith(QStringLiteral(".cuwb"), Qt::CaseInsensitive))
+        return m_projects->open(path);
+    return m_tabs->openFile(path);
 }
 
 void MainWindow::openWithDialog()
@@ -366,6 +460,7 @@ void MainWindow::showDocumentResult(Document *document)
         m_ptxView->clearPtx(tr("// No PTX: the source did not compile."));
     }
     m_ptxTitle->setText(tr("PTX \u2014 %1").arg(toQString(result.options.arch)));
+    m_launchPanel->setCompileResult(result, document->editor()->text(), document->displayName());
 }
 
 void MainWindow::onCurrentDocumentChanged(Document *document)
@@ -377,6 +472,7 @@ void MainWindow::onCurrentDocumentChanged(Document *document)
         m_kernelsModel->clear();
         m_compileStatus->clear();
         m_ptxView->clearPtx(QString());
+        m_launchPanel->clearKernels(tr("Open a source to set up a launch."));
         return;
     }
     connect(document, &Document::modificationChanged, this, &MainWindow::updateWindowTitle,
@@ -398,6 +494,38 @@ void MainWindow::onDevicesProbed()
 {
     m_deviceLabel->setText(m_deviceProbe->summary());
     m_optionsWidget->setDeviceArchitecture(m_deviceProbe->firstArchitecture());
+    const DeviceQuery &query = m_deviceProbe->query();
+    m_devicePanel->setQuery(query, m_deviceProbe->summary());
+    QString reason = RunController::unavailableReasonFor(query);
+    if (!query.driverLoaded && query.message.empty()) // the query itself failed
+        reason = tr("Run needs a CUDA GPU: %1").arg(m_deviceProbe->summary());
+    setRunAvailability(reason.isEmpty(), reason);
+    if (!query.devices.empty() && !m_runController->hello())
+        m_launchPanel->setDevice(query.devices.front());
+}
+
+void MainWindow::setRunAvailability(bool available, const QString &reason)
+{
+    m_runController->setAvailability(available, reason);
+    m_launchPanel->setRunAvailability(available, reason);
+}
+
+void MainWindow::onRunRequested()
+{
+    m_resultsPanel->showRunning(m_launchPanel->currentKernel());
+    m_resultsDock->show();
+    m_resultsDock->raise();
+    m_runController->run(m_launchPanel->runRequest());
+    m_launchPanel->setRunning(m_runController->isRunning());
+}
+
+void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
+{
+    Q_UNUSED(jobId)
+    m_resultsPanel->showResult(result, m_launchPanel->bufferTypeNames());
+    m_launchPanel->setRunning(m_runController->isRunning());
+    statusBar()->showMessage(m_resultsPanel->statusText(), 10000);
+    Q_EMIT runResultShown();
 }
 
 void MainWindow::goToSourceLine(int line)
@@ -431,9 +559,14 @@ void MainWindow::updateWindowTitle()
         setWindowTitle(tr("CUDA Workbench"));
         return;
     }
-    setWindowTitle(tr("%1%2 \u2014 CUDA Workbench")
+    const QString project =
+        m_projects && m_projects->hasProject()
+            ? QStringLiteral(" \u2014 ") + QFileInfo(m_projects->projectPath()).fileName()
+            : QString();
+    setWindowTitle(tr("%1%2%3 \u2014 CUDA Workbench")
                        .arg(document->displayName(),
-                            document->isModified() ? QStringLiteral(" \u25cf") : QString()));
+                            document->isModified() ? QStringLiteral(" \u25cf") : QString(),
+                            project));
 }
 
 void MainWindow::zoom(int steps)

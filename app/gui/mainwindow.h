@@ -16,16 +16,22 @@ namespace cuwb {
 class CompileController;
 class CompileOptionsWidget;
 class CompileStatusWidget;
+class DevicePanel;
 class DeviceProbe;
 class Document;
 class DocumentTabs;
 class FindReplaceBar;
 class KernelsModel;
 class KernelsPanel;
+class LaunchPanel;
+class ProjectController;
 class ProblemsModel;
 class ProblemsPanel;
 class PtxView;
 class RecentFiles;
+class ResultsPanel;
+class RunController;
+struct RunResult;
 struct CompileRequest;
 
 class MainWindow : public QMainWindow
@@ -35,17 +41,18 @@ class MainWindow : public QMainWindow
 public:
     struct Settings
     {
-        QString samplesDir;        // empty: found by SamplesMenu::findSamplesDir()
-        bool restoreLayout = true; // window geometry and dock layout from QSettings
-        bool probeDevices = true;  // run `cuwb devices --json`
-        bool prompts = true;       // ask before discarding edits (off for tests)
-        QString cliPath;           // the cuwb tool; empty: DeviceProbe::findCli()
+        QString samplesDir;         // empty: found by SamplesMenu::findSamplesDir()
+        bool restoreLayout = true;  // window geometry and dock layout from QSettings
+        bool probeDevices = true;   // run `cuwb devices --json`
+        bool prompts = true;        // ask before discarding edits (off for tests)
+        QString cliPath;            // the cuwb tool; empty: DeviceProbe::findCli()
+        bool runDocksFirst = false; // show Launch and Results in front (the --run screenshot)
     };
 
     explicit MainWindow(const Settings &settings, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // Opens a .cu file, or the source of a .cuwb project.
+    // Opens a .cu file, or a .cuwb project (its source, options, launch and verification).
     Document *openPath(const QString &path);
     [[nodiscard]] QString samplesDir() const { return m_samplesDir; }
 
@@ -62,10 +69,19 @@ public:
     [[nodiscard]] CompileStatusWidget *compileStatusWidget() const { return m_compileStatus; }
     [[nodiscard]] DeviceProbe *deviceProbe() const { return m_deviceProbe; }
     [[nodiscard]] QString deviceStatusText() const;
+    [[nodiscard]] LaunchPanel *launchPanel() const { return m_launchPanel; }
+    [[nodiscard]] ResultsPanel *resultsPanel() const { return m_resultsPanel; }
+    [[nodiscard]] DevicePanel *devicePanel() const { return m_devicePanel; }
+    [[nodiscard]] RunController *runController() const { return m_runController; }
+    [[nodiscard]] ProjectController *projectController() const { return m_projects; }
+    // Brings the Launch and Results docks to the front.
+    void showRunDocks();
 
 Q_SIGNALS:
     // A compile result is on screen: editor, PTX, panels and status bar show it.
     void resultShown(int documentId);
+    // A run's result is on screen in the Results dock.
+    void runResultShown();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -84,6 +100,9 @@ private:
     void onCurrentDocumentChanged(Document *document);
     void onOptionsChanged();
     void onDevicesProbed();
+    void onRunRequested();
+    void onRunFinished(quint64 jobId, const RunResult &result);
+    void setRunAvailability(bool available, const QString &reason);
     void showDocumentResult(Document *document);
     void goToSourceLine(int line);
     void goToLocation(const QString &file, int line, int column);
@@ -111,6 +130,14 @@ private:
     QDockWidget *m_problemsDock = nullptr;
     QDockWidget *m_kernelsDock = nullptr;
     QDockWidget *m_optionsDock = nullptr;
+    LaunchPanel *m_launchPanel = nullptr;
+    QDockWidget *m_launchDock = nullptr;
+    ResultsPanel *m_resultsPanel = nullptr;
+    QDockWidget *m_resultsDock = nullptr;
+    DevicePanel *m_devicePanel = nullptr;
+    QDockWidget *m_deviceDock = nullptr;
+    RunController *m_runController = nullptr;
+    ProjectController *m_projects = nullptr;
     bool m_layoutRestored = false;
     bool m_splitterRestored = false;
     bool m_initialLayoutDone = false;

@@ -2,9 +2,12 @@
 
 #include "deviceprobe.h"
 #include "document.h"
+#include "launchpanel.h"
 #include "mainwindow.h"
+#include "resultspanel.h"
 #include "sourceeditor.h"
 
+#include <QAction>
 #include <QCoreApplication>
 #include <QDir>
 #include <QPixmap>
@@ -14,11 +17,12 @@
 namespace cuwb {
 
 ScreenshotRunner::ScreenshotRunner(MainWindow *window, const QString &outputPath, int cursorLine,
-                                   QObject *parent)
+                                   bool run, QObject *parent)
     : QObject(parent)
     , m_window(window)
     , m_outputPath(outputPath)
     , m_cursorLine(cursorLine)
+    , m_run(run)
 {
     m_timeout.setSingleShot(true);
     m_devicePatience.setSingleShot(true);
@@ -48,10 +52,41 @@ void ScreenshotRunner::check()
     if (!m_haveResult || m_capturing)
         return;
     if (m_window->deviceProbe()->isFinished()) {
-        capture();
+        if (m_run)
+            startRun();
+        else
+            capture();
     } else if (!m_devicePatience.isActive()) {
         m_devicePatience.start();
     }
+}
+
+void ScreenshotRunner::startRun()
+{
+    if (m_runStarted)
+        return;
+    m_runStarted = true;
+    m_devicePatience.stop();
+    m_window->showRunDocks();
+    LaunchPanel *launch = m_window->launchPanel();
+    if (!launch->canRun()) {
+        std::fprintf(stderr, "cuda-workbench: not running: %s\n",
+                     qPrintable(launch->runBlockedReason()));
+        capture();
+        return;
+    }
+    ResultsPanel *results = m_window->resultsPanel();
+    // The result, then its first page of values; a result without buffers is shown as it is.
+    connect(m_window, &MainWindow::runResultShown, this, [this, results] {
+        bool pages = false;
+        for (const BufferReport &buffer : results->result().buffers)
+            pages = pages || (!buffer.handle.empty() && buffer.count > 0);
+        if (!pages)
+            capture();
+    });
+    connect(results, &ResultsPanel::valuesShown, this, &ScreenshotRunner::capture);
+    m_timeout.start(120000);
+    launch->runAction()->trigger();
 }
 
 void ScreenshotRunner::capture()

@@ -1,0 +1,199 @@
+#include "runcontroller.h"
+
+#include "deviceprobe.h"
+#include "qtconvert.h"
+#include "runworker.h"
+
+#include <QThread>
+
+namespace cuwb {
+
+RunController::RunController(QObject *parent)
+    : QObject(parent)
+    , m_thread(new QThread(this))
+    , m_worker(new RunWorker)
+    , m_cliPath(DeviceProbe::findCli())
+{
+    qRegisterMetaType<cuwb::RunResult>();
+    qRegisterMetaType<cuwb::Page>();
+    qRegisterMetaType<cuwb::HelloReply>();
+    m_thread->setObjectName(QStringLiteral("cuwb-run"));
+    m_worker->setCliPath(m_cliPath);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &RunWorker::runDone, this, &RunController::onRunDone);
+    connect(m_worker, &RunWorker::pageDone, this, &RunController::onPageDone);
+    connect(m_worker, &RunWorker::exportDone, this, &RunController::onExportDone);
+    connect(m_worker, &RunWorker::helloReceived, this, &RunController::onHello);
+    m_thread->start();
+}
+
+RunController::~RunController()
+{
+    m_pendingRun.reset();
+    m_pendingPages.clear();
+    m_pendingExports.clear();
+    m_worker->disconnect(this);
+    RunWorker *worker = m_worker;
+    // The worker's own thread stops the child process; a request in flight finishes (or
+    // times out) first.
+    QMetaObject::invokeMethod(
+        m_worker, [worker] { worker->shutdown(); }, Qt::QueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+}
+
+void RunController::setCliPath(const QString &path)
+{
+    m_cliPath = path;
+    RunWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        m_worker, [worker, path] { worker->setCliPath(path); }, Qt::QueuedConnection);
+}
+
+void RunController::setAvailability(bool available, const QString &reason)
+{
+    m_available = available;
+    m_unavailableReason = available ? QString() : reason;
+}
+
+QString RunController::unavailableReasonFor(const DeviceQuery &query)
+{
+    if (query.driverLoaded && !query.devices.empty())
+        return {};
+    QString detail = toQString(query.message);
+    // The device query's message ends with what it means for the whole program.
+    for (const QString &suffix :
+         {QStringLiteral(" \u2014 compile-only mode"), QStringLiteral(" - compile-only mode")}) {
+        if (detail.endsWith(suffix))
+            detail.chop(suffix.size());
+    }
+    if (detail.isEmpty())
+        detail = query.driverLoaded ? tr("no GPU found") : tr("No CUDA driver");
+    return tr("Run needs a CUDA GPU: %1").arg(detail);
+}
+
+quint64 RunController::run(const RunRequest &request)
+{
+    const quint64 jobId = ++m_nextJobId;
+    m_latestJobId = jobId;
+    if (!m_available) {
+        RunResult result;
+        result.status = RunStatus::NoDevice;
+        result.message = toStdString(m_unavailableReason);
+        Q_EMIT runStarted(jobId);
+        Q_EMIT runFinished(jobId, result);
+        return 0;
+    }
+    // The new run replaces the buffers pages would come from.
+    for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
+        Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
+    m_pendingRun = std::make_pair(jobId, request);
+    dispatch();
+    return jobId;
+}
+
+void RunController::requestPage(const PageRequest &request)
+{
+    // Drop a waiting duplicate, then keep only the newest few: those are what is on screen.
+    for (auto it = m_pendingPages.begin(); it != m_pendingPages.end(); ++it) {
+        if (it->handle == request.handle && it->first == request.first) {
+            m_pendingPages.erase(it);
+            break;
+        }
+    }
+    m_pendingPages.push_back(request);
+    while (m_pendingPages.size() > MaxQueuedPages) {
+        const PageRequest dropped = std::move(m_pendingPages.front());
+        m_pendingPages.pop_front();
+        Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
+    }
+    dispatch();
+}
+
+void RunController::exportBuffer(const QString &handle, const QString &path, ExportFormat format)
+{
+    m_pendingExports.push_back({handle, path, format});
+    dispatch();
+}
+
+void RunController::setBusy(bool busy)
+{
+    if (busy == m_busy)
+        return;
+    m_busy = busy;
+    Q_EMIT busyChanged(busy);
+}
+
+void RunController::dispatch()
+{
+    if (m_busy)
+        return; // one request at a time; the next is sent when this one is answered
+    RunWorker *worker = m_worker;
+    if (m_pendingRun) {
+        auto [jobId, request] = std::move(*m_pendingRun);
+        m_pendingRun.reset();
+        m_runInFlight = true;
+        setBusy(true);
+        Q_EMIT runStarted(jobId);
+        QMetaObject::invokeMethod(
+            m_worker,
+            [worker, jobId, request = std::move(request)] { worker->run(jobId, request); },
+            Qt::QueuedConnection);
+        return;
+    }
+    if (!m_pendingExports.empty()) {
+        ExportTask task = std::move(m_pendingExports.front());
+        m_pendingExports.pop_front();
+        setBusy(true);
+        QMetaObject::invokeMethod(
+            m_worker, [worker, task] { worker->exportBuffer(task.handle, task.path, task.format); },
+            Qt::QueuedConnection);
+        return;
+    }
+    if (!m_pendingPages.empty()) {
+        // Newest first: the rows the user looks at now.
+        PageRequest request = std::move(m_pendingPages.back());
+        m_pendingPages.pop_back();
+        setBusy(true);
+        QMetaObject::invokeMethod(
+            m_worker, [worker, request] { worker->page(request); }, Qt::QueuedConnection);
+    }
+}
+
+void RunController::onRunDone(quint64 jobId, const RunResult &result)
+{
+    m_runInFlight = false;
+    setBusy(false);
+    if (jobId == m_latestJobId)
+        Q_EMIT runFinished(jobId, result);
+    else
+        Q_EMIT runDiscarded(jobId);
+    dispatch();
+}
+
+void RunController::onPageDone(const Page &page, const QString &error, const QString &handle,
+                               quint64 first)
+{
+    setBusy(false);
+    if (error.isEmpty())
+        Q_EMIT pageReady(page);
+    else
+        Q_EMIT pageFailed(handle, first, error);
+    dispatch();
+}
+
+void RunController::onExportDone(const QString &path, bool ok, const QString &message)
+{
+    setBusy(false);
+    Q_EMIT exportFinished(path, ok, message);
+    dispatch();
+}
+
+void RunController::onHello(const WorkerHello &hello)
+{
+    m_hello = hello;
+    Q_EMIT helloReceived(hello);
+}
+
+} // namespace cuwb

@@ -1,0 +1,54 @@
+// RunWorker: the RunController's half that lives on its own thread and owns the WorkerProcess.
+// Every call blocks until the worker answers or its deadline passes, which is why it must never
+// run on the GUI thread. Nothing escapes as an exception: failures become data in the signals.
+#pragma once
+
+#include "runcontroller.h"
+#include "worker/workerprocess.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace cuwb {
+
+class RunWorker : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit RunWorker(QObject *parent = nullptr);
+    ~RunWorker() override;
+
+    void setCliPath(const QString &path);
+    void run(quint64 jobId, const cuwb::RunRequest &request);
+    void page(const cuwb::PageRequest &request);
+    void exportBuffer(const QString &handle, const QString &path, cuwb::ExportFormat format);
+    void shutdown();
+
+    // Seconds the client waits for a run's reply: the kernel's deadline plus room for the
+    // worker's compile, allocation, initialisation and verification.
+    static double runTimeoutSeconds(double deadlineSeconds);
+    // The RunResult for a reply of a run request (a failure of the worker becomes one too).
+    static RunResult resultFromReply(const WorkerProcess::Reply &reply, double deadlineSeconds);
+
+Q_SIGNALS:
+    void runDone(quint64 jobId, const cuwb::RunResult &result);
+    // error is empty on success; handle and first name the request either way.
+    void pageDone(const cuwb::Page &page, const QString &error, const QString &handle,
+                  quint64 first);
+    void exportDone(const QString &path, bool ok, const QString &message);
+    void helloReceived(const cuwb::HelloReply &hello);
+
+private:
+    WorkerProcess &process();
+    void reportHello();
+
+    std::unique_ptr<WorkerProcess> m_process;
+    std::string m_cliPath;
+    int m_reportedStarts = 0;
+};
+
+} // namespace cuwb

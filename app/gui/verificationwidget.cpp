@@ -1,0 +1,154 @@
+#include "verificationwidget.h"
+
+#include "qtconvert.h"
+
+#include <QComboBox>
+#include <QDoubleValidator>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStackedWidget>
+#include <QToolButton>
+
+namespace cuwb {
+
+VerificationWidget::VerificationWidget(QWidget *parent)
+    : QGroupBox(tr("Verification"), parent)
+    , m_output(new QComboBox(this))
+    , m_kind(new QComboBox(this))
+    , m_stack(new QStackedWidget(this))
+    , m_expression(new QLineEdit(this))
+    , m_kernel(new QComboBox(this))
+    , m_file(new QLineEdit(this))
+    , m_tolerance(new QComboBox(this))
+    , m_toleranceValue(new QLineEdit(this))
+{
+    // In ReferenceKind's order.
+    m_kind->addItems({tr("None"), tr("Expression"), tr("Other kernel"), tr("File")});
+    m_tolerance->addItems({tr("absolute"), tr("relative"), tr("ULP")});
+    auto *validator = new QDoubleValidator(0.0, 1e300, 17, m_toleranceValue);
+    validator->setNotation(QDoubleValidator::ScientificNotation);
+    validator->setLocale(QLocale::c());
+    m_toleranceValue->setValidator(validator);
+    m_toleranceValue->setToolTip(tr("Absolute or relative bound, or units in the last place"));
+    m_expression->setPlaceholderText(tr("a[i] + b[i]"));
+    m_expression->setToolTip(tr("The expected value of element i, in CUDA C++ over the buffers "
+                                "(indexed by i) and the variables"));
+    m_file->setPlaceholderText(tr(".npy or raw .bin of the output's element type"));
+
+    m_stack->addWidget(new QLabel(tr("The output is not checked."), m_stack));
+    m_stack->addWidget(m_expression);
+    m_stack->addWidget(m_kernel);
+    auto *filePage = new QWidget(m_stack);
+    auto *fileRow = new QHBoxLayout(filePage);
+    fileRow->setContentsMargins(0, 0, 0, 0);
+    auto *browseButton = new QToolButton(filePage);
+    browseButton->setText(tr("Browse\u2026"));
+    fileRow->addWidget(m_file, 1);
+    fileRow->addWidget(browseButton);
+    m_stack->addWidget(filePage);
+    m_stack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+
+    auto *toleranceRow = new QHBoxLayout;
+    toleranceRow->addWidget(m_tolerance);
+    toleranceRow->addWidget(m_toleranceValue, 1);
+
+    auto *form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Output"), m_output);
+    form->addRow(tr("Reference"), m_kind);
+    form->addRow(QString(), m_stack);
+    form->addRow(tr("Tolerance"), toleranceRow);
+
+    connect(m_output, &QComboBox::currentTextChanged, this, &VerificationWidget::edited);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
+    connect(m_expression, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(m_kernel, &QComboBox::currentTextChanged, this, &VerificationWidget::edited);
+    connect(m_file, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(m_tolerance, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
+    connect(m_toleranceValue, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(browseButton, &QToolButton::clicked, this, &VerificationWidget::browse);
+    showSpec();
+}
+
+void VerificationWidget::setChoices(const QStringList &buffers, const QStringList &kernels)
+{
+    m_updating = true;
+    m_output->clear();
+    m_output->addItems(buffers);
+    m_kernel->clear();
+    m_kernel->addItems(kernels);
+    m_updating = false;
+    showSpec();
+}
+
+void VerificationWidget::setSpec(const VerificationSpec &spec)
+{
+    m_spec = spec;
+    showSpec();
+}
+
+void VerificationWidget::showSpec()
+{
+    m_updating = true;
+    const QString output = toQString(m_spec.output);
+    if (!output.isEmpty() && m_output->findText(output) < 0)
+        m_output->addItem(output);
+    m_output->setCurrentText(output);
+    m_kind->setCurrentIndex(int(m_spec.kind));
+    m_stack->setCurrentIndex(int(m_spec.kind));
+    if (m_expression->text() != toQString(m_spec.expression))
+        m_expression->setText(toQString(m_spec.expression));
+    const QString kernel = toQString(m_spec.referenceKernel);
+    if (!kernel.isEmpty() && m_kernel->findText(kernel) < 0)
+        m_kernel->addItem(kernel);
+    m_kernel->setCurrentText(kernel);
+    if (m_file->text() != toQString(m_spec.file))
+        m_file->setText(toQString(m_spec.file));
+    m_tolerance->setCurrentIndex(int(m_spec.tolerance));
+    bool ok = false;
+    if (QLocale::c().toDouble(m_toleranceValue->text(), &ok) != m_spec.toleranceValue || !ok)
+        m_toleranceValue->setText(QString::number(m_spec.toleranceValue, 'g', 6));
+    const bool on = m_spec.kind != ReferenceKind::None;
+    m_output->setEnabled(on);
+    m_tolerance->setEnabled(on);
+    m_toleranceValue->setEnabled(on);
+    m_updating = false;
+}
+
+void VerificationWidget::edited()
+{
+    if (m_updating)
+        return;
+    m_spec.output = toStdString(m_output->currentText());
+    m_spec.kind = ReferenceKind(std::max(0, m_kind->currentIndex()));
+    m_spec.expression = toStdString(m_expression->text().trimmed());
+    m_spec.referenceKernel = toStdString(m_kernel->currentText());
+    m_spec.file = toStdString(m_file->text().trimmed());
+    m_spec.tolerance = ToleranceKind(std::max(0, m_tolerance->currentIndex()));
+    bool ok = false;
+    const double tolerance = QLocale::c().toDouble(m_toleranceValue->text(), &ok);
+    if (ok)
+        m_spec.toleranceValue = tolerance;
+    if (m_spec.kind == ReferenceKind::Kernel && m_spec.referenceKernel.empty() &&
+        m_kernel->count() > 0)
+        m_spec.referenceKernel = toStdString(m_kernel->itemText(0));
+    showSpec();
+    Q_EMIT specEdited(m_spec);
+}
+
+void VerificationWidget::browse()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Reference values"),
+                                                      QFileInfo(m_file->text()).absolutePath(),
+                                                      tr("Arrays (*.npy *.bin);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    m_file->setText(path);
+    edited();
+}
+
+} // namespace cuwb
