@@ -161,7 +161,16 @@ int runCheck(const std::vector<std::string> &arguments)
 
     const ProjectLoad load = loadProject(projectPath);
     if (!load.project) {
-        std::cerr << projectPath << ": " << load.error << "\n";
+        if (load.line > 0) {
+            // FILE:LINE:COLUMN, as compilers print it, so editors and terminals can jump there.
+            std::string message = load.error;
+            if (const auto colon = message.find(": "); message.starts_with("line "))
+                message.erase(0, colon + 2);
+            std::cerr << projectPath << ":" << load.line << ":" << load.column
+                      << ": error: " << message << "\n";
+        } else {
+            std::cerr << projectPath << ": " << load.error << "\n";
+        }
         return ExitUsage;
     }
     Project project = *load.project;
@@ -265,8 +274,12 @@ int runCheck(const std::vector<std::string> &arguments)
     }
     // Warnings are worth seeing here too; they do not stop a run.
     printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
-    for (const LaunchIssue &issue : issues)
-        std::cout << projectPath << ": " << issue.field << ": " << issue.message << "\n";
+    for (const LaunchIssue &issue : issues) {
+        std::cout << projectPath << ": " << issue.field << ": " << issue.message;
+        if (issue.position >= 0)
+            std::cout << " (at character " << issue.position + 1 << ")";
+        std::cout << "\n";
+    }
     if (!issues.empty()) {
         std::cout << projectPath << ": would not run: " << issues.size()
                   << (issues.size() == 1 ? " problem" : " problems") << "\n";

@@ -1,0 +1,7 @@
+// vector_add for the cuwb check tests
+extern "C" __global__ void vector_add(const float *a, const float *b, float *c, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}

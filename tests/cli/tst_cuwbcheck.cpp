@@ -1,0 +1,225 @@
+// End-to-end tests of `cuwb check`: good and bad projects in data/ give the exact
+// PROJECT: FIELD: MESSAGE lines and exit codes 0, 1 and 2; --json and --arch.
+#include <QProcess>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+};
+
+Run runCuwb(const QStringList &arguments)
+{
+    QProcess process;
+    // The data folder is the working directory, so the lines carry short relative paths.
+    process.setWorkingDirectory(QStringLiteral(CUWB_TEST_DATA_DIR));
+    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
+    Run run;
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+Run check(const char *project, QStringList extra = {})
+{
+    return runCuwb(QStringList{QStringLiteral("check")} + extra +
+                   QStringList{QString::fromUtf8(project)});
+}
+
+} // namespace
+
+class TestCuwbCheck : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void goodProjectWouldRun();
+    void reportsEveryLimit();
+    void reportsExpressionErrorsAndVerification();
+    void otherArchitecture();
+    void compileErrors();
+    void wrongKernel();
+    void malformedProjects_data();
+    void malformedProjects();
+    void json();
+    void usage();
+    void compileJsonListsParameters();
+};
+
+void TestCuwbCheck::goodProjectWouldRun()
+{
+    const Run run = check("check_good.cuwb");
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.outLines(),
+             QStringList{QStringLiteral("check_good.cuwb: vector_add would run on sm_90: grid "
+                                        "(4096, 1, 1), block (256, 1, 1), 3 buffers of 12582912 "
+                                        "bytes")});
+}
+
+void TestCuwbCheck::reportsEveryLimit()
+{
+    const Run run = check("check_bad.cuwb");
+    QCOMPARE(run.exitCode, 1);
+    const QStringList lines = run.outLines();
+    QVERIFY2(lines.size() == 7, qPrintable(run.out));
+    QCOMPARE(lines[0], QStringLiteral("check_bad.cuwb: argument n: n = N = 5000000000 does not fit "
+                                      "in int (max 2147483647)"));
+    QCOMPARE(lines[1],
+             QStringLiteral("check_bad.cuwb: block.x: block.x is 2048; sm_90 allows 1024"));
+    QCOMPARE(lines[2], QStringLiteral("check_bad.cuwb: block.z: block.z is 128; sm_90 allows 64"));
+    QCOMPARE(lines[3],
+             QStringLiteral("check_bad.cuwb: block: block has 262144 threads; sm_90 allows 1024"));
+    QCOMPARE(lines[4],
+             QStringLiteral("check_bad.cuwb: grid.y: grid.y is 70000; sm_90 allows 65535"));
+    QVERIFY2(lines[5].startsWith(QStringLiteral("check_bad.cuwb: registers: ")) &&
+                 lines[5].endsWith(QStringLiteral("; sm_90 allows 65536 per block")),
+             qPrintable(lines[5]));
+    QCOMPARE(lines[6], QStringLiteral("check_bad.cuwb: would not run: 6 problems"));
+}
+
+void TestCuwbCheck::reportsExpressionErrorsAndVerification()
+{
+    const Run run = check("check_expressions.cuwb");
+    QCOMPARE(run.exitCode, 1);
+    const QStringList expected{
+        QStringLiteral(
+            "check_expressions.cuwb: grid.x: a parenthesis is not closed (at character 17)"),
+        QStringLiteral(
+            "check_expressions.cuwb: argument a: count: unknown variable 'M' (at character 1)"),
+        QStringLiteral("check_expressions.cuwb: shared memory: 0 static + 300000 dynamic = 300000 "
+                       "bytes; sm_90 allows 49152 without opt-in and 232448 with it"),
+        QStringLiteral("check_expressions.cuwb: verification: output: the kernel has no pointer "
+                       "parameter named 'd'"),
+        QStringLiteral("check_expressions.cuwb: would not run: 4 problems"),
+    };
+    QCOMPARE(run.outLines(), expected);
+}
+
+void TestCuwbCheck::otherArchitecture()
+{
+    const Run run = check("check_bad.cuwb", {QStringLiteral("--arch"), QStringLiteral("sm_80")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(
+                 QStringLiteral("check_bad.cuwb: block.z: block.z is 128; sm_80 allows 64")),
+             qPrintable(run.out));
+    const Run unknown =
+        check("check_good.cuwb", {QStringLiteral("--arch"), QStringLiteral("sm_12")});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains(QStringLiteral("unknown architecture 'sm_12'")),
+             qPrintable(unknown.err));
+}
+
+void TestCuwbCheck::compileErrors()
+{
+    const Run run = check("check_compile_error.cuwb");
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.outLines().value(0),
+             QStringLiteral(
+                 "check_compile_error.cuwb:3:12: error: identifier \"missing\" is undefined"));
+}
+
+void TestCuwbCheck::wrongKernel()
+{
+    const Run run = check("check_wrong_kernel.cuwb");
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.outLines().value(0),
+             QStringLiteral("check_wrong_kernel.cuwb: launch: kernel: no kernel named 'vectorAdd' "
+                            "in the source (kernels: vector_add)"));
+}
+
+void TestCuwbCheck::malformedProjects_data()
+{
+    QTest::addColumn<QString>("project");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("malformed") << QStringLiteral("check_malformed.cuwb")
+                               << QStringLiteral("check_malformed.cuwb:3:10: error: syntax error "
+                                                 "while parsing object - unexpected string "
+                                                 "literal; expected '}'");
+    QTest::newRow("newer") << QStringLiteral("check_newer.cuwb")
+                           << QStringLiteral("check_newer.cuwb: schema version 3 is newer than "
+                                             "this CUDA Workbench understands (1)");
+    QTest::newRow("missing source") << QStringLiteral("check_missing_source.cuwb")
+                                    << QStringLiteral("check_missing_source.cuwb: cannot read "
+                                                      "source 'no_such_kernel.cu': No such file "
+                                                      "or directory");
+    QTest::newRow("missing project") << QStringLiteral("nothing_here.cuwb")
+                                     << QStringLiteral("nothing_here.cuwb: cannot read "
+                                                       "'nothing_here.cuwb': No such file or "
+                                                       "directory");
+}
+
+void TestCuwbCheck::malformedProjects()
+{
+    QFETCH(QString, project);
+    QFETCH(QString, error);
+    const Run run = runCuwb({QStringLiteral("check"), project});
+    QCOMPARE(run.exitCode, 2);
+    QCOMPARE(run.err.trimmed(), error);
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCuwbCheck::json()
+{
+    const Run good = check("check_good.cuwb", {QStringLiteral("--json")});
+    QCOMPARE(good.exitCode, 0);
+    const nlohmann::json report = nlohmann::json::parse(good.out.toStdString());
+    QCOMPARE(report["ok"], nlohmann::json(true));
+    QCOMPARE(report["kernel"], nlohmann::json("vector_add"));
+    QCOMPARE(report["grid"], nlohmann::json({4096, 1, 1}));
+    QCOMPARE(report["bufferBytes"], nlohmann::json(12582912));
+    QCOMPARE(report["parameters"].size(), std::size_t(4));
+    QCOMPARE(report["parameters"][3]["elementType"], nlohmann::json("int32_t"));
+
+    const Run bad = check("check_expressions.cuwb", {QStringLiteral("--json")});
+    QCOMPARE(bad.exitCode, 1);
+    const nlohmann::json issues = nlohmann::json::parse(bad.out.toStdString())["issues"];
+    QCOMPARE(issues.size(), std::size_t(4));
+    QCOMPARE(issues[0]["field"], nlohmann::json("grid.x"));
+    QCOMPARE(issues[0]["position"], nlohmann::json(16));
+}
+
+void TestCuwbCheck::usage()
+{
+    QCOMPARE(runCuwb({QStringLiteral("check")}).exitCode, 2);
+    QCOMPARE(runCuwb({QStringLiteral("check"), QStringLiteral("--bogus"), QStringLiteral("x.cuwb")})
+                 .exitCode,
+             2);
+    const Run help = runCuwb({QStringLiteral("help"), QStringLiteral("check")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains(QStringLiteral("Usage: cuwb check")));
+    QVERIFY(runCuwb({QStringLiteral("help")}).out.contains(QStringLiteral("check PROJECT.cuwb")));
+}
+
+void TestCuwbCheck::compileJsonListsParameters()
+{
+    const Run run = runCuwb({QStringLiteral("compile"), QStringLiteral("--json"),
+                             QStringLiteral("check_vector_add.cu")});
+    QCOMPARE(run.exitCode, 0);
+    const nlohmann::json parameters =
+        nlohmann::json::parse(run.out.toStdString())["kernels"][0]["parameters"];
+    QCOMPARE(parameters.size(), std::size_t(4));
+    const nlohmann::json expected = {{"name", "a"},       {"typeText", "const float *"},
+                                     {"pointer", true},   {"elementType", "float"},
+                                     {"const", true},     {"restrict", false},
+                                     {"sizeBytes", 8},    {"ptxSizeBytes", 8},
+                                     {"supported", true}, {"reason", ""}};
+    QCOMPARE(parameters[0], expected);
+    QCOMPARE(parameters[3]["pointer"], nlohmann::json(false));
+    QCOMPARE(parameters[3]["sizeBytes"], nlohmann::json(4));
+}
+
+QTEST_GUILESS_MAIN(TestCuwbCheck)
+#include "tst_cuwbcheck.moc"
