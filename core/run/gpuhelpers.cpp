@@ -65,6 +65,38 @@ __device__ void storeScalar(void *p, u64 j, int kind, double v)
     }
 }
 
+// Uniform values must stay below hi, but rounding a double just under hi to float, half or
+// bfloat16 can land on hi itself: step such a value down to the largest one below hi.
+__device__ void keepBelow(void *p, u64 j, int kind, double hi)
+{
+    for (int step = 0; step < 4 && loadScalar(p, j, kind) >= hi; ++step) {
+        switch (kind) {
+        case K_F32: {
+            float *f = (float *)p + j;
+            *f = nextafterf(*f, -__int_as_float(0x7f800000));
+            break;
+        }
+        case K_F64: {
+            double *d = (double *)p + j;
+            *d = nextafter(*d, -INF);
+            break;
+        }
+        case K_F16:
+        case K_BF16: {
+            unsigned short *bits = (unsigned short *)p + j;
+            if (*bits & 0x8000u)
+                *bits = (unsigned short)(*bits + 1); // negative: one step further from zero
+            else if (*bits == 0)
+                *bits = 0x8001u; // +0: the smallest negative subnormal
+            else
+                *bits = (unsigned short)(*bits - 1);
+            break;
+        }
+        default: return; // integers take the floor and are below hi already
+        }
+    }
+}
+
 // splitmix64's finaliser: a counter-based generator, value j depends only on (seed, j).
 __device__ u64 mix(u64 x)
 {
@@ -93,6 +125,8 @@ extern "C" __global__ void cuwb_fill(void *p, u64 n, int kind, int mode, double 
             v = a + b * sqrt(-2.0 * log(u1)) * cospi(2.0 * u2);
         }
         storeScalar(p, j, kind, v);
+        if (mode == 2)
+            keepBelow(p, j, kind, b);
     }
 }
 
