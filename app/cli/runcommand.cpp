@@ -75,8 +75,14 @@ RunResult runOnWorker(WorkerProcess &worker, const RunRequest &request)
     switch (reply.failure) {
     case WorkerProcess::Failure::None:
         break;
-    case WorkerProcess::Failure::Timeout:
-        return failedRun(RunStatus::Timeout, reply.error);
+    case WorkerProcess::Failure::Timeout: {
+        // The worker enforces the kernel's deadline itself; this is the backstop for a worker
+        // stuck anywhere, so say both numbers.
+        char deadline[32];
+        std::snprintf(deadline, sizeof deadline, "%g", request.launch.deadlineSeconds);
+        return failedRun(RunStatus::Timeout,
+                         reply.error + " (the kernel's deadline was " + deadline + " s)");
+    }
     case WorkerProcess::Failure::ErrorReply:
         return failedRun(RunStatus::WorkerCrashed, "the worker could not run it: " + reply.error);
     case WorkerProcess::Failure::StartFailed:
