@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <system_error>
 #include <thread>
@@ -194,6 +195,7 @@ WorkerProcess::Reply WorkerProcess::start()
         return Reply{Failure::StartFailed, {}, "could not start the worker: " + errnoText(error)};
     }
 
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
         const int error = errno;
@@ -204,6 +206,12 @@ WorkerProcess::Reply WorkerProcess::start()
         // Own process group: a terminal's Ctrl-C goes to the client, which decides, and
         // SIGKILL to the group also ends anything the worker started.
         setpgid(0, 0);
+        // A worker whose client died (a GUI crash, a killed `cuwb run`) must not keep the GPU.
+        // The signal follows the forking thread, so clients keep WorkerProcess on one
+        // long-lived thread.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127); // the client died before prctl took effect
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
