@@ -200,7 +200,13 @@ QVariant ArgumentsModel::data(const QModelIndex &index, int role) const
         case ParameterColumn:
             return toQString(parameter.name);
         case TypeColumn:
-            return toQString(parameter.typeText);
+            if (!parameter.supported)
+                return toQString(parameter.typeText);
+            // Compact; the declaration as written is in the tooltip.
+            return QStringLiteral("%1%2%3").arg(
+                parameter.isPointer && parameter.isConst ? QStringLiteral("const ") : QString(),
+                toQString(parameter.elementType.name()),
+                parameter.isPointer ? QStringLiteral("*") : QString());
         case ExpressionColumn:
             if (!parameter.supported)
                 return role == Qt::DisplayRole ? toQString(parameter.unsupportedReason) : QString();
@@ -212,11 +218,10 @@ QVariant ArgumentsModel::data(const QModelIndex &index, int role) const
                 return error;
             if (argument.isBuffer) {
                 const double bytes = value.value * double(argument.elementType.sizeBytes());
-                return tr("%1 \u00d7 %2 B = %3")
-                    .arg(ExpressionField::valueText(value.value))
-                    .arg(argument.elementType.sizeBytes())
-                    .arg(QLocale().formattedDataSize(qint64(std::max(0.0, bytes)), 1,
-                                                     QLocale::DataSizeTraditionalFormat));
+                return tr("%1 (%2)").arg(
+                    ExpressionField::valueText(value.value),
+                    QLocale().formattedDataSize(qint64(std::max(0.0, bytes)), 1,
+                                                QLocale::DataSizeTraditionalFormat));
             }
             return ExpressionField::valueText(value.value);
         case RoleColumn:
@@ -235,6 +240,12 @@ QVariant ArgumentsModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (!parameter.supported)
             return toQString(parameter.unsupportedReason);
+        if (index.column() == TypeColumn)
+            return toQString(parameter.typeText);
+        if (index.column() == ValueColumn && argument.isBuffer && error.isEmpty())
+            return tr("%1 elements of %2 B")
+                .arg(ExpressionField::valueText(value.value))
+                .arg(argument.elementType.sizeBytes());
         if (!error.isEmpty())
             return error;
         if (index.column() == ContentsColumn && argument.isBuffer &&

@@ -87,3 +87,5 @@ private:
 };
 
 } // namespace cuwb
+
+Q_DECLARE_METATYPE(cuwb::PageRequest)

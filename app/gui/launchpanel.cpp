@@ -22,6 +22,7 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
@@ -58,7 +59,8 @@ void fitHeight(QTableView *view, int minRows, int maxRows)
     const int rows = std::clamp(view->model() ? view->model()->rowCount() : 0, minRows, maxRows);
     const int height = view->horizontalHeader()->sizeHint().height() +
                        rows * view->verticalHeader()->defaultSectionSize() +
-                       2 * view->frameWidth() + 2;
+                       view->horizontalScrollBar()->sizeHint().height() + 2 * view->frameWidth() +
+                       2;
     view->setFixedHeight(height);
 }
 
@@ -490,7 +492,8 @@ void LaunchPanel::showSpec()
         if (kernel.loweredName != m_spec.kernel)
             otherKernels << toQString(kernel.loweredName);
     }
-    if (m_verification.output.empty() && !firstOutput.isEmpty())
+    if (m_verification.kind != ReferenceKind::None && m_verification.output.empty() &&
+        !firstOutput.isEmpty())
         m_verification.output = toStdString(firstOutput);
     m_verificationWidget->setChoices(buffers, otherKernels);
     m_verificationWidget->setSpec(m_verification);

@@ -1,0 +1,197 @@
+#include "argumentsmodel.h"
+#include "compiler/kernelcompiler.h"
+#include "expressionfield.h"
+#include "launchpanel.h"
+#include "variablesmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QFile>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QTest>
+
+using namespace cuwb;
+
+namespace {
+
+QString vectorAddSource()
+{
+    QFile file(QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cu"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}
+
+QStringList issueTexts(const LaunchPanel &panel)
+{
+    QStringList texts;
+    for (int i = 0; i < panel.issuesList()->count(); ++i)
+        texts << panel.issuesList()->item(i)->text();
+    return texts;
+}
+
+void typeInto(ExpressionField *field, const QString &text)
+{
+    field->lineEdit()->selectAll();
+    QTest::keyClicks(field->lineEdit(), text);
+}
+
+} // namespace
+
+class TestLaunchPanel : public QObject
+{
+    Q_OBJECT
+
+private:
+    CompileResult m_result;
+    QString m_source;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_source = vectorAddSource();
+        QVERIFY(!m_source.isEmpty());
+        KernelCompiler compiler;
+        CompileOptions options;
+        options.arch = "sm_90";
+        m_result = compiler.compile(m_source.toStdString(), "vector_add.cu", options);
+        QVERIFY2(m_result.success, m_result.log.c_str());
+    }
+
+    void signatureBecomesRows()
+    {
+        LaunchPanel panel;
+        QAbstractItemModelTester argumentsTester(
+            panel.argumentsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester variablesTester(
+            panel.variablesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.setRunAvailability(true, {});
+        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        QCOMPARE(panel.currentKernel(), QStringLiteral("vector_add"));
+        QVERIFY(panel.signatureText().startsWith(QStringLiteral("vector_add(")));
+
+        ArgumentsModel *arguments = panel.argumentsModel();
+        QCOMPARE(arguments->rowCount(), 4);
+        const QStringList names{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"),
+                                QStringLiteral("n")};
+        for (int row = 0; row < 4; ++row)
+            QCOMPARE(arguments->index(row, ArgumentsModel::ParameterColumn).data().toString(),
+                     names[row]);
+        QVERIFY(arguments->index(0, 0).data(ArgumentsModel::IsBufferRole).toBool());
+        QVERIFY(!arguments->index(3, 0).data(ArgumentsModel::IsBufferRole).toBool());
+        // Roles from const: a, b in; c out.
+        QCOMPARE(arguments->index(0, ArgumentsModel::RoleColumn)
+                     .data(ArgumentsModel::ChoiceRole)
+                     .toInt(),
+                 int(BufferRole::In));
+        QCOMPARE(arguments->index(2, ArgumentsModel::RoleColumn)
+                     .data(ArgumentsModel::ChoiceRole)
+                     .toInt(),
+                 int(BufferRole::Out));
+        QCOMPARE(panel.launchSpec().arguments.size(), std::size_t(4));
+
+        // A valid default launch can run.
+        QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
+        QVERIFY(panel.runAction()->isEnabled());
+        QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 4096")); // 2^20 / 256
+    }
+
+    void expressionsShowValueOrError()
+    {
+        LaunchPanel panel;
+        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        VariablesModel *variables = panel.variablesModel();
+        QVERIFY(variables->setData(variables->index(0, VariablesModel::ExpressionColumn),
+                                   QStringLiteral("1 << 10")));
+        QCOMPARE(variables->index(0, VariablesModel::ValueColumn).data().toString(),
+                 QStringLiteral("1024"));
+        QCOMPARE(panel.launchSpec().variables.front().second, std::string("1 << 10"));
+        QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 4"));
+
+        // An unknown variable: the error and its position, in the table and in the field.
+        QVERIFY(variables->setData(variables->index(0, VariablesModel::ExpressionColumn),
+                                   QStringLiteral("1024 + M")));
+        const QString error = variables->index(0, VariablesModel::ValueColumn).data().toString();
+        QVERIFY2(error.contains(QStringLiteral("unknown variable 'M'")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("at 7")), qPrintable(error));
+        QVERIFY(!panel.runAction()->isEnabled());
+
+        QVERIFY(variables->setData(variables->index(0, VariablesModel::ExpressionColumn),
+                                   QStringLiteral("4096")));
+        typeInto(panel.gridField(1), QStringLiteral("2 * K"));
+        QVERIFY(panel.gridField(1)->hasError());
+        QVERIFY2(
+            panel.gridField(1)->resultText().contains(QStringLiteral("unknown variable 'K' at 4")),
+            qPrintable(panel.gridField(1)->resultText()));
+        QVERIFY(panel.gridField(1)->lineEdit()->toolTip().contains(QStringLiteral("'K'")));
+        QCOMPARE(panel.launchSpec().grid[1], std::string("2 * K"));
+
+        // An argument's count expression.
+        ArgumentsModel *arguments = panel.argumentsModel();
+        QVERIFY(arguments->setData(arguments->index(0, ArgumentsModel::ExpressionColumn),
+                                   QStringLiteral("N / 2")));
+        QVERIFY(arguments->index(0, ArgumentsModel::ValueColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("2048")));
+        QCOMPARE(panel.launchSpec().arguments.front().count, std::string("N / 2"));
+    }
+
+    void tooLargeABlockIsAnIssue()
+    {
+        LaunchPanel panel;
+        panel.setRunAvailability(true, {});
+        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        typeInto(panel.blockField(0), QStringLiteral("2048"));
+        QCOMPARE(panel.blockField(0)->resultText(), QStringLiteral("= 2048"));
+        QVERIFY(!panel.issues().empty());
+        const QString all = issueTexts(panel).join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QStringLiteral("2048")) && all.contains(QStringLiteral("1024")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("block")), qPrintable(all));
+        QVERIFY(!panel.runAction()->isEnabled());
+        QVERIFY(panel.runAction()->toolTip().contains(QStringLiteral("2048")));
+
+        typeInto(panel.blockField(0), QStringLiteral("512"));
+        QVERIFY(panel.issues().empty());
+        QVERIFY(panel.runAction()->isEnabled());
+    }
+
+    void runNeedsAGpu()
+    {
+        LaunchPanel panel;
+        const QString reason =
+            QStringLiteral("Run needs a CUDA GPU: No CUDA driver (libcuda.so.1 not found)");
+        panel.setRunAvailability(false, reason);
+        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        QVERIFY(panel.issues().empty());
+        QVERIFY(!panel.runAction()->isEnabled());
+        QCOMPARE(panel.runAction()->toolTip(), reason);
+        QCOMPARE(panel.runBlockedReason(), reason);
+    }
+
+    void keepsValuesWhenTheSameParametersRemain()
+    {
+        LaunchPanel panel;
+        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        ArgumentsModel *arguments = panel.argumentsModel();
+        QVERIFY(arguments->setData(arguments->index(3, ArgumentsModel::ExpressionColumn),
+                                   QStringLiteral("N - 1")));
+        // The same kernel compiled again (e.g. after an edit elsewhere): values stay.
+        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        QCOMPARE(panel.launchSpec().arguments[3].value, std::string("N - 1"));
+
+        // A changed signature keeps what still matches and defaults the rest.
+        LaunchSpec previous = panel.launchSpec();
+        KernelSignature changed = panel.signature();
+        changed.parameters[2].name = "out";
+        const LaunchSpec merged = LaunchPanel::mergeLaunch(previous, changed);
+        QCOMPARE(merged.arguments.size(), std::size_t(4));
+        QCOMPARE(merged.arguments[3].value, std::string("N - 1"));
+        QCOMPARE(merged.arguments[2].parameter, std::string("out"));
+    }
+};
+
+QTEST_MAIN(TestLaunchPanel)
+#include "tst_launchpanel.moc"

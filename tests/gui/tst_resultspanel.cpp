@@ -1,0 +1,160 @@
+#include "buffersummarymodel.h"
+#include "mismatchesmodel.h"
+#include "resultspanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QTest>
+
+using namespace cuwb;
+
+namespace {
+
+RunResult wrongRun()
+{
+    RunResult result;
+    result.status = RunStatus::Succeeded;
+    result.kernelTimeMs = 0.125;
+    result.device = "NVIDIA H200 (sm_90)";
+
+    BufferReport a;
+    a.parameter = "a";
+    a.count = 1024;
+    a.bytes = 4096;
+    a.handle = "run1/a";
+    a.stats = {true, 0.0, 1.0, 0.5, 0, 0};
+
+    BufferReport c;
+    c.parameter = "c";
+    c.count = 1024;
+    c.bytes = 4096;
+    c.handle = "run1/c";
+    GuardViolation violation;
+    violation.elements = 24;
+    violation.firstIndex = 1024;
+    violation.message = "wrote 24 elements past the end of `c`, first at index 1024";
+    c.guardViolations.push_back(violation);
+    c.unwritten = 3;
+    c.firstUnwritten = 5;
+    c.stats = {true, 0.0, 2.0, 1.0, 3, 0};
+    result.buffers = {a, c};
+
+    result.verification.ran = true;
+    result.verification.passed = false;
+    result.verification.message = "12 of 1024 elements differ (rel > 1e-05)";
+    result.verification.checked = 1024;
+    result.verification.mismatches = 12;
+    result.verification.maxError = 0.5;
+    result.verification.maxErrorIndex = 700;
+    Mismatch mismatch;
+    mismatch.index = 700;
+    mismatch.actual = 1.5;
+    mismatch.expected = 1.0;
+    mismatch.error = 0.5;
+    mismatch.block[0] = 2;
+    mismatch.thread[0] = 188;
+    result.verification.firstMismatches = {mismatch};
+    return result;
+}
+
+} // namespace
+
+class TestResultsPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void rendersProblemsOfARun()
+    {
+        ResultsPanel panel;
+        QAbstractItemModelTester summaryTester(
+            panel.summaryModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester mismatchTester(
+            panel.mismatchesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.showResult(wrongRun(), {{QStringLiteral("c"), QStringLiteral("float")}});
+
+        QVERIFY(panel.statusText().contains(QStringLiteral("output is wrong")));
+        QVERIFY2(panel.verificationText().startsWith(QStringLiteral("FAIL")),
+                 qPrintable(panel.verificationText()));
+        QVERIFY(panel.verificationText().contains(QStringLiteral("12 of 1024 elements differ")));
+        QVERIFY(panel.verificationText().contains(QStringLiteral("at index 700")));
+
+        const QString findings = panel.findingsText();
+        QVERIFY2(findings.contains(
+                     QStringLiteral("wrote 24 elements past the end of `c`, first at index 1024")),
+                 qPrintable(findings));
+        QVERIFY2(findings.contains(QStringLiteral("3 element(s) of `c` were never written, "
+                                                  "first at index 5")),
+                 qPrintable(findings));
+
+        BufferSummaryModel *summary = panel.summaryModel();
+        QCOMPARE(summary->rowCount(), 2);
+        QCOMPARE(summary->index(0, BufferSummaryModel::GuardColumn).data().toString(),
+                 QStringLiteral("intact"));
+        const QModelIndex guard = summary->index(1, BufferSummaryModel::GuardColumn);
+        QVERIFY(guard.data(BufferSummaryModel::ProblemRole).toBool());
+        QVERIFY(guard.data(Qt::ToolTipRole).toString().contains(QStringLiteral("past the end")));
+        QCOMPARE(summary->index(1, BufferSummaryModel::UnwrittenColumn).data().toString(),
+                 QStringLiteral("3"));
+        QCOMPARE(summary->index(1, BufferSummaryModel::NanColumn).data().toString(),
+                 QStringLiteral("3"));
+        QCOMPARE(summary->index(1, BufferSummaryModel::MaxColumn).data().toString(),
+                 QStringLiteral("2"));
+
+        MismatchesModel *mismatches = panel.mismatchesModel();
+        QCOMPARE(mismatches->rowCount(), 1);
+        QCOMPARE(mismatches->index(0, MismatchesModel::IndexColumn).data().toString(),
+                 QStringLiteral("700"));
+        QCOMPARE(mismatches->index(0, MismatchesModel::BlockColumn).data().toString(),
+                 QStringLiteral("2"));
+        QCOMPARE(mismatches->index(0, MismatchesModel::ThreadColumn).data().toString(),
+                 QStringLiteral("188"));
+        QCOMPARE(mismatches->index(0, MismatchesModel::ExpectedColumn).data().toString(),
+                 QStringLiteral("1"));
+
+        // The buffer with a problem is the one whose values are shown.
+        QCOMPARE(panel.selectedBuffer(), 1);
+    }
+
+    void showsAFaultPlainly()
+    {
+        ResultsPanel panel;
+        RunResult result;
+        result.status = RunStatus::Fault;
+        result.message = "The kernel accessed an illegal address.";
+        result.deviceError = "CUDA_ERROR_ILLEGAL_ADDRESS";
+        panel.showResult(result);
+        QVERIFY(panel.statusText().contains(QStringLiteral("Kernel fault")));
+        QVERIFY(panel.statusText().contains(QStringLiteral("illegal address")));
+        QVERIFY(panel.statusText().contains(QStringLiteral("CUDA_ERROR_ILLEGAL_ADDRESS")));
+        QVERIFY(panel.findingsText().isEmpty());
+        QCOMPARE(panel.summaryModel()->rowCount(), 0);
+
+        result.status = RunStatus::Timeout;
+        result.message = "The run did not finish within 10 s.";
+        result.deviceError.clear();
+        panel.showResult(result);
+        QVERIFY(panel.statusText().contains(QStringLiteral("Timed out")));
+    }
+
+    void passesWithAVerifiedRun()
+    {
+        ResultsPanel panel;
+        RunResult result = wrongRun();
+        result.buffers[1].guardViolations.clear();
+        result.buffers[1].unwritten = 0;
+        result.verification.passed = true;
+        result.verification.mismatches = 0;
+        result.verification.maxError = 0;
+        result.verification.firstMismatches.clear();
+        panel.showResult(result);
+        QVERIFY(panel.statusText().contains(QStringLiteral("verified")));
+        QVERIFY(panel.verificationText().startsWith(QStringLiteral("PASS")));
+        QVERIFY(panel.statusText().size() > 0);
+        QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.csv")), ExportFormat::Csv);
+        QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.bin")), ExportFormat::Bin);
+        QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.npy")), ExportFormat::Npy);
+    }
+};
+
+QTEST_MAIN(TestResultsPanel)
+#include "tst_resultspanel.moc"
