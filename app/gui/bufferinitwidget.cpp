@@ -143,6 +143,7 @@ void BufferInitWidget::setInit(const QString &name, const BufferInit &init,
     m_copyOf->addItems(otherBuffers);
     m_copyOf->setCurrentText(toQString(init.copyOf));
     m_stack->setCurrentIndex(int(init.kind));
+    fitToPage();
     m_updating = false;
 }
 
@@ -151,6 +152,13 @@ void BufferInitWidget::showHint(const QString &hint)
     m_title->hide();
     m_hint->setText(hint);
     m_stack->setCurrentWidget(m_hint);
+    fitToPage();
+}
+
+void BufferInitWidget::fitToPage()
+{
+    // Only as tall as the page shown, not as the tallest page.
+    m_stack->setFixedHeight(m_stack->currentWidget()->sizeHint().height());
 }
 
 void BufferInitWidget::browse()

@@ -37,6 +37,7 @@ private:
     QSpinBox *addSeed(QWidget *page);
     void browse();
     void emitEdited();
+    void fitToPage();
 
     QLabel *m_title = nullptr;
     QStackedWidget *m_stack = nullptr;

@@ -147,7 +147,11 @@ void BufferValuesView::paintEvent(QPaintEvent *event)
         option.textAlignment = Qt::AlignRight | Qt::AlignVCenter;
         if (m_model)
             option.text = m_model->headerData(column, Qt::Horizontal).toString();
+        // The style replaces the clip region while it draws; without save/restore an unclipped
+        // painter ends up clipped to nothing and the rows below are not drawn.
+        painter.save();
         style()->drawControl(QStyle::CE_Header, &option, &painter, this);
+        painter.restore();
     }
     if (!m_model)
         return;

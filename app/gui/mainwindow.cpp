@@ -361,7 +361,7 @@ void MainWindow::showEvent(QShowEvent *event)
     // the Kernels table wider than the Problems list.
     if (!m_layoutRestored) {
         const int w = width();
-        resizeDocks({m_launchDock}, {std::max(420, w * 3 / 10)}, Qt::Horizontal);
+        resizeDocks({m_launchDock}, {std::max(440, w * 7 / 20)}, Qt::Horizontal);
         resizeDocks({m_problemsDock, m_kernelsDock}, {w / 3, w * 2 / 3}, Qt::Horizontal);
         resizeDocks({m_problemsDock}, {std::max(200, height() * 3 / 10)}, Qt::Vertical);
         if (m_settings.runDocksFirst)
