@@ -108,6 +108,10 @@ __device__ u64 mix(u64 x)
 
 __device__ double unit(u64 x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
 
+// Element j of the stream of `key`: the key advanced by j steps of an odd constant, then mixed.
+// Seed and index play different parts, so seed s at index j never repeats seed j at index s.
+__device__ u64 draw(u64 key, u64 j) { return mix(key + j * 0xD1B54A32D192ED03ull); }
+
 extern "C" __global__ void cuwb_fill(void *p, u64 n, int kind, int mode, double a, double b, u64 seed)
 {
     const u64 key = mix(seed);
@@ -118,10 +122,10 @@ extern "C" __global__ void cuwb_fill(void *p, u64 n, int kind, int mode, double 
         } else if (mode == 1) {
             v = a + (double)j * b;
         } else if (mode == 2) {
-            v = a + (b - a) * unit(mix(key ^ mix(j)));
+            v = a + (b - a) * unit(draw(key, j));
         } else {
-            const double u1 = 1.0 - unit(mix(key ^ mix(2 * j)));
-            const double u2 = unit(mix(key ^ mix(2 * j + 1)));
+            const double u1 = 1.0 - unit(draw(key, 2 * j));
+            const double u2 = unit(draw(key, 2 * j + 1));
             v = a + b * sqrt(-2.0 * log(u1)) * cospi(2.0 * u2);
         }
         storeScalar(p, j, kind, v);

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <vector>
 
 using namespace cuwb;
@@ -221,6 +222,7 @@ private Q_SLOTS:
     void writeBeforeStartIsCaught();
     void unwrittenElementIsReported();
     void initKinds();
+    void seedsGiveIndependentStreams();
     void halfAndBfloat16();
     void toleranceKinds();
     void kernelAndFileReferences();
@@ -481,6 +483,36 @@ void TestRunner::initKinds()
     // The same seed gives the same values run after run; another seed does not.
     const RunResult again = m_runner->run(r);
     QCOMPARE(report(again, "uniform")->stats.mean, u.mean);
+}
+
+const char *const kTwoStreams = R"(
+extern "C" __global__ void sum(const double *a, const double *b, double *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+)";
+
+void TestRunner::seedsGiveIndependentStreams()
+{
+    // Seeds 1 and 2 once gave a[j] == b[k] whenever j == 2 and k == 1 (seed and index were
+    // interchangeable in the generator): no value of one stream may appear in the other.
+    CUWB_NEED_GPU();
+    RunRequest r =
+        request(kTwoStreams, "sum", "4096",
+                {buffer("a", "double", BufferRole::In, init(InitKind::Uniform, "0", "1", 1)),
+                 buffer("b", "double", BufferRole::In, init(InitKind::Uniform, "0", "1", 2)),
+                 buffer("c", "double", BufferRole::Out), scalar("n", "int", "N")});
+    r.verification = expression("c", "a[i] + b[i]", ToleranceKind::Relative, 1e-12);
+    const RunResult result = m_runner->run(r);
+    QVERIFY2(result.passed(), describe(result));
+    const Page a = m_runner->page({report(result, "a")->handle, 0, 256});
+    const Page b = m_runner->page({report(result, "b")->handle, 0, 256});
+    QCOMPARE(a.values.size(), std::size_t(256));
+    const std::set<std::string> inA(a.values.begin(), a.values.end());
+    QCOMPARE(inA.size(), a.values.size());
+    for (const std::string &value : b.values)
+        QVERIFY2(!inA.count(value), value.c_str());
 }
 
 const char *const kHalves = R"(
