@@ -178,6 +178,18 @@ extern "C" __global__ void trap(float *out, int n)
     if (i == n / 2) __trap();
     if (i < n) out[i] = 1.0f;
 }
+extern "C" __global__ void misaligned(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float *odd = (float *)((char *)out + 1);
+    if (i < n - 1) odd[i] = 1.0f;
+}
+extern "C" __global__ void device_assert(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    assert(i != n / 2);
+    if (i < n) out[i] = 1.0f;
+}
 extern "C" __global__ void endless(float *out, int n)
 {
     volatile float *v = out;
@@ -344,6 +356,15 @@ void TestRunner::invalidLaunchTouchesNothing()
     QCOMPARE(result.status, RunStatus::InvalidLaunch);
     QVERIFY2(result.message.find("block") != std::string::npos, result.message.c_str());
     QVERIFY(result.buffers.empty());
+    QVERIFY(!m_runner->contextLost());
+
+    // More memory than the device has free is refused before any allocation, naming both.
+    r.launch.block = {"256", "1", "1"};
+    r.launch.variables = {{"N", "1 << 36"}};
+    r.launch.arguments[2].value = "1024"; // n itself must still fit its int
+    const RunResult huge = m_runner->run(r);
+    QCOMPARE(huge.status, RunStatus::InvalidLaunch);
+    QVERIFY2(huge.message.find("free") != std::string::npos, huge.message.c_str());
     QVERIFY(!m_runner->contextLost());
 }
 
@@ -739,14 +760,22 @@ void TestRunner::faultsEndTheWorker_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("messagePart");
     QTest::addColumn<QString>("deviceError");
+    QTest::addColumn<double>("deadlineSeconds");
     QTest::newRow("illegal address")
         << QStringLiteral("illegal_address") << int(RunStatus::Fault)
-        << QStringLiteral("illegal address") << QStringLiteral("CUDA_ERROR_ILLEGAL_ADDRESS");
+        << QStringLiteral("illegal address") << QStringLiteral("CUDA_ERROR_ILLEGAL_ADDRESS") << 2.0;
     QTest::newRow("trap") << QStringLiteral("trap") << int(RunStatus::Fault)
-                          << QStringLiteral("__trap()") << QString();
+                          << QStringLiteral("__trap()") << QString() << 2.0;
+    QTest::newRow("misaligned address")
+        << QStringLiteral("misaligned") << int(RunStatus::Fault) << QStringLiteral("misaligned")
+        << QStringLiteral("CUDA_ERROR_MISALIGNED_ADDRESS")
+        << 10.0; // a million faulting threads took over 2 s to report on the H200
+    QTest::newRow("device assert")
+        << QStringLiteral("device_assert") << int(RunStatus::Fault) << QStringLiteral("assert()")
+        << QStringLiteral("CUDA_ERROR_ASSERT") << 2.0;
     QTest::newRow("endless loop") << QStringLiteral("endless") << int(RunStatus::Timeout)
                                   << QStringLiteral("the kernel ran past the 2 s deadline")
-                                  << QString();
+                                  << QString() << 2.0;
 }
 
 void TestRunner::faultsEndTheWorker()
@@ -756,6 +785,7 @@ void TestRunner::faultsEndTheWorker()
     QFETCH(int, status);
     QFETCH(QString, messagePart);
     QFETCH(QString, deviceError);
+    QFETCH(double, deadlineSeconds);
     const QString cli = cliPath();
     if (!QFileInfo::exists(cli)) {
         QSKIP(qPrintable(QStringLiteral("cuwb not found at %1").arg(cli)));
@@ -767,7 +797,7 @@ void TestRunner::faultsEndTheWorker()
     RunRequest faulty =
         request(kFaults, kernel.toUtf8().constData(), "1 << 20",
                 {buffer("out", "float", BufferRole::InOut), scalar("n", "int", "N")});
-    faulty.launch.deadlineSeconds = 2.0;
+    faulty.launch.deadlineSeconds = deadlineSeconds;
     WorkerProcess::Reply reply = worker.request(makeRunRequest(faulty), 60.0);
     QVERIFY2(reply.ok(), reply.error.c_str());
     const RunResult failed = parseRunResultReply(reply.message);
