@@ -1,5 +1,7 @@
 // End-to-end tests of `cuwb check`: good and bad projects in data/ give the exact
 // PROJECT: FIELD: MESSAGE lines and exit codes 0, 1 and 2; --json and --arch.
+#include "cuwbprocess.h"
+
 #include <QProcess>
 #include <QtTest>
 
@@ -7,30 +9,12 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
-};
+using Run = CuwbRun;
 
 Run runCuwb(const QStringList &arguments)
 {
-    QProcess process;
     // The data folder is the working directory, so the lines carry short relative paths.
-    process.setWorkingDirectory(QStringLiteral(CUWB_TEST_DATA_DIR));
-    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
-    Run run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runCuwbProcess(arguments, QStringLiteral(CUWB_TEST_DATA_DIR));
 }
 
 Run check(const char *project, QStringList extra = {})

@@ -4,6 +4,8 @@
 #include "cuda/driverapi.h"
 #include "device/devicejson.h"
 
+#include "cuwbprocess.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QtTest>
@@ -14,36 +16,11 @@ using namespace cuwb;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
-};
+using Run = CuwbRun;
 
 Run runCuwb(const QStringList &arguments, const QString &workingDirectory = QString())
 {
-    QProcess process;
-    if (!workingDirectory.isEmpty()) {
-        process.setWorkingDirectory(workingDirectory);
-    }
-    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
-    Run run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QString dataFile(const char *name)
-{
-    return QStringLiteral(CUWB_TEST_DATA_DIR "/") + QLatin1String(name);
+    return runCuwbProcess(arguments, workingDirectory);
 }
 
 nlohmann::json parseJson(const QString &text)

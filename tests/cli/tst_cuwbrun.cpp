@@ -5,6 +5,8 @@
 #include "device/deviceinfo.h"
 #include "worker/protocol.h"
 
+#include "cuwbprocess.h"
+
 #include <QProcess>
 #include <QtTest>
 
@@ -14,36 +16,11 @@ using namespace cuwb;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = CuwbRun;
 
 Run runCuwb(const QStringList &arguments, const QByteArray &input = QByteArray())
 {
-    QProcess process;
-    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
-    if (!input.isEmpty()) {
-        process.write(input);
-    }
-    process.closeWriteChannel();
-    Run run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QString dataFile(const char *name)
-{
-    return QStringLiteral(CUWB_TEST_DATA_DIR "/") + QLatin1String(name);
+    return runCuwbProcess(arguments, QString(), input);
 }
 
 QString sampleProject()

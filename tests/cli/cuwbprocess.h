@@ -1,0 +1,45 @@
+// Runs the real cuwb binary for the end-to-end tests of tests/cli: its exit code and what it
+// printed. A run that does not end within two minutes is killed and has exit code -1.
+#pragma once
+
+#include <QByteArray>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+struct CuwbRun
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+};
+
+inline CuwbRun runCuwbProcess(const QStringList &arguments,
+                              const QString &workingDirectory = QString(),
+                              const QByteArray &input = QByteArray())
+{
+    QProcess process;
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
+    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
+    if (!input.isEmpty())
+        process.write(input);
+    process.closeWriteChannel();
+    CuwbRun run;
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+// A file of this test area's data/ folder.
+inline QString dataFile(const char *name)
+{
+    return QStringLiteral(CUWB_TEST_DATA_DIR "/") + QLatin1String(name);
+}
