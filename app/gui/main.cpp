@@ -41,7 +41,9 @@ int main(int argc, char *argv[])
     bool screenshot = false;
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg == "--screenshot" || arg.startsWith("--screenshot="))
+        // --help and --version print and exit: they need no display either.
+        if (arg == "--screenshot" || arg.startsWith("--screenshot=") || arg == "--help" ||
+            arg == "-h" || arg == "--help-all" || arg == "--version" || arg == "-v")
             screenshot = true;
     }
     if (!haveDisplay()) {
