@@ -38,16 +38,16 @@ int main(int argc, char *argv[])
     // Look for --screenshot before QApplication exists: without a display it picks the
     // offscreen platform, and an interactive start explains what to do instead of failing in
     // the platform plugin.
-    bool screenshot = false;
+    bool offscreenIsEnough = false; // a screenshot, --help or --version
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
         // --help and --version print and exit: they need no display either.
         if (arg == "--screenshot" || arg.startsWith("--screenshot=") || arg == "--help" ||
             arg == "-h" || arg == "--help-all" || arg == "--version" || arg == "-v")
-            screenshot = true;
+            offscreenIsEnough = true;
     }
     if (!haveDisplay()) {
-        if (screenshot) {
+        if (offscreenIsEnough) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
         } else {
             std::fprintf(stderr,
