@@ -280,7 +280,8 @@ int runRun(const std::vector<std::string> &arguments)
             outcomes.push_back(std::move(outcome));
             continue;
         }
-        const Project &project = *load.project;
+        Project project = *load.project;
+        resolveProjectPaths(project, path);
         RunRequest request;
         request.source = std::move(source);
         request.fileName =

@@ -84,7 +84,11 @@ Document *ProjectController::open(const QString &path)
         return nullptr;
     }
     // The launch first: it waits for its kernel, which the options' compile delivers.
-    m_launch->setLaunch(project.launch, project.verification);
+    // Init and reference files relative to the project file, made absolute: the worker runs
+    // elsewhere. The options stay as written (the editor adds the source's folder itself).
+    Project resolved = project;
+    resolveProjectPaths(resolved, toStdString(path));
+    m_launch->setLaunch(resolved.launch, resolved.verification);
     m_options->setOptions(project.options);
     m_project = project;
     m_path = QFileInfo(path).absoluteFilePath();

@@ -3,6 +3,7 @@
 #include "compiler/compilejson.h"
 #include "launch/launchjson.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -280,6 +281,34 @@ std::string saveProject(const Project &project, const std::string &path)
         ::close(folderFd);
     }
     return {};
+}
+
+void resolveProjectPaths(Project &project, const std::string &projectPath)
+{
+    const std::filesystem::path folder =
+        std::filesystem::absolute(std::filesystem::path(projectPath)).parent_path();
+    const auto resolve = [&](std::string &path) {
+        if (!path.empty() && std::filesystem::path(path).is_relative())
+            path = (folder / path).lexically_normal().string();
+    };
+    for (std::string &dir : project.options.includeDirs)
+        resolve(dir);
+    for (ArgumentSpec &argument : project.launch.arguments) {
+        if (argument.isBuffer && argument.init.kind == InitKind::File)
+            resolve(argument.init.file);
+    }
+    if (project.verification.kind == ReferenceKind::File)
+        resolve(project.verification.file);
+
+    std::string sourceFolder = folder.string();
+    if (!project.sourcePath.empty()) {
+        std::string source = project.sourcePath;
+        resolve(source);
+        sourceFolder = std::filesystem::path(source).parent_path().string();
+    }
+    if (std::find(project.options.includeDirs.begin(), project.options.includeDirs.end(),
+                  sourceFolder) == project.options.includeDirs.end())
+        project.options.includeDirs.push_back(sourceFolder);
 }
 
 bool readProjectSource(const Project &project, const std::string &projectPath, std::string &source,

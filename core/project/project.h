@@ -19,8 +19,8 @@ inline constexpr int kProjectSchemaVersion = 1;
 struct Project
 {
     std::string name;
-    std::string sourcePath;      // relative to the project file; empty when inline
-    std::string inlineSource;    // used when sourcePath is empty
+    std::string sourcePath;   // relative to the project file; empty when inline
+    std::string inlineSource; // used when sourcePath is empty
     CompileOptions options;
     LaunchSpec launch;
     VerificationSpec verification;
@@ -30,8 +30,9 @@ struct Project
 struct ProjectLoad
 {
     std::optional<Project> project;
-    std::string error;   // "line 4, column 12: expected ',' or '}'" / "schema version 3 is newer than this CUDA Workbench (1)"
-    int line = 0;        // 1-based, 0 when not about a position
+    std::string error; // "line 4, column 12: expected ',' or '}'" / "schema version 3 is newer than
+                       // this CUDA Workbench (1)"
+    int line = 0;      // 1-based, 0 when not about a position
     int column = 0;
 };
 
@@ -40,9 +41,15 @@ ProjectLoad loadProject(const std::string &path);
 std::string serializeProject(const Project &project); // pretty JSON, with unknown fields
 // Atomic: writes a temporary file beside `path` and renames it. Returns an error or empty.
 std::string saveProject(const Project &project, const std::string &path);
+// Paths in a project are relative to the project file. Makes the include folders, the
+// buffers' init files and the verification's reference file absolute against projectPath's
+// folder (the source path stays as written: readProjectSource resolves it), and adds the
+// source's own folder to the include path so a header beside it is found.
+void resolveProjectPaths(Project &project, const std::string &projectPath);
+
 // The source text: inline, or read from sourcePath relative to projectPath's folder.
 // Returns false with a message in `error` when the file cannot be read.
-bool readProjectSource(const Project &project, const std::string &projectPath,
-                       std::string &source, std::string &error);
+bool readProjectSource(const Project &project, const std::string &projectPath, std::string &source,
+                       std::string &error);
 
 } // namespace cuwb

@@ -54,6 +54,7 @@ private Q_SLOTS:
     void roundTrip();
     void inlineSource();
     void readsSourceBesideTheProject();
+    void resolvesPathsAgainstTheProjectFolder();
     void keepsUnknownFields();
     void malformedJson_data();
     void malformedJson();
@@ -243,6 +244,34 @@ void TestProject::loadErrors()
     QTemporaryDir dir;
     const ProjectLoad folder = loadProject(dir.path().toStdString());
     QVERIFY(folder.error.ends_with("it is a directory"));
+}
+
+void TestProject::resolvesPathsAgainstTheProjectFolder()
+{
+    Project project;
+    project.sourcePath = "kernels/scale.cu";
+    project.options.includeDirs = {"include", "/opt/absolute"};
+    ArgumentSpec fromFile;
+    fromFile.parameter = "x";
+    fromFile.init.kind = InitKind::File;
+    fromFile.init.file = "data/x.npy";
+    ArgumentSpec scalar;
+    scalar.parameter = "n";
+    scalar.isBuffer = false;
+    project.launch.arguments = {fromFile, scalar};
+    project.verification.kind = ReferenceKind::File;
+    project.verification.file = "../expected.bin";
+
+    resolveProjectPaths(project, "/work/lab/p.cuwb");
+    QCOMPARE(project.sourcePath, std::string("kernels/scale.cu")); // readProjectSource resolves it
+    QCOMPARE(project.options.includeDirs,
+             (std::vector<std::string>{"/work/lab/include", "/opt/absolute", "/work/lab/kernels"}));
+    QCOMPARE(project.launch.arguments[0].init.file, std::string("/work/lab/data/x.npy"));
+    QCOMPARE(project.verification.file, std::string("/work/expected.bin"));
+
+    // Twice is the same as once: the source folder is not added again.
+    resolveProjectPaths(project, "/work/lab/p.cuwb");
+    QCOMPARE(project.options.includeDirs.size(), std::size_t(3));
 }
 
 QTEST_GUILESS_MAIN(TestProject)
