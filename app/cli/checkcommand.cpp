@@ -106,6 +106,9 @@ void checkVerification(const VerificationSpec &verification, const KernelSignatu
         issues.push_back({"verification: expression", "the reference expression is empty", -1});
     if (verification.kind == ReferenceKind::File && verification.file.empty())
         issues.push_back({"verification: file", "names no reference file", -1});
+    else if (verification.kind == ReferenceKind::File &&
+             !std::filesystem::is_regular_file(verification.file))
+        issues.push_back({"verification: file", "'" + verification.file + "' does not exist", -1});
     if (verification.kind == ReferenceKind::Kernel &&
         !findKernel(kernels, verification.referenceKernel))
         issues.push_back({"verification: referenceKernel",
@@ -174,6 +177,7 @@ int runCheck(const std::vector<std::string> &arguments)
         return ExitUsage;
     }
     Project project = *load.project;
+    resolveProjectPaths(project, projectPath); // files are relative to the project
     CompileOptions options = project.options;
     if (const auto arch = parser.value("--arch"))
         options.arch = *arch;
@@ -253,6 +257,12 @@ int runCheck(const std::vector<std::string> &arguments)
         const ValidationContext context{*limits, options.arch, std::nullopt};
         issues = validateLaunch(resolved, kernel->resources, context);
         checkVerification(project.verification, signature, result.kernels, issues);
+        for (const ArgumentSpec &argument : project.launch.arguments) {
+            if (argument.isBuffer && argument.init.kind == InitKind::File &&
+                !std::filesystem::is_regular_file(argument.init.file))
+                issues.push_back({"argument " + argument.parameter + ": init file",
+                                  "'" + argument.init.file + "' does not exist", -1});
+        }
     }
 
     if (asJson) {

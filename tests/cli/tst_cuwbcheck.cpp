@@ -2,6 +2,7 @@
 // PROJECT: FIELD: MESSAGE lines and exit codes 0, 1 and 2; --json and --arch.
 #include "cuwbprocess.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QtTest>
 
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void otherArchitecture();
     void compileErrors();
     void wrongKernel();
+    void missingFilesAreNamedFromTheProjectFolder();
     void malformedProjects_data();
     void malformedProjects();
     void json();
@@ -122,6 +124,23 @@ void TestCuwbCheck::wrongKernel()
     QCOMPARE(run.outLines().value(0),
              QStringLiteral("check_wrong_kernel.cuwb: launch: kernel: no kernel named 'vectorAdd' "
                             "in the source (kernels: vector_add)"));
+}
+
+void TestCuwbCheck::missingFilesAreNamedFromTheProjectFolder()
+{
+    // Run from another folder: the files are looked for beside the project, not here.
+    const CuwbRun run = runCuwbProcess(
+        {QStringLiteral("check"), dataFile("check_missing_files.cuwb")}, QDir::tempPath());
+    QCOMPARE(run.exitCode, 1);
+    const QString folder = QStringLiteral(CUWB_TEST_DATA_DIR);
+    QVERIFY2(
+        run.out.contains(
+            QStringLiteral("argument a: init file: '%1/inputs/a.npy' does not exist").arg(folder)),
+        qPrintable(run.out));
+    QVERIFY2(
+        run.out.contains(
+            QStringLiteral("verification: file: '%1/expected/c.npy' does not exist").arg(folder)),
+        qPrintable(run.out));
 }
 
 void TestCuwbCheck::malformedProjects_data()
