@@ -1,0 +1,249 @@
+#include "measure/measurejson.h"
+
+#include "launch/launchjson.h"
+
+#include <optional>
+#include <string>
+
+namespace cuwb {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string &message)
+{
+    throw json::other_error::create(501, message, static_cast<const json *>(nullptr));
+}
+
+void requireObject(const json &value)
+{
+    if (!value.is_object())
+        fail(std::string("expected an object, found ") + value.type_name());
+}
+
+// Reads `key` into `value` when present and not null; errors name the field.
+template <typename T> void read(const json &object, const char *key, T &value)
+{
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return;
+    try {
+        it->get_to(value);
+    } catch (const json::exception &error) {
+        fail(joinFieldPath(key, plainJsonError(error)));
+    }
+}
+
+template <typename T> void read(const json &object, const char *key, std::optional<T> &value)
+{
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null()) {
+        value.reset();
+        return;
+    }
+    T inner{};
+    read(object, key, inner);
+    value = inner;
+}
+
+template <typename T> void write(json &object, const char *key, const std::optional<T> &value)
+{
+    if (value)
+        object[key] = *value;
+}
+
+template <typename E, std::size_t N>
+E enumFromName(const json &value, const E (&all)[N], const char *(*name)(E))
+{
+    if (!value.is_string())
+        fail(std::string("expected a string, found ") + value.type_name());
+    const std::string text = value.get<std::string>();
+    std::string names;
+    for (E candidate : all) {
+        if (text == name(candidate))
+            return candidate;
+        names += (names.empty() ? "" : ", ") + std::string(name(candidate));
+    }
+    fail("expected one of " + names + ", found '" + text + "'");
+}
+
+} // namespace
+
+void to_json(json &json, SampleMode mode)
+{
+    json = sampleModeName(mode);
+}
+
+void from_json(const json &json, SampleMode &mode)
+{
+    static const SampleMode all[] = {SampleMode::Cold, SampleMode::Hot};
+    mode = enumFromName(json, all, sampleModeName);
+}
+
+void to_json(json &json, StopReason reason)
+{
+    json = stopReasonName(reason);
+}
+
+void from_json(const json &json, StopReason &reason)
+{
+    static const StopReason all[] = {StopReason::NotStopped, StopReason::NoiseBelowTarget,
+                                     StopReason::NoiseNotShrinking, StopReason::TimeCap,
+                                     StopReason::FixedCount};
+    reason = enumFromName(json, all, stopReasonName);
+}
+
+void to_json(json &json, TimingSource source)
+{
+    json = timingSourceName(source);
+}
+
+void from_json(const json &json, TimingSource &source)
+{
+    static const TimingSource all[] = {TimingSource::Cupti, TimingSource::Events};
+    source = enumFromName(json, all, timingSourceName);
+}
+
+void to_json(json &json, const SampleSettings &settings)
+{
+    json = {{"mode", settings.mode},
+            {"fixedSamples", settings.fixedSamples},
+            {"minSamples", settings.minSamples},
+            {"minGpuTimeSeconds", settings.minGpuTimeSeconds},
+            {"targetRelativeNoise", settings.targetRelativeNoise},
+            {"timeCapSeconds", settings.timeCapSeconds},
+            {"warmupLaunches", settings.warmupLaunches},
+            {"plateauWindowSamples", settings.plateauWindowSamples},
+            {"plateauMinImprovement", settings.plateauMinImprovement}};
+}
+
+void from_json(const json &json, SampleSettings &settings)
+{
+    requireObject(json);
+    settings = SampleSettings{};
+    read(json, "mode", settings.mode);
+    read(json, "fixedSamples", settings.fixedSamples);
+    read(json, "minSamples", settings.minSamples);
+    read(json, "minGpuTimeSeconds", settings.minGpuTimeSeconds);
+    read(json, "targetRelativeNoise", settings.targetRelativeNoise);
+    read(json, "timeCapSeconds", settings.timeCapSeconds);
+    read(json, "warmupLaunches", settings.warmupLaunches);
+    read(json, "plateauWindowSamples", settings.plateauWindowSamples);
+    read(json, "plateauMinImprovement", settings.plateauMinImprovement);
+}
+
+void to_json(json &json, const SampleStatistics &statistics)
+{
+    json = {{"count", statistics.count},
+            {"medianNs", statistics.medianNs},
+            {"meanNs", statistics.meanNs},
+            {"minNs", statistics.minNs},
+            {"maxNs", statistics.maxNs},
+            {"stddevNs", statistics.stddevNs},
+            {"relativeNoise", statistics.relativeNoise},
+            {"totalNs", statistics.totalNs},
+            {"driftRelative", statistics.driftRelative}};
+}
+
+void from_json(const json &json, SampleStatistics &statistics)
+{
+    requireObject(json);
+    statistics = SampleStatistics{};
+    read(json, "count", statistics.count);
+    read(json, "medianNs", statistics.medianNs);
+    read(json, "meanNs", statistics.meanNs);
+    read(json, "minNs", statistics.minNs);
+    read(json, "maxNs", statistics.maxNs);
+    read(json, "stddevNs", statistics.stddevNs);
+    read(json, "relativeNoise", statistics.relativeNoise);
+    read(json, "totalNs", statistics.totalNs);
+    read(json, "driftRelative", statistics.driftRelative);
+}
+
+void to_json(json &json, const StopDecision &decision)
+{
+    json = {{"stop", decision.stop}, {"reason", decision.reason}, {"message", decision.message}};
+}
+
+void from_json(const json &json, StopDecision &decision)
+{
+    requireObject(json);
+    decision = StopDecision{};
+    read(json, "stop", decision.stop);
+    read(json, "reason", decision.reason);
+    read(json, "message", decision.message);
+}
+
+void to_json(json &json, const Throughput &throughput)
+{
+    json = json::object();
+    write(json, "bytes", throughput.bytes);
+    json["bytesExpression"] = throughput.bytesExpression;
+    write(json, "effectiveGBps", throughput.effectiveGBps);
+    write(json, "theoreticalPeakGBps", throughput.theoreticalPeakGBps);
+    write(json, "percentOfPeak", throughput.percentOfPeak);
+    write(json, "copyCeilingGBps", throughput.copyCeilingGBps);
+    write(json, "percentOfCeiling", throughput.percentOfCeiling);
+    json["flopsExpression"] = throughput.flopsExpression;
+    write(json, "flops", throughput.flops);
+    write(json, "gflops", throughput.gflops);
+    json["exceedsPeak"] = throughput.exceedsPeak;
+    json["warnings"] = throughput.warnings;
+    json["errors"] = throughput.errors;
+}
+
+void from_json(const json &json, Throughput &throughput)
+{
+    requireObject(json);
+    throughput = Throughput{};
+    read(json, "bytes", throughput.bytes);
+    read(json, "bytesExpression", throughput.bytesExpression);
+    read(json, "effectiveGBps", throughput.effectiveGBps);
+    read(json, "theoreticalPeakGBps", throughput.theoreticalPeakGBps);
+    read(json, "percentOfPeak", throughput.percentOfPeak);
+    read(json, "copyCeilingGBps", throughput.copyCeilingGBps);
+    read(json, "percentOfCeiling", throughput.percentOfCeiling);
+    read(json, "flopsExpression", throughput.flopsExpression);
+    read(json, "flops", throughput.flops);
+    read(json, "gflops", throughput.gflops);
+    read(json, "exceedsPeak", throughput.exceedsPeak);
+    read(json, "warnings", throughput.warnings);
+    read(json, "errors", throughput.errors);
+}
+
+void to_json(json &json, const Measurement &measurement)
+{
+    json = {{"settings", measurement.settings},
+            {"statistics", measurement.statistics},
+            {"stop", measurement.stop},
+            {"throughput", measurement.throughput},
+            {"timingSource", measurement.timingSource},
+            {"notes", measurement.notes},
+            {"samplesNs", measurement.samplesNs},
+            {"smClocksMHz", measurement.smClocksMHz},
+            {"smClockMinMHz", measurement.smClockMinMHz},
+            {"smClockMaxMHz", measurement.smClockMaxMHz},
+            {"throttledSamples", measurement.throttledSamples},
+            {"throttled", measurement.throttled}};
+}
+
+void from_json(const json &json, Measurement &measurement)
+{
+    requireObject(json);
+    measurement = Measurement{};
+    read(json, "settings", measurement.settings);
+    read(json, "statistics", measurement.statistics);
+    read(json, "stop", measurement.stop);
+    read(json, "throughput", measurement.throughput);
+    read(json, "timingSource", measurement.timingSource);
+    read(json, "notes", measurement.notes);
+    read(json, "samplesNs", measurement.samplesNs);
+    read(json, "smClocksMHz", measurement.smClocksMHz);
+    read(json, "smClockMinMHz", measurement.smClockMinMHz);
+    read(json, "smClockMaxMHz", measurement.smClockMaxMHz);
+    read(json, "throttledSamples", measurement.throttledSamples);
+    read(json, "throttled", measurement.throttled);
+}
+
+} // namespace cuwb

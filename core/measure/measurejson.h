@@ -1,0 +1,30 @@
+// JSON forms of the measurement types, for the worker protocol, `cuwb measure --json` and
+// exports. Writing then reading gives back an equal value (doubles keep every bit). Reading
+// tolerates missing fields (they keep their defaults); an unknown enum name or a field of the
+// wrong type throws nlohmann::json::exception whose message names the field.
+#pragma once
+
+#include "measure/measurement.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cuwb {
+
+void to_json(nlohmann::json &json, SampleMode mode); // "cold", "hot"
+void from_json(const nlohmann::json &json, SampleMode &mode);
+void to_json(nlohmann::json &json, StopReason reason); // "noise-below-target", ...
+void from_json(const nlohmann::json &json, StopReason &reason);
+void to_json(nlohmann::json &json, TimingSource source); // "cupti", "events"
+void from_json(const nlohmann::json &json, TimingSource &source);
+void to_json(nlohmann::json &json, const SampleSettings &settings);
+void from_json(const nlohmann::json &json, SampleSettings &settings);
+void to_json(nlohmann::json &json, const SampleStatistics &statistics);
+void from_json(const nlohmann::json &json, SampleStatistics &statistics);
+void to_json(nlohmann::json &json, const StopDecision &decision);
+void from_json(const nlohmann::json &json, StopDecision &decision);
+void to_json(nlohmann::json &json, const Throughput &throughput); // absent figures omitted
+void from_json(const nlohmann::json &json, Throughput &throughput);
+void to_json(nlohmann::json &json, const Measurement &measurement);
+void from_json(const nlohmann::json &json, Measurement &measurement);
+
+} // namespace cuwb

@@ -1,0 +1,60 @@
+#include "measure/measurement.h"
+
+#include <cmath>
+
+namespace cuwb {
+
+const char *sampleModeName(SampleMode mode)
+{
+    return mode == SampleMode::Hot ? "hot" : "cold";
+}
+
+const char *stopReasonName(StopReason reason)
+{
+    switch (reason) {
+    case StopReason::NotStopped:
+        return "not-stopped";
+    case StopReason::NoiseBelowTarget:
+        return "noise-below-target";
+    case StopReason::NoiseNotShrinking:
+        return "noise-not-shrinking";
+    case StopReason::TimeCap:
+        return "time-cap";
+    case StopReason::FixedCount:
+        return "fixed-count";
+    }
+    return "not-stopped";
+}
+
+const char *timingSourceName(TimingSource source)
+{
+    return source == TimingSource::Events ? "events" : "cupti";
+}
+
+std::optional<std::string> checkSampleSettings(const SampleSettings &settings)
+{
+    const auto finiteNonNegative = [](double value) { return std::isfinite(value) && value >= 0; };
+    if (settings.fixedSamples < 0)
+        return "fixedSamples must be 0 (adaptive) or a positive count, found " +
+               std::to_string(settings.fixedSamples);
+    if (settings.minSamples < 2)
+        return "minSamples must be at least 2 (noise needs two samples), found " +
+               std::to_string(settings.minSamples);
+    if (!finiteNonNegative(settings.minGpuTimeSeconds))
+        return "minGpuTimeSeconds must be a number of seconds, 0 or more";
+    if (!(std::isfinite(settings.targetRelativeNoise) && settings.targetRelativeNoise > 0))
+        return "targetRelativeNoise must be above 0 (0.005 is 0.5%)";
+    if (!(std::isfinite(settings.timeCapSeconds) && settings.timeCapSeconds > 0))
+        return "timeCapSeconds must be above 0";
+    if (settings.warmupLaunches < 0)
+        return "warmupLaunches must be 0 or more, found " + std::to_string(settings.warmupLaunches);
+    if (settings.plateauWindowSamples < 1)
+        return "plateauWindowSamples must be at least 1, found " +
+               std::to_string(settings.plateauWindowSamples);
+    if (!(std::isfinite(settings.plateauMinImprovement) && settings.plateauMinImprovement >= 0 &&
+          settings.plateauMinImprovement < 1))
+        return "plateauMinImprovement must be in [0, 1)";
+    return std::nullopt;
+}
+
+} // namespace cuwb

@@ -1,0 +1,110 @@
+// Measurement: the value types of timing a kernel — how to sample (SampleSettings), what the
+// samples say (SampleStatistics), why sampling stopped (StopDecision), what the median time
+// means in bytes and FLOPs (Throughput), and the whole result (Measurement). Every figure
+// carries its unit in its name. The method is in ../shared/MEASUREMENT.md and
+// docs/measurement.md; the GPU side that fills these lives in the worker.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cuwb {
+
+// Cold: L2 flushed before each sample (the default, right for bandwidth). Hot: back-to-back
+// launches, so data left in L2 by the previous launch is reused.
+enum class SampleMode { Cold, Hot };
+const char *sampleModeName(SampleMode mode); // "cold", "hot"
+
+struct SampleSettings
+{
+    SampleMode mode = SampleMode::Cold;
+    int fixedSamples = 0; // > 0: take exactly this many (time cap still applies); 0: adaptive
+    int minSamples = 10;
+    double minGpuTimeSeconds = 0.5;
+    double targetRelativeNoise = 0.005; // stddev / mean
+    double timeCapSeconds = 15.0;
+    int warmupLaunches = 1;
+    // "Noise no longer shrinking": the relative noise now is not at least
+    // plateauMinImprovement (relative) below what it was plateauWindowSamples samples ago.
+    int plateauWindowSamples = 32;
+    double plateauMinImprovement = 0.05;
+    bool operator==(const SampleSettings &) const = default;
+};
+
+// Why the settings cannot be used ("minSamples must be at least 2, found 1"), or nullopt.
+std::optional<std::string> checkSampleSettings(const SampleSettings &settings);
+
+struct SampleStatistics
+{
+    std::size_t count = 0;
+    double medianNs = 0.0;
+    double meanNs = 0.0;
+    double minNs = 0.0;
+    double maxNs = 0.0;
+    double stddevNs = 0.0;      // unbiased (n - 1); 0 with fewer than two samples
+    double relativeNoise = 0.0; // stddevNs / meanNs; 0 with fewer than two samples
+    double totalNs = 0.0;       // sum of the samples: the GPU time spent
+    // (mean of the last quarter - mean of the first quarter) / mean, with at least 8 samples,
+    // else 0: a steady trend (clocks ramping, thermal throttling) that the noise figure hides.
+    double driftRelative = 0.0;
+    bool operator==(const SampleStatistics &) const = default;
+};
+
+enum class StopReason {
+    NotStopped,
+    NoiseBelowTarget,  // enough samples and GPU time, and relative noise below the target
+    NoiseNotShrinking, // enough samples and GPU time, noise above target but stable
+    TimeCap,           // gave up at the time cap; the noise is whatever it is
+    FixedCount,        // the fixed number of samples was taken
+};
+const char *stopReasonName(StopReason reason); // "not-stopped", "noise-below-target", ...
+
+struct StopDecision
+{
+    bool stop = false;
+    StopReason reason = StopReason::NotStopped;
+    std::string message; // "relative noise 0.21% below the target 0.50% after 10 samples"
+    bool operator==(const StopDecision &) const = default;
+};
+
+struct Throughput
+{
+    std::optional<double> bytes;         // declared bytes moved; absent when the expression failed
+    std::string bytesExpression;         // empty: each input read once, each output written once
+    std::optional<double> effectiveGBps; // bytes / median time, GB = 1e9 bytes
+    std::optional<double> theoreticalPeakGBps; // 2 x memory clock x bus width / 8
+    std::optional<double> percentOfPeak;
+    std::optional<double> copyCeilingGBps; // measured device-to-device copy, when known
+    std::optional<double> percentOfCeiling;
+    std::string flopsExpression; // empty: no FLOP figure
+    std::optional<double> flops;
+    std::optional<double> gflops;      // flops / median time, GFLOP = 1e9 FLOP
+    bool exceedsPeak = false;          // effectiveGBps above the theoretical peak
+    std::vector<std::string> warnings; // shown to the user, never hidden
+    std::vector<std::string> errors;   // expression errors: "bytes expression: unknown ..."
+    bool operator==(const Throughput &) const = default;
+};
+
+enum class TimingSource { Cupti, Events };
+const char *timingSourceName(TimingSource source); // "cupti", "events"
+
+struct Measurement
+{
+    SampleSettings settings;
+    SampleStatistics statistics;
+    StopDecision stop;
+    Throughput throughput;
+    TimingSource timingSource = TimingSource::Cupti;
+    std::vector<std::string> notes;  // "CUPTI unavailable: ...; timed with events"
+    std::vector<double> samplesNs;   // in the order taken
+    std::vector<double> smClocksMHz; // per sample when sampled, else empty
+    double smClockMinMHz = 0.0;
+    double smClockMaxMHz = 0.0;
+    std::size_t throttledSamples = 0; // samples below 75% of the default SM clock
+    bool throttled = false;
+    bool operator==(const Measurement &) const = default;
+};
+
+} // namespace cuwb
