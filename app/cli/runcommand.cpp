@@ -88,6 +88,7 @@ RunResult runOnWorker(WorkerProcess &worker, const RunRequest &request)
     case WorkerProcess::Failure::StartFailed:
     case WorkerProcess::Failure::Crashed:
     case WorkerProcess::Failure::Garbage:
+    case WorkerProcess::Failure::Cancelled:
         return failedRun(RunStatus::WorkerCrashed, reply.error);
     }
     try {

@@ -35,8 +35,9 @@ RunController::~RunController()
     m_pendingExports.clear();
     m_worker->disconnect(this);
     RunWorker *worker = m_worker;
-    // The worker's own thread stops the child process; a request in flight finishes (or
-    // times out) first.
+    // Quitting must not wait for a run's deadline (or an export's): the request in flight is
+    // cancelled and its worker killed, then the worker's own thread cleans up.
+    m_worker->abort();
     QMetaObject::invokeMethod(
         m_worker, [worker] { worker->shutdown(); }, Qt::QueuedConnection);
     m_thread->quit();

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <exception>
+#include <mutex>
 
 namespace cuwb {
 
@@ -50,10 +51,22 @@ WorkerProcess &RunWorker::process()
     if (!m_process) {
         WorkerProcess::Options options;
         options.executable = m_cliPath;
-        m_process = std::make_unique<WorkerProcess>(options);
+        auto created = std::make_unique<WorkerProcess>(options);
+        const std::lock_guard lock(m_processMutex);
+        if (m_aborted)
+            created->cancel();
+        m_process = std::move(created);
         m_reportedStarts = 0;
     }
     return *m_process;
+}
+
+void RunWorker::abort()
+{
+    const std::lock_guard lock(m_processMutex);
+    m_aborted = true;
+    if (m_process)
+        m_process->cancel();
 }
 
 void RunWorker::reportHello()
@@ -111,6 +124,10 @@ RunResult RunWorker::resultFromReply(const WorkerProcess::Reply &reply, double d
         result.status = RunStatus::WorkerCrashed;
         result.message =
             toStdString(trWorker("The worker refused the run: %1").arg(toQString(reply.error)));
+        break;
+    case WorkerProcess::Failure::Cancelled:
+        result.status = RunStatus::WorkerCrashed;
+        result.message = toStdString(trWorker("The run was cancelled; the worker was stopped."));
         break;
     }
     return result;
@@ -181,7 +198,11 @@ void RunWorker::shutdown()
     } catch (...) {
         // A worker that cannot even be stopped politely is killed by the destructor.
     }
-    m_process.reset();
+    std::unique_ptr<WorkerProcess> stopped;
+    {
+        const std::lock_guard lock(m_processMutex);
+        stopped = std::move(m_process);
+    }
 }
 
 } // namespace cuwb

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace cuwb {
@@ -27,6 +28,10 @@ public:
     void page(const cuwb::PageRequest &request);
     void exportBuffer(const QString &handle, const QString &path, cuwb::ExportFormat format);
     void shutdown();
+    // Safe from any thread (the only member that is): the request in flight and every later one
+    // fail at once and the worker is killed, so that the thread can be joined without waiting
+    // for a run's deadline.
+    void abort();
 
     // Seconds the client waits for a run's reply: the kernel's deadline plus room for the
     // worker's compile, allocation, initialisation and verification.
@@ -46,6 +51,9 @@ private:
     WorkerProcess &process();
     void reportHello();
 
+    // Guards m_process's creation and destruction (on this object's thread) against abort().
+    std::mutex m_processMutex;
+    bool m_aborted = false;
     std::unique_ptr<WorkerProcess> m_process;
     std::string m_cliPath;
     int m_reportedStarts = 0;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <sys/types.h>
@@ -24,7 +25,7 @@ public:
         double startTimeoutSeconds = 60.0; // first reply (hello) after a start
     };
 
-    enum class Failure { None, StartFailed, Crashed, Timeout, Garbage, ErrorReply };
+    enum class Failure { None, StartFailed, Crashed, Timeout, Garbage, ErrorReply, Cancelled };
 
     struct Reply
     {
@@ -52,6 +53,11 @@ public:
 
     void stop(); // shutdown request, then SIGKILL if it does not exit promptly
     void kill(); // SIGKILL now (the worker's whole process group), then reaps it
+    // Safe from any thread: the request in flight, and every later one, fails at once with
+    // Cancelled and the worker is killed. For a client that quits while a run is in flight,
+    // which must not wait for the run's deadline.
+    void cancel();
+    [[nodiscard]] bool cancelled() const { return m_cancelled.load(); }
 
     static constexpr std::size_t kStderrTailBytes = 8192;
 
@@ -76,6 +82,8 @@ private:
     nlohmann::json m_hello;
     long long m_nextId = 1;
     int m_starts = 0;
+    std::atomic<bool> m_cancelled{false};
+    int m_cancelPipe[2] = {-1, -1}; // cancel() writes a byte, exchange() polls for it
 };
 
 } // namespace cuwb

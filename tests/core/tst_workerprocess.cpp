@@ -9,7 +9,9 @@
 #include <QtTest>
 
 #include <cerrno>
+#include <chrono>
 #include <sys/wait.h>
+#include <thread>
 
 using namespace cuwb;
 
@@ -51,6 +53,7 @@ private Q_SLOTS:
     void missingExecutableFailsToStart();
     void closedStdinDoesNotKillTheClient();
     void destructorLeavesNoZombie();
+    void cancelFromAnotherThreadEndsTheWait();
 
 private:
     WorkerProcess::Options options(const QString &mode, double startTimeout = 30.0) const;
@@ -281,6 +284,29 @@ void TestWorkerProcess::destructorLeavesNoZombie()
         QVERIFY(pid > 0);
     }
     QVERIFY(reaped(pid));
+}
+
+void TestWorkerProcess::cancelFromAnotherThreadEndsTheWait()
+{
+    // A client that quits mid-run must not wait for the run's deadline (here 600 s).
+    WorkerProcess worker(options(QStringLiteral("hang")));
+    QVERIFY(worker.request(makeReleaseRequest(), 30).ok());
+    const pid_t pid = worker.pid();
+    std::thread canceller([&worker] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        worker.cancel();
+    });
+    WorkerProcess::Reply reply = worker.request(makeRunRequest(sampleRequest()), 600);
+    canceller.join();
+    QCOMPARE(reply.failure, WorkerProcess::Failure::Cancelled);
+    QVERIFY(!worker.running());
+    QVERIFY(reaped(pid));
+
+    // Cancelling is for good: nothing starts a new worker any more.
+    reply = worker.request(makeReleaseRequest(), 30);
+    QCOMPARE(reply.failure, WorkerProcess::Failure::Cancelled);
+    QCOMPARE(worker.starts(), 1);
+    QVERIFY(!worker.running());
 }
 
 QTEST_GUILESS_MAIN(TestWorkerProcess)
