@@ -169,8 +169,11 @@ struct RunResources
 void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &what,
                  bool &contextLost)
 {
+    // Capped at about 30 years: a larger deadline (a project may say 1e300 s) would overflow the
+    // clock's 64-bit nanoseconds.
+    const double seconds = std::min(deadlineSeconds, 1e9);
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(deadlineSeconds));
+                                             std::chrono::duration<double>(seconds));
     while (!done.query()) {
         if (Clock::now() >= deadline) {
             contextLost = true;

@@ -2,6 +2,7 @@
 
 #include "worker/protocol.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -26,6 +27,17 @@ using Clock = std::chrono::steady_clock;
 
 // A reply longer than this without a newline is not a reply (pages are far smaller).
 constexpr std::size_t kMaxLineBytes = std::size_t(256) << 20;
+
+// Now plus `seconds`, which may be huge or infinite (a project may ask for a deadline of 1e300 s):
+// converting that to the clock's 64-bit nanoseconds would overflow, so it is capped at about 30
+// years; NaN and negative values mean now.
+Clock::time_point deadlineAfter(double seconds)
+{
+    constexpr double kMaxSeconds = 1e9;
+    const double capped = seconds > 0 ? std::min(seconds, kMaxSeconds) : 0.0;
+    return Clock::now() +
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(capped));
+}
 
 std::string errnoText(int error)
 {
@@ -311,9 +323,7 @@ WorkerProcess::Reply WorkerProcess::exchange(const nlohmann::json &message, long
 {
     const std::string line = encodeLine(message);
     std::size_t written = 0;
-    const auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(std::max(0.0, timeoutSeconds)));
+    const auto deadline = deadlineAfter(timeoutSeconds);
     bool stdoutEnded = false;
 
     for (;;) {
@@ -491,8 +501,7 @@ bool WorkerProcess::exitedOnItsOwn()
 
 std::string WorkerProcess::waitForExit(double graceSeconds)
 {
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(graceSeconds));
+    const auto deadline = deadlineAfter(graceSeconds);
     while (running()) {
         if (exitedOnItsOwn()) {
             return describeExit(m_exitStatus);

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <limits>
 #include <sys/wait.h>
 #include <thread>
 
@@ -54,6 +55,7 @@ private Q_SLOTS:
     void closedStdinDoesNotKillTheClient();
     void destructorLeavesNoZombie();
     void cancelFromAnotherThreadEndsTheWait();
+    void hugeTimeoutDoesNotOverflow();
 
 private:
     WorkerProcess::Options options(const QString &mode, double startTimeout = 30.0) const;
@@ -307,6 +309,17 @@ void TestWorkerProcess::cancelFromAnotherThreadEndsTheWait()
     QCOMPARE(reply.failure, WorkerProcess::Failure::Cancelled);
     QCOMPARE(worker.starts(), 1);
     QVERIFY(!worker.running());
+}
+
+void TestWorkerProcess::hugeTimeoutDoesNotOverflow()
+{
+    // 1e300 s in the clock's nanoseconds overflows; it must mean "very long", not "already past".
+    WorkerProcess worker(options(QStringLiteral("ok"), 1e300));
+    for (const double timeout : {1e300, std::numeric_limits<double>::infinity(), 1e10}) {
+        const WorkerProcess::Reply reply = worker.request(makeRunRequest(sampleRequest()), timeout);
+        QVERIFY2(reply.ok(), reply.error.c_str());
+    }
+    QCOMPARE(worker.starts(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestWorkerProcess)
