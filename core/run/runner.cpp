@@ -1054,7 +1054,10 @@ Page Runner::page(const PageRequest &request)
                                  plural(a.count, "element"));
     }
     m_state->context->makeCurrent();
-    const std::uint64_t count = std::min<std::uint64_t>(request.count, a.count - request.first);
+    // A page is for showing: at most kMaxPageElements, however many were asked for, so a
+    // client cannot make the worker format gigabytes into one reply.
+    const std::uint64_t count = std::min<std::uint64_t>(
+        std::min<std::uint64_t>(request.count, kMaxPageElements), a.count - request.first);
     const std::size_t elementBytes = a.type.sizeBytes();
     std::vector<unsigned char> bytes(count * elementBytes);
     if (count > 0) {

@@ -59,6 +59,9 @@ struct PageRequest
     std::uint32_t count = 256;
 };
 
+// The most elements one page reply carries; a larger request gets this many.
+inline constexpr std::uint32_t kMaxPageElements = 65536;
+
 struct Page
 {
     std::string handle;
