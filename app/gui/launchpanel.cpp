@@ -633,13 +633,17 @@ void LaunchPanel::revalidate()
                     return argument.isBuffer && argument.parameter == verification.output;
                 });
             if (!outputKnown)
-                m_issues.push_back({"verification", "choose the output buffer to check", -1});
+                m_issues.push_back({toStdString(tr("verification")),
+                                    toStdString(tr("choose the output buffer to check")), -1});
             if (verification.kind == ReferenceKind::Expression && verification.expression.empty())
-                m_issues.push_back({"verification", "enter the expected value of element i", -1});
+                m_issues.push_back({toStdString(tr("verification")),
+                                    toStdString(tr("enter the expected value of element i")), -1});
             if (verification.kind == ReferenceKind::Kernel && verification.referenceKernel.empty())
-                m_issues.push_back({"verification", "choose the reference kernel", -1});
+                m_issues.push_back({toStdString(tr("verification")),
+                                    toStdString(tr("choose the reference kernel")), -1});
             if (verification.kind == ReferenceKind::File && verification.file.empty())
-                m_issues.push_back({"verification", "choose the reference file", -1});
+                m_issues.push_back({toStdString(tr("verification")),
+                                    toStdString(tr("choose the reference file")), -1});
         }
     }
 
