@@ -30,10 +30,10 @@ struct ElementType
     ScalarKind scalar = ScalarKind::Float32;
     int lanes = 1; // 1 for scalars, 2..4 for float4-style vector types
 
-    [[nodiscard]] std::size_t sizeBytes() const;   // float4 -> 16
-    [[nodiscard]] std::size_t alignBytes() const;  // CUDA's alignment of the type
-    [[nodiscard]] std::string name() const;        // "float4", "half", "uint32_t"
-    [[nodiscard]] bool isFloating() const;         // Float16, BFloat16, Float32, Float64
+    [[nodiscard]] std::size_t sizeBytes() const;  // float4 -> 16
+    [[nodiscard]] std::size_t alignBytes() const; // CUDA's alignment of the type
+    [[nodiscard]] std::string name() const;       // "float4", "half", "uint32_t"
+    [[nodiscard]] bool isFloating() const;        // Float16, BFloat16, Float32, Float64
     [[nodiscard]] bool isSigned() const;
     bool operator==(const ElementType &) const = default;
 };

@@ -16,8 +16,8 @@ using Variables = std::map<std::string, double>;
 
 struct ExpressionError
 {
-    std::string message;  // "unknown variable 'M'"
-    int position = -1;    // 0-based character in the expression, -1 when unknown
+    std::string message; // "unknown variable 'M'"
+    int position = -1;   // 0-based character in the expression, -1 when unknown
 };
 
 struct ExpressionValue
@@ -37,6 +37,7 @@ struct VariablesResult
     std::string failedName;
     std::optional<ExpressionError> error;
 };
-VariablesResult evaluateVariables(const std::vector<std::pair<std::string, std::string>> &definitions);
+VariablesResult
+evaluateVariables(const std::vector<std::pair<std::string, std::string>> &definitions);
 
 } // namespace cuwb

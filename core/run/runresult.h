@@ -22,10 +22,10 @@ struct BufferStats
 
 struct GuardViolation
 {
-    bool before = false;           // true: the band before the buffer
-    std::uint64_t elements = 0;    // how many elements of the band were changed
-    std::int64_t firstIndex = 0;   // index relative to the buffer start (negative before it)
-    std::string message;           // "wrote 24 elements past the end of `d`, first at index 16777216"
+    bool before = false;         // true: the band before the buffer
+    std::uint64_t elements = 0;  // how many elements of the band were changed
+    std::int64_t firstIndex = 0; // index relative to the buffer start (negative before it)
+    std::string message;         // "wrote 24 elements past the end of `d`, first at index 16777216"
 };
 
 struct BufferReport
@@ -33,9 +33,9 @@ struct BufferReport
     std::string parameter;
     std::uint64_t count = 0;
     std::uint64_t bytes = 0;
-    std::string handle;            // the worker's id for paging this buffer, e.g. "run3/c"
+    std::string handle; // the worker's id for paging this buffer, e.g. "run3/c"
     std::vector<GuardViolation> guardViolations;
-    std::uint64_t unwritten = 0;   // outputs still holding the poison value
+    std::uint64_t unwritten = 0; // outputs still holding the poison value
     std::int64_t firstUnwritten = -1;
     BufferStats stats;
 };
@@ -44,7 +44,7 @@ enum class RunStatus {
     Succeeded,     // launched, synchronised, no device error
     InvalidLaunch, // validation refused it; nothing touched the GPU
     CompileFailed,
-    Fault,         // a device error: illegal address, trap, misaligned access...
+    Fault, // a device error: illegal address, trap, misaligned access...
     OutOfMemory,
     Timeout,       // ran past the deadline; the worker was killed
     WorkerCrashed, // the worker died or spoke garbage
@@ -55,13 +55,13 @@ const char *runStatusName(RunStatus status); // "succeeded", "invalid-launch", .
 struct RunResult
 {
     RunStatus status = RunStatus::Succeeded;
-    std::string message;          // a plain sentence for the user when not Succeeded
-    std::string deviceError;      // e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", empty when none
-    double kernelTimeMs = 0.0;    // cuEvent time of the launch
-    double wallTimeMs = 0.0;      // of the whole run in the worker
+    std::string message;       // a plain sentence for the user when not Succeeded
+    std::string deviceError;   // e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", empty when none
+    double kernelTimeMs = 0.0; // cuEvent time of the launch
+    double wallTimeMs = 0.0;   // of the whole run in the worker
     std::vector<BufferReport> buffers;
     VerificationResult verification;
-    std::string device;           // "NVIDIA H200 (sm_90)"
+    std::string device; // "NVIDIA H200 (sm_90)"
 
     // Succeeded, no guard violations and verification passed (or none was asked for).
     [[nodiscard]] bool passed() const;

@@ -16,14 +16,14 @@ const char *toleranceKindName(ToleranceKind kind); // "abs", "rel", "ulp"
 struct VerificationSpec
 {
     ReferenceKind kind = ReferenceKind::None;
-    std::string output;         // parameter name of the buffer to check
+    std::string output; // parameter name of the buffer to check
     // Expression: CUDA C++ over the buffers' names indexed by i and the variables,
     // e.g. "a[i] + b[i]" or "alpha * x[i] + y[i]"; compiled by the worker into a kernel.
     std::string expression;
     // Kernel: the lowered name of another kernel of the same source with the same parameters;
     // it runs on copies of the initial buffers and its `output` is the reference.
     std::string referenceKernel;
-    std::string file;           // File: .npy or .bin of the output's element type
+    std::string file; // File: .npy or .bin of the output's element type
     ToleranceKind tolerance = ToleranceKind::Relative;
     double toleranceValue = 1e-5; // abs/rel: the bound; ulp: units in the last place
     bool operator==(const VerificationSpec &) const = default;
@@ -34,7 +34,7 @@ struct Mismatch
     std::uint64_t index = 0;
     double actual = 0.0;
     double expected = 0.0;
-    double error = 0.0;         // in the tolerance's unit
+    double error = 0.0;                  // in the tolerance's unit
     std::uint64_t block[3] = {0, 0, 0};  // the block and thread that own element `index`
     std::uint64_t thread[3] = {0, 0, 0}; // under one-element-per-thread, x-major numbering
 };
@@ -43,7 +43,7 @@ struct VerificationResult
 {
     bool ran = false;
     bool passed = false;
-    std::string message;        // "12 of 16777216 elements differ (rel > 1e-05)" or why it could not run
+    std::string message; // "12 of 16777216 elements differ (rel > 1e-05)" or why it could not run
     std::uint64_t checked = 0;
     std::uint64_t mismatches = 0;
     double maxError = 0.0;

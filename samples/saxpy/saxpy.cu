@@ -3,8 +3,7 @@
 // verification compares against an expression over the initial y, not the result.
 // One thread per element with a bounds check, as in vector_add.
 
-extern "C" __global__ void saxpy(int n, float a, const float *__restrict__ x,
-                                 float *__restrict__ y)
+extern "C" __global__ void saxpy(int n, float a, const float *__restrict__ x, float *__restrict__ y)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
