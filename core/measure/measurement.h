@@ -97,8 +97,16 @@ struct Measurement
     StopDecision stop;
     Throughput throughput;
     TimingSource timingSource = TimingSource::Cupti;
-    std::vector<std::string> notes;  // "CUPTI unavailable: ...; timed with events"
-    std::vector<double> samplesNs;   // in the order taken
+    std::vector<std::string> notes; // "CUPTI unavailable: ...; timed with events"
+    std::vector<double> samplesNs;  // in the order taken
+    // The cuEvent pair around each sample, always taken as a cross-check: includes launch
+    // latency, so a few µs longer than CUPTI's figure. Equal to samplesNs when timed by events.
+    std::vector<double> eventSamplesNs;
+    SampleStatistics eventStatistics;
+    // Empty when sampling ended normally; else the RunStatus name ("fault", "timeout", ...)
+    // and a plain message of what stopped it. The samples taken before are kept.
+    std::string faultStatus;
+    std::string faultMessage;
     std::vector<double> smClocksMHz; // per sample when sampled, else empty
     double smClockMinMHz = 0.0;
     double smClockMaxMHz = 0.0;

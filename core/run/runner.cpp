@@ -2,11 +2,14 @@
 
 #include "compiler/kernelcompiler.h"
 #include "cuda/apierror.h"
+#include "cuda/cuptiactivity.h"
 #include "cuda/devicememory.h"
 #include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchvalidation.h"
+#include "measure/statistics.h"
+#include "measure/stoppingcriterion.h"
 #include "run/gpuhelpers.h"
 #include "run/hostelements.h"
 
@@ -413,6 +416,70 @@ std::string firstErrors(const CompileResult &compiled, int most)
     return text;
 }
 
+const KernelInfo *findKernelIn(const CompileResult &compiled, const std::string &name)
+{
+    for (const KernelInfo &k : compiled.kernels) {
+        if (k.loweredName == name || k.readableName == name ||
+            (!k.nameExpression.empty() && k.nameExpression == name)) {
+            return &k;
+        }
+    }
+    return nullptr;
+}
+
+std::string kernelNames(const CompileResult &compiled)
+{
+    std::string list;
+    for (const KernelInfo &k : compiled.kernels) {
+        list += (list.empty() ? "" : ", ") + k.loweredName;
+    }
+    return list;
+}
+
+// Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
+std::vector<void *> parameterPointerList(const ResolvedLaunch &resolved,
+                                         const std::vector<DevicePointer> &pointers)
+{
+    std::vector<void *> params;
+    for (const int slot : resolved.parameterSlots) {
+        if (slot >= 0) {
+            params.push_back(const_cast<DevicePointer *>(&pointers[std::size_t(slot)]));
+        } else {
+            params.push_back(
+                const_cast<unsigned char *>(resolved.scalars[std::size_t(-slot - 1)].bytes.data()));
+        }
+    }
+    return params;
+}
+
+// A prepared launch: what run() and measure() share before the first launch.
+struct Prepared
+{
+    CompileResult compiled;
+    ResolvedLaunch resolved;
+    std::unique_ptr<RunResources> resources;
+    std::optional<Function> function;
+    std::vector<DevicePointer> pointers; // parallel to resources->buffers
+    std::array<unsigned, 3> grid{1, 1, 1};
+    std::array<unsigned, 3> block{1, 1, 1};
+    unsigned dynamicShared = 0;
+    double deadlineSeconds = 10.0;
+    std::string note;
+};
+
+// On a timeout the resources are leaked on purpose (see RunResources).
+struct LeakOnLoss
+{
+    std::unique_ptr<RunResources> &resources;
+    const bool &lost;
+    ~LeakOnLoss()
+    {
+        if (lost) {
+            (void)resources.release();
+        }
+    }
+};
+
 } // namespace
 
 struct Runner::State
@@ -427,6 +494,32 @@ struct Runner::State
     int runs = 0;
     std::unique_ptr<RunResources> kept;
     std::vector<std::string> keptHandles; // parallel to kept->buffers
+    // Created on the first measurement and kept: CUPTI allows one subscriber per process.
+    std::unique_ptr<KernelActivityTimer> timer;
+
+    // The status and message of a failed CUDA call; marks the context lost when it is.
+    RunFailure classify(const ApiError &error, const std::string &phase)
+    {
+        const std::string &status = error.status();
+        if (status == "CUDA_ERROR_OUT_OF_MEMORY") {
+            return {RunStatus::OutOfMemory, "the GPU ran out of memory while " + phase};
+        }
+        const auto known = std::find_if(std::begin(kDeviceFaults), std::end(kDeviceFaults),
+                                        [&](const DeviceFault &f) { return status == f.status; });
+        RunFailure failure{RunStatus::Fault, ""};
+        if (known != std::end(kDeviceFaults)) {
+            failure.message = known->message;
+            contextLost = contextLost || known->sticky;
+        } else {
+            // Unknown: assume the worst, a new worker costs half a second.
+            failure.message = "a CUDA call failed while " + phase + ": " + error.what();
+            contextLost = true;
+        }
+        if (phase.rfind("running the user's kernel", 0) != 0 && known != std::end(kDeviceFaults)) {
+            failure.message += " (while " + phase + ")";
+        }
+        return failure;
+    }
 
     GpuHelpers &gpuHelpers()
     {
@@ -449,7 +542,10 @@ struct Runner::State
                                  "` is kept: it belongs to an earlier run, or was released");
     }
 
+    void prepare(const RunRequest &request, Prepared &prepared, std::string &phase);
     void execute(const RunRequest &request, RunResult &result, std::string &phase);
+    void sample(const RunRequest &request, const SampleSettings &settings, Measurement &result,
+                std::string &phase);
 };
 
 Runner::Runner(int deviceOrdinal)
@@ -518,29 +614,10 @@ RunResult Runner::run(const RunRequest &request)
             s.contextLost = true;
         }
     } catch (const ApiError &error) {
-        const std::string &status = error.status();
-        result.deviceError = status;
-        if (status == "CUDA_ERROR_OUT_OF_MEMORY") {
-            result.status = RunStatus::OutOfMemory;
-            result.message = "the GPU ran out of memory while " + phase;
-        } else {
-            const auto known =
-                std::find_if(std::begin(kDeviceFaults), std::end(kDeviceFaults),
-                             [&](const DeviceFault &f) { return status == f.status; });
-            result.status = RunStatus::Fault;
-            if (known != std::end(kDeviceFaults)) {
-                result.message = known->message;
-                s.contextLost = known->sticky;
-            } else {
-                // Unknown: assume the worst, a new worker costs half a second.
-                result.message = "a CUDA call failed while " + phase + ": " + error.what();
-                s.contextLost = true;
-            }
-            if (phase.rfind("running the user's kernel", 0) != 0 &&
-                known != std::end(kDeviceFaults)) {
-                result.message += " (while " + phase + ")";
-            }
-        }
+        result.deviceError = error.status();
+        const RunFailure failure = s.classify(error, phase);
+        result.status = failure.status;
+        result.message = failure.message;
     } catch (const std::exception &error) {
         result.status = RunStatus::Fault;
         result.message = std::string("the run failed while ") + phase + ": " + error.what();
@@ -553,23 +630,21 @@ RunResult Runner::run(const RunRequest &request)
     return result;
 }
 
-void Runner::State::execute(const RunRequest &request, RunResult &result, std::string &phase)
+// Everything before the reference and the launch, shared by run() and measure(): compiles,
+// resolves and validates, loads the module, allocates with guard bands and initialises.
+void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string &phase)
 {
-    // The previous run's buffers go first, so this run has all the memory.
-    kept.reset();
-    keptHandles.clear();
-    const int runNumber = ++runs;
-
     // Compile for this device, whatever the request was written for.
     phase = "compiling";
     CompileOptions options = request.options;
-    std::string note;
+    std::string &note = p.note;
     if (options.arch != device.arch()) {
         note = "compiled for " + device.arch() + " (the device's architecture) instead of " +
                options.arch;
         options.arch = device.arch();
     }
-    const CompileResult compiled = compiler.compile(request.source, request.fileName, options);
+    p.compiled = compiler.compile(request.source, request.fileName, options);
+    const CompileResult &compiled = p.compiled;
     if (!compiled.success) {
         throw RunFailure{RunStatus::CompileFailed,
                          "the source did not compile: " + firstErrors(compiled, 3)};
@@ -577,22 +652,8 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
 
     // The kernel: the one named, or the only one.
     const LaunchSpec &spec = request.launch;
-    const auto names = [&] {
-        std::string list;
-        for (const KernelInfo &k : compiled.kernels) {
-            list += (list.empty() ? "" : ", ") + k.loweredName;
-        }
-        return list;
-    };
-    const auto findKernel = [&](const std::string &name) -> const KernelInfo * {
-        for (const KernelInfo &k : compiled.kernels) {
-            if (k.loweredName == name || k.readableName == name ||
-                (!k.nameExpression.empty() && k.nameExpression == name)) {
-                return &k;
-            }
-        }
-        return nullptr;
-    };
+    const auto names = [&] { return kernelNames(compiled); };
+    const auto findKernel = [&](const std::string &name) { return findKernelIn(compiled, name); };
     const KernelInfo *kernel = nullptr;
     if (spec.kernel.empty()) {
         if (compiled.kernels.size() != 1) {
@@ -626,7 +687,8 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
 
     // Resolve and validate before anything touches the GPU.
     phase = "validating the launch";
-    const ResolvedLaunch resolved = resolveLaunch(spec, signature);
+    p.resolved = resolveLaunch(spec, signature);
+    const ResolvedLaunch &resolved = p.resolved;
     ValidationContext validation;
     validation.limits = device.limits();
     validation.limitsName = device.name;
@@ -658,23 +720,12 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
         }
     }
 
-    auto resources = std::make_unique<RunResources>();
-    // On a timeout the resources are leaked on purpose (see RunResources).
-    struct Leak
-    {
-        std::unique_ptr<RunResources> &resources;
-        bool &lost;
-        ~Leak()
-        {
-            if (lost) {
-                (void)resources.release();
-            }
-        }
-    } leak{resources, contextLost};
+    p.resources = std::make_unique<RunResources>();
+    std::unique_ptr<RunResources> &resources = p.resources;
 
     phase = "loading the module";
     resources->module = std::make_unique<Module>(compiled.cubin);
-    const Function function = resources->module->function(kernel->loweredName);
+    p.function = resources->module->function(kernel->loweredName);
     GpuHelpers &helpers = gpuHelpers();
 
     // Allocate with guard bands.
@@ -770,29 +821,46 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
                          "buffers that are copies of each other in a circle cannot be initialised"};
     }
 
-    // Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
-    const auto parameterPointers = [&](const std::vector<DevicePointer> &pointers) {
-        std::vector<void *> params;
-        for (const int slot : resolved.parameterSlots) {
-            if (slot >= 0) {
-                params.push_back(const_cast<DevicePointer *>(&pointers[std::size_t(slot)]));
-            } else {
-                params.push_back(const_cast<unsigned char *>(
-                    resolved.scalars[std::size_t(-slot - 1)].bytes.data()));
-            }
-        }
-        return params;
-    };
-    std::vector<DevicePointer> pointers;
     for (const Allocation &a : resources->buffers) {
-        pointers.push_back(a.data());
+        p.pointers.push_back(a.data());
     }
-    const std::array<unsigned, 3> grid{unsigned(resolved.grid[0]), unsigned(resolved.grid[1]),
-                                       unsigned(resolved.grid[2])};
-    const std::array<unsigned, 3> block{unsigned(resolved.block[0]), unsigned(resolved.block[1]),
-                                        unsigned(resolved.block[2])};
-    const unsigned dynamicShared = unsigned(resolved.dynamicSharedBytes);
-    const double deadlineSeconds = spec.deadlineSeconds > 0 ? spec.deadlineSeconds : 10.0;
+    p.grid = {unsigned(resolved.grid[0]), unsigned(resolved.grid[1]), unsigned(resolved.grid[2])};
+    p.block = {unsigned(resolved.block[0]), unsigned(resolved.block[1]),
+               unsigned(resolved.block[2])};
+    p.dynamicShared = unsigned(resolved.dynamicSharedBytes);
+    p.deadlineSeconds = spec.deadlineSeconds > 0 ? spec.deadlineSeconds : 10.0;
+    if (p.dynamicShared > 48u * 1024u) {
+        p.function->setMaxDynamicSharedBytes(int(p.dynamicShared));
+    }
+}
+
+void Runner::State::execute(const RunRequest &request, RunResult &result, std::string &phase)
+{
+    // The previous run's buffers go first, so this run has all the memory.
+    kept.reset();
+    keptHandles.clear();
+    const int runNumber = ++runs;
+
+    Prepared prepared;
+    const LeakOnLoss leak{prepared.resources, contextLost};
+    prepare(request, prepared, phase);
+    const CompileResult &compiled = prepared.compiled;
+    const auto names = [&] { return kernelNames(compiled); };
+    const auto findKernel = [&](const std::string &name) { return findKernelIn(compiled, name); };
+    const ResolvedLaunch &resolved = prepared.resolved;
+    std::unique_ptr<RunResources> &resources = prepared.resources;
+    const Function &function = *prepared.function;
+    GpuHelpers &helpers = gpuHelpers();
+    const Stream &gpu = *stream;
+    std::vector<DevicePointer> &pointers = prepared.pointers;
+    const std::array<unsigned, 3> &grid = prepared.grid;
+    const std::array<unsigned, 3> &block = prepared.block;
+    const unsigned dynamicShared = prepared.dynamicShared;
+    const double deadlineSeconds = prepared.deadlineSeconds;
+    const std::string note = prepared.note;
+    const auto parameterPointers = [&](const std::vector<DevicePointer> &from) {
+        return parameterPointerList(resolved, from);
+    };
 
     // The reference, computed from the initial contents before the kernel may change them.
     const VerificationSpec &verify = request.verification;
@@ -901,9 +969,6 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
 
     // The launch.
     phase = "launching the kernel";
-    if (dynamicShared > 48u * 1024u) {
-        function.setMaxDynamicSharedBytes(int(dynamicShared));
-    }
     std::vector<void *> params = parameterPointers(pointers);
     const Event started;
     const Event finished;
@@ -1043,6 +1108,171 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
         keptHandles.push_back(report.handle);
     }
     kept = std::move(resources);
+}
+
+Measurement Runner::measure(const RunRequest &request, const SampleSettings &settings)
+{
+    Measurement m;
+    m.settings = settings;
+    State &s = *m_state;
+    const auto fail = [&](RunStatus status, const std::string &message) {
+        m.faultStatus = runStatusName(status);
+        m.faultMessage = message;
+    };
+    if (const auto problem = checkSampleSettings(settings)) {
+        fail(RunStatus::InvalidLaunch, "the sample settings cannot be used: " + *problem);
+        return m;
+    }
+    if (s.contextLost) {
+        fail(RunStatus::Fault, "the GPU context was lost by an earlier fault; start a new worker");
+        return m;
+    }
+    std::string phase = "preparing the measurement";
+    try {
+        s.context->makeCurrent();
+        s.sample(request, settings, m, phase);
+    } catch (const RunFailure &failure) {
+        fail(failure.status, failure.message);
+        if (failure.status == RunStatus::Timeout) {
+            s.contextLost = true;
+        }
+    } catch (const ApiError &error) {
+        const RunFailure failure = s.classify(error, phase);
+        fail(failure.status, failure.message);
+    } catch (const std::exception &error) {
+        fail(RunStatus::Fault,
+             std::string("the measurement failed while ") + phase + ": " + error.what());
+    }
+    m.statistics = computeStatistics(m.samplesNs);
+    m.eventStatistics = computeStatistics(m.eventSamplesNs);
+    if (!m.faultStatus.empty() && !m.samplesNs.empty()) {
+        m.notes.push_back("stopped after " + plural(m.samplesNs.size(), "sample") + ": " +
+                          m.faultMessage);
+    }
+    if (m.statistics.count > 0 && m.statistics.medianNs < 5000.0) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "median %.2f µs: the kernel is launch-bound — launching it costs about as "
+                      "much as running it%s",
+                      m.statistics.medianNs * 1e-3,
+                      m.timingSource == TimingSource::Events
+                          ? "; cuEvents cannot time it (they include the launch latency)"
+                          : "");
+        m.notes.emplace_back(text);
+    }
+    return m;
+}
+
+void Runner::State::sample(const RunRequest &request, const SampleSettings &settings,
+                           Measurement &m, std::string &phase)
+{
+    // The previous run's buffers go first, so this measurement has all the memory.
+    kept.reset();
+    keptHandles.clear();
+    ++runs;
+
+    Prepared prepared;
+    const LeakOnLoss leak{prepared.resources, contextLost};
+    prepare(request, prepared, phase);
+    if (!prepared.note.empty()) {
+        m.notes.push_back(prepared.note);
+    }
+    const Stream &gpu = *stream;
+    const Function &function = *prepared.function;
+    std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
+
+    phase = "setting up the kernel timer";
+    if (!timer) {
+        timer = std::make_unique<KernelActivityTimer>();
+    }
+    bool cupti = timer->available() && timer->start();
+    struct StopTimer
+    {
+        KernelActivityTimer &timer;
+        const bool &lost;
+        ~StopTimer()
+        {
+            if (!lost) { // after an overrun even a flush could wait for the kernel
+                timer.stop();
+            }
+        }
+    } stopTimer{*timer, contextLost};
+    m.timingSource = cupti ? TimingSource::Cupti : TimingSource::Events;
+    if (!cupti) {
+        m.notes.push_back("CUPTI unavailable: " + timer->unavailableReason() +
+                          "; timed with cuEvents, which include 5-20 µs of launch latency");
+    }
+
+    DeviceBuffer scratch;
+    if (settings.mode == SampleMode::Cold) {
+        phase = "allocating the L2 flush buffer";
+        const std::size_t l2 = std::size_t(std::max(device.l2CacheBytes, 1 << 20));
+        scratch = DeviceBuffer(l2 * 2);
+    }
+
+    const Event started;
+    const Event finished;
+    const int warmups = std::max(1, settings.warmupLaunches);
+    for (int k = 0; k < warmups; ++k) {
+        phase = "running the user's kernel (warm-up launch " + std::to_string(k + 1) + ")";
+        function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
+        finished.record(gpu);
+        waitOrThrow(finished, prepared.deadlineSeconds, "the kernel (warm-up launch)", contextLost);
+    }
+    if (cupti) {
+        timer->flush();
+        (void)timer->takeDurations();
+    }
+
+    StoppingCriterion criterion(settings);
+    const auto begin = Clock::now();
+    for (std::size_t n = 0;; ++n) {
+        if (!scratch.empty()) {
+            fillBytesAsync(scratch.pointer(), static_cast<unsigned char>(n & 0xff), scratch.bytes(),
+                           gpu);
+        }
+        phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
+        started.record(gpu);
+        function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
+        const std::uint32_t correlation = cupti ? timer->lastLaunchCorrelation().value_or(0) : 0;
+        finished.record(gpu);
+        waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
+        const double eventNs = double(Event::elapsedMs(started, finished)) * 1e6;
+        double sampleNs = eventNs;
+        if (cupti) {
+            timer->flush();
+            const std::map<std::uint32_t, std::uint64_t> durations = timer->takeDurations();
+            // CUPTI's correlation ids start at 1: 0 means no launch was seen.
+            const auto found = correlation != 0 ? durations.find(correlation) : durations.end();
+            if (found != durations.end()) {
+                sampleNs = double(found->second);
+            } else {
+                // Mixing sources would corrupt the statistics: fall back to events throughout.
+                cupti = false;
+                m.timingSource = TimingSource::Events;
+                m.notes.push_back("CUPTI delivered no kernel record for sample " +
+                                  std::to_string(n + 1) +
+                                  "; timed with cuEvents, which include 5-20 µs of launch "
+                                  "latency");
+                m.samplesNs = m.eventSamplesNs;
+                criterion = StoppingCriterion(settings);
+                for (const double earlier : m.samplesNs) {
+                    criterion.addSample(earlier, -1.0);
+                }
+            }
+        }
+        m.samplesNs.push_back(sampleNs);
+        m.eventSamplesNs.push_back(eventNs);
+        const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
+        if (criterion.addSample(sampleNs, elapsed).stop) {
+            break;
+        }
+    }
+    m.stop = criterion.decision();
+    if (cupti && timer->invalidRecords() > 0) {
+        m.notes.push_back(std::to_string(timer->invalidRecords()) +
+                          " CUPTI records were invalid or lost and ignored");
+    }
 }
 
 Page Runner::page(const PageRequest &request)

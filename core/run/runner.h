@@ -7,6 +7,7 @@
 #pragma once
 
 #include "device/deviceinfo.h"
+#include "measure/measurement.h"
 #include "worker/protocol.h"
 
 #include <cstdint>
@@ -30,6 +31,13 @@ public:
     // come back in RunResult. After a Fault or Timeout the process must exit (contextLost()).
     RunResult run(const RunRequest &request);
     [[nodiscard]] bool contextLost() const;
+
+    // Prepares exactly like run() (without verification), warms up, then samples the launch
+    // until settings' stopping criterion holds: cold samples flush L2 first, hot ones do not.
+    // Times with CUPTI kernel records when it is available, else with cuEvents (and says so in
+    // the notes); the event pair is always recorded as a cross-check. Never throws for the
+    // user's work: a fault or timeout part-way keeps the samples taken and sets faultStatus.
+    Measurement measure(const RunRequest &request, const SampleSettings &settings);
 
     // Elements [first, first + count) of a kept buffer, formatted; throws std::runtime_error
     // with a plain message for an unknown handle or a range past the end.
