@@ -212,6 +212,71 @@ void from_json(const json &json, Throughput &throughput)
     read(json, "errors", throughput.errors);
 }
 
+void to_json(json &json, const ProvenanceBuffer &buffer)
+{
+    json = {{"parameter", buffer.parameter}, {"count", buffer.count}, {"bytes", buffer.bytes}};
+}
+
+void from_json(const json &json, ProvenanceBuffer &buffer)
+{
+    requireObject(json);
+    buffer = ProvenanceBuffer{};
+    read(json, "parameter", buffer.parameter);
+    read(json, "count", buffer.count);
+    read(json, "bytes", buffer.bytes);
+}
+
+void to_json(json &json, const Provenance &p)
+{
+    nlohmann::json options = nullptr;
+    if (!p.compileOptionsJson.empty()) {
+        options = nlohmann::json::parse(p.compileOptionsJson, nullptr, false);
+        if (options.is_discarded()) {
+            options = p.compileOptionsJson; // keep the text rather than lose it
+        }
+    }
+    json = {{"deviceName", p.deviceName},
+            {"arch", p.arch},
+            {"deviceOrdinal", p.deviceOrdinal},
+            {"driverVersion", p.driverVersion},
+            {"toolkitVersion", p.toolkitVersion},
+            {"nvrtcVersion", p.nvrtcVersion},
+            {"compileOptions", options},
+            {"sourceHash", p.sourceHash},
+            {"sourceBytes", p.sourceBytes},
+            {"kernel", p.kernel},
+            {"grid", p.grid},
+            {"block", p.block},
+            {"dynamicSharedBytes", p.dynamicSharedBytes},
+            {"buffers", p.buffers},
+            {"defaultSmClockKHz", p.defaultSmClockKHz},
+            {"memoryClockKHz", p.memoryClockKHz}};
+}
+
+void from_json(const json &json, Provenance &p)
+{
+    requireObject(json);
+    p = Provenance{};
+    read(json, "deviceName", p.deviceName);
+    read(json, "arch", p.arch);
+    read(json, "deviceOrdinal", p.deviceOrdinal);
+    read(json, "driverVersion", p.driverVersion);
+    read(json, "toolkitVersion", p.toolkitVersion);
+    read(json, "nvrtcVersion", p.nvrtcVersion);
+    if (const auto it = json.find("compileOptions"); it != json.end() && !it->is_null()) {
+        p.compileOptionsJson = it->is_string() ? it->get<std::string>() : it->dump();
+    }
+    read(json, "sourceHash", p.sourceHash);
+    read(json, "sourceBytes", p.sourceBytes);
+    read(json, "kernel", p.kernel);
+    read(json, "grid", p.grid);
+    read(json, "block", p.block);
+    read(json, "dynamicSharedBytes", p.dynamicSharedBytes);
+    read(json, "buffers", p.buffers);
+    read(json, "defaultSmClockKHz", p.defaultSmClockKHz);
+    read(json, "memoryClockKHz", p.memoryClockKHz);
+}
+
 void to_json(json &json, const Measurement &measurement)
 {
     json = {{"settings", measurement.settings},
@@ -221,11 +286,16 @@ void to_json(json &json, const Measurement &measurement)
             {"timingSource", measurement.timingSource},
             {"notes", measurement.notes},
             {"samplesNs", measurement.samplesNs},
+            {"eventSamplesNs", measurement.eventSamplesNs},
+            {"eventStatistics", measurement.eventStatistics},
+            {"faultStatus", measurement.faultStatus},
+            {"faultMessage", measurement.faultMessage},
             {"smClocksMHz", measurement.smClocksMHz},
             {"smClockMinMHz", measurement.smClockMinMHz},
             {"smClockMaxMHz", measurement.smClockMaxMHz},
             {"throttledSamples", measurement.throttledSamples},
-            {"throttled", measurement.throttled}};
+            {"throttled", measurement.throttled},
+            {"provenance", measurement.provenance}};
 }
 
 void from_json(const json &json, Measurement &measurement)
@@ -239,11 +309,16 @@ void from_json(const json &json, Measurement &measurement)
     read(json, "timingSource", measurement.timingSource);
     read(json, "notes", measurement.notes);
     read(json, "samplesNs", measurement.samplesNs);
+    read(json, "eventSamplesNs", measurement.eventSamplesNs);
+    read(json, "eventStatistics", measurement.eventStatistics);
+    read(json, "faultStatus", measurement.faultStatus);
+    read(json, "faultMessage", measurement.faultMessage);
     read(json, "smClocksMHz", measurement.smClocksMHz);
     read(json, "smClockMinMHz", measurement.smClockMinMHz);
     read(json, "smClockMaxMHz", measurement.smClockMaxMHz);
     read(json, "throttledSamples", measurement.throttledSamples);
     read(json, "throttled", measurement.throttled);
+    read(json, "provenance", measurement.provenance);
 }
 
 } // namespace cuwb

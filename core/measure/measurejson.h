@@ -24,6 +24,11 @@ void to_json(nlohmann::json &json, const StopDecision &decision);
 void from_json(const nlohmann::json &json, StopDecision &decision);
 void to_json(nlohmann::json &json, const Throughput &throughput); // absent figures omitted
 void from_json(const nlohmann::json &json, Throughput &throughput);
+void to_json(nlohmann::json &json, const ProvenanceBuffer &buffer);
+void from_json(const nlohmann::json &json, ProvenanceBuffer &buffer);
+// compileOptionsJson travels as an object ("compileOptions"), not as a string.
+void to_json(nlohmann::json &json, const Provenance &provenance);
+void from_json(const nlohmann::json &json, Provenance &provenance);
 void to_json(nlohmann::json &json, const Measurement &measurement);
 void from_json(const nlohmann::json &json, Measurement &measurement);
 

@@ -57,4 +57,19 @@ std::optional<std::string> checkSampleSettings(const SampleSettings &settings)
     return std::nullopt;
 }
 
+std::string sourceHashFnv1a64(std::string_view text)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ULL; // the FNV offset basis
+    for (const char c : text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 0x100000001b3ULL; // the FNV prime
+    }
+    static const char kDigits[] = "0123456789abcdef";
+    std::string out = "fnv1a64:";
+    for (int shift = 60; shift >= 0; shift -= 4) {
+        out += kDigits[(hash >> shift) & 0xf];
+    }
+    return out;
+}
+
 } // namespace cuwb

@@ -5,9 +5,12 @@
 // docs/measurement.md; the GPU side that fills these lives in the worker.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuwb {
@@ -87,6 +90,40 @@ struct Throughput
     bool operator==(const Throughput &) const = default;
 };
 
+// Where a measurement came from, so that a figure can be reproduced or explained later. The
+// sample settings and the SM clocks seen are Measurement's own fields beside it.
+struct ProvenanceBuffer
+{
+    std::string parameter;
+    std::uint64_t count = 0; // elements
+    std::uint64_t bytes = 0;
+    bool operator==(const ProvenanceBuffer &) const = default;
+};
+
+struct Provenance
+{
+    std::string deviceName;
+    std::string arch; // "sm_90"
+    int deviceOrdinal = 0;
+    int driverVersion = 0;          // 13000
+    std::string toolkitVersion;     // the CUDA headers the worker was built with, "13.0"
+    std::string nvrtcVersion;       // "13.0"
+    std::string compileOptionsJson; // CompileOptions as compact JSON text
+    std::string sourceHash;         // "fnv1a64:" + 16 hex digits of the source text
+    std::uint64_t sourceBytes = 0;
+    std::string kernel;
+    std::array<unsigned, 3> grid{0, 0, 0};
+    std::array<unsigned, 3> block{0, 0, 0};
+    std::uint64_t dynamicSharedBytes = 0;
+    std::vector<ProvenanceBuffer> buffers;
+    int defaultSmClockKHz = 0;
+    int memoryClockKHz = 0;
+    bool operator==(const Provenance &) const = default;
+};
+
+// "fnv1a64:cbf29ce484222325" for empty text: FNV-1a, 64 bit, of the bytes.
+std::string sourceHashFnv1a64(std::string_view text);
+
 enum class TimingSource { Cupti, Events };
 const char *timingSourceName(TimingSource source); // "cupti", "events"
 
@@ -112,6 +149,7 @@ struct Measurement
     double smClockMaxMHz = 0.0;
     std::size_t throttledSamples = 0; // samples below 75% of the default SM clock
     bool throttled = false;
+    Provenance provenance;
     bool operator==(const Measurement &) const = default;
 };
 

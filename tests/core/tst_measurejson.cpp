@@ -22,6 +22,12 @@ Measurement sample()
     m.settings.plateauWindowSamples = 40;
     m.settings.plateauMinImprovement = 0.02;
     m.samplesNs = {792000.125, 791500.0, 1.0 / 3.0, 793123.456789};
+    m.eventSamplesNs = {801000.5, 799999.75, 7.0 / 3.0, 805000.0};
+    m.eventStatistics.count = 4;
+    m.eventStatistics.medianNs = 800500.125;
+    m.eventStatistics.relativeNoise = 1.0 / 7.0;
+    m.faultStatus = "fault";
+    m.faultMessage = "the kernel read or wrote an address it does not own (sample 5)";
     m.statistics.count = 4;
     m.statistics.medianNs = 791750.0625;
     m.statistics.meanNs = 2.0 / 3.0;
@@ -47,6 +53,22 @@ Measurement sample()
     m.smClockMaxMHz = 1980;
     m.throttledSamples = 1;
     m.throttled = true;
+    m.provenance.deviceName = "NVIDIA H200";
+    m.provenance.arch = "sm_90";
+    m.provenance.deviceOrdinal = 1;
+    m.provenance.driverVersion = 13000;
+    m.provenance.toolkitVersion = "13.0";
+    m.provenance.nvrtcVersion = "13.0";
+    m.provenance.compileOptionsJson = R"({"defines":["N=4"],"std":"c++17"})";
+    m.provenance.sourceHash = sourceHashFnv1a64("__global__ void k() {}");
+    m.provenance.sourceBytes = 21;
+    m.provenance.kernel = "copy";
+    m.provenance.grid = {1056, 1, 1};
+    m.provenance.block = {256, 1, 1};
+    m.provenance.dynamicSharedBytes = 1024;
+    m.provenance.buffers = {{"in", 268435456, 1073741824}, {"out", 268435456, 1073741824}};
+    m.provenance.defaultSmClockKHz = 1980000;
+    m.provenance.memoryClockKHz = 3201000;
     return m;
 }
 
@@ -61,6 +83,9 @@ private Q_SLOTS:
     void roundTripThroughText();
     void absentFiguresStayAbsent();
     void enumNames();
+    void provenanceJson();
+    void sourceHashIsFnv1a64();
+    void faultAndEventFieldsAreWritten();
     void missingFieldsKeepDefaults();
     void errorsNameTheField();
 };
@@ -115,6 +140,50 @@ void TestMeasureJson::missingFieldsKeepDefaults()
     QCOMPARE(settings.targetRelativeNoise, 0.005);
     QCOMPARE(settings.timeCapSeconds, 15.0);
     QCOMPARE(json::object().get<Measurement>(), Measurement{});
+}
+
+void TestMeasureJson::provenanceJson()
+{
+    const json j = sample();
+    const json &p = j.at("provenance");
+    // The compile options travel as an object, not as escaped text.
+    QVERIFY(p.at("compileOptions").is_object());
+    QCOMPARE(p.at("compileOptions").at("std").get<std::string>(), std::string("c++17"));
+    QCOMPARE(p.at("grid").at(0).get<unsigned>(), 1056u);
+    QCOMPARE(p.at("buffers").at(1).at("parameter").get<std::string>(), std::string("out"));
+    QCOMPARE(j.get<Measurement>().provenance, sample().provenance);
+    // Options that are not JSON are kept as text.
+    Provenance odd;
+    odd.compileOptionsJson = "not json";
+    QCOMPARE(json(odd).get<Provenance>(), odd);
+}
+
+void TestMeasureJson::sourceHashIsFnv1a64()
+{
+    // The published FNV-1a 64 test vectors.
+    QCOMPARE(sourceHashFnv1a64(""), std::string("fnv1a64:cbf29ce484222325"));
+    QCOMPARE(sourceHashFnv1a64("a"), std::string("fnv1a64:af63dc4c8601ec8c"));
+    QCOMPARE(sourceHashFnv1a64("foobar"), std::string("fnv1a64:85944171f73967e8"));
+}
+
+void TestMeasureJson::faultAndEventFieldsAreWritten()
+{
+    const json j = sample();
+    QCOMPARE(j.at("faultStatus").get<std::string>(), std::string("fault"));
+    QVERIFY(j.at("faultMessage").get<std::string>().find("sample 5") != std::string::npos);
+    QCOMPARE(j.at("eventSamplesNs").size(), std::size_t(4));
+    QCOMPARE(j.at("eventStatistics").at("medianNs").get<double>(), 800500.125);
+    // A measurement without them (an older worker's) reads back with empty defaults.
+    json old = j;
+    old.erase("eventSamplesNs");
+    old.erase("eventStatistics");
+    old.erase("faultStatus");
+    old.erase("faultMessage");
+    const Measurement back = old.get<Measurement>();
+    QVERIFY(back.eventSamplesNs.empty());
+    QCOMPARE(back.eventStatistics, SampleStatistics{});
+    QVERIFY(back.faultStatus.empty());
+    QVERIFY(back.faultMessage.empty());
 }
 
 void TestMeasureJson::errorsNameTheField()
