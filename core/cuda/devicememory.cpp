@@ -175,6 +175,13 @@ void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::si
     CUWB_CU_CHECK(cuMemcpyDtoD, destination, source, bytes);
 }
 
+void copyDeviceToDeviceAsync(DevicePointer destination, DevicePointer source, std::size_t bytes,
+                             const Stream &stream)
+{
+    CUWB_CU_CHECK(cuMemcpyDtoDAsync, destination, source, bytes,
+                  static_cast<CUstream>(stream.handle()));
+}
+
 void fillBytesAsync(DevicePointer destination, unsigned char value, std::size_t bytes,
                     const Stream &stream)
 {

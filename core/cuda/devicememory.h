@@ -94,6 +94,9 @@ private:
 void copyToHost(void *destination, DevicePointer source, std::size_t bytes);
 void copyToDevice(DevicePointer destination, const void *source, std::size_t bytes);
 void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::size_t bytes);
+// Queued on `stream`, so events recorded on it time the copy alone (the copy ceiling).
+void copyDeviceToDeviceAsync(DevicePointer destination, DevicePointer source, std::size_t bytes,
+                             const Stream &stream);
 void fillBytesAsync(DevicePointer destination, unsigned char value, std::size_t bytes,
                     const Stream &stream);
 void synchronizeContext();

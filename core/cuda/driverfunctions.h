@@ -43,6 +43,7 @@ struct DriverFunctions
     PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH = nullptr;
     PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;
     PFN_cuMemcpyDtoD_v3020 cuMemcpyDtoD = nullptr;
+    PFN_cuMemcpyDtoDAsync_v3020 cuMemcpyDtoDAsync = nullptr;
     PFN_cuLaunchKernel_v4000 cuLaunchKernel = nullptr;
     PFN_cuFuncSetAttribute_v9000 cuFuncSetAttribute = nullptr;
     PFN_cuStreamCreate_v2000 cuStreamCreate = nullptr;

@@ -1,6 +1,8 @@
 #include "run/runner.h"
 
+#include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
+#include "compiler/nvrtcinfo.h"
 #include "cuda/apierror.h"
 #include "cuda/cuptiactivity.h"
 #include "cuda/devicememory.h"
@@ -10,8 +12,11 @@
 #include "launch/launchvalidation.h"
 #include "measure/statistics.h"
 #include "measure/stoppingcriterion.h"
+#include "measure/throughput.h"
 #include "run/gpuhelpers.h"
 #include "run/hostelements.h"
+
+#include <cuda.h> // CUDA_VERSION only: the toolkit this worker was built with
 
 #include <algorithm>
 #include <array>
@@ -496,6 +501,11 @@ struct Runner::State
     std::vector<std::string> keptHandles; // parallel to kept->buffers
     // Created on the first measurement and kept: CUPTI allows one subscriber per process.
     std::unique_ptr<KernelActivityTimer> timer;
+    // The device-to-device copy ceiling, measured on the first measurement and kept.
+    std::optional<double> copyCeilingGBps;
+    std::string copyCeilingProblem;
+
+    void measureCopyCeiling();
 
     // The status and message of a failed CUDA call; marks the context lost when it is.
     RunFailure classify(const ApiError &error, const std::string &phase)
@@ -1163,6 +1173,45 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
     return m;
 }
 
+// cuMemcpyDtoD of 1 GiB between two buffers, bytes read plus bytes written over the median
+// time of five copies after one warm-up (MEASUREMENT.md: 4209 GB/s on an H200). Measured once
+// per Runner; a GPU without 2 GiB free gets no ceiling and a note, never a failed measurement.
+void Runner::State::measureCopyCeiling()
+{
+    if (copyCeilingGBps || !copyCeilingProblem.empty()) {
+        return;
+    }
+    constexpr std::size_t kBytes = std::size_t(1) << 30;
+    try {
+        const DeviceBuffer source(kBytes);
+        const DeviceBuffer destination(kBytes);
+        fillBytesAsync(source.pointer(), 0x3c, kBytes, *stream);
+        const Event started;
+        const Event finished;
+        std::vector<double> timesNs;
+        for (int k = 0; k < 6; ++k) {
+            started.record(*stream);
+            copyDeviceToDeviceAsync(destination.pointer(), source.pointer(), kBytes, *stream);
+            finished.record(*stream);
+            stream->synchronize();
+            if (k > 0) { // the first copy is the warm-up
+                timesNs.push_back(double(Event::elapsedMs(started, finished)) * 1e6);
+            }
+        }
+        const double medianNs = computeStatistics(timesNs).medianNs;
+        if (medianNs > 0.0) {
+            copyCeilingGBps = 2.0 * double(kBytes) / medianNs; // bytes per ns = GB/s
+        } else {
+            copyCeilingProblem = "the copy took no measurable time";
+        }
+    } catch (const ApiError &error) {
+        if (error.status() != "CUDA_ERROR_OUT_OF_MEMORY") {
+            throw;
+        }
+        copyCeilingProblem = "2 GiB of GPU memory were not free for the 1 GiB copy";
+    }
+}
+
 void Runner::State::sample(const RunRequest &request, const SampleSettings &settings,
                            Measurement &m, std::string &phase)
 {
@@ -1171,12 +1220,37 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
     keptHandles.clear();
     ++runs;
 
+    phase = "measuring the device-to-device copy ceiling";
+    measureCopyCeiling();
+    if (!copyCeilingProblem.empty()) {
+        m.notes.push_back("no copy ceiling: " + copyCeilingProblem);
+    }
+
     Prepared prepared;
     const LeakOnLoss leak{prepared.resources, contextLost};
     prepare(request, prepared, phase);
     if (!prepared.note.empty()) {
         m.notes.push_back(prepared.note);
     }
+    Provenance &p = m.provenance;
+    p.deviceName = device.name;
+    p.arch = device.arch();
+    p.deviceOrdinal = ordinal;
+    p.driverVersion = DriverApi::instance().driverVersion();
+    p.toolkitVersion = formatCudaVersion(CUDA_VERSION);
+    p.nvrtcVersion = nvrtcVersion();
+    p.compileOptionsJson = nlohmann::json(request.options).dump();
+    p.sourceHash = sourceHashFnv1a64(request.source);
+    p.sourceBytes = request.source.size();
+    p.kernel = request.launch.kernel;
+    p.grid = prepared.grid;
+    p.block = prepared.block;
+    p.dynamicSharedBytes = prepared.dynamicShared;
+    for (const Allocation &a : prepared.resources->buffers) {
+        p.buffers.push_back({a.parameter, a.count, a.bytes});
+    }
+    p.defaultSmClockKHz = device.smClockKHz;
+    p.memoryClockKHz = device.memoryClockKHz;
     const Stream &gpu = *stream;
     const Function &function = *prepared.function;
     std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
@@ -1269,6 +1343,10 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
         }
     }
     m.stop = criterion.decision();
+    ThroughputOptions throughputOptions;
+    throughputOptions.copyCeilingGBps = copyCeilingGBps;
+    m.throughput = computeThroughput(prepared.resolved, computeStatistics(m.samplesNs).medianNs,
+                                     device, throughputOptions);
     if (cupti && timer->invalidRecords() > 0) {
         m.notes.push_back(std::to_string(timer->invalidRecords()) +
                           " CUPTI records were invalid or lost and ignored");
