@@ -23,6 +23,7 @@ void printUsage(std::ostream &out)
            "  devices             list the GPUs, or explain why there are none\n"
            "  check PROJECT.cuwb  validate a project's launch without a GPU\n"
            "  run PROJECT.cuwb... run and verify projects on the GPU, each in a worker\n"
+           "  measure PROJECT.cuwb time a project's kernel: statistics and bandwidth\n"
            "  worker              serve the worker protocol on stdin/stdout (for the GUI)\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
@@ -62,6 +63,8 @@ int help(const std::vector<std::string> &arguments)
         printCheckHelp(std::cout);
     } else if (arguments.front() == "run") {
         printRunHelp(std::cout);
+    } else if (arguments.front() == "measure") {
+        printMeasureHelp(std::cout);
     } else if (arguments.front() == "worker") {
         printWorkerHelp(std::cout);
     } else {
@@ -99,6 +102,9 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "run") {
         return runRun(rest);
+    }
+    if (command == "measure") {
+        return runMeasure(rest);
     }
     if (command == "worker") {
         return runWorker(rest);

@@ -137,6 +137,18 @@ Served serve(WorkerSession &session, const std::string &line)
             const bool lost = session.runner().contextLost();
             return {makeRunResultReply(id, result, lost), lost, kExitContextLost};
         }
+        case WorkerRequest::Type::Measure: {
+            if (!session.hasRunner()) {
+                Measurement measurement;
+                measurement.settings = request.settings;
+                measurement.faultStatus = runStatusName(RunStatus::NoDevice);
+                measurement.faultMessage = "cannot measure the kernel: " + session.noDeviceReason();
+                return {makeMeasurementReply(id, measurement)};
+            }
+            const Measurement measurement = session.runner().measure(request.run, request.settings);
+            const bool lost = session.runner().contextLost();
+            return {makeMeasurementReply(id, measurement, lost), lost, kExitContextLost};
+        }
         case WorkerRequest::Type::Page:
             return {makePageReply(id, session.runner().page(request.page))};
         case WorkerRequest::Type::Export: {
@@ -171,8 +183,8 @@ void printWorkerHelp(std::ostream &out)
     out << "Usage: cuwb worker [--device N]\n"
            "\n"
            "Serves the CUDA Workbench worker protocol on stdin/stdout: one JSON request per\n"
-           "line in, one JSON reply per line out (hello, run, page, export, release,\n"
-           "shutdown). The GUI and 'cuwb run' start it; it owns the GPU's context, so a\n"
+           "line in, one JSON reply per line out (hello, run, measure, page, export,\n"
+           "release, shutdown). The GUI and 'cuwb run' start it; it owns the GPU's context, so a\n"
            "kernel that faults or never ends takes down only this process. Diagnostics go\n"
            "to stderr. Exits 0 at the end of input or on shutdown, 3 after a run that left\n"
            "the CUDA context unusable (the client starts a new worker).\n"

@@ -3,6 +3,7 @@
 #include "compiler/compilejson.h"
 #include "device/devicejson.h"
 #include "launch/launchjson.h"
+#include "measure/measurejson.h"
 
 #include <cmath>
 #include <limits>
@@ -346,6 +347,14 @@ json makeRunRequest(const RunRequest &request)
     return out;
 }
 
+json makeMeasureRequest(const RunRequest &request, const SampleSettings &settings)
+{
+    json out = makeRequest(message::kMeasure);
+    out["request"] = request;
+    out["settings"] = settings;
+    return out;
+}
+
 json makePageRequest(const PageRequest &request)
 {
     json out = makeRequest(message::kPage);
@@ -391,6 +400,12 @@ WorkerRequest parseRequest(const json &message)
     } else if (type == message::kRun) {
         request.type = WorkerRequest::Type::Run;
         message.at("request").get_to(request.run);
+    } else if (type == message::kMeasure) {
+        request.type = WorkerRequest::Type::Measure;
+        message.at("request").get_to(request.run);
+        if (const auto it = message.find("settings"); it != message.end()) {
+            it->get_to(request.settings);
+        }
     } else if (type == message::kPage) {
         request.type = WorkerRequest::Type::Page;
         message.get_to(request.page);
@@ -433,6 +448,16 @@ json makeRunResultReply(const json &id, const RunResult &result, bool exiting)
 {
     json out = makeReply(id, message::kRunResult);
     out["result"] = result;
+    if (exiting) {
+        out["exiting"] = true;
+    }
+    return out;
+}
+
+json makeMeasurementReply(const json &id, const Measurement &measurement, bool exiting)
+{
+    json out = makeReply(id, message::kMeasurement);
+    out["measurement"] = measurement;
     if (exiting) {
         out["exiting"] = true;
     }
@@ -495,6 +520,11 @@ HelloReply parseHelloReply(const json &message)
 RunResult parseRunResultReply(const json &message)
 {
     return requireType(message, message::kRunResult).at("result").get<RunResult>();
+}
+
+Measurement parseMeasurementReply(const json &message)
+{
+    return requireType(message, message::kMeasurement).at("measurement").get<Measurement>();
 }
 
 Page parsePageReply(const json &message)

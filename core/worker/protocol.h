@@ -6,6 +6,8 @@
 //       "freeMemoryBytes":N,"driverVersion":13000,"nvrtcVersion":"13.0"}
 //   -> {"id":2,"type":"run","request":{RunRequest}}
 //   <- {"id":2,"type":"runResult","result":{RunResult}}
+//   -> {"id":7,"type":"measure","request":{RunRequest},"settings":{SampleSettings}}
+//   <- {"id":7,"type":"measurement","measurement":{Measurement}}
 //   -> {"id":3,"type":"page","handle":"run2/c","first":0,"count":256}
 //   <- {"id":3,"type":"page","handle":"run2/c","first":0,"values":["1.5","nan",...]}
 //   -> {"id":4,"type":"export","handle":"run2/c","path":"/tmp/c.npy","format":"npy"}
@@ -28,6 +30,7 @@
 #include "compiler/compileoptions.h"
 #include "device/deviceinfo.h"
 #include "launch/launchspec.h"
+#include "measure/measurement.h"
 #include "run/runresult.h"
 #include "run/verification.h"
 
@@ -107,6 +110,8 @@ namespace message {
 inline constexpr const char *kHello = "hello";
 inline constexpr const char *kRun = "run";
 inline constexpr const char *kRunResult = "runResult";
+inline constexpr const char *kMeasure = "measure";
+inline constexpr const char *kMeasurement = "measurement";
 inline constexpr const char *kPage = "page";
 inline constexpr const char *kExport = "export";
 inline constexpr const char *kExported = "exported";
@@ -119,6 +124,7 @@ inline constexpr const char *kError = "error";
 
 nlohmann::json makeHelloRequest();
 nlohmann::json makeRunRequest(const RunRequest &request);
+nlohmann::json makeMeasureRequest(const RunRequest &request, const SampleSettings &settings);
 nlohmann::json makePageRequest(const PageRequest &request);
 nlohmann::json makeExportRequest(const std::string &handle, const std::string &path,
                                  ExportFormat format);
@@ -129,11 +135,12 @@ nlohmann::json makeShutdownRequest();
 // when the line is not a well-formed request (unknown type, missing or mistyped fields).
 struct WorkerRequest
 {
-    enum class Type { Hello, Run, Page, Export, Release, Shutdown };
+    enum class Type { Hello, Run, Measure, Page, Export, Release, Shutdown };
     nlohmann::json id; // echoed verbatim in the reply
     Type type = Type::Hello;
     int protocol = 0;                        // Hello
-    RunRequest run;                          // Run
+    RunRequest run;                          // Run, Measure
+    SampleSettings settings;                 // Measure
     PageRequest page;                        // Page
     std::string handle;                      // Export
     std::string path;                        // Export
@@ -163,6 +170,9 @@ struct ExportReply
 nlohmann::json makeHelloReply(const nlohmann::json &id, const HelloReply &hello);
 nlohmann::json makeRunResultReply(const nlohmann::json &id, const RunResult &result,
                                   bool exiting = false);
+// A measurement that could not run (no GPU, a fault) says why in faultStatus/faultMessage.
+nlohmann::json makeMeasurementReply(const nlohmann::json &id, const Measurement &measurement,
+                                    bool exiting = false);
 nlohmann::json makePageReply(const nlohmann::json &id, const Page &page);
 nlohmann::json makeExportedReply(const nlohmann::json &id, const ExportReply &reply);
 nlohmann::json makeReleasedReply(const nlohmann::json &id);
@@ -173,6 +183,7 @@ nlohmann::json makeErrorReply(const nlohmann::json &id, const std::string &messa
 // Reading replies; each throws nlohmann::json::exception when the message is not of its type.
 HelloReply parseHelloReply(const nlohmann::json &message);
 RunResult parseRunResultReply(const nlohmann::json &message);
+Measurement parseMeasurementReply(const nlohmann::json &message);
 Page parsePageReply(const nlohmann::json &message);
 ExportReply parseExportedReply(const nlohmann::json &message);
 std::string parseErrorReply(const nlohmann::json &message);

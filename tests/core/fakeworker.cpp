@@ -95,6 +95,14 @@ int main(int argc, char **argv)
             }
             break;
         }
+        case WorkerRequest::Type::Measure: {
+            Measurement measurement;
+            measurement.settings = request.settings;
+            measurement.faultStatus = "no-device";
+            measurement.faultMessage = "this is a fake worker";
+            send(makeMeasurementReply(request.id, measurement));
+            break;
+        }
         case WorkerRequest::Type::Run:
             if (misbehaveNow(mode, "crash", marker)) {
                 std::abort();

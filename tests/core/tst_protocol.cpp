@@ -141,6 +141,8 @@ class TestProtocol : public QObject
 private Q_SLOTS:
     void runRequestRoundTrip();
     void runResultRoundTrip();
+    void measureRequestRoundTrip();
+    void measurementReplyRoundTrip();
     void nonFiniteDoublesAreStrings();
     void everyStatusRoundTrips();
     void helloRoundTrip();
@@ -174,6 +176,55 @@ void TestProtocol::runRequestRoundTrip()
     QVERIFY(request.run.options == original.options);
     QVERIFY(request.run.launch == original.launch);
     QVERIFY(request.run.verification == original.verification);
+}
+
+void TestProtocol::measureRequestRoundTrip()
+{
+    const RunRequest original = sampleRequest();
+    SampleSettings settings;
+    settings.mode = SampleMode::Hot;
+    settings.fixedSamples = 25;
+    settings.minGpuTimeSeconds = 0.125;
+    settings.timeCapSeconds = 3.0;
+    const json message = throughLine([&] {
+        json m = makeMeasureRequest(original, settings);
+        m["id"] = 11;
+        return m;
+    }());
+    QCOMPARE(message.at("type").get<std::string>(), std::string("measure"));
+    const WorkerRequest request = parseRequest(message);
+    QCOMPARE(request.type, WorkerRequest::Type::Measure);
+    QCOMPARE(request.id.get<long long>(), 11LL);
+    QCOMPARE(request.run.source, original.source);
+    QVERIFY(request.run.launch == original.launch);
+    QVERIFY(request.settings == settings);
+
+    // Without settings the worker uses the defaults.
+    json bare = message;
+    bare.erase("settings");
+    QVERIFY(parseRequest(bare).settings == SampleSettings{});
+}
+
+void TestProtocol::measurementReplyRoundTrip()
+{
+    Measurement original;
+    original.settings.minSamples = 12;
+    original.samplesNs = {790000.5, 1.0 / 3.0, 792000.25};
+    original.eventSamplesNs = {801000.0, 2.0 / 3.0, 803000.75};
+    original.statistics.count = 3;
+    original.statistics.medianNs = 790000.5;
+    original.timingSource = TimingSource::Events;
+    original.notes = {"CUPTI unavailable"};
+    original.throughput.effectiveGBps = 2718.28;
+    original.faultStatus = "fault";
+    original.faultMessage = "illegal address at sample 4";
+    const json message = throughLine(makeMeasurementReply(5, original, true));
+    QCOMPARE(message.at("id").get<int>(), 5);
+    QCOMPARE(message.at("type").get<std::string>(), std::string("measurement"));
+    QVERIFY(replyIsExiting(message));
+    QVERIFY(parseMeasurementReply(message) == original);
+    QVERIFY(!replyIsExiting(makeMeasurementReply(5, original)));
+    QVERIFY_THROWS_EXCEPTION(json::exception, parseMeasurementReply(makeByeReply(5)));
 }
 
 void TestProtocol::runResultRoundTrip()

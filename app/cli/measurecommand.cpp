@@ -1,0 +1,294 @@
+// cuwb measure: times one project's kernel the way the GUI's Measure button does — warm-up,
+// then cold or hot samples until the stopping criterion holds — in a `cuwb worker` child, and
+// prints the statistics and throughput (or the whole Measurement as JSON).
+#include "argumentparser.h"
+#include "commands.h"
+
+#include "measure/measurejson.h"
+#include "project/project.h"
+#include "worker/protocol.h"
+#include "worker/workerprocess.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+namespace cuwb::cli {
+
+namespace {
+
+// Beyond the time cap the worker needs time for NVRTC, the context, the allocations, the copy
+// ceiling and one deadline's worth of a kernel that overruns.
+constexpr double kWorkerMarginSeconds = 90.0;
+
+std::string selfExecutable()
+{
+    std::error_code error;
+    const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::string("/proc/self/exe") : path.string();
+}
+
+std::string format(const char *pattern, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+std::string microseconds(double ns)
+{
+    return format("%.3f µs", ns * 1e-3);
+}
+
+Measurement failedMeasurement(const SampleSettings &settings, RunStatus status, std::string message)
+{
+    Measurement m;
+    m.settings = settings;
+    m.faultStatus = runStatusName(status);
+    m.faultMessage = std::move(message);
+    return m;
+}
+
+Measurement measureOnWorker(WorkerProcess &worker, const RunRequest &request,
+                            const SampleSettings &settings)
+{
+    const double timeout =
+        settings.timeCapSeconds + request.launch.deadlineSeconds + kWorkerMarginSeconds;
+    const WorkerProcess::Reply reply =
+        worker.request(makeMeasureRequest(request, settings), timeout);
+    switch (reply.failure) {
+    case WorkerProcess::Failure::None:
+        break;
+    case WorkerProcess::Failure::Timeout:
+        return failedMeasurement(settings, RunStatus::Timeout, reply.error);
+    case WorkerProcess::Failure::ErrorReply:
+        return failedMeasurement(settings, RunStatus::WorkerCrashed,
+                                 "the worker could not measure it: " + reply.error);
+    case WorkerProcess::Failure::StartFailed:
+    case WorkerProcess::Failure::Crashed:
+    case WorkerProcess::Failure::Garbage:
+    case WorkerProcess::Failure::Cancelled:
+        return failedMeasurement(settings, RunStatus::WorkerCrashed, reply.error);
+    }
+    try {
+        return parseMeasurementReply(reply.message);
+    } catch (const nlohmann::json::exception &error) {
+        return failedMeasurement(settings, RunStatus::WorkerCrashed,
+                                 std::string("the worker's reply is malformed: ") + error.what());
+    }
+}
+
+void printMeasurement(std::ostream &out, const std::string &path, const Measurement &m)
+{
+    out << path << ": ";
+    if (!m.faultStatus.empty()) {
+        out << m.faultStatus << ": " << m.faultMessage << '\n';
+    } else {
+        out << "measured";
+        if (!m.provenance.deviceName.empty()) {
+            out << " on " << m.provenance.deviceName;
+        }
+        out << '\n';
+    }
+    const SampleStatistics &s = m.statistics;
+    if (s.count > 0) {
+        out << "  median " << microseconds(s.medianNs) << ", mean " << microseconds(s.meanNs)
+            << ", min " << microseconds(s.minNs) << ", max " << microseconds(s.maxNs) << ", stddev "
+            << microseconds(s.stddevNs) << '\n';
+        out << "  noise " << format("%.2f %%", s.relativeNoise * 100.0) << ", " << s.count
+            << " samples (" << sampleModeName(m.settings.mode) << "), timed by "
+            << timingSourceName(m.timingSource);
+        if (m.eventStatistics.count > 0 && m.timingSource == TimingSource::Cupti) {
+            out << " (cuEvent median " << microseconds(m.eventStatistics.medianNs) << ")";
+        }
+        out << '\n';
+        if (!m.stop.message.empty()) {
+            out << "  stopped: " << m.stop.message << '\n';
+        }
+    }
+    const Throughput &t = m.throughput;
+    if (t.effectiveGBps) {
+        out << "  effective bandwidth " << format("%.1f GB/s", *t.effectiveGBps);
+        if (t.bytes) {
+            out << " (" << format("%.4g bytes", *t.bytes) << ")";
+        }
+        out << '\n';
+    }
+    if (t.percentOfPeak && t.theoreticalPeakGBps) {
+        out << "  " << format("%.1f %%", *t.percentOfPeak) << " of the theoretical peak "
+            << format("%.0f GB/s", *t.theoreticalPeakGBps) << '\n';
+    }
+    if (t.percentOfCeiling && t.copyCeilingGBps) {
+        out << "  " << format("%.1f %%", *t.percentOfCeiling) << " of the measured copy ceiling "
+            << format("%.0f GB/s", *t.copyCeilingGBps) << '\n';
+    }
+    if (t.gflops) {
+        out << "  " << format("%.2f GFLOP/s", *t.gflops) << '\n';
+    }
+    for (const std::string &warning : t.warnings) {
+        out << "  warning: " << warning << '\n';
+    }
+    for (const std::string &error : t.errors) {
+        out << "  error: " << error << '\n';
+    }
+    for (const std::string &note : m.notes) {
+        out << "  note: " << note << '\n';
+    }
+}
+
+bool parsePositive(const std::string &text, double &value)
+{
+    char *end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return !text.empty() && *end == '\0' && std::isfinite(value) && value > 0.0;
+}
+
+} // namespace
+
+void printMeasureHelp(std::ostream &out)
+{
+    out << "Usage: cuwb measure PROJECT.cuwb [--json] [--cold|--hot] [--samples N]\n"
+           "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
+           "                    [--device N]\n"
+           "\n"
+           "Times the project's kernel on the GPU in a 'cuwb worker' child: one warm-up\n"
+           "launch, then samples until there are enough samples and GPU time and the\n"
+           "relative noise is below the target (or no longer shrinking), or the time cap is\n"
+           "reached. Kernel times come from CUPTI activity records, with cuEvents as the\n"
+           "cross-check and the fallback. Prints the median, mean, min, max, standard\n"
+           "deviation, noise, the timing source and the effective bandwidth against the\n"
+           "device's theoretical peak and its measured device-to-device copy ceiling.\n"
+           "\n"
+           "  --json            print the whole measurement as JSON\n"
+           "  --cold            flush L2 before each sample (the default)\n"
+           "  --hot             back-to-back launches, L2 kept\n"
+           "  --samples N       take exactly N samples (the time cap still applies)\n"
+           "  --min-samples N   at least N samples (default 10)\n"
+           "  --min-time S      at least S seconds of GPU time (default 0.5)\n"
+           "  --noise R         target relative noise, e.g. 0.005 for 0.5% (default)\n"
+           "  --cap S           give up after S seconds (default 15)\n"
+           "  --device N        the GPU to measure on (default 0)\n"
+           "\n"
+           "Exit status: 0 measured, 1 the kernel could not be measured (compile error,\n"
+           "fault, timeout, no GPU; the reason is printed), 2 usage error or a project that\n"
+           "cannot be read.\n";
+}
+
+int runMeasure(const std::vector<std::string> &arguments)
+{
+    ArgumentParser parser;
+    parser.addFlag({"--json"});
+    parser.addFlag({"--cold"});
+    parser.addFlag({"--hot"});
+    parser.addOption({"--samples"});
+    parser.addOption({"--min-samples"});
+    parser.addOption({"--min-time"});
+    parser.addOption({"--noise"});
+    parser.addOption({"--cap"});
+    parser.addOption({"--device"});
+    parser.addFlag({"--help", "-h"});
+    if (!parser.parse(arguments)) {
+        return usageError("measure", parser.error());
+    }
+    if (parser.isSet("--help")) {
+        printMeasureHelp(std::cout);
+        return ExitSuccess;
+    }
+    if (parser.positionals().size() != 1) {
+        return usageError("measure", parser.positionals().empty()
+                                         ? "no project given"
+                                         : "measure takes one project, got " +
+                                               std::to_string(parser.positionals().size()));
+    }
+    if (parser.isSet("--cold") && parser.isSet("--hot")) {
+        return usageError("measure", "--cold and --hot exclude each other");
+    }
+    SampleSettings settings;
+    settings.mode = parser.isSet("--hot") ? SampleMode::Hot : SampleMode::Cold;
+    const auto count = [&](const char *option, int minimum, int &target) {
+        if (const auto text = parser.value(option)) {
+            const std::optional<long long> parsed = parseCount(*text);
+            if (!parsed || *parsed < minimum || *parsed > 10000000) {
+                return usageError("measure", std::string(option) + " needs a whole number of " +
+                                                 "at least " + std::to_string(minimum) + ", got '" +
+                                                 *text + "'");
+            }
+            target = static_cast<int>(*parsed);
+        }
+        return int(ExitSuccess);
+    };
+    const auto seconds = [&](const char *option, double &target) {
+        if (const auto text = parser.value(option)) {
+            if (!parsePositive(*text, target)) {
+                return usageError("measure", std::string(option) +
+                                                 " needs a positive number, got '" + *text + "'");
+            }
+        }
+        return int(ExitSuccess);
+    };
+    for (const int status : {count("--samples", 1, settings.fixedSamples),
+                             count("--min-samples", 2, settings.minSamples),
+                             seconds("--min-time", settings.minGpuTimeSeconds),
+                             seconds("--noise", settings.targetRelativeNoise),
+                             seconds("--cap", settings.timeCapSeconds)}) {
+        if (status != ExitSuccess) {
+            return status;
+        }
+    }
+    if (const auto problem = checkSampleSettings(settings)) {
+        return usageError("measure", *problem);
+    }
+
+    WorkerProcess::Options options;
+    options.executable = selfExecutable();
+    options.arguments = {"worker"};
+    if (const auto text = parser.value("--device")) {
+        if (!parseCount(*text)) {
+            return usageError("measure", "--device needs a GPU number, got '" + *text + "'");
+        }
+        options.arguments.insert(options.arguments.end(), {"--device", *text});
+    }
+
+    const std::string &path = parser.positionals().front();
+    const ProjectLoad load = loadProject(path);
+    std::string source;
+    std::string error = load.error;
+    const bool readable =
+        load.project.has_value() && readProjectSource(*load.project, path, source, error);
+    if (!readable) {
+        std::cerr << "cuwb measure: " << path << ": " << error << '\n';
+        return ExitUsage;
+    }
+    Project project = *load.project;
+    resolveProjectPaths(project, path);
+    RunRequest request;
+    request.source = std::move(source);
+    request.fileName = project.sourcePath.empty()
+                           ? (project.name.empty() ? std::string("kernel") : project.name) + ".cu"
+                           : std::filesystem::path(project.sourcePath).filename().string();
+    request.options = project.options;
+    request.launch = project.launch;
+
+    WorkerProcess worker(options);
+    const Measurement measurement = measureOnWorker(worker, request, settings);
+    worker.stop();
+
+    if (parser.isSet("--json")) {
+        std::cout << nlohmann::json(measurement)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
+    } else {
+        printMeasurement(std::cout, path, measurement);
+    }
+    if (!measurement.faultStatus.empty()) {
+        if (parser.isSet("--json")) {
+            std::cerr << "cuwb measure: " << path << ": " << measurement.faultMessage << '\n';
+        }
+        return ExitFailure;
+    }
+    return ExitSuccess;
+}
+
+} // namespace cuwb::cli
