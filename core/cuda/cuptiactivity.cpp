@@ -1,5 +1,7 @@
 #include "cuda/cuptiactivity.h"
 
+#include "cuda/cuptiloader.h"
+
 #include <cupti.h>
 
 #include <dlfcn.h>
@@ -34,28 +36,10 @@ const CuptiFunctions *loadCupti(std::string &reason)
     static CuptiFunctions functions;
     static std::string failure;
     static const bool loaded = [] {
-        const char *const names[] = {
-            "libcupti.so.13",
-            "libcupti.so",
-            "/usr/local/cuda/lib64/libcupti.so.13",
-            "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
-            "/usr/local/cuda/lib64/libcupti.so",
-            "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
-        };
-        void *library = nullptr;
-        std::string errors;
-        for (const char *name : names) {
-            library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-            if (library) {
-                break;
-            }
-            const char *error = dlerror();
-            if (errors.empty() && error) {
-                errors = error;
-            }
-        }
+        std::string error;
+        void *library = cuptiLibrary(error);
         if (!library) {
-            failure = "CUPTI (libcupti.so.13) could not be loaded: " + errors;
+            failure = error;
             return false;
         }
         bool complete = true;

@@ -108,6 +108,7 @@ DriverApi::DriverApi()
     CUWB_RESOLVE(cuEventQuery, 2000)
     CUWB_RESOLVE(cuEventElapsedTime, 2000)
     CUWB_RESOLVE(cuCtxSynchronize, 2000)
+    CUWB_RESOLVE(cuCtxGetCurrent, 4000)
 #undef CUWB_RESOLVE
 
     int version = 0;

@@ -56,6 +56,8 @@ struct DriverFunctions
     PFN_cuEventQuery_v2000 cuEventQuery = nullptr;
     PFN_cuEventElapsedTime_v2000 cuEventElapsedTime = nullptr;
     PFN_cuCtxSynchronize_v2000 cuCtxSynchronize = nullptr;
+    // The CUPTI Range Profiler (cuptiprofiler.cpp) needs the context it profiles.
+    PFN_cuCtxGetCurrent_v4000 cuCtxGetCurrent = nullptr;
 };
 
 namespace detail {

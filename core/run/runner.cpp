@@ -5,6 +5,7 @@
 #include "compiler/nvrtcinfo.h"
 #include "cuda/apierror.h"
 #include "cuda/cuptiactivity.h"
+#include "cuda/cuptiprofiler.h"
 #include "cuda/devicememory.h"
 #include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
@@ -1441,6 +1442,52 @@ std::uint64_t Runner::exportBuffer(const std::string &handle, const std::string 
         throw std::runtime_error("writing `" + path + "` failed: " + std::strerror(errno));
     }
     return written;
+}
+
+MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsRequest &metrics)
+{
+    MetricsResult result;
+    State &s = *m_state;
+    if (s.contextLost) {
+        result.error = "the GPU context was lost by an earlier fault; start a new worker";
+        return result;
+    }
+    std::string phase = "preparing the metrics pass";
+    try {
+        s.context->makeCurrent();
+        s.kept.reset();
+        s.keptHandles.clear();
+        ++s.runs;
+        Prepared prepared;
+        const LeakOnLoss leak{prepared.resources, s.contextLost};
+        s.prepare(request, prepared, phase);
+        std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
+        const Event finished;
+        phase = "running the user's kernel (metrics pass)";
+        const ProfilerValues values = CuptiProfiler::profile(s.ordinal, metrics.metrics, [&] {
+            prepared.function->launch(prepared.grid, prepared.block, prepared.dynamicShared,
+                                      *s.stream, params.data());
+            finished.record(*s.stream);
+            // Each replay pass runs the kernel again: allow for all of them.
+            waitOrThrow(finished, prepared.deadlineSeconds * 16, "the kernel (metrics pass)",
+                        s.contextLost);
+        });
+        result.chip = values.chip;
+        result.values = values.values;
+        result.passes = values.passes;
+        result.error = values.error;
+        result.permissionDenied = values.permissionDenied;
+    } catch (const RunFailure &failure) {
+        result.error = failure.message;
+        if (failure.status == RunStatus::Timeout) {
+            s.contextLost = true;
+        }
+    } catch (const ApiError &error) {
+        result.error = s.classify(error, phase).message;
+    } catch (const std::exception &error) {
+        result.error = std::string("the metrics pass failed while ") + phase + ": " + error.what();
+    }
+    return result;
 }
 
 void Runner::release()

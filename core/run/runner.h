@@ -8,6 +8,7 @@
 
 #include "device/deviceinfo.h"
 #include "measure/measurement.h"
+#include "measure/metrics.h"
 #include "worker/protocol.h"
 
 #include <cstdint>
@@ -38,6 +39,12 @@ public:
     // the notes); the event pair is always recorded as a cross-check. Never throws for the
     // user's work: a fault or timeout part-way keeps the samples taken and sets faultStatus.
     Measurement measure(const RunRequest &request, const SampleSettings &settings);
+
+    // Prepares exactly like run() and collects hardware metrics of one launch with the CUPTI
+    // Range Profiler, which replays it once per pass. Never timed, never verified. Never
+    // throws for the user's work: a refusal (no permission, unknown metric) or a fault comes
+    // back in the result's error.
+    MetricsResult profileMetrics(const RunRequest &request, const MetricsRequest &metrics);
 
     // Elements [first, first + count) of a kept buffer, formatted; throws std::runtime_error
     // with a plain message for an unknown handle or a range past the end.

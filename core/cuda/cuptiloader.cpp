@@ -1,0 +1,87 @@
+#include "cuda/cuptiloader.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+namespace cuwb {
+
+namespace {
+
+struct LoadedCupti
+{
+    void *library = nullptr;
+    std::string folder;
+    std::string failure;
+};
+
+const LoadedCupti &loaded()
+{
+    static const LoadedCupti cupti = [] {
+        LoadedCupti c;
+        const char *const names[] = {
+            "libcupti.so.13",
+            "libcupti.so",
+            "/usr/local/cuda/lib64/libcupti.so.13",
+            "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
+            "/usr/local/cuda/lib64/libcupti.so",
+            "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
+        };
+        std::string errors;
+        for (const char *name : names) {
+            c.library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+            if (c.library) {
+                break;
+            }
+            const char *error = dlerror();
+            if (errors.empty() && error) {
+                errors = error;
+            }
+        }
+        if (!c.library) {
+            c.failure = "CUPTI (libcupti.so.13) could not be loaded: " + errors;
+            return c;
+        }
+        const link_map *map = nullptr;
+        if (dlinfo(c.library, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) {
+            const std::string path = map->l_name;
+            const std::size_t slash = path.rfind('/');
+            if (slash != std::string::npos) {
+                c.folder = path.substr(0, slash);
+            }
+        }
+        // Failures are left for CUPTI to report: timing needs neither library.
+        for (const char *name : {"libnvperf_host.so", "libnvperf_target.so"}) {
+            void *nvperf = nullptr;
+            if (!c.folder.empty()) {
+                nvperf = dlopen((c.folder + "/" + name).c_str(), RTLD_NOW | RTLD_GLOBAL);
+            }
+            if (!nvperf) {
+                (void)dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+            }
+        }
+        return c;
+    }();
+    return cupti;
+}
+
+} // namespace
+
+void *cuptiLibrary(std::string &reason)
+{
+    const LoadedCupti &c = loaded();
+    reason = c.failure;
+    return c.library;
+}
+
+std::string cuptiLibraryFolder()
+{
+    return loaded().folder;
+}
+
+void *cuptiSymbol(const char *name)
+{
+    void *library = loaded().library;
+    return library ? dlsym(library, name) : nullptr;
+}
+
+} // namespace cuwb
