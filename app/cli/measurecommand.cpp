@@ -107,6 +107,17 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
         if (!m.stop.message.empty()) {
             out << "  stopped: " << m.stop.message << '\n';
         }
+        if (!m.smClocksMHz.empty()) {
+            out << "  SM clock " << format("%.0f", m.smClockMinMHz) << "–"
+                << format("%.0f MHz", m.smClockMaxMHz);
+            if (m.provenance.defaultSmClockKHz > 0) {
+                out << " (default " << format("%.0f MHz", m.provenance.defaultSmClockKHz * 1e-3)
+                    << ")";
+            }
+            out << (m.throttled ? format(", throttled in %.0f samples", double(m.throttledSamples))
+                                : std::string(", not throttled"))
+                << '\n';
+        }
     }
     const Throughput &t = m.throughput;
     if (t.effectiveGBps) {

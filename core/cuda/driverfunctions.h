@@ -23,6 +23,7 @@ struct DriverFunctions
     PFN_cuDeviceGetCount_v2000 cuDeviceGetCount = nullptr;
     PFN_cuDeviceGet_v2000 cuDeviceGet = nullptr;
     PFN_cuDeviceGetName_v2000 cuDeviceGetName = nullptr;
+    PFN_cuDeviceGetPCIBusId_v4010 cuDeviceGetPCIBusId = nullptr;
     PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute = nullptr;
     PFN_cuDeviceTotalMem_v3020 cuDeviceTotalMem = nullptr;
     PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain = nullptr;

@@ -115,6 +115,13 @@ std::string Device::name() const
     return buffer.data();
 }
 
+std::string Device::pciBusId() const
+{
+    std::vector<char> buffer(64, '\0');
+    CUWB_CU_CHECK(cuDeviceGetPCIBusId, buffer.data(), int(buffer.size()) - 1, m_handle);
+    return buffer.data();
+}
+
 int Device::attribute(DeviceAttribute attribute) const
 {
     int value = 0;

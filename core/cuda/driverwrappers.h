@@ -54,6 +54,7 @@ public:
 
     [[nodiscard]] int ordinal() const { return m_ordinal; }
     [[nodiscard]] std::string name() const;
+    [[nodiscard]] std::string pciBusId() const; // "0000:19:00.0", as NVML names it
     [[nodiscard]] int attribute(DeviceAttribute attribute) const;
     [[nodiscard]] std::size_t totalMemoryBytes() const;
     [[nodiscard]] int handle() const { return m_handle; } // the CUdevice

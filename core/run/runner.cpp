@@ -9,6 +9,7 @@
 #include "cuda/devicememory.h"
 #include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
+#include "cuda/nvml.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchvalidation.h"
 #include "measure/statistics.h"
@@ -502,6 +503,8 @@ struct Runner::State
     std::vector<std::string> keptHandles; // parallel to kept->buffers
     // Created on the first measurement and kept: CUPTI allows one subscriber per process.
     std::unique_ptr<KernelActivityTimer> timer;
+    // NVML's view of this device, opened on the first measurement and kept.
+    std::unique_ptr<SmClockReader> clocks;
     // The device-to-device copy ceiling, measured on the first measurement and kept.
     std::optional<double> copyCeilingGBps;
     std::string copyCeilingProblem;
@@ -1156,6 +1159,26 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
     }
     m.statistics = computeStatistics(m.samplesNs);
     m.eventStatistics = computeStatistics(m.eventSamplesNs);
+    m.smClocksMHz.resize(m.samplesNs.size(), 0.0);
+    if (std::all_of(m.smClocksMHz.begin(), m.smClocksMHz.end(),
+                    [](double mhz) { return mhz <= 0.0; })) {
+        m.smClocksMHz.clear(); // not sampled
+    } else {
+        const ClockCheck check = checkClocks(m.smClocksMHz, s.device.smClockKHz * 1e-3);
+        m.smClockMinMHz = check.minMHz;
+        m.smClockMaxMHz = check.maxMHz;
+        m.throttledSamples = check.samplesBelow;
+        m.throttled = check.throttled;
+        if (check.throttled) {
+            char text[200];
+            std::snprintf(text, sizeof text,
+                          "%zu of %zu samples ran below %.0f MHz (75%% of the default SM clock "
+                          "%.0f MHz): the GPU was throttling; their times are slower than normal",
+                          check.samplesBelow, m.smClocksMHz.size(), check.thresholdMHz,
+                          s.device.smClockKHz * 1e-3);
+            m.notes.emplace_back(text);
+        }
+    }
     if (!m.faultStatus.empty() && !m.samplesNs.empty()) {
         m.notes.push_back("stopped after " + plural(m.samplesNs.size(), "sample") + ": " +
                           m.faultMessage);
@@ -1299,6 +1322,19 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
         (void)timer->takeDurations();
     }
 
+    phase = "opening NVML for the SM clock";
+    if (!clocks) {
+        clocks = std::make_unique<SmClockReader>(Device(ordinal).pciBusId());
+    }
+    if (!clocks->available()) {
+        m.notes.push_back("SM clock not sampled (" + clocks->unavailableReason() +
+                          "); throttling cannot be checked");
+    }
+    // The clock is read just before the launch and just after it completes, outside the timed
+    // span; the lower reading is the sample's clock, so a dip during the sample is not missed.
+    // Kept in the measurement as they come, so a fault part-way keeps them with the samples.
+    std::vector<double> &sampleClocksMHz = m.smClocksMHz;
+
     StoppingCriterion criterion(settings);
     const auto begin = Clock::now();
     for (std::size_t n = 0;; ++n) {
@@ -1306,12 +1342,21 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
             fillBytesAsync(scratch.pointer(), static_cast<unsigned char>(n & 0xff), scratch.bytes(),
                            gpu);
         }
+        const std::optional<unsigned> clockBefore = clocks->smClockMHz();
         phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
         started.record(gpu);
         function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
         const std::uint32_t correlation = cupti ? timer->lastLaunchCorrelation().value_or(0) : 0;
         finished.record(gpu);
         waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
+        const std::optional<unsigned> clockAfter = clocks->smClockMHz();
+        if (clockBefore || clockAfter) {
+            sampleClocksMHz.push_back(
+                double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
+                                clockAfter.value_or(clockBefore.value_or(0)))));
+        } else {
+            sampleClocksMHz.push_back(0.0); // not sampled: checkClocks ignores it
+        }
         const double eventNs = double(Event::elapsedMs(started, finished)) * 1e6;
         double sampleNs = eventNs;
         if (cupti) {

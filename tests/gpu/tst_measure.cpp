@@ -10,6 +10,7 @@
 #include "worker/protocol.h"
 
 #include <QtTest>
+#include <algorithm>
 
 #include <cmath>
 #include <memory>
@@ -239,6 +240,19 @@ void TestMeasure::fixedCountTakesExactlyThatMany()
     QCOMPARE(m.eventSamplesNs.size(), std::size_t(37));
     QCOMPARE(m.statistics.count, std::size_t(37));
     QCOMPARE(m.stop.reason, StopReason::FixedCount);
+    // NVML comes with the driver: the SM clock is read for every sample, and a note says why
+    // when it is not.
+    const bool noted = std::any_of(m.notes.begin(), m.notes.end(), [](const std::string &note) {
+        return note.find("SM clock not sampled") != std::string::npos;
+    });
+    if (m.smClocksMHz.empty()) {
+        QVERIFY2(noted, describe(m).constData());
+    } else {
+        QCOMPARE(m.smClocksMHz.size(), std::size_t(37));
+        QVERIFY(m.smClockMinMHz > 0.0 && m.smClockMinMHz <= m.smClockMaxMHz);
+        qInfo("SM clock %.0f-%.0f MHz, %zu throttled samples", m.smClockMinMHz, m.smClockMaxMHz,
+              m.throttledSamples);
+    }
 }
 
 void TestMeasure::cuptiRecordsAreMatched()
