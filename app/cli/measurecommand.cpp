@@ -52,12 +52,12 @@ Measurement failedMeasurement(const SampleSettings &settings, RunStatus status, 
 }
 
 Measurement measureOnWorker(WorkerProcess &worker, const RunRequest &request,
-                            const SampleSettings &settings)
+                            const SampleSettings &settings, const ThroughputExpressions &throughput)
 {
     const double timeout =
         settings.timeCapSeconds + request.launch.deadlineSeconds + kWorkerMarginSeconds;
     const WorkerProcess::Reply reply =
-        worker.request(makeMeasureRequest(request, settings), timeout);
+        worker.request(makeMeasureRequest(request, settings, throughput), timeout);
     switch (reply.failure) {
     case WorkerProcess::Failure::None:
         break;
@@ -123,7 +123,11 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
     if (t.effectiveGBps) {
         out << "  effective bandwidth " << format("%.1f GB/s", *t.effectiveGBps);
         if (t.bytes) {
-            out << " (" << format("%.4g bytes", *t.bytes) << ")";
+            out << " (" << format("%.4g bytes", *t.bytes);
+            if (!t.bytesExpression.empty()) {
+                out << " = " << t.bytesExpression;
+            }
+            out << ")";
         }
         out << '\n';
     }
@@ -136,7 +140,11 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
             << format("%.0f GB/s", *t.copyCeilingGBps) << '\n';
     }
     if (t.gflops) {
-        out << "  " << format("%.2f GFLOP/s", *t.gflops) << '\n';
+        out << "  " << format("%.2f GFLOP/s", *t.gflops);
+        if (t.flops) {
+            out << " (" << format("%.4g FLOP", *t.flops) << " = " << t.flopsExpression << ")";
+        }
+        out << '\n';
     }
     for (const std::string &warning : t.warnings) {
         out << "  warning: " << warning << '\n';
@@ -162,7 +170,7 @@ void printMeasureHelp(std::ostream &out)
 {
     out << "Usage: cuwb measure PROJECT.cuwb [--json] [--cold|--hot] [--samples N]\n"
            "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
-           "                    [--device N]\n"
+           "                    [--bytes EXPR] [--flops EXPR] [--device N]\n"
            "\n"
            "Times the project's kernel on the GPU in a 'cuwb worker' child: one warm-up\n"
            "launch, then samples until there are enough samples and GPU time and the\n"
@@ -180,7 +188,14 @@ void printMeasureHelp(std::ostream &out)
            "  --min-time S      at least S seconds of GPU time (default 0.5)\n"
            "  --noise R         target relative noise, e.g. 0.005 for 0.5% (default)\n"
            "  --cap S           give up after S seconds (default 15)\n"
+           "  --bytes EXPR      bytes the kernel moves, over the launch variables\n"
+           "                    (default: each input buffer read once, each output written\n"
+           "                    once); gives the effective GB/s\n"
+           "  --flops EXPR      floating-point operations, e.g. '2*M*N*K'; gives GFLOP/s\n"
            "  --device N        the GPU to measure on (default 0)\n"
+           "\n"
+           "The project's \"measure\" section (bytes, flops, settings) gives the defaults;\n"
+           "options given here override it.\n"
            "\n"
            "Exit status: 0 measured, 1 the kernel could not be measured (compile error,\n"
            "fault, timeout, no GPU; the reason is printed), 2 usage error or a project that\n"
@@ -199,6 +214,8 @@ int runMeasure(const std::vector<std::string> &arguments)
     parser.addOption({"--noise"});
     parser.addOption({"--cap"});
     parser.addOption({"--device"});
+    parser.addOption({"--bytes"});
+    parser.addOption({"--flops"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("measure", parser.error());
@@ -216,8 +233,33 @@ int runMeasure(const std::vector<std::string> &arguments)
     if (parser.isSet("--cold") && parser.isSet("--hot")) {
         return usageError("measure", "--cold and --hot exclude each other");
     }
-    SampleSettings settings;
-    settings.mode = parser.isSet("--hot") ? SampleMode::Hot : SampleMode::Cold;
+    const std::string &path = parser.positionals().front();
+    const ProjectLoad load = loadProject(path);
+    std::string source;
+    std::string error = load.error;
+    const bool readable =
+        load.project.has_value() && readProjectSource(*load.project, path, source, error);
+    if (!readable) {
+        std::cerr << "cuwb measure: " << path << ": " << error << '\n';
+        return ExitUsage;
+    }
+    Project project = *load.project;
+    resolveProjectPaths(project, path);
+
+    // The project's "measure" section first; options on the command line override it.
+    SampleSettings settings = project.measure.settings;
+    if (parser.isSet("--hot")) {
+        settings.mode = SampleMode::Hot;
+    } else if (parser.isSet("--cold")) {
+        settings.mode = SampleMode::Cold;
+    }
+    ThroughputExpressions throughput = project.measure.throughput;
+    if (const auto text = parser.value("--bytes")) {
+        throughput.bytes = *text;
+    }
+    if (const auto text = parser.value("--flops")) {
+        throughput.flops = *text;
+    }
     const auto count = [&](const char *option, int minimum, int &target) {
         if (const auto text = parser.value(option)) {
             const std::optional<long long> parsed = parseCount(*text);
@@ -262,18 +304,6 @@ int runMeasure(const std::vector<std::string> &arguments)
         options.arguments.insert(options.arguments.end(), {"--device", *text});
     }
 
-    const std::string &path = parser.positionals().front();
-    const ProjectLoad load = loadProject(path);
-    std::string source;
-    std::string error = load.error;
-    const bool readable =
-        load.project.has_value() && readProjectSource(*load.project, path, source, error);
-    if (!readable) {
-        std::cerr << "cuwb measure: " << path << ": " << error << '\n';
-        return ExitUsage;
-    }
-    Project project = *load.project;
-    resolveProjectPaths(project, path);
     RunRequest request;
     request.source = std::move(source);
     request.fileName = project.sourcePath.empty()
@@ -283,7 +313,7 @@ int runMeasure(const std::vector<std::string> &arguments)
     request.launch = project.launch;
 
     WorkerProcess worker(options);
-    const Measurement measurement = measureOnWorker(worker, request, settings);
+    const Measurement measurement = measureOnWorker(worker, request, settings, throughput);
     worker.stop();
 
     if (parser.isSet("--json")) {

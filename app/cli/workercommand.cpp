@@ -145,7 +145,8 @@ Served serve(WorkerSession &session, const std::string &line)
                 measurement.faultMessage = "cannot measure the kernel: " + session.noDeviceReason();
                 return {makeMeasurementReply(id, measurement)};
             }
-            const Measurement measurement = session.runner().measure(request.run, request.settings);
+            const Measurement measurement =
+                session.runner().measure(request.run, request.settings, request.throughput);
             const bool lost = session.runner().contextLost();
             return {makeMeasurementReply(id, measurement, lost), lost, kExitContextLost};
         }

@@ -133,6 +133,39 @@ void from_json(const json &json, SampleSettings &settings)
     read(json, "plateauMinImprovement", settings.plateauMinImprovement);
 }
 
+void to_json(json &json, const ThroughputExpressions &expressions)
+{
+    json = json::object();
+    if (!expressions.bytes.empty()) {
+        json["bytes"] = expressions.bytes;
+    }
+    if (!expressions.flops.empty()) {
+        json["flops"] = expressions.flops;
+    }
+}
+
+void from_json(const json &json, ThroughputExpressions &expressions)
+{
+    requireObject(json);
+    expressions = ThroughputExpressions{};
+    read(json, "bytes", expressions.bytes);
+    read(json, "flops", expressions.flops);
+}
+
+void to_json(json &json, const MeasureSpec &spec)
+{
+    json = spec.throughput;
+    json["settings"] = spec.settings;
+}
+
+void from_json(const json &json, MeasureSpec &spec)
+{
+    requireObject(json);
+    spec = MeasureSpec{};
+    json.get_to(spec.throughput);
+    read(json, "settings", spec.settings);
+}
+
 void to_json(json &json, const SampleStatistics &statistics)
 {
     json = {{"count", statistics.count},

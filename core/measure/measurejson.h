@@ -18,6 +18,12 @@ void to_json(nlohmann::json &json, TimingSource source); // "cupti", "events"
 void from_json(const nlohmann::json &json, TimingSource &source);
 void to_json(nlohmann::json &json, const SampleSettings &settings);
 void from_json(const nlohmann::json &json, SampleSettings &settings);
+// {"bytes": "...", "flops": "..."}, empty expressions omitted; missing ones read as empty.
+void to_json(nlohmann::json &json, const ThroughputExpressions &expressions);
+void from_json(const nlohmann::json &json, ThroughputExpressions &expressions);
+// A project's "measure" section: {"bytes", "flops", "settings": SampleSettings}.
+void to_json(nlohmann::json &json, const MeasureSpec &spec);
+void from_json(const nlohmann::json &json, MeasureSpec &spec);
 void to_json(nlohmann::json &json, const SampleStatistics &statistics);
 void from_json(const nlohmann::json &json, SampleStatistics &statistics);
 void to_json(nlohmann::json &json, const StopDecision &decision);

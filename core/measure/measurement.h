@@ -36,6 +36,23 @@ struct SampleSettings
     bool operator==(const SampleSettings &) const = default;
 };
 
+// Expressions over the launch variables for the work a kernel does: bytes moved (empty: each
+// input buffer read once and each output written once) and FLOPs (empty: no GFLOP/s figure).
+struct ThroughputExpressions
+{
+    std::string bytes; // "2 * 4 * N"
+    std::string flops; // "2 * M * N * K"
+    bool operator==(const ThroughputExpressions &) const = default;
+};
+
+// What a project says about measuring its kernel (its "measure" section).
+struct MeasureSpec
+{
+    SampleSettings settings;
+    ThroughputExpressions throughput;
+    bool operator==(const MeasureSpec &) const = default;
+};
+
 // Why the settings cannot be used ("minSamples must be at least 2, found 1"), or nullopt.
 std::optional<std::string> checkSampleSettings(const SampleSettings &settings);
 

@@ -2,6 +2,7 @@
 
 #include "compiler/compilejson.h"
 #include "launch/launchjson.h"
+#include "measure/measurejson.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -23,8 +24,8 @@ namespace {
 
 // The sections this version reads; anything else at the top level, or inside these
 // objects, is kept in unknownFields (nested ones under the section's key) and written back.
-const char *const kTopLevelKeys[] = {"schemaVersion",  "name",   "source",
-                                     "compileOptions", "launch", "verification"};
+const char *const kTopLevelKeys[] = {"schemaVersion", "name",         "source", "compileOptions",
+                                     "launch",        "verification", "measure"};
 
 bool isKnown(const std::string &key, std::initializer_list<const char *> keys)
 {
@@ -175,13 +176,31 @@ ProjectLoad parseProject(std::string_view text)
                          "toleranceValue"},
                         project.unknownFields);
         }
+        field = "measure";
+        if (const auto measure = document.find("measure"); measure != document.end()) {
+            from_json(*measure, project.measure);
+            keepUnknown(*measure, "measure", {"bytes", "flops", "settings"}, project.unknownFields);
+            if (const auto settings = measure->find("settings"); settings != measure->end()) {
+                json &kept = project.unknownFields["measure"];
+                for (const auto &[key, value] : settings->items()) {
+                    if (!isKnown(key, {"mode", "fixedSamples", "minSamples", "minGpuTimeSeconds",
+                                       "targetRelativeNoise", "timeCapSeconds", "warmupLaunches",
+                                       "plateauWindowSamples", "plateauMinImprovement"}))
+                        kept["settings"][key] = value;
+                }
+                if (kept.is_null())
+                    project.unknownFields.erase("measure");
+            }
+            if (const auto problem = checkSampleSettings(project.measure.settings))
+                return failure("measure.settings: " + *problem);
+        }
     } catch (const json::exception &error) {
         const std::string message = plainJsonError(error);
         return failure(joinFieldPath(field, message));
     }
     for (const auto &[key, value] : document.items()) {
         if (!isKnown(key, {kTopLevelKeys[0], kTopLevelKeys[1], kTopLevelKeys[2], kTopLevelKeys[3],
-                           kTopLevelKeys[4], kTopLevelKeys[5]}))
+                           kTopLevelKeys[4], kTopLevelKeys[5], kTopLevelKeys[6]}))
             project.unknownFields[key] = value;
     }
     ProjectLoad load;
@@ -209,7 +228,7 @@ std::string serializeProject(const Project &project)
     json document = json::object();
     // Unknown top-level fields first, so known ones win if a name ever collides.
     for (const auto &[key, value] : project.unknownFields.items()) {
-        if (!isKnown(key, {"source", "compileOptions", "launch", "verification"}))
+        if (!isKnown(key, {"source", "compileOptions", "launch", "verification", "measure"}))
             document[key] = value;
     }
     document["schemaVersion"] = kProjectSchemaVersion;
@@ -223,7 +242,21 @@ std::string serializeProject(const Project &project)
     document["compileOptions"] = project.options;
     document["launch"] = project.launch;
     document["verification"] = project.verification;
-    for (const char *section : {"source", "compileOptions", "launch", "verification"}) {
+    const auto unknownMeasure = project.unknownFields.find("measure");
+    if (project.measure != MeasureSpec{} || unknownMeasure != project.unknownFields.end()) {
+        document["measure"] = project.measure;
+        if (unknownMeasure != project.unknownFields.end() && unknownMeasure->is_object()) {
+            // Unknown fields of the settings object go back inside it.
+            if (const auto settings = unknownMeasure->find("settings");
+                settings != unknownMeasure->end() && settings->is_object()) {
+                for (const auto &[key, value] : settings->items()) {
+                    if (!document["measure"]["settings"].contains(key))
+                        document["measure"]["settings"][key] = value;
+                }
+            }
+        }
+    }
+    for (const char *section : {"source", "compileOptions", "launch", "verification", "measure"}) {
         const auto unknown = project.unknownFields.find(section);
         if (unknown == project.unknownFields.end() || !unknown->is_object())
             continue;

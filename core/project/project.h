@@ -5,6 +5,7 @@
 
 #include "compiler/compileoptions.h"
 #include "launch/launchspec.h"
+#include "measure/measurement.h"
 #include "run/verification.h"
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,9 @@ struct Project
     CompileOptions options;
     LaunchSpec launch;
     VerificationSpec verification;
+    // How to measure: sample settings, bytes and FLOP expressions. Written only when it differs
+    // from the defaults, so projects that never set it stay as they were.
+    MeasureSpec measure;
     nlohmann::json unknownFields = nlohmann::json::object(); // kept for save
 };
 

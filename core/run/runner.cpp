@@ -558,8 +558,8 @@ struct Runner::State
 
     void prepare(const RunRequest &request, Prepared &prepared, std::string &phase);
     void execute(const RunRequest &request, RunResult &result, std::string &phase);
-    void sample(const RunRequest &request, const SampleSettings &settings, Measurement &result,
-                std::string &phase);
+    void sample(const RunRequest &request, const SampleSettings &settings,
+                const ThroughputExpressions &throughput, Measurement &result, std::string &phase);
 };
 
 Runner::Runner(int deviceOrdinal)
@@ -1124,7 +1124,8 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
     kept = std::move(resources);
 }
 
-Measurement Runner::measure(const RunRequest &request, const SampleSettings &settings)
+Measurement Runner::measure(const RunRequest &request, const SampleSettings &settings,
+                            const ThroughputExpressions &throughput)
 {
     Measurement m;
     m.settings = settings;
@@ -1144,7 +1145,7 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
     std::string phase = "preparing the measurement";
     try {
         s.context->makeCurrent();
-        s.sample(request, settings, m, phase);
+        s.sample(request, settings, throughput, m, phase);
     } catch (const RunFailure &failure) {
         fail(failure.status, failure.message);
         if (failure.status == RunStatus::Timeout) {
@@ -1237,7 +1238,8 @@ void Runner::State::measureCopyCeiling()
 }
 
 void Runner::State::sample(const RunRequest &request, const SampleSettings &settings,
-                           Measurement &m, std::string &phase)
+                           const ThroughputExpressions &throughput, Measurement &m,
+                           std::string &phase)
 {
     // The previous run's buffers go first, so this measurement has all the memory.
     kept.reset();
@@ -1391,6 +1393,8 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
     m.stop = criterion.decision();
     ThroughputOptions throughputOptions;
     throughputOptions.copyCeilingGBps = copyCeilingGBps;
+    throughputOptions.bytesExpression = throughput.bytes;
+    throughputOptions.flopsExpression = throughput.flops;
     m.throughput = computeThroughput(prepared.resolved, computeStatistics(m.samplesNs).medianNs,
                                      device, throughputOptions);
     if (cupti && timer->invalidRecords() > 0) {

@@ -38,7 +38,9 @@ public:
     // Times with CUPTI kernel records when it is available, else with cuEvents (and says so in
     // the notes); the event pair is always recorded as a cross-check. Never throws for the
     // user's work: a fault or timeout part-way keeps the samples taken and sets faultStatus.
-    Measurement measure(const RunRequest &request, const SampleSettings &settings);
+    // `throughput` replaces the default bytes (each buffer once by its role) and adds GFLOP/s.
+    Measurement measure(const RunRequest &request, const SampleSettings &settings,
+                        const ThroughputExpressions &throughput = {});
 
     // Prepares exactly like run() and collects hardware metrics of one launch with the CUPTI
     // Range Profiler, which replays it once per pass. Never timed, never verified. Never

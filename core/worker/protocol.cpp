@@ -347,11 +347,15 @@ json makeRunRequest(const RunRequest &request)
     return out;
 }
 
-json makeMeasureRequest(const RunRequest &request, const SampleSettings &settings)
+json makeMeasureRequest(const RunRequest &request, const SampleSettings &settings,
+                        const ThroughputExpressions &throughput)
 {
     json out = makeRequest(message::kMeasure);
     out["request"] = request;
     out["settings"] = settings;
+    if (throughput != ThroughputExpressions{}) {
+        out["throughput"] = throughput;
+    }
     return out;
 }
 
@@ -405,6 +409,9 @@ WorkerRequest parseRequest(const json &message)
         message.at("request").get_to(request.run);
         if (const auto it = message.find("settings"); it != message.end()) {
             it->get_to(request.settings);
+        }
+        if (const auto it = message.find("throughput"); it != message.end()) {
+            it->get_to(request.throughput);
         }
     } else if (type == message::kPage) {
         request.type = WorkerRequest::Type::Page;

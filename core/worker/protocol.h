@@ -124,7 +124,10 @@ inline constexpr const char *kError = "error";
 
 nlohmann::json makeHelloRequest();
 nlohmann::json makeRunRequest(const RunRequest &request);
-nlohmann::json makeMeasureRequest(const RunRequest &request, const SampleSettings &settings);
+// The expressions are sent only when set ("throughput": {"bytes", "flops"}), so the request
+// of an older client reads unchanged.
+nlohmann::json makeMeasureRequest(const RunRequest &request, const SampleSettings &settings,
+                                  const ThroughputExpressions &throughput = {});
 nlohmann::json makePageRequest(const PageRequest &request);
 nlohmann::json makeExportRequest(const std::string &handle, const std::string &path,
                                  ExportFormat format);
@@ -141,6 +144,7 @@ struct WorkerRequest
     int protocol = 0;                        // Hello
     RunRequest run;                          // Run, Measure
     SampleSettings settings;                 // Measure
+    ThroughputExpressions throughput;        // Measure
     PageRequest page;                        // Page
     std::string handle;                      // Export
     std::string path;                        // Export

@@ -56,6 +56,8 @@ private Q_SLOTS:
     void readsSourceBesideTheProject();
     void resolvesPathsAgainstTheProjectFolder();
     void keepsUnknownFields();
+    void measureSection();
+    void measureSectionOmittedWhenDefault();
     void malformedJson_data();
     void malformedJson();
     void newerVersion();
@@ -137,6 +139,57 @@ void TestProject::keepsUnknownFields()
     QCOMPARE(saved["verification"]["plots"], nlohmann::json({1, 2}));
     QCOMPARE(saved["compileOptions"]["linker"], nlohmann::json("nvjitlink"));
     QCOMPARE(saved["launch"]["kernel"], nlohmann::json("k"));
+}
+
+void TestProject::measureSection()
+{
+    Project project = sampleProject();
+    project.measure.throughput.bytes = "2 * 4 * N";
+    project.measure.throughput.flops = "N";
+    project.measure.settings.mode = SampleMode::Hot;
+    project.measure.settings.fixedSamples = 50;
+    project.measure.settings.timeCapSeconds = 4.5;
+    const std::string text = serializeProject(project);
+    const nlohmann::json json = nlohmann::json::parse(text);
+    QCOMPARE(json["measure"]["bytes"], nlohmann::json("2 * 4 * N"));
+    QCOMPARE(json["measure"]["flops"], nlohmann::json("N"));
+    QCOMPARE(json["measure"]["settings"]["mode"], nlohmann::json("hot"));
+    const ProjectLoad load = parseProject(text);
+    QVERIFY2(load.project, load.error.c_str());
+    QVERIFY(load.project->measure == project.measure);
+    QCOMPARE(serializeProject(*load.project), text);
+
+    // Fields this version does not know survive, at both levels of the section.
+    nlohmann::json extended = json;
+    extended["measure"]["metrics"] = {"dram__bytes_read.sum"};
+    extended["measure"]["settings"]["blockingKernel"] = true;
+    const ProjectLoad extendedLoad = parseProject(extended.dump());
+    QVERIFY2(extendedLoad.project, extendedLoad.error.c_str());
+    QVERIFY(extendedLoad.project->measure == project.measure);
+    const nlohmann::json saved = nlohmann::json::parse(serializeProject(*extendedLoad.project));
+    QCOMPARE(saved["measure"], extended["measure"]);
+
+    // Settings that cannot be used are refused with the field named.
+    nlohmann::json bad = json;
+    bad["measure"]["settings"]["minSamples"] = 1;
+    const ProjectLoad badLoad = parseProject(bad.dump());
+    QVERIFY(!badLoad.project);
+    QVERIFY2(badLoad.error.starts_with("measure.settings: minSamples"), badLoad.error.c_str());
+    bad = json;
+    bad["measure"]["bytes"] = 4;
+    QVERIFY(!parseProject(bad.dump()).project);
+}
+
+void TestProject::measureSectionOmittedWhenDefault()
+{
+    const nlohmann::json json = nlohmann::json::parse(serializeProject(sampleProject()));
+    QVERIFY(!json.contains("measure"));
+    nlohmann::json partial = json;
+    partial["measure"] = {{"bytes", "N"}};
+    const ProjectLoad load = parseProject(partial.dump());
+    QVERIFY2(load.project, load.error.c_str());
+    QCOMPARE(load.project->measure.throughput.bytes, std::string("N"));
+    QVERIFY(load.project->measure.settings == SampleSettings{});
 }
 
 void TestProject::malformedJson_data()

@@ -203,6 +203,18 @@ void TestProtocol::measureRequestRoundTrip()
     json bare = message;
     bare.erase("settings");
     QVERIFY(parseRequest(bare).settings == SampleSettings{});
+    // Without expressions no "throughput" is sent and the defaults apply.
+    QVERIFY(!message.contains("throughput"));
+    QVERIFY(request.throughput == ThroughputExpressions{});
+    const ThroughputExpressions expressions{"2 * 4 * N", "N"};
+    const json withThroughput = throughLine([&] {
+        json m = makeMeasureRequest(original, settings, expressions);
+        m["id"] = 12;
+        return m;
+    }());
+    QCOMPARE(withThroughput.at("throughput").at("bytes").get<std::string>(),
+             std::string("2 * 4 * N"));
+    QVERIFY(parseRequest(withThroughput).throughput == expressions);
 }
 
 void TestProtocol::measurementReplyRoundTrip()
