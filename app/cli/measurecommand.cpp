@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "measure/measurejson.h"
+#include "measure/metrics.h"
 #include "project/project.h"
 #include "worker/protocol.h"
 #include "worker/workerprocess.h"
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace cuwb::cli {
 
@@ -157,6 +159,88 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
     }
 }
 
+MetricsResult metricsOnWorker(WorkerProcess &worker, const RunRequest &request,
+                              const MetricsRequest &metrics)
+{
+    // One launch per replay pass, each with its deadline, and the profiler's own setup.
+    const double timeout = request.launch.deadlineSeconds * 16 + kWorkerMarginSeconds;
+    const WorkerProcess::Reply reply =
+        worker.request(makeMetricsRequest(request, metrics), timeout);
+    MetricsResult result;
+    if (reply.failure != WorkerProcess::Failure::None) {
+        result.error = "the worker could not collect the metrics: " + reply.error;
+        return result;
+    }
+    try {
+        return parseMetricsReply(reply.message);
+    } catch (const nlohmann::json::exception &error) {
+        result.error = std::string("the worker's metrics reply is malformed: ") + error.what();
+        return result;
+    }
+}
+
+// "metrics pass: 1 replay pass on GH100 for 5 metrics", computed on the host before the pass.
+std::string describePlan(const std::string &arch, const std::vector<std::string> &metrics)
+{
+    const std::string chip = chipForArch(arch);
+    const std::string count = std::to_string(metrics.size()) + " metrics";
+    if (chip.empty()) {
+        return "metrics pass: " + count + "; the replay passes are not known for " + arch;
+    }
+    const MetricsResult plan = planMetricPasses(chip, metrics);
+    if (!plan.ok()) {
+        return "metrics pass: " + count + " on " + chip + "; passes unknown: " + plan.error;
+    }
+    return "metrics pass: " + std::to_string(plan.passes) + " replay pass" +
+           (plan.passes == 1 ? "" : "es") + " on " + chip + " for " + count;
+}
+
+std::optional<double> metricValue(const MetricsResult &result, const char *name)
+{
+    const auto found = result.values.find(name);
+    return found == result.values.end() ? std::nullopt : std::optional<double>(found->second);
+}
+
+void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &r)
+{
+    if (!r.ok()) {
+        out << "  metrics not collected: " << r.error << '\n';
+    } else {
+        const auto read = metricValue(r, "dram__bytes_read.sum");
+        const auto written = metricValue(r, "dram__bytes_write.sum");
+        if (read && written) {
+            out << "  ";
+            if (m.throughput.bytes) {
+                out << "declared " << format("%.2f GB", *m.throughput.bytes * 1e-9) << ", ";
+            }
+            out << "DRAM moved " << format("%.2f GB", (*read + *written) * 1e-9) << " (read "
+                << format("%.2f GB", *read * 1e-9) << ", written "
+                << format("%.2f GB", *written * 1e-9) << ")\n";
+        }
+        if (const auto dram =
+                metricValue(r, "dram__throughput.avg.pct_of_peak_sustained_elapsed")) {
+            out << "  DRAM throughput " << format("%.1f %%", *dram) << " of peak\n";
+        }
+        if (const auto time = metricValue(r, "gpu__time_duration.sum")) {
+            out << "  GPU time in the metrics pass " << microseconds(*time) << '\n';
+        }
+    }
+    const auto achieved = metricValue(r, "sm__warps_active.avg.pct_of_peak_sustained_active");
+    out << "  occupancy: ";
+    if (achieved) {
+        out << "achieved " << format("%.1f %%", *achieved) << ", ";
+    }
+    if (r.occupancyError.empty() && r.activeBlocksPerSm > 0) {
+        out << "theoretical " << format("%.1f %%", r.theoreticalOccupancy * 100.0)
+            << " (limited by " << r.occupancyLimiter << ", " << r.activeBlocksPerSm << " blocks of "
+            << r.blockThreads << " threads per SM, " << r.registersPerThread
+            << " registers per thread), " << format("%.2f waves", r.waves) << '\n';
+    } else {
+        out << "theoretical unknown"
+            << (r.occupancyError.empty() ? std::string() : ": " + r.occupancyError) << '\n';
+    }
+}
+
 bool parsePositive(const std::string &text, double &value)
 {
     char *end = nullptr;
@@ -170,7 +254,7 @@ void printMeasureHelp(std::ostream &out)
 {
     out << "Usage: cuwb measure PROJECT.cuwb [--json] [--cold|--hot] [--samples N]\n"
            "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
-           "                    [--bytes EXPR] [--flops EXPR] [--device N]\n"
+           "                    [--bytes EXPR] [--flops EXPR] [--metrics] [--device N]\n"
            "\n"
            "Times the project's kernel on the GPU in a 'cuwb worker' child: one warm-up\n"
            "launch, then samples until there are enough samples and GPU time and the\n"
@@ -192,6 +276,11 @@ void printMeasureHelp(std::ostream &out)
            "                    (default: each input buffer read once, each output written\n"
            "                    once); gives the effective GB/s\n"
            "  --flops EXPR      floating-point operations, e.g. '2*M*N*K'; gives GFLOP/s\n"
+           "  --metrics         after timing, a separate metrics pass (CUPTI Range\n"
+           "                    Profiler, never timed): DRAM bytes against the declared\n"
+           "                    bytes, DRAM throughput, achieved beside theoretical\n"
+           "                    occupancy, the limiter and the waves; needs profiling\n"
+           "                    permission, without which the timing is still reported\n"
            "  --device N        the GPU to measure on (default 0)\n"
            "\n"
            "The project's \"measure\" section (bytes, flops, settings) gives the defaults;\n"
@@ -215,6 +304,7 @@ int runMeasure(const std::vector<std::string> &arguments)
     parser.addOption({"--cap"});
     parser.addOption({"--device"});
     parser.addOption({"--bytes"});
+    parser.addFlag({"--metrics"});
     parser.addOption({"--flops"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
@@ -314,14 +404,33 @@ int runMeasure(const std::vector<std::string> &arguments)
 
     WorkerProcess worker(options);
     const Measurement measurement = measureOnWorker(worker, request, settings, throughput);
+    const bool json = parser.isSet("--json");
+    if (!json) {
+        printMeasurement(std::cout, path, measurement);
+    }
+    std::optional<MetricsResult> metrics;
+    if (parser.isSet("--metrics") && measurement.faultStatus.empty()) {
+        // After the timing, never mixed with it: the profiler replays the kernel.
+        const MetricsRequest metricsRequest;
+        (json ? std::cerr : std::cout)
+            << (json ? "cuwb measure: " : "  ")
+            << describePlan(measurement.provenance.arch, metricsRequest.metrics) << '\n'
+            << std::flush;
+        metrics = metricsOnWorker(worker, request, metricsRequest);
+        if (!json) {
+            printMetrics(std::cout, measurement, *metrics);
+        } else if (!metrics->ok()) {
+            std::cerr << "cuwb measure: metrics not collected: " << metrics->error << '\n';
+        }
+    }
     worker.stop();
 
-    if (parser.isSet("--json")) {
-        std::cout << nlohmann::json(measurement)
-                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << '\n';
-    } else {
-        printMeasurement(std::cout, path, measurement);
+    if (json) {
+        nlohmann::json document = measurement;
+        if (metrics) {
+            document["metrics"] = *metrics; // additive: the measurement's own fields are unchanged
+        }
+        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }
     if (!measurement.faultStatus.empty()) {
         if (parser.isSet("--json")) {

@@ -150,6 +150,17 @@ Served serve(WorkerSession &session, const std::string &line)
             const bool lost = session.runner().contextLost();
             return {makeMeasurementReply(id, measurement, lost), lost, kExitContextLost};
         }
+        case WorkerRequest::Type::Metrics: {
+            if (!session.hasRunner()) {
+                MetricsResult result;
+                result.error = "cannot collect metrics: " + session.noDeviceReason();
+                return {makeMetricsReply(id, result)};
+            }
+            const MetricsResult result =
+                session.runner().profileMetrics(request.run, request.metrics);
+            const bool lost = session.runner().contextLost();
+            return {makeMetricsReply(id, result, lost), lost, kExitContextLost};
+        }
         case WorkerRequest::Type::Page:
             return {makePageReply(id, session.runner().page(request.page))};
         case WorkerRequest::Type::Export: {

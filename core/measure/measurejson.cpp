@@ -166,6 +166,46 @@ void from_json(const json &json, MeasureSpec &spec)
     read(json, "settings", spec.settings);
 }
 
+void to_json(json &json, const MetricsResult &result)
+{
+    json = {{"chip", result.chip},
+            {"values", result.values},
+            {"passes", result.passes},
+            {"error", result.error},
+            {"permissionDenied", result.permissionDenied},
+            {"registersPerThread", result.registersPerThread},
+            {"staticSharedBytes", result.staticSharedBytes},
+            {"dynamicSharedBytes", result.dynamicSharedBytes},
+            {"blockThreads", result.blockThreads},
+            {"gridBlocks", result.gridBlocks},
+            {"theoreticalOccupancy", result.theoreticalOccupancy},
+            {"activeBlocksPerSm", result.activeBlocksPerSm},
+            {"occupancyLimiter", result.occupancyLimiter},
+            {"waves", result.waves},
+            {"occupancyError", result.occupancyError}};
+}
+
+void from_json(const json &json, MetricsResult &result)
+{
+    requireObject(json);
+    result = MetricsResult{};
+    read(json, "chip", result.chip);
+    read(json, "values", result.values);
+    read(json, "passes", result.passes);
+    read(json, "error", result.error);
+    read(json, "permissionDenied", result.permissionDenied);
+    read(json, "registersPerThread", result.registersPerThread);
+    read(json, "staticSharedBytes", result.staticSharedBytes);
+    read(json, "dynamicSharedBytes", result.dynamicSharedBytes);
+    read(json, "blockThreads", result.blockThreads);
+    read(json, "gridBlocks", result.gridBlocks);
+    read(json, "theoreticalOccupancy", result.theoreticalOccupancy);
+    read(json, "activeBlocksPerSm", result.activeBlocksPerSm);
+    read(json, "occupancyLimiter", result.occupancyLimiter);
+    read(json, "waves", result.waves);
+    read(json, "occupancyError", result.occupancyError);
+}
+
 void to_json(json &json, const SampleStatistics &statistics)
 {
     json = {{"count", statistics.count},

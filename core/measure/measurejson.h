@@ -5,6 +5,7 @@
 #pragma once
 
 #include "measure/measurement.h"
+#include "measure/metrics.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,9 @@ void from_json(const nlohmann::json &json, ThroughputExpressions &expressions);
 // A project's "measure" section: {"bytes", "flops", "settings": SampleSettings}.
 void to_json(nlohmann::json &json, const MeasureSpec &spec);
 void from_json(const nlohmann::json &json, MeasureSpec &spec);
+// MetricsResult, for the worker's metrics reply; every field, values by metric name.
+void to_json(nlohmann::json &json, const MetricsResult &result);
+void from_json(const nlohmann::json &json, MetricsResult &result);
 void to_json(nlohmann::json &json, const SampleStatistics &statistics);
 void from_json(const nlohmann::json &json, SampleStatistics &statistics);
 void to_json(nlohmann::json &json, const StopDecision &decision);

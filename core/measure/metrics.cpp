@@ -15,6 +15,21 @@ std::vector<std::string> defaultMetrics()
     };
 }
 
+std::string chipForArch(const std::string &arch)
+{
+    static const std::pair<const char *, const char *> kChips[] = {
+        {"sm_75", "TU102"},  {"sm_80", "GA100"},  {"sm_86", "GA102"},
+        {"sm_87", "GA10B"},  {"sm_89", "AD102"},  {"sm_90", "GH100"},
+        {"sm_100", "GB100"}, {"sm_103", "GB110"}, {"sm_120", "GB202"},
+    };
+    for (const auto &[known, chip] : kChips) {
+        if (arch == known) {
+            return chip;
+        }
+    }
+    return {};
+}
+
 MetricsResult planMetricPasses(const std::string &chip, const std::vector<std::string> &metrics)
 {
     const ProfilerPlan plan = CuptiProfiler::plan(chip, metrics);

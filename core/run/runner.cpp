@@ -10,6 +10,8 @@
 #include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
 #include "cuda/nvml.h"
+#include "device/archlimits.h"
+#include "device/occupancy.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchvalidation.h"
 #include "measure/statistics.h"
@@ -1493,6 +1495,43 @@ std::uint64_t Runner::exportBuffer(const std::string &handle, const std::string 
     return written;
 }
 
+namespace {
+
+// Theoretical occupancy of the prepared launch from the loaded kernel's own resources, so it
+// stands beside the achieved occupancy the profiler measures.
+void describeOccupancy(const DeviceInfo &device, const Function &function, const Prepared &prepared,
+                       MetricsResult &result)
+{
+    result.registersPerThread = function.attribute(FunctionAttribute::Registers);
+    result.staticSharedBytes =
+        std::uint64_t(function.attribute(FunctionAttribute::StaticSharedBytes));
+    result.dynamicSharedBytes = prepared.dynamicShared;
+    result.blockThreads = int(prepared.block[0] * prepared.block[1] * prepared.block[2]);
+    result.gridBlocks =
+        (long long)prepared.grid[0] * (long long)prepared.grid[1] * (long long)prepared.grid[2];
+    const std::optional<ArchLimits> limits = archLimits(device.arch());
+    if (!limits) {
+        result.occupancyError = "no occupancy limits are known for " + device.arch();
+        return;
+    }
+    OccupancyInput input;
+    input.registersPerThread = result.registersPerThread;
+    input.staticSharedBytes = result.staticSharedBytes;
+    input.dynamicSharedBytes = result.dynamicSharedBytes;
+    input.blockSize = result.blockThreads;
+    const OccupancyResult occupancy = computeOccupancy(*limits, input);
+    if (!occupancy.valid) {
+        result.occupancyError = occupancy.error;
+        return;
+    }
+    result.theoreticalOccupancy = occupancy.occupancy;
+    result.activeBlocksPerSm = occupancy.activeBlocksPerSm;
+    result.occupancyLimiter = limiterName(occupancy.limiter);
+    result.waves = occupancyWaves(occupancy, result.gridBlocks, device.smCount);
+}
+
+} // namespace
+
 MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsRequest &metrics)
 {
     MetricsResult result;
@@ -1511,6 +1550,7 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
         const LeakOnLoss leak{prepared.resources, s.contextLost};
         s.prepare(request, prepared, phase);
         std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
+        describeOccupancy(s.device, *prepared.function, prepared, result);
         const Event finished;
         phase = "running the user's kernel (metrics pass)";
         const ProfilerValues values = CuptiProfiler::profile(s.ordinal, metrics.metrics, [&] {

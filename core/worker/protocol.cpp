@@ -359,6 +359,14 @@ json makeMeasureRequest(const RunRequest &request, const SampleSettings &setting
     return out;
 }
 
+json makeMetricsRequest(const RunRequest &request, const MetricsRequest &metrics)
+{
+    json out = makeRequest(message::kMetrics);
+    out["request"] = request;
+    out["metrics"] = metrics.metrics;
+    return out;
+}
+
 json makePageRequest(const PageRequest &request)
 {
     json out = makeRequest(message::kPage);
@@ -413,6 +421,12 @@ WorkerRequest parseRequest(const json &message)
         if (const auto it = message.find("throughput"); it != message.end()) {
             it->get_to(request.throughput);
         }
+    } else if (type == message::kMetrics) {
+        request.type = WorkerRequest::Type::Metrics;
+        message.at("request").get_to(request.run);
+        if (const auto it = message.find("metrics"); it != message.end()) {
+            it->get_to(request.metrics.metrics);
+        }
     } else if (type == message::kPage) {
         request.type = WorkerRequest::Type::Page;
         message.get_to(request.page);
@@ -465,6 +479,16 @@ json makeMeasurementReply(const json &id, const Measurement &measurement, bool e
 {
     json out = makeReply(id, message::kMeasurement);
     out["measurement"] = measurement;
+    if (exiting) {
+        out["exiting"] = true;
+    }
+    return out;
+}
+
+json makeMetricsReply(const json &id, const MetricsResult &result, bool exiting)
+{
+    json out = makeReply(id, message::kMetrics);
+    out["result"] = result;
     if (exiting) {
         out["exiting"] = true;
     }
@@ -532,6 +556,11 @@ RunResult parseRunResultReply(const json &message)
 Measurement parseMeasurementReply(const json &message)
 {
     return requireType(message, message::kMeasurement).at("measurement").get<Measurement>();
+}
+
+MetricsResult parseMetricsReply(const json &message)
+{
+    return requireType(message, message::kMetrics).at("result").get<MetricsResult>();
 }
 
 Page parsePageReply(const json &message)

@@ -31,6 +31,7 @@
 #include "device/deviceinfo.h"
 #include "launch/launchspec.h"
 #include "measure/measurement.h"
+#include "measure/metrics.h"
 #include "run/runresult.h"
 #include "run/verification.h"
 
@@ -112,6 +113,7 @@ inline constexpr const char *kRun = "run";
 inline constexpr const char *kRunResult = "runResult";
 inline constexpr const char *kMeasure = "measure";
 inline constexpr const char *kMeasurement = "measurement";
+inline constexpr const char *kMetrics = "metrics"; // request and its reply
 inline constexpr const char *kPage = "page";
 inline constexpr const char *kExport = "export";
 inline constexpr const char *kExported = "exported";
@@ -128,6 +130,8 @@ nlohmann::json makeRunRequest(const RunRequest &request);
 // of an older client reads unchanged.
 nlohmann::json makeMeasureRequest(const RunRequest &request, const SampleSettings &settings,
                                   const ThroughputExpressions &throughput = {});
+// A separate metrics pass (CUPTI Range Profiler) of the request's launch, never timed.
+nlohmann::json makeMetricsRequest(const RunRequest &request, const MetricsRequest &metrics);
 nlohmann::json makePageRequest(const PageRequest &request);
 nlohmann::json makeExportRequest(const std::string &handle, const std::string &path,
                                  ExportFormat format);
@@ -138,11 +142,12 @@ nlohmann::json makeShutdownRequest();
 // when the line is not a well-formed request (unknown type, missing or mistyped fields).
 struct WorkerRequest
 {
-    enum class Type { Hello, Run, Measure, Page, Export, Release, Shutdown };
+    enum class Type { Hello, Run, Measure, Metrics, Page, Export, Release, Shutdown };
     nlohmann::json id; // echoed verbatim in the reply
     Type type = Type::Hello;
     int protocol = 0;                        // Hello
-    RunRequest run;                          // Run, Measure
+    RunRequest run;                          // Run, Measure, Metrics
+    MetricsRequest metrics;                  // Metrics
     SampleSettings settings;                 // Measure
     ThroughputExpressions throughput;        // Measure
     PageRequest page;                        // Page
@@ -177,6 +182,9 @@ nlohmann::json makeRunResultReply(const nlohmann::json &id, const RunResult &res
 // A measurement that could not run (no GPU, a fault) says why in faultStatus/faultMessage.
 nlohmann::json makeMeasurementReply(const nlohmann::json &id, const Measurement &measurement,
                                     bool exiting = false);
+// A refused pass (no permission, unknown metric) or a fault says why in the result's error.
+nlohmann::json makeMetricsReply(const nlohmann::json &id, const MetricsResult &result,
+                                bool exiting = false);
 nlohmann::json makePageReply(const nlohmann::json &id, const Page &page);
 nlohmann::json makeExportedReply(const nlohmann::json &id, const ExportReply &reply);
 nlohmann::json makeReleasedReply(const nlohmann::json &id);
@@ -188,6 +196,7 @@ nlohmann::json makeErrorReply(const nlohmann::json &id, const std::string &messa
 HelloReply parseHelloReply(const nlohmann::json &message);
 RunResult parseRunResultReply(const nlohmann::json &message);
 Measurement parseMeasurementReply(const nlohmann::json &message);
+MetricsResult parseMetricsReply(const nlohmann::json &message);
 Page parsePageReply(const nlohmann::json &message);
 ExportReply parseExportedReply(const nlohmann::json &message);
 std::string parseErrorReply(const nlohmann::json &message);

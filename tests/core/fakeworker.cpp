@@ -103,6 +103,12 @@ int main(int argc, char **argv)
             send(makeMeasurementReply(request.id, measurement));
             break;
         }
+        case WorkerRequest::Type::Metrics: {
+            MetricsResult result;
+            result.error = "this is a fake worker";
+            send(makeMetricsReply(request.id, result));
+            break;
+        }
         case WorkerRequest::Type::Run:
             if (misbehaveNow(mode, "crash", marker)) {
                 std::abort();

@@ -142,6 +142,7 @@ private Q_SLOTS:
     void runRequestRoundTrip();
     void runResultRoundTrip();
     void measureRequestRoundTrip();
+    void metricsRoundTrip();
     void measurementReplyRoundTrip();
     void nonFiniteDoublesAreStrings();
     void everyStatusRoundTrips();
@@ -176,6 +177,49 @@ void TestProtocol::runRequestRoundTrip()
     QVERIFY(request.run.options == original.options);
     QVERIFY(request.run.launch == original.launch);
     QVERIFY(request.run.verification == original.verification);
+}
+
+void TestProtocol::metricsRoundTrip()
+{
+    const RunRequest original = sampleRequest();
+    MetricsRequest metrics;
+    metrics.metrics = {"dram__bytes_read.sum"};
+    const json message = throughLine([&] {
+        json m = makeMetricsRequest(original, metrics);
+        m["id"] = 13;
+        return m;
+    }());
+    QCOMPARE(message.at("type").get<std::string>(), std::string("metrics"));
+    const WorkerRequest request = parseRequest(message);
+    QCOMPARE(request.type, WorkerRequest::Type::Metrics);
+    QCOMPARE(request.run.source, original.source);
+    QVERIFY(request.metrics.metrics == metrics.metrics);
+    json bare = message;
+    bare.erase("metrics");
+    QVERIFY(parseRequest(bare).metrics.metrics == defaultMetrics());
+
+    MetricsResult result;
+    result.chip = "GH100";
+    result.values = {{"dram__bytes_read.sum", 1.073741824e9}};
+    result.passes = 1;
+    result.registersPerThread = 16;
+    result.blockThreads = 256;
+    result.gridBlocks = 1048576;
+    result.theoreticalOccupancy = 1.0;
+    result.activeBlocksPerSm = 8;
+    result.occupancyLimiter = "warps";
+    result.waves = 992.97;
+    const MetricsResult back = parseMetricsReply(throughLine(makeMetricsReply(13, result)));
+    QCOMPARE(back.chip, result.chip);
+    QVERIFY(back.values == result.values);
+    QCOMPARE(back.passes, result.passes);
+    QCOMPARE(back.gridBlocks, result.gridBlocks);
+    QCOMPARE(back.occupancyLimiter, result.occupancyLimiter);
+    QCOMPARE(back.waves, result.waves);
+    QVERIFY(back.ok());
+
+    QCOMPARE(chipForArch("sm_90"), std::string("GH100"));
+    QVERIFY(chipForArch("sm_12").empty());
 }
 
 void TestProtocol::measureRequestRoundTrip()
