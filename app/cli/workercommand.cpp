@@ -12,9 +12,12 @@
 #include "worker/protocol.h"
 
 #include <cerrno>
+#include <deque>
 #include <fcntl.h>
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <poll.h>
 #include <unistd.h>
 
 namespace cuwb::cli {
@@ -41,11 +44,99 @@ bool writeAll(int fd, const std::string &text)
     return true;
 }
 
+// The worker's stdin as lines, read with read(2) rather than std::cin so that it can also be
+// polled without blocking between measurement samples: a {"type":"cancel"} found then is
+// taken as a cancel of the request in flight, and any other line is kept for the main loop.
+class RequestLines
+{
+public:
+    // The next request line, blocking; false at the end of input. Cancels are skipped: one
+    // that arrives between requests came too late and has nothing to cancel.
+    bool next(std::string &line)
+    {
+        for (;;) {
+            while (m_lines.empty()) {
+                if (m_ended || !readSome(true)) {
+                    return false;
+                }
+            }
+            line = std::move(m_lines.front());
+            m_lines.pop_front();
+            if (!isCancel(line)) {
+                m_cancelled = false; // a new request starts uncancelled
+                return true;
+            }
+        }
+    }
+
+    // Whether a cancel has arrived for the request in flight; never blocks.
+    bool cancelRequested()
+    {
+        if (!m_ended) {
+            pollfd fd{STDIN_FILENO, POLLIN, 0};
+            if (::poll(&fd, 1, 0) > 0) {
+                (void)readSome(false);
+            }
+        }
+        for (auto it = m_lines.begin(); it != m_lines.end();) {
+            if (isCancel(*it)) {
+                m_cancelled = true;
+                it = m_lines.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        return m_cancelled;
+    }
+
+private:
+    static bool isCancel(const std::string &line)
+    {
+        if (line.find("cancel") == std::string::npos) {
+            return false;
+        }
+        return isCancelRequest(nlohmann::json::parse(line, nullptr, false));
+    }
+
+    // One read(2); splits whole lines off the buffer. False at the end of input or an error.
+    bool readSome(bool blocking)
+    {
+        char chunk[65536];
+        ssize_t n = 0;
+        do {
+            n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+        } while (n < 0 && errno == EINTR);
+        if (n <= 0) {
+            if (n == 0 || blocking) {
+                m_ended = true;
+                if (!m_partial.empty()) {
+                    m_lines.push_back(std::move(m_partial)); // a last line without a newline
+                    m_partial.clear();
+                }
+            }
+            return false;
+        }
+        m_partial.append(chunk, static_cast<std::size_t>(n));
+        for (std::size_t newline = m_partial.find('\n'); newline != std::string::npos;
+             newline = m_partial.find('\n')) {
+            m_lines.push_back(m_partial.substr(0, newline));
+            m_partial.erase(0, newline + 1);
+        }
+        return true;
+    }
+
+    std::string m_partial;
+    std::deque<std::string> m_lines;
+    bool m_ended = false;
+    bool m_cancelled = false;
+};
+
 class WorkerSession
 {
 public:
-    explicit WorkerSession(int deviceOrdinal)
+    WorkerSession(int deviceOrdinal, std::function<bool()> cancelCheck)
         : m_deviceOrdinal(deviceOrdinal)
+        , m_cancelCheck(std::move(cancelCheck))
     {}
 
     // Opens the device once; without a driver or a GPU remembers why, for every reply.
@@ -67,6 +158,7 @@ public:
         }
         try {
             m_runner = std::make_unique<Runner>(m_deviceOrdinal);
+            m_runner->setCancelCheck(m_cancelCheck);
         } catch (const std::exception &error) {
             m_noDeviceReason =
                 "could not open GPU " + std::to_string(m_deviceOrdinal) + ": " + error.what();
@@ -101,6 +193,7 @@ public:
 
 private:
     int m_deviceOrdinal = 0;
+    std::function<bool()> m_cancelCheck;
     bool m_initialised = false;
     std::unique_ptr<Runner> m_runner;
     std::string m_noDeviceReason;
@@ -195,9 +288,10 @@ void printWorkerHelp(std::ostream &out)
     out << "Usage: cuwb worker [--device N]\n"
            "\n"
            "Serves the CUDA Workbench worker protocol on stdin/stdout: one JSON request per\n"
-           "line in, one JSON reply per line out (hello, run, measure, page, export,\n"
-           "release, shutdown). The GUI and 'cuwb run' start it; it owns the GPU's context, so a\n"
-           "kernel that faults or never ends takes down only this process. Diagnostics go\n"
+           "line in, one JSON reply per line out (hello, run, measure, metrics, page,\n"
+           "export, release, shutdown; and cancel, which ends a measurement in flight). The\n"
+           "GUI and 'cuwb run' start it; it owns the GPU's context, so a kernel that faults\n"
+           "or never ends takes down only this process. Diagnostics go\n"
            "to stderr. Exits 0 at the end of input or on shutdown, 3 after a run that left\n"
            "the CUDA context unusable (the client starts a new worker).\n"
            "\n"
@@ -236,9 +330,10 @@ int runWorker(const std::vector<std::string> &arguments)
         return ExitUsage;
     }
 
-    WorkerSession session(device);
+    RequestLines requests;
+    WorkerSession session(device, [&requests] { return requests.cancelRequested(); });
     std::string line;
-    while (std::getline(std::cin, line)) {
+    while (requests.next(line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) {
             continue;
         }

@@ -88,9 +88,9 @@ void to_json(json &json, StopReason reason)
 
 void from_json(const json &json, StopReason &reason)
 {
-    static const StopReason all[] = {StopReason::NotStopped, StopReason::NoiseBelowTarget,
+    static const StopReason all[] = {StopReason::NotStopped,        StopReason::NoiseBelowTarget,
                                      StopReason::NoiseNotShrinking, StopReason::TimeCap,
-                                     StopReason::FixedCount};
+                                     StopReason::FixedCount,        StopReason::Cancelled};
     reason = enumFromName(json, all, stopReasonName);
 }
 

@@ -22,6 +22,8 @@ const char *stopReasonName(StopReason reason)
         return "time-cap";
     case StopReason::FixedCount:
         return "fixed-count";
+    case StopReason::Cancelled:
+        return "cancelled";
     }
     return "not-stopped";
 }

@@ -78,6 +78,7 @@ enum class StopReason {
     NoiseNotShrinking, // enough samples and GPU time, noise above target but stable
     TimeCap,           // gave up at the time cap; the noise is whatever it is
     FixedCount,        // the fixed number of samples was taken
+    Cancelled,         // the user cancelled; the samples taken so far are kept
 };
 const char *stopReasonName(StopReason reason); // "not-stopped", "noise-below-target", ...
 

@@ -507,6 +507,7 @@ struct Runner::State
     std::unique_ptr<KernelActivityTimer> timer;
     // NVML's view of this device, opened on the first measurement and kept.
     std::unique_ptr<SmClockReader> clocks;
+    std::function<bool()> cancelCheck;
     // The device-to-device copy ceiling, measured on the first measurement and kept.
     std::optional<double> copyCeilingGBps;
     std::string copyCeilingProblem;
@@ -1340,6 +1341,7 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
     std::vector<double> &sampleClocksMHz = m.smClocksMHz;
 
     StoppingCriterion criterion(settings);
+    bool cancelled = false;
     const auto begin = Clock::now();
     for (std::size_t n = 0;; ++n) {
         if (!scratch.empty()) {
@@ -1391,8 +1393,16 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
         if (criterion.addSample(sampleNs, elapsed).stop) {
             break;
         }
+        if (cancelCheck && cancelCheck()) {
+            cancelled = true;
+            break;
+        }
     }
     m.stop = criterion.decision();
+    if (cancelled) {
+        m.stop = {true, StopReason::Cancelled,
+                  "cancelled after " + plural(m.samplesNs.size(), "sample")};
+    }
     ThroughputOptions throughputOptions;
     throughputOptions.copyCeilingGBps = copyCeilingGBps;
     throughputOptions.bytesExpression = throughput.bytes;
@@ -1577,6 +1587,11 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
         result.error = std::string("the metrics pass failed while ") + phase + ": " + error.what();
     }
     return result;
+}
+
+void Runner::setCancelCheck(std::function<bool()> check)
+{
+    m_state->cancelCheck = std::move(check);
 }
 
 void Runner::release()

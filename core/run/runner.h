@@ -12,6 +12,7 @@
 #include "worker/protocol.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -46,6 +47,10 @@ public:
     // Range Profiler, which replays it once per pass. Never timed, never verified. Never
     // throws for the user's work: a refusal (no permission, unknown metric) or a fault comes
     // back in the result's error.
+    // Called after each measurement sample; when it returns true, sampling stops there with
+    // StopReason::Cancelled and the samples taken so far are reported. Empty: never cancelled.
+    void setCancelCheck(std::function<bool()> check);
+
     MetricsResult profileMetrics(const RunRequest &request, const MetricsRequest &metrics);
 
     // Elements [first, first + count) of a kept buffer, formatted; throws std::runtime_error

@@ -395,6 +395,20 @@ json makeShutdownRequest()
     return makeRequest(message::kShutdown);
 }
 
+json makeCancelRequest()
+{
+    return makeRequest(message::kCancel);
+}
+
+bool isCancelRequest(const json &message)
+{
+    if (!message.is_object()) {
+        return false;
+    }
+    const auto type = message.find("type");
+    return type != message.end() && type->is_string() && *type == message::kCancel;
+}
+
 WorkerRequest parseRequest(const json &message)
 {
     if (!message.is_object()) {

@@ -120,6 +120,7 @@ inline constexpr const char *kExported = "exported";
 inline constexpr const char *kRelease = "release";
 inline constexpr const char *kReleased = "released";
 inline constexpr const char *kShutdown = "shutdown";
+inline constexpr const char *kCancel = "cancel"; // no id, no reply of its own
 inline constexpr const char *kBye = "bye";
 inline constexpr const char *kError = "error";
 } // namespace message
@@ -137,6 +138,12 @@ nlohmann::json makeExportRequest(const std::string &handle, const std::string &p
                                  ExportFormat format);
 nlohmann::json makeReleaseRequest();
 nlohmann::json makeShutdownRequest();
+// {"type": "cancel"}: sent while a request is in flight; the worker ends that request early
+// and its reply says so (a measurement: stop reason "cancelled", the samples taken so far).
+// It has no id and gets no reply of its own; a cancel that arrives when nothing is in flight
+// is ignored.
+nlohmann::json makeCancelRequest();
+bool isCancelRequest(const nlohmann::json &message);
 
 // What the worker reads: a request of any type. parseRequest throws nlohmann::json::exception
 // when the line is not a well-formed request (unknown type, missing or mistyped fields).

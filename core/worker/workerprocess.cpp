@@ -173,6 +173,15 @@ void WorkerProcess::cancel()
     }
 }
 
+void WorkerProcess::requestCancel()
+{
+    m_cancelRequested.store(true);
+    if (m_cancelPipe[1] >= 0) {
+        const char byte = 2;
+        [[maybe_unused]] const ssize_t ignored = ::write(m_cancelPipe[1], &byte, 1);
+    }
+}
+
 WorkerProcess::Reply WorkerProcess::request(nlohmann::json request, double timeoutSeconds)
 {
     if (m_cancelled.load()) {
@@ -321,7 +330,9 @@ WorkerProcess::Reply WorkerProcess::start()
 WorkerProcess::Reply WorkerProcess::exchange(const nlohmann::json &message, long long id,
                                              double timeoutSeconds)
 {
-    const std::string line = encodeLine(message);
+    std::string line = encodeLine(message);
+    m_cancelRequested.store(false); // a cancel meant for an earlier request
+    bool cancelSent = false;
     std::size_t written = 0;
     const auto deadline = deadlineAfter(timeoutSeconds);
     bool stdoutEnded = false;
@@ -401,6 +412,16 @@ WorkerProcess::Reply WorkerProcess::exchange(const nlohmann::json &message, long
             return fail(Failure::Crashed, "could not wait for the worker: " + errnoText(errno));
         }
 
+        if (fds[3].revents != 0) {
+            char bytes[64];
+            while (::read(m_cancelPipe[0], bytes, sizeof bytes) > 0) {
+            }
+        }
+        // Without a cancel pipe, the flag alone is seen within 100 ms.
+        if (!cancelSent && m_cancelRequested.load() && m_toChild >= 0) {
+            line += encodeLine(makeCancelRequest());
+            cancelSent = true;
+        }
         if (fds[1].revents != 0 && !drainStderr()) {
             closeFd(m_errFromChild);
         }

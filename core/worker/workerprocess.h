@@ -58,6 +58,11 @@ public:
     // which must not wait for the run's deadline.
     void cancel();
     [[nodiscard]] bool cancelled() const { return m_cancelled.load(); }
+    // Safe from any thread: asks the worker to end the request in flight early and answer
+    // with what it has (a measurement stops sampling, with stop reason "cancelled"). The
+    // worker is kept. The request thread writes {"type":"cancel"} after the request line, so
+    // only one thread ever writes to the worker. Ignored when no request is in flight.
+    void requestCancel();
 
     static constexpr std::size_t kStderrTailBytes = 8192;
 
@@ -83,6 +88,7 @@ private:
     long long m_nextId = 1;
     int m_starts = 0;
     std::atomic<bool> m_cancelled{false};
+    std::atomic<bool> m_cancelRequested{false};
     int m_cancelPipe[2] = {-1, -1}; // cancel() writes a byte, exchange() polls for it
 };
 

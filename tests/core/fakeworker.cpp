@@ -72,7 +72,11 @@ int main(int argc, char **argv)
 
     std::string line;
     while (std::getline(std::cin, line)) {
-        const WorkerRequest request = parseRequest(nlohmann::json::parse(line));
+        const nlohmann::json message = nlohmann::json::parse(line);
+        if (isCancelRequest(message)) {
+            continue; // too late: nothing in flight
+        }
+        const WorkerRequest request = parseRequest(message);
         switch (request.type) {
         case WorkerRequest::Type::Hello: {
             if (mode == "hang-hello") {
@@ -98,6 +102,17 @@ int main(int argc, char **argv)
         case WorkerRequest::Type::Measure: {
             Measurement measurement;
             measurement.settings = request.settings;
+            if (mode == "measure-until-cancel") {
+                // Samples "forever" until the client's cancel arrives, then answers with them.
+                std::string next;
+                while (std::getline(std::cin, next) &&
+                       !isCancelRequest(nlohmann::json::parse(next))) {
+                }
+                measurement.samplesNs = {1000.0, 1001.0, 999.0};
+                measurement.stop = {true, StopReason::Cancelled, "cancelled after 3 samples"};
+                send(makeMeasurementReply(request.id, measurement));
+                break;
+            }
             measurement.faultStatus = "no-device";
             measurement.faultMessage = "this is a fake worker";
             send(makeMeasurementReply(request.id, measurement));

@@ -219,6 +219,9 @@ void TestProtocol::metricsRoundTrip()
     QVERIFY(back.ok());
 
     QCOMPARE(chipForArch("sm_90"), std::string("GH100"));
+    QVERIFY(isCancelRequest(throughLine(makeCancelRequest())));
+    QVERIFY(!isCancelRequest(message));
+    QVERIFY(!isCancelRequest(json::array()));
     QVERIFY(chipForArch("sm_12").empty());
 }
 

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void closedStdinDoesNotKillTheClient();
     void destructorLeavesNoZombie();
     void cancelFromAnotherThreadEndsTheWait();
+    void requestCancelKeepsTheWorkerAndGetsTheReply();
     void hugeTimeoutDoesNotOverflow();
 
 private:
@@ -309,6 +310,33 @@ void TestWorkerProcess::cancelFromAnotherThreadEndsTheWait()
     QCOMPARE(reply.failure, WorkerProcess::Failure::Cancelled);
     QCOMPARE(worker.starts(), 1);
     QVERIFY(!worker.running());
+}
+
+void TestWorkerProcess::requestCancelKeepsTheWorkerAndGetsTheReply()
+{
+    // The soft cancel: the worker is told, stops, and answers with what it has.
+    WorkerProcess worker(options(QStringLiteral("measure-until-cancel")));
+    QVERIFY(worker.request(makeReleaseRequest(), 30).ok());
+    const pid_t pid = worker.pid();
+    std::thread canceller([&worker] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        worker.requestCancel();
+    });
+    const WorkerProcess::Reply reply =
+        worker.request(makeMeasureRequest(sampleRequest(), SampleSettings{}), 600);
+    canceller.join();
+    QVERIFY2(reply.ok(), reply.error.c_str());
+    const Measurement m = parseMeasurementReply(reply.message);
+    QCOMPARE(m.stop.reason, StopReason::Cancelled);
+    QCOMPARE(m.samplesNs.size(), std::size_t(3));
+    QVERIFY(!worker.cancelled());
+    QVERIFY(worker.running());
+    QCOMPARE(worker.pid(), pid);
+
+    // A cancel with nothing in flight is dropped, and the next request is not cancelled by it.
+    worker.requestCancel();
+    QVERIFY(worker.request(makeReleaseRequest(), 30).ok());
+    QCOMPARE(worker.starts(), 1);
 }
 
 void TestWorkerProcess::hugeTimeoutDoesNotOverflow()
