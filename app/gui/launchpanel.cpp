@@ -4,6 +4,7 @@
 #include "bufferinitwidget.h"
 #include "choicedelegate.h"
 #include "expressionfield.h"
+#include "measureoptionsdialog.h"
 #include "qtconvert.h"
 #include "variablesmodel.h"
 #include "verificationwidget.h"
@@ -96,6 +97,9 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     , m_runAction(new QAction(tr("&Run"), this))
     , m_runButton(new QToolButton(this))
     , m_runReason(new QLabel(this))
+    , m_measureAction(new QAction(tr("&Measure"), this))
+    , m_measureButton(new QToolButton(this))
+    , m_measureOptionsButton(new QToolButton(this))
 {
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
@@ -192,10 +196,20 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     m_runButton->setDefaultAction(m_runAction);
     m_runButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_runButton->setMinimumWidth(110);
+    m_measureAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_measureAction->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+    m_measureButton->setDefaultAction(m_measureAction);
+    m_measureButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_measureOptionsButton->setText(tr("\u2026"));
+    m_measureOptionsButton->setToolTip(tr("Measurement options: cold or hot, sample count, "
+                                          "stopping criteria, time cap"));
+    m_measureOptionsButton->setAccessibleName(tr("Measurement options"));
     m_runReason->setWordWrap(true);
     auto *runRow = new QHBoxLayout;
     runRow->setContentsMargins(8, 4, 8, 6);
     runRow->addWidget(m_runButton);
+    runRow->addWidget(m_measureButton);
+    runRow->addWidget(m_measureOptionsButton);
     runRow->addWidget(m_runReason, 1);
 
     auto *outer = new QVBoxLayout(this);
@@ -242,6 +256,11 @@ LaunchPanel::LaunchPanel(QWidget *parent)
         if (canRun())
             Q_EMIT runRequested();
     });
+    connect(m_measureAction, &QAction::triggered, this, [this] {
+        if (canRun())
+            Q_EMIT measureRequested();
+    });
+    connect(m_measureOptionsButton, &QToolButton::clicked, this, &LaunchPanel::editMeasureOptions);
 
     clearKernels(tr("Compile a source with a __global__ function to set up a launch."));
 }
@@ -718,6 +737,19 @@ void LaunchPanel::updateRunState()
                                              : reason);
     m_runReason->setText(reason);
     m_runReason->setToolTip(reason);
+    m_measureAction->setEnabled(reason.isEmpty());
+    m_measureAction->setToolTip(
+        reason.isEmpty()
+            ? tr("Measure %1: time it over many launches (Ctrl+Shift+R)").arg(currentKernel())
+            : reason);
+}
+
+void LaunchPanel::editMeasureOptions()
+{
+    MeasureOptionsDialog dialog(this);
+    dialog.setSettings(MeasureOptionsDialog::load());
+    if (dialog.exec() == QDialog::Accepted)
+        MeasureOptionsDialog::store(dialog.settings());
 }
 
 RunRequest LaunchPanel::runRequest() const

@@ -3,8 +3,9 @@
 // value), block, grid and dynamic shared memory, the deadline and the verification. Every
 // expression shows its value or its error, and the launch is validated as it is edited
 // against the device's limits (or the target architecture's). The state is a LaunchSpec and a
-// VerificationSpec; the widgets only edit it. Run (Ctrl+R) is disabled while the launch is
-// invalid or there is no GPU, with the reason in its tooltip.
+// VerificationSpec; the widgets only edit it. Run (Ctrl+R) and Measure (Ctrl+Shift+R) are
+// disabled while the launch is invalid or there is no GPU, with the reason in their tooltips;
+// the button beside Measure opens the measurement options.
 #pragma once
 
 #include "compiler/compileresult.h"
@@ -74,6 +75,8 @@ public:
     [[nodiscard]] QHash<QString, QString> bufferTypeNames() const;
 
     [[nodiscard]] QAction *runAction() const { return m_runAction; }
+    [[nodiscard]] QAction *measureAction() const { return m_measureAction; }
+    [[nodiscard]] QToolButton *measureOptionsButton() const { return m_measureOptionsButton; }
     [[nodiscard]] VariablesModel *variablesModel() const { return m_variablesModel; }
     [[nodiscard]] ArgumentsModel *argumentsModel() const { return m_argumentsModel; }
     [[nodiscard]] QTableView *argumentsView() const { return m_argumentsView; }
@@ -92,6 +95,7 @@ public:
 
 Q_SIGNALS:
     void runRequested();
+    void measureRequested();
     // The user changed the launch or the verification (the project has unsaved changes).
     void launchEdited();
     void kernelChanged(const QString &loweredName);
@@ -105,6 +109,7 @@ private:
     void updateInitEditor();
     void updateRunState();
     void edited();
+    void editMeasureOptions();
 
     // Module.
     std::string m_source;
@@ -150,6 +155,9 @@ private:
     QAction *m_runAction = nullptr;
     QToolButton *m_runButton = nullptr;
     QLabel *m_runReason = nullptr;
+    QAction *m_measureAction = nullptr;
+    QToolButton *m_measureButton = nullptr;
+    QToolButton *m_measureOptionsButton = nullptr;
 };
 
 } // namespace cuwb

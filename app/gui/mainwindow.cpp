@@ -12,6 +12,8 @@
 #include "kernelsmodel.h"
 #include "kernelspanel.h"
 #include "launchpanel.h"
+#include "measurementpanel.h"
+#include "measureoptionsdialog.h"
 #include "problemsmodel.h"
 #include "problemspanel.h"
 #include "projectcontroller.h"
@@ -168,6 +170,13 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
     // Results share the wide bottom slot with the Kernels table.
     tabifyDockWidget(m_kernelsDock, m_resultsDock);
+
+    m_measurementPanel = new MeasurementPanel(this);
+    m_measurementDock = new QDockWidget(tr("Measurement"), this);
+    m_measurementDock->setObjectName(QStringLiteral("measurementDock"));
+    m_measurementDock->setWidget(m_measurementPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_measurementDock);
+    tabifyDockWidget(m_resultsDock, m_measurementDock);
     m_kernelsDock->raise();
 
     m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
@@ -262,6 +271,7 @@ void MainWindow::createMenus()
     view->addAction(m_optionsDock->toggleViewAction());
     view->addAction(m_launchDock->toggleViewAction());
     view->addAction(m_resultsDock->toggleViewAction());
+    view->addAction(m_measurementDock->toggleViewAction());
     view->addAction(m_deviceDock->toggleViewAction());
 
     QMenu *build = menuBar()->addMenu(tr("&Build"));
@@ -311,6 +321,9 @@ void MainWindow::connectSignals()
     // Running.
     connect(m_launchPanel, &LaunchPanel::runRequested, this, &MainWindow::onRunRequested);
     connect(m_runController, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_launchPanel, &LaunchPanel::measureRequested, this, &MainWindow::onMeasureRequested);
+    connect(m_runController, &RunController::measurementFinished, this,
+            &MainWindow::onMeasurementFinished);
     connect(m_runController, &RunController::busyChanged, this,
             [this] { m_launchPanel->setRunning(m_runController->isRunning()); });
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
@@ -526,6 +539,23 @@ void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
     m_launchPanel->setRunning(m_runController->isRunning());
     statusBar()->showMessage(m_resultsPanel->statusText(), 10000);
     Q_EMIT runResultShown();
+}
+
+void MainWindow::onMeasureRequested()
+{
+    m_measurementPanel->showMeasuring(m_launchPanel->currentKernel());
+    m_measurementDock->show();
+    m_measurementDock->raise();
+    m_runController->measure(m_launchPanel->runRequest(), MeasureOptionsDialog::load());
+    m_launchPanel->setRunning(m_runController->isRunning());
+}
+
+void MainWindow::onMeasurementFinished(quint64 jobId, const Measurement &measurement)
+{
+    Q_UNUSED(jobId)
+    m_measurementPanel->showMeasurement(m_launchPanel->currentKernel(), measurement);
+    m_launchPanel->setRunning(m_runController->isRunning());
+    statusBar()->showMessage(m_measurementPanel->statusText(), 10000);
 }
 
 void MainWindow::goToSourceLine(int line)

@@ -24,6 +24,7 @@ class FindReplaceBar;
 class KernelsModel;
 class KernelsPanel;
 class LaunchPanel;
+class MeasurementPanel;
 class ProjectController;
 class ProblemsModel;
 class ProblemsPanel;
@@ -31,6 +32,7 @@ class PtxView;
 class RecentFiles;
 class ResultsPanel;
 class RunController;
+struct Measurement;
 struct RunResult;
 struct CompileRequest;
 
@@ -71,6 +73,7 @@ public:
     [[nodiscard]] QString deviceStatusText() const;
     [[nodiscard]] LaunchPanel *launchPanel() const { return m_launchPanel; }
     [[nodiscard]] ResultsPanel *resultsPanel() const { return m_resultsPanel; }
+    [[nodiscard]] MeasurementPanel *measurementPanel() const { return m_measurementPanel; }
     [[nodiscard]] DevicePanel *devicePanel() const { return m_devicePanel; }
     [[nodiscard]] RunController *runController() const { return m_runController; }
     [[nodiscard]] ProjectController *projectController() const { return m_projects; }
@@ -102,6 +105,8 @@ private:
     void onDevicesProbed();
     void onRunRequested();
     void onRunFinished(quint64 jobId, const RunResult &result);
+    void onMeasureRequested();
+    void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
     void setRunAvailability(bool available, const QString &reason);
     void showDocumentResult(Document *document);
     void goToSourceLine(int line);
@@ -134,6 +139,8 @@ private:
     QDockWidget *m_launchDock = nullptr;
     ResultsPanel *m_resultsPanel = nullptr;
     QDockWidget *m_resultsDock = nullptr;
+    MeasurementPanel *m_measurementPanel = nullptr;
+    QDockWidget *m_measurementDock = nullptr;
     DevicePanel *m_devicePanel = nullptr;
     QDockWidget *m_deviceDock = nullptr;
     RunController *m_runController = nullptr;

@@ -16,12 +16,14 @@ RunController::RunController(QObject *parent)
 {
     qRegisterMetaType<cuwb::RunResult>();
     qRegisterMetaType<cuwb::Page>();
+    qRegisterMetaType<cuwb::Measurement>();
     qRegisterMetaType<cuwb::HelloReply>();
     m_thread->setObjectName(QStringLiteral("cuwb-run"));
     m_worker->setCliPath(m_cliPath);
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &RunWorker::runDone, this, &RunController::onRunDone);
+    connect(m_worker, &RunWorker::measureDone, this, &RunController::onMeasureDone);
     connect(m_worker, &RunWorker::pageDone, this, &RunController::onPageDone);
     connect(m_worker, &RunWorker::exportDone, this, &RunController::onExportDone);
     connect(m_worker, &RunWorker::helloReceived, this, &RunController::onHello);
@@ -89,7 +91,27 @@ quint64 RunController::run(const RunRequest &request)
     // The new run replaces the buffers pages would come from.
     for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
         Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
-    m_pendingRun = std::make_pair(jobId, request);
+    m_pendingRun = RunTask{jobId, request, std::nullopt};
+    dispatch();
+    return jobId;
+}
+
+quint64 RunController::measure(const RunRequest &request, const SampleSettings &settings)
+{
+    const quint64 jobId = ++m_nextJobId;
+    m_latestJobId = jobId;
+    if (!m_available) {
+        Measurement measurement;
+        measurement.settings = settings;
+        measurement.faultStatus = runStatusName(RunStatus::NoDevice);
+        measurement.faultMessage = toStdString(m_unavailableReason);
+        Q_EMIT measurementStarted(jobId);
+        Q_EMIT measurementFinished(jobId, measurement);
+        return 0;
+    }
+    for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
+        Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
+    m_pendingRun = RunTask{jobId, request, settings};
     dispatch();
     return jobId;
 }
@@ -132,14 +154,25 @@ void RunController::dispatch()
         return; // one request at a time; the next is sent when this one is answered
     RunWorker *worker = m_worker;
     if (m_pendingRun) {
-        auto [jobId, request] = std::move(*m_pendingRun);
+        RunTask task = std::move(*m_pendingRun);
         m_pendingRun.reset();
         m_runInFlight = true;
         setBusy(true);
+        const quint64 jobId = task.jobId;
+        if (task.measure) {
+            Q_EMIT measurementStarted(jobId);
+            QMetaObject::invokeMethod(
+                m_worker,
+                [worker, jobId, request = std::move(task.request), settings = *task.measure] {
+                    worker->measure(jobId, request, settings);
+                },
+                Qt::QueuedConnection);
+            return;
+        }
         Q_EMIT runStarted(jobId);
         QMetaObject::invokeMethod(
             m_worker,
-            [worker, jobId, request = std::move(request)] { worker->run(jobId, request); },
+            [worker, jobId, request = std::move(task.request)] { worker->run(jobId, request); },
             Qt::QueuedConnection);
         return;
     }
@@ -170,6 +203,17 @@ void RunController::onRunDone(quint64 jobId, const RunResult &result)
         Q_EMIT runFinished(jobId, result);
     else
         Q_EMIT runDiscarded(jobId);
+    dispatch();
+}
+
+void RunController::onMeasureDone(quint64 jobId, const Measurement &measurement)
+{
+    m_runInFlight = false;
+    setBusy(false);
+    if (jobId == m_latestJobId)
+        Q_EMIT measurementFinished(jobId, measurement);
+    else
+        Q_EMIT measurementDiscarded(jobId);
     dispatch();
 }
 

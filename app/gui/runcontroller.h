@@ -47,6 +47,10 @@ public:
     // Queues a run; returns its job id (0 when runs are unavailable: runFinished then reports
     // NoDevice right away).
     quint64 run(const RunRequest &request);
+    // Queues a measurement (warm-up, then samples until the settings' stopping criteria hold).
+    // Runs and measurements share one job sequence: the newest of either supersedes the older.
+    // Returns 0 when runs are unavailable: measurementFinished then reports it right away.
+    quint64 measure(const RunRequest &request, const SampleSettings &settings);
     // Asks for elements of a kept buffer; an older request for the same handle that has not
     // been sent yet may be dropped in favour of this one.
     void requestPage(const PageRequest &request);
@@ -64,6 +68,10 @@ Q_SIGNALS:
     void runStarted(quint64 jobId);
     void runFinished(quint64 jobId, const cuwb::RunResult &result);
     void runDiscarded(quint64 jobId);
+    void measurementStarted(quint64 jobId);
+    // A measurement that could not run or stopped early says why in faultStatus/faultMessage.
+    void measurementFinished(quint64 jobId, const cuwb::Measurement &measurement);
+    void measurementDiscarded(quint64 jobId);
     void pageReady(const cuwb::Page &page);
     void pageFailed(const QString &handle, quint64 first, const QString &message);
     // A waiting page request was dropped for newer ones; it was never sent.
@@ -81,7 +89,15 @@ private:
         ExportFormat format = ExportFormat::Npy;
     };
 
+    struct RunTask
+    {
+        quint64 jobId = 0;
+        RunRequest request;
+        std::optional<SampleSettings> measure; // set: a measurement, else a run
+    };
+
     void dispatch();
+    void onMeasureDone(quint64 jobId, const cuwb::Measurement &measurement);
     void onRunDone(quint64 jobId, const cuwb::RunResult &result);
     void onPageDone(const cuwb::Page &page, const QString &error, const QString &handle,
                     quint64 first);
@@ -96,7 +112,7 @@ private:
     QString m_unavailableReason;
     bool m_busy = false;
     bool m_runInFlight = false;
-    std::optional<std::pair<quint64, RunRequest>> m_pendingRun;
+    std::optional<RunTask> m_pendingRun;
     std::deque<PageRequest> m_pendingPages;
     std::deque<ExportTask> m_pendingExports;
     quint64 m_nextJobId = 0;
@@ -108,4 +124,5 @@ private:
 
 Q_DECLARE_METATYPE(cuwb::RunResult)
 Q_DECLARE_METATYPE(cuwb::Page)
+Q_DECLARE_METATYPE(cuwb::Measurement)
 Q_DECLARE_METATYPE(cuwb::HelloReply)

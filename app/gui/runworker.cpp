@@ -151,6 +151,56 @@ void RunWorker::run(quint64 jobId, const RunRequest &request)
     Q_EMIT runDone(jobId, result);
 }
 
+double RunWorker::measureTimeoutSeconds(double deadlineSeconds, const SampleSettings &settings)
+{
+    const double cap = std::isfinite(settings.timeCapSeconds) && settings.timeCapSeconds > 0
+                           ? settings.timeCapSeconds
+                           : 0.0;
+    return cap + runTimeoutSeconds(deadlineSeconds);
+}
+
+Measurement RunWorker::measurementFromReply(const WorkerProcess::Reply &reply,
+                                            double deadlineSeconds, const SampleSettings &settings)
+{
+    Measurement measurement;
+    measurement.settings = settings;
+    if (reply.failure == WorkerProcess::Failure::None) {
+        try {
+            return parseMeasurementReply(reply.message);
+        } catch (const std::exception &error) {
+            measurement.faultStatus = runStatusName(RunStatus::WorkerCrashed);
+            measurement.faultMessage =
+                toStdString(trWorker("The worker's answer could not be read: %1")
+                                .arg(QString::fromUtf8(error.what())));
+            return measurement;
+        }
+    }
+    // Failures of the worker read the same as for a run.
+    const RunResult failed = resultFromReply(reply, deadlineSeconds);
+    measurement.faultStatus = runStatusName(failed.status);
+    measurement.faultMessage = failed.message;
+    return measurement;
+}
+
+void RunWorker::measure(quint64 jobId, const RunRequest &request, const SampleSettings &settings)
+{
+    Measurement measurement;
+    measurement.settings = settings;
+    try {
+        nlohmann::json message = makeMeasureRequest(request, settings);
+        const double deadline = request.launch.deadlineSeconds;
+        const WorkerProcess::Reply reply =
+            process().request(std::move(message), measureTimeoutSeconds(deadline, settings));
+        reportHello();
+        measurement = measurementFromReply(reply, deadline, settings);
+    } catch (const std::exception &error) {
+        measurement.faultStatus = runStatusName(RunStatus::WorkerCrashed);
+        measurement.faultMessage = toStdString(
+            trWorker("The measurement failed: %1").arg(QString::fromUtf8(error.what())));
+    }
+    Q_EMIT measureDone(jobId, measurement);
+}
+
 void RunWorker::page(const PageRequest &request)
 {
     const QString handle = toQString(request.handle);

@@ -25,6 +25,8 @@ public:
 
     void setCliPath(const QString &path);
     void run(quint64 jobId, const cuwb::RunRequest &request);
+    void measure(quint64 jobId, const cuwb::RunRequest &request,
+                 const cuwb::SampleSettings &settings);
     void page(const cuwb::PageRequest &request);
     void exportBuffer(const QString &handle, const QString &path, cuwb::ExportFormat format);
     void shutdown();
@@ -38,9 +40,17 @@ public:
     static double runTimeoutSeconds(double deadlineSeconds);
     // The RunResult for a reply of a run request (a failure of the worker becomes one too).
     static RunResult resultFromReply(const WorkerProcess::Reply &reply, double deadlineSeconds);
+    // Seconds the client waits for a measurement: the time cap and one kernel deadline (the
+    // sample that runs past the cap) plus the run's slack.
+    static double measureTimeoutSeconds(double deadlineSeconds, const SampleSettings &settings);
+    // The Measurement for a reply of a measure request; a failure of the worker becomes its
+    // faultStatus and faultMessage.
+    static Measurement measurementFromReply(const WorkerProcess::Reply &reply,
+                                            double deadlineSeconds, const SampleSettings &settings);
 
 Q_SIGNALS:
     void runDone(quint64 jobId, const cuwb::RunResult &result);
+    void measureDone(quint64 jobId, const cuwb::Measurement &measurement);
     // error is empty on success; handle and first name the request either way.
     void pageDone(const cuwb::Page &page, const QString &error, const QString &handle,
                   quint64 first);
