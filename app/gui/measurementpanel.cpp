@@ -228,8 +228,11 @@ void MeasurementPanel::setHistogram(const Measurement &measurement)
     m_chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(MeasurementHistogram::categories(bins, unit));
-    x->setTitleText(tr("time (%1)").arg(unitName));
-    x->setLabelsAngle(-60);
+    // Many bins' centres do not fit under the bars: then the axis title gives the range.
+    x->setLabelsVisible(bins.size() <= 12);
+    x->setTitleText(tr("time (%1), %2 to %3")
+                        .arg(unitName, QString::number(bins.front().lowNs / unit, 'g', 4),
+                             QString::number(bins.back().highNs / unit, 'g', 4)));
     auto *y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%d"));
     int highest = 1;
