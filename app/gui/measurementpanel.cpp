@@ -228,11 +228,10 @@ void MeasurementPanel::setHistogram(const Measurement &measurement)
     m_chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(MeasurementHistogram::categories(bins, unit));
-    // Many bins' centres do not fit under the bars: then the axis title gives the range.
+    // Many bins' centres do not fit under the bars (and an axis title is elided without
+    // labels): the chart's title gives the range.
     x->setLabelsVisible(bins.size() <= 12);
-    x->setTitleText(tr("time (%1), %2 to %3")
-                        .arg(unitName, QString::number(bins.front().lowNs / unit, 'g', 4),
-                             QString::number(bins.back().highNs / unit, 'g', 4)));
+    x->setTitleVisible(false);
     auto *y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%d"));
     int highest = 1;
@@ -244,7 +243,9 @@ void MeasurementPanel::setHistogram(const Measurement &measurement)
     m_chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    m_chart->setTitle(tr("Sample distribution"));
+    m_chart->setTitle(tr("Sample distribution, %1 to %2 %3")
+                          .arg(QString::number(bins.front().lowNs / unit, 'g', 4),
+                               QString::number(bins.back().highNs / unit, 'g', 4), unitName));
 }
 
 } // namespace cuwb
