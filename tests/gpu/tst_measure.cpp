@@ -4,6 +4,7 @@
 // records are matched to our launches. Skips, saying why, where there is no driver or no GPU.
 #include "cuda/driverapi.h"
 #include "device/deviceinfo.h"
+#include "gpuavailability.h"
 #include "kernel/elementtype.h"
 #include "measure/measurement.h"
 #include "run/runner.h"
@@ -158,17 +159,9 @@ private:
 
 void TestMeasure::initTestCase()
 {
-    const DriverApi &driver = DriverApi::instance();
-    if (!driver.available()) {
-        m_skipReason = QStringLiteral("needs a GPU: no CUDA driver (%1)")
-                           .arg(QString::fromStdString(driver.unavailableReason()));
+    m_skipReason = gpuSkipReason();
+    if (!m_skipReason.isEmpty())
         return;
-    }
-    const DeviceQuery query = queryDevices();
-    if (query.devices.empty()) {
-        m_skipReason = QStringLiteral("needs a GPU: %1").arg(QString::fromStdString(query.message));
-        return;
-    }
     m_runner = std::make_unique<Runner>(0);
     qInfo("device: %s (%s), %d SMs, L2 %d bytes", m_runner->device().name.c_str(),
           m_runner->device().arch().c_str(), m_runner->device().smCount,

@@ -5,6 +5,7 @@
 // no GPU.
 #include "cuda/driverapi.h"
 #include "device/deviceinfo.h"
+#include "gpuavailability.h"
 #include "kernel/elementtype.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
@@ -99,17 +100,9 @@ private:
 
 void TestMetrics::initTestCase()
 {
-    const DriverApi &driver = DriverApi::instance();
-    if (!driver.available()) {
-        m_skipReason = QStringLiteral("needs a GPU: no CUDA driver (%1)")
-                           .arg(QString::fromStdString(driver.unavailableReason()));
+    m_skipReason = gpuSkipReason();
+    if (!m_skipReason.isEmpty())
         return;
-    }
-    const DeviceQuery query = queryDevices();
-    if (query.devices.empty()) {
-        m_skipReason = QStringLiteral("needs a GPU: %1").arg(QString::fromStdString(query.message));
-        return;
-    }
     m_runner = std::make_unique<Runner>(0);
     qInfo("device: %s (%s)", m_runner->device().name.c_str(), m_runner->device().arch().c_str());
     m_copy = m_runner->profileMetrics(copyRequest(), MetricsRequest());

@@ -6,6 +6,7 @@
 // Skips, saying why, where there is no driver or no GPU.
 #include "cuda/driverapi.h"
 #include "device/deviceinfo.h"
+#include "gpuavailability.h"
 #include "kernel/elementtype.h"
 #include "project/project.h"
 #include "run/hostelements.h"
@@ -251,17 +252,9 @@ private:
 
 void TestRunner::initTestCase()
 {
-    const DriverApi &driver = DriverApi::instance();
-    if (!driver.available()) {
-        m_skipReason = QStringLiteral("needs a GPU: no CUDA driver (%1)")
-                           .arg(QString::fromStdString(driver.unavailableReason()));
+    m_skipReason = gpuSkipReason();
+    if (!m_skipReason.isEmpty())
         return;
-    }
-    const DeviceQuery query = queryDevices();
-    if (query.devices.empty()) {
-        m_skipReason = QStringLiteral("needs a GPU: %1").arg(QString::fromStdString(query.message));
-        return;
-    }
     m_runner = std::make_unique<Runner>(0);
     qInfo("device: %s (%s), %d SMs, %.1f GiB free", m_runner->device().name.c_str(),
           m_runner->device().arch().c_str(), m_runner->device().smCount,
