@@ -2,6 +2,7 @@
 
 #include "cuda/driverfunctions.h"
 
+#include <atomic>
 #include <utility>
 
 namespace cuwb {
@@ -50,6 +51,40 @@ void DeviceBuffer::free() noexcept
     (void)detail::driverFunctions().cuMemFree(m_pointer);
     m_pointer = 0;
     m_bytes = 0;
+}
+
+MappedHostFlags::MappedHostFlags()
+{
+    void *host = nullptr;
+    CUWB_CU_CHECK(cuMemHostAlloc, &host, 2 * sizeof(std::uint32_t),
+                  CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+    m_host = static_cast<std::uint32_t *>(host);
+    std::atomic_ref<std::uint32_t>(m_host[0]).store(0);
+    std::atomic_ref<std::uint32_t>(m_host[1]).store(0);
+    CUdeviceptr device = 0;
+    try {
+        CUWB_CU_CHECK(cuMemHostGetDevicePointer, &device, host, 0);
+    } catch (...) {
+        (void)detail::driverFunctions().cuMemFreeHost(host);
+        throw;
+    }
+    m_device = device;
+}
+
+MappedHostFlags::~MappedHostFlags()
+{
+    (void)detail::driverFunctions().cuMemFreeHost(m_host);
+}
+
+void MappedHostFlags::set(unsigned word, std::uint32_t value) noexcept
+{
+    // Sequentially consistent: everything queued before is visible before the GPU sees the flag.
+    std::atomic_ref<std::uint32_t>(m_host[word]).store(value);
+}
+
+std::uint32_t MappedHostFlags::get(unsigned word) const noexcept
+{
+    return std::atomic_ref<std::uint32_t>(m_host[word]).load();
 }
 
 Stream::Stream()

@@ -91,6 +91,27 @@ private:
     void *m_event = nullptr;
 };
 
+// Two 32-bit words of pinned host memory that kernels can read and write while they run
+// (cuMemHostAlloc with CU_MEMHOSTALLOC_DEVICEMAP): word 0 is set by the host, word 1 by the GPU.
+// The runner's blocking kernel spins on word 0 so that a batch of launches is queued before any
+// of it starts, and sets word 1 when it gave up waiting.
+class MappedHostFlags
+{
+public:
+    MappedHostFlags(); // throws ApiError
+    ~MappedHostFlags();
+    MappedHostFlags(const MappedHostFlags &) = delete;
+    MappedHostFlags &operator=(const MappedHostFlags &) = delete;
+
+    void set(unsigned word, std::uint32_t value) noexcept;
+    [[nodiscard]] std::uint32_t get(unsigned word) const noexcept;
+    [[nodiscard]] DevicePointer devicePointer() const { return m_device; }
+
+private:
+    std::uint32_t *m_host = nullptr;
+    DevicePointer m_device = 0;
+};
+
 void copyToHost(void *destination, DevicePointer source, std::size_t bytes);
 void copyToDevice(DevicePointer destination, const void *source, std::size_t bytes);
 void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::size_t bytes);

@@ -45,6 +45,9 @@ struct DriverFunctions
     PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;
     PFN_cuMemcpyDtoD_v3020 cuMemcpyDtoD = nullptr;
     PFN_cuMemcpyDtoDAsync_v3020 cuMemcpyDtoDAsync = nullptr;
+    PFN_cuMemHostAlloc_v2020 cuMemHostAlloc = nullptr;
+    PFN_cuMemFreeHost_v2000 cuMemFreeHost = nullptr;
+    PFN_cuMemHostGetDevicePointer_v3020 cuMemHostGetDevicePointer = nullptr;
     PFN_cuLaunchKernel_v4000 cuLaunchKernel = nullptr;
     PFN_cuFuncSetAttribute_v9000 cuFuncSetAttribute = nullptr;
     PFN_cuStreamCreate_v2000 cuStreamCreate = nullptr;

@@ -285,6 +285,25 @@ extern "C" __global__ void cuwb_compare(const void *actual, const void *expected
         partialCount[blockIdx.x] = sc[0];
     }
 }
+
+// One thread that holds its stream until the host sets flags[0] (the launches behind it are
+// queued by then), or until timeoutNs of %globaltimer have passed: then it sets flags[1] and
+// returns, so a host that never releases it cannot hang the GPU.
+extern "C" __global__ void cuwb_block(volatile unsigned *flags, u64 timeoutNs)
+{
+    u64 start;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    while (flags[0] == 0) {
+        u64 now;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if (now - start > timeoutNs) {
+            flags[1] = 1;
+            __threadfence_system();
+            return;
+        }
+        __nanosleep(100);
+    }
+}
 )";
 
 constexpr unsigned kThreads = 256;
@@ -338,6 +357,7 @@ GpuHelpers::GpuHelpers(const std::string &arch, int smCount)
     , m_countPattern(m_module.function("cuwb_count_pattern"))
     , m_stats(m_module.function("cuwb_stats"))
     , m_compare(m_module.function("cuwb_compare"))
+    , m_block(m_module.function("cuwb_block"))
     , m_smCount(std::max(1, smCount))
 {}
 
@@ -358,6 +378,14 @@ void GpuHelpers::fill(DevicePointer pointer, std::uint64_t scalars, ScalarKind k
     int modeValue = int(mode);
     Params params(pointer, scalars, kindValue, modeValue, a, b, seed);
     m_fill.launch({blocksFor(scalars), 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
+}
+
+void GpuHelpers::block(const MappedHostFlags &flags, std::uint64_t timeoutNs,
+                       const Stream &stream) const
+{
+    DevicePointer pointer = flags.devicePointer();
+    Params params(pointer, timeoutNs);
+    m_block.launch({1, 1, 1}, {1, 1, 1}, 0, stream, params.pointers.data());
 }
 
 void GpuHelpers::pattern(DevicePointer pointer, std::uint64_t bytes, std::uint64_t pattern,

@@ -1,9 +1,10 @@
 // GpuHelpers: the runner's own kernels, compiled once per process with NVRTC for the device's
 // architecture: fill a buffer with generated values (constant, range, uniform and normal
 // random from a counter-based hash, so no data passes through host memory), write a byte
-// pattern (poison), count elements still holding a pattern, per-buffer statistics, and the
-// element-wise comparison behind verification. Every kernel takes the element kind as an
-// argument (cuwb::ScalarKind's order) and works on lanes flattened into scalars.
+// pattern (poison), count elements still holding a pattern, per-buffer statistics, the
+// element-wise comparison behind verification, and a kernel that holds a stream (timing). The
+// kernels that touch values take the element kind as an argument (cuwb::ScalarKind's order) and
+// work on lanes flattened into scalars.
 #pragma once
 
 #include "cuda/devicememory.h"
@@ -53,6 +54,10 @@ public:
     // uniform in [a, b) (Uniform) or normal with mean a and deviation b (Normal).
     void fill(DevicePointer pointer, std::uint64_t scalars, ScalarKind kind, FillMode mode,
               double a, double b, std::uint64_t seed, const Stream &stream) const;
+    // Queues a one-thread kernel that holds `stream` until the host sets word 0 of `flags`, or
+    // until timeoutNs have passed (it then sets word 1). Launches queued behind it start
+    // back to back once it is released, so events around them time the GPU, not the host.
+    void block(const MappedHostFlags &flags, std::uint64_t timeoutNs, const Stream &stream) const;
     // Writes `bytes` bytes of a 64-bit pattern (repeating every 1, 2, 4 or 8 bytes);
     // `pointer` must be 8-byte aligned.
     void pattern(DevicePointer pointer, std::uint64_t bytes, std::uint64_t pattern,
@@ -76,6 +81,7 @@ private:
     Function m_countPattern;
     Function m_stats;
     Function m_compare;
+    Function m_block;
     int m_smCount = 1;
 };
 

@@ -477,6 +477,14 @@ struct Prepared
 };
 
 // On a timeout the resources are leaked on purpose (see RunResources).
+// How long the blocking kernel holds a stream at most: far longer than the host needs to queue
+// one sample (microseconds), short enough that a stalled host costs one slow sample, not a hang.
+constexpr std::uint64_t kHoldTimeoutNs = 1'000'000'000;
+
+// What a cuEvent pair adds to a kernel's time even with the launch held (docs/measurement.md).
+constexpr const char *kEventCaveat =
+    ", which read about 3 µs more than the kernel ran on an H200 (the records' own cost)";
+
 struct LeakOnLoss
 {
     std::unique_ptr<RunResources> &resources;
@@ -507,6 +515,8 @@ struct Runner::State
     std::unique_ptr<KernelActivityTimer> timer;
     // NVML's view of this device, opened on the first measurement and kept.
     std::unique_ptr<SmClockReader> clocks;
+    // The flags of the blocking kernel that holds the stream while a sample is queued.
+    std::unique_ptr<MappedHostFlags> holdFlags;
     std::function<bool()> cancelCheck;
     // The device-to-device copy ceiling, measured on the first measurement and kept.
     std::optional<double> copyCeilingGBps;
@@ -1183,9 +1193,14 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
             m.notes.emplace_back(text);
         }
     }
-    if (!m.faultStatus.empty() && !m.samplesNs.empty()) {
-        m.notes.push_back("stopped after " + plural(m.samplesNs.size(), "sample") + ": " +
-                          m.faultMessage);
+    if (!m.faultStatus.empty()) {
+        m.stop = {true, StopReason::Fault,
+                  "stopped by a " + m.faultStatus + " after " +
+                      plural(m.samplesNs.size(), "sample")};
+        if (!m.samplesNs.empty()) {
+            m.notes.push_back("stopped after " + plural(m.samplesNs.size(), "sample") + ": " +
+                              m.faultMessage);
+        }
     }
     if (m.statistics.count > 0 && m.statistics.medianNs < 5000.0) {
         char text[200];
@@ -1194,7 +1209,7 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
                       "much as running it%s",
                       m.statistics.medianNs * 1e-3,
                       m.timingSource == TimingSource::Events
-                          ? "; cuEvents cannot time it (they include the launch latency)"
+                          ? "; cuEvents add about 3 µs to any kernel, so this figure is mostly theirs"
                           : "");
         m.notes.emplace_back(text);
     }
@@ -1303,23 +1318,58 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
     m.timingSource = cupti ? TimingSource::Cupti : TimingSource::Events;
     if (!cupti) {
         m.notes.push_back("CUPTI unavailable: " + timer->unavailableReason() +
-                          "; timed with cuEvents, which include 5-20 µs of launch latency");
+                          "; timed with cuEvents" + std::string(kEventCaveat));
     }
 
     DeviceBuffer scratch;
+    struct LeakScratch
+    {
+        DeviceBuffer &buffer;
+        const bool &lost;
+        ~LeakScratch()
+        {
+            if (lost) { // cuMemFree would wait for the kernel that overran
+                buffer.abandon();
+            }
+        }
+    } leakScratch{scratch, contextLost};
     if (settings.mode == SampleMode::Cold) {
         phase = "allocating the L2 flush buffer";
         const std::size_t l2 = std::size_t(std::max(device.l2CacheBytes, 1 << 20));
         scratch = DeviceBuffer(l2 * 2);
     }
 
+    // Each launch is queued behind the blocking kernel and released once its events are
+    // queued too, so the GPU runs started-kernel-finished back to back and the events time the
+    // kernel rather than the host's launch path (CUPTI's hooks make that 100 µs and more).
+    phase = "setting up the blocking kernel";
+    GpuHelpers &helpers = gpuHelpers();
+    if (!holdFlags) {
+        holdFlags = std::make_unique<MappedHostFlags>();
+    }
+    MappedHostFlags &hold = *holdFlags;
+    std::size_t blockerTimeouts = 0;
     const Event started;
     const Event finished;
+    const auto launchHeld = [&] {
+        hold.set(0, 0);
+        hold.set(1, 0);
+        helpers.block(hold, kHoldTimeoutNs, gpu);
+        struct Release
+        {
+            MappedHostFlags &flags;
+            ~Release() { flags.set(0, 1); } // also when the launch throws
+        } release{hold};
+        started.record(gpu);
+        function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
+        const std::uint32_t correlation = cupti ? timer->lastLaunchCorrelation().value_or(0) : 0;
+        finished.record(gpu);
+        return correlation;
+    };
     const int warmups = std::max(1, settings.warmupLaunches);
     for (int k = 0; k < warmups; ++k) {
         phase = "running the user's kernel (warm-up launch " + std::to_string(k + 1) + ")";
-        function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
-        finished.record(gpu);
+        (void)launchHeld();
         waitOrThrow(finished, prepared.deadlineSeconds, "the kernel (warm-up launch)", contextLost);
     }
     if (cupti) {
@@ -1350,11 +1400,11 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
         }
         const std::optional<unsigned> clockBefore = clocks->smClockMHz();
         phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
-        started.record(gpu);
-        function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
-        const std::uint32_t correlation = cupti ? timer->lastLaunchCorrelation().value_or(0) : 0;
-        finished.record(gpu);
+        const std::uint32_t correlation = launchHeld();
         waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
+        if (hold.get(1) != 0) {
+            ++blockerTimeouts;
+        }
         const std::optional<unsigned> clockAfter = clocks->smClockMHz();
         if (clockBefore || clockAfter) {
             sampleClocksMHz.push_back(
@@ -1378,8 +1428,7 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
                 m.timingSource = TimingSource::Events;
                 m.notes.push_back("CUPTI delivered no kernel record for sample " +
                                   std::to_string(n + 1) +
-                                  "; timed with cuEvents, which include 5-20 µs of launch "
-                                  "latency");
+                                  "; timed with cuEvents" + std::string(kEventCaveat));
                 m.samplesNs = m.eventSamplesNs;
                 criterion = StoppingCriterion(settings);
                 for (const double earlier : m.samplesNs) {
@@ -1409,6 +1458,13 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
     throughputOptions.flopsExpression = throughput.flops;
     m.throughput = computeThroughput(prepared.resolved, computeStatistics(m.samplesNs).medianNs,
                                      device, throughputOptions);
+    if (blockerTimeouts > 0) {
+        m.notes.push_back(
+            "the blocking kernel gave up waiting for the host in " +
+            plural(blockerTimeouts, "sample") +
+            " (the host was stalled for over a second); their cuEvent times may include launch "
+            "latency");
+    }
     if (cupti && timer->invalidRecords() > 0) {
         m.notes.push_back(std::to_string(timer->invalidRecords()) +
                           " CUPTI records were invalid or lost and ignored");
