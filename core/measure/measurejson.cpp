@@ -90,7 +90,8 @@ void from_json(const json &json, StopReason &reason)
 {
     static const StopReason all[] = {StopReason::NotStopped,        StopReason::NoiseBelowTarget,
                                      StopReason::NoiseNotShrinking, StopReason::TimeCap,
-                                     StopReason::FixedCount,        StopReason::Cancelled};
+                                     StopReason::FixedCount,        StopReason::Cancelled,
+                                     StopReason::Fault};
     reason = enumFromName(json, all, stopReasonName);
 }
 

@@ -24,6 +24,8 @@ const char *stopReasonName(StopReason reason)
         return "fixed-count";
     case StopReason::Cancelled:
         return "cancelled";
+    case StopReason::Fault:
+        return "fault";
     }
     return "not-stopped";
 }

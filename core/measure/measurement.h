@@ -79,6 +79,7 @@ enum class StopReason {
     TimeCap,           // gave up at the time cap; the noise is whatever it is
     FixedCount,        // the fixed number of samples was taken
     Cancelled,         // the user cancelled; the samples taken so far are kept
+    Fault,             // a fault or an overrun ended it; the samples before it are kept
 };
 const char *stopReasonName(StopReason reason); // "not-stopped", "noise-below-target", ...
 

@@ -126,7 +126,7 @@ void TestMeasureJson::enumNames()
     QCOMPARE(j.at("stop").at("reason").get<std::string>(), std::string("noise-not-shrinking"));
     for (StopReason reason :
          {StopReason::NotStopped, StopReason::NoiseBelowTarget, StopReason::NoiseNotShrinking,
-          StopReason::TimeCap, StopReason::FixedCount})
+          StopReason::TimeCap, StopReason::FixedCount, StopReason::Cancelled, StopReason::Fault})
         QCOMPARE(json(reason).get<StopReason>(), reason);
 }
 
