@@ -10,7 +10,9 @@
 #include "worker/protocol.h"
 #include "worker/workerprocess.h"
 
+#include <atomic>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -241,6 +243,39 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
     }
 }
 
+// Ctrl+C while measuring asks the worker to stop sampling and report the samples taken; a
+// second Ctrl+C ends cuwb the usual way. requestCancel() only stores an atomic flag and
+// write(2)s to a pipe, both safe in a signal handler.
+std::atomic<WorkerProcess *> g_interruptible{nullptr};
+
+extern "C" void cancelOnInterrupt(int)
+{
+    std::signal(SIGINT, SIG_DFL);
+    if (WorkerProcess *worker = g_interruptible.load()) {
+        worker->requestCancel();
+    }
+}
+
+class InterruptCancels
+{
+public:
+    explicit InterruptCancels(WorkerProcess &worker)
+    {
+        g_interruptible.store(&worker);
+        m_previous = std::signal(SIGINT, cancelOnInterrupt);
+    }
+    ~InterruptCancels()
+    {
+        std::signal(SIGINT, m_previous == SIG_ERR ? SIG_DFL : m_previous);
+        g_interruptible.store(nullptr);
+    }
+    InterruptCancels(const InterruptCancels &) = delete;
+    InterruptCancels &operator=(const InterruptCancels &) = delete;
+
+private:
+    void (*m_previous)(int) = SIG_DFL;
+};
+
 bool parsePositive(const std::string &text, double &value)
 {
     char *end = nullptr;
@@ -254,7 +289,8 @@ void printMeasureHelp(std::ostream &out)
 {
     out << "Usage: cuwb measure PROJECT.cuwb [--json] [--cold|--hot] [--samples N]\n"
            "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
-           "                    [--bytes EXPR] [--flops EXPR] [--metrics] [--device N]\n"
+           "                    [--bytes EXPR] [--flops EXPR] [--metrics]\n"
+           "                    [--metric NAME]... [--device N]\n"
            "\n"
            "Times the project's kernel on the GPU in a 'cuwb worker' child: one warm-up\n"
            "launch, then samples until there are enough samples and GPU time and the\n"
@@ -281,7 +317,13 @@ void printMeasureHelp(std::ostream &out)
            "                    bytes, DRAM throughput, achieved beside theoretical\n"
            "                    occupancy, the limiter and the waves; needs profiling\n"
            "                    permission, without which the timing is still reported\n"
+           "  --metric NAME     collect NAME (a CUPTI metric such as\n"
+           "                    dram__bytes_read.sum) instead of the default set;\n"
+           "                    repeat for several; implies --metrics\n"
            "  --device N        the GPU to measure on (default 0)\n"
+           "\n"
+           "Ctrl+C while sampling stops the sampling and reports the samples taken (a\n"
+           "second Ctrl+C ends cuwb at once).\n"
            "\n"
            "The project's \"measure\" section (bytes, flops, settings) gives the defaults;\n"
            "options given here override it.\n"
@@ -305,6 +347,7 @@ int runMeasure(const std::vector<std::string> &arguments)
     parser.addOption({"--device"});
     parser.addOption({"--bytes"});
     parser.addFlag({"--metrics"});
+    parser.addOption({"--metric"});
     parser.addOption({"--flops"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
@@ -402,16 +445,27 @@ int runMeasure(const std::vector<std::string> &arguments)
     request.options = project.options;
     request.launch = project.launch;
 
+    MetricsRequest metricsRequest;
+    const std::vector<std::string> metricNames = parser.values("--metric");
+    if (!metricNames.empty()) {
+        metricsRequest.metrics = metricNames;
+    }
+    const bool wantMetrics = parser.isSet("--metrics") || !metricNames.empty();
+
     WorkerProcess worker(options);
-    const Measurement measurement = measureOnWorker(worker, request, settings, throughput);
+    Measurement measurement;
+    {
+        const InterruptCancels interruptCancels(worker);
+        measurement = measureOnWorker(worker, request, settings, throughput);
+    }
     const bool json = parser.isSet("--json");
     if (!json) {
         printMeasurement(std::cout, path, measurement);
     }
     std::optional<MetricsResult> metrics;
-    if (parser.isSet("--metrics") && measurement.faultStatus.empty()) {
+    if (wantMetrics && measurement.faultStatus.empty() &&
+        measurement.stop.reason != StopReason::Cancelled) {
         // After the timing, never mixed with it: the profiler replays the kernel.
-        const MetricsRequest metricsRequest;
         (json ? std::cerr : std::cout)
             << (json ? "cuwb measure: " : "  ")
             << describePlan(measurement.provenance.arch, metricsRequest.metrics) << '\n'
