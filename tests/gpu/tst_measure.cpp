@@ -1,7 +1,11 @@
 // On a real GPU: Runner::measure times a kernel that spins for a known number of SM cycles to
 // within 2% of cycles / the clock the kernel itself observed; CUPTI and cuEvent medians agree
-// within 5% for a kernel longer than 100 µs; a fixed sample count is taken exactly; CUPTI
-// records are matched to our launches. Skips, saying why, where there is no driver or no GPU.
+// within 5% for a kernel longer than 100 µs, and within a few µs for a 5 µs kernel (the
+// blocking kernel keeps the launch latency out of the events); a fixed sample count is taken
+// exactly; CUPTI records are matched to our launches; the time cap stops a kernel longer than
+// the cap after one sample; a cancel keeps the samples taken; a kernel that faults at its fifth
+// sample reports the fault and the four samples before it. Skips, saying why, where there is
+// no driver or no GPU.
 #include "cuda/driverapi.h"
 #include "device/deviceinfo.h"
 #include "gpuavailability.h"
@@ -75,6 +79,16 @@ extern "C" __global__ void spin(long long cycles, unsigned long long *seen, int 
 }
 )";
 
+// Counts its launches in counter[0] and traps on the launch that finds `trapAt` there.
+const char *const kTrapLater = R"(
+extern "C" __global__ void trapLater(unsigned *counter, unsigned trapAt)
+{
+    if (atomicAdd(counter, 1u) == trapAt) {
+        __trap();
+    }
+}
+)";
+
 const char *const kCopy = R"(
 extern "C" __global__ void copy(const float *in, float *out, unsigned long long n)
 {
@@ -108,6 +122,28 @@ RunRequest copyRequest(const char *n)
                           scalar("n", "unsigned long long", "N")};
     r.launch.block = {"256", "1", "1"};
     return r;
+}
+
+RunRequest trapRequest(const char *trapAt)
+{
+    RunRequest r;
+    r.source = kTrapLater;
+    r.launch.kernel = "trapLater";
+    r.launch.variables = {{"N", "1"}};
+    ArgumentSpec counter = buffer("counter", "unsigned int", BufferRole::InOut);
+    counter.init.kind = InitKind::Constant;
+    counter.init.value = "0";
+    r.launch.arguments = {counter, scalar("trapAt", "unsigned int", trapAt)};
+    r.launch.grid = {"1", "1", "1"};
+    r.launch.block = {"1", "1", "1"};
+    return r;
+}
+
+bool hasNote(const Measurement &m, const char *text)
+{
+    return std::any_of(m.notes.begin(), m.notes.end(), [&](const std::string &note) {
+        return note.find(text) != std::string::npos;
+    });
 }
 
 SampleSettings fixedSettings(SampleMode mode, int samples)
@@ -151,6 +187,11 @@ private Q_SLOTS:
     void cuptiAndEventsAgreeOnLongKernels();
     void fixedCountTakesExactlyThatMany();
     void cuptiRecordsAreMatched();
+    void eventsMatchCuptiOnShortKernels();
+    void timeCapStopsLongKernelAfterOneSample();
+    void cancelKeepsSamplesTaken();
+    // Last: the trap loses the context for the rest of this process.
+    void faultAtFifthSampleKeepsFourSamples();
 
 private:
     std::unique_ptr<Runner> m_runner;
@@ -265,6 +306,92 @@ void TestMeasure::cuptiRecordsAreMatched()
     QVERIFY(m.statistics.count >= std::size_t(adaptive.minSamples));
     // CUPTI's figure leaves out the launch latency that the event pair includes.
     QVERIFY2(m.statistics.medianNs <= m.eventStatistics.medianNs, describe(m).constData());
+}
+
+void TestMeasure::eventsMatchCuptiOnShortKernels()
+{
+    if (!m_runner) {
+        QSKIP(qPrintable(m_skipReason));
+    }
+    // 2^20 floats: about 5 µs on an H200, where the launch costs as much as the kernel.
+    const Measurement m =
+        m_runner->measure(copyRequest("1 << 20"), fixedSettings(SampleMode::Hot, 200));
+    qInfo("copy 2^20 floats, hot, 200 samples: %s", describe(m).constData());
+    QVERIFY2(m.faultStatus.empty(), describe(m).constData());
+    if (m.timingSource != TimingSource::Cupti) {
+        QSKIP("CUPTI is not available here: nothing to compare the events with");
+    }
+    const double gapNs = m.eventStatistics.medianNs - m.statistics.medianNs;
+    qInfo("short copy: CUPTI median %.2f µs, event median %.2f µs, events - CUPTI %.2f µs",
+          m.statistics.medianNs * 1e-3, m.eventStatistics.medianNs * 1e-3, gapNs * 1e-3);
+    // Without the blocking kernel the events read 150-190 µs here (CUPTI's launch hook runs
+    // between the two records); with it, only the records' own cost remains.
+    QVERIFY2(gapNs > -1000.0 && gapNs < 5000.0, describe(m).constData());
+    QVERIFY2(!hasNote(m, "blocking kernel gave up"), describe(m).constData());
+}
+
+void TestMeasure::timeCapStopsLongKernelAfterOneSample()
+{
+    if (!m_runner) {
+        QSKIP(qPrintable(m_skipReason));
+    }
+    // About 1.5 s per launch at 1980 MHz (longer at lower clocks), a 1 s cap and a fixed count
+    // of 100: the cap ends it after the first sample, and says "1 sample of 100".
+    SampleSettings s = fixedSettings(SampleMode::Hot, 100);
+    s.warmupLaunches = 1;
+    s.timeCapSeconds = 1.0;
+    RunRequest request = spinRequest("3000000000");
+    request.launch.deadlineSeconds = 30;
+    const Measurement m = m_runner->measure(request, s);
+    qInfo("spin 3e9 cycles, cap 1 s: %s", describe(m).constData());
+    QVERIFY2(m.faultStatus.empty(), describe(m).constData());
+    QCOMPARE(m.samplesNs.size(), std::size_t(1));
+    QCOMPARE(m.stop.reason, StopReason::TimeCap);
+    QVERIFY2(m.stop.message.find("1 sample of 100") != std::string::npos, m.stop.message.c_str());
+    QVERIFY2(m.statistics.medianNs > 1e9, describe(m).constData());
+}
+
+void TestMeasure::cancelKeepsSamplesTaken()
+{
+    if (!m_runner) {
+        QSKIP(qPrintable(m_skipReason));
+    }
+    int checks = 0;
+    m_runner->setCancelCheck([&checks] { return ++checks >= 3; });
+    const Measurement m =
+        m_runner->measure(copyRequest("1 << 22"), fixedSettings(SampleMode::Cold, 50));
+    m_runner->setCancelCheck({});
+    qInfo("copy 2^22 floats, cancelled at the third check: %s", describe(m).constData());
+    QVERIFY2(m.faultStatus.empty(), describe(m).constData());
+    QCOMPARE(m.stop.reason, StopReason::Cancelled);
+    QCOMPARE(m.samplesNs.size(), std::size_t(3));
+    QCOMPARE(m.statistics.count, std::size_t(3));
+    QVERIFY(m.statistics.medianNs > 0.0);
+    // The runner stays usable after a cancel.
+    const Measurement next =
+        m_runner->measure(copyRequest("1 << 22"), fixedSettings(SampleMode::Hot, 5));
+    QVERIFY2(next.faultStatus.empty(), describe(next).constData());
+    QCOMPARE(next.samplesNs.size(), std::size_t(5));
+}
+
+void TestMeasure::faultAtFifthSampleKeepsFourSamples()
+{
+    if (!m_runner) {
+        QSKIP(qPrintable(m_skipReason));
+    }
+    // One warm-up launch finds 0; samples 1-4 find 1-4; the fifth sample finds 5 and traps.
+    SampleSettings s = fixedSettings(SampleMode::Hot, 20);
+    s.warmupLaunches = 1;
+    const Measurement m = m_runner->measure(trapRequest("5"), s);
+    qInfo("trap at the fifth sample: %s", describe(m).constData());
+    QVERIFY2(!m.faultStatus.empty(), describe(m).constData());
+    QVERIFY2(m.faultMessage.find("trap") != std::string::npos ||
+                 m.faultMessage.find("assert") != std::string::npos,
+             m.faultMessage.c_str());
+    QCOMPARE(m.samplesNs.size(), std::size_t(4));
+    QCOMPARE(m.statistics.count, std::size_t(4));
+    QVERIFY2(hasNote(m, "stopped after 4 samples"), describe(m).constData());
+    QCOMPARE(m.stop.reason, StopReason::Fault);
 }
 
 QTEST_GUILESS_MAIN(TestMeasure)
