@@ -447,6 +447,12 @@ int runMeasure(const std::vector<std::string> &arguments)
 
     MetricsRequest metricsRequest;
     const std::vector<std::string> metricNames = parser.values("--metric");
+    for (const std::string &name : metricNames) {
+        if (name.empty() || name.find_first_of(" \t") != std::string::npos) {
+            return usageError("measure", "--metric needs a metric name such as "
+                                         "dram__bytes_read.sum, got '" + name + "'");
+        }
+    }
     if (!metricNames.empty()) {
         metricsRequest.metrics = metricNames;
     }

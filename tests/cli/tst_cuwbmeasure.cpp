@@ -93,6 +93,9 @@ void TestCuwbMeasure::rejectsBadUsage_data()
         << QStringList{project, QStringLiteral("--noise"), QStringLiteral("-0.1")};
     QTest::newRow("cap missing value") << QStringList{project, QStringLiteral("--cap")};
     QTest::newRow("unknown option") << QStringList{project, QStringLiteral("--fast")};
+    QTest::newRow("metric missing value") << QStringList{project, QStringLiteral("--metric")};
+    QTest::newRow("metric empty")
+        << QStringList{project, QStringLiteral("--metric"), QString()};
 }
 
 void TestCuwbMeasure::rejectsBadUsage()
@@ -119,6 +122,8 @@ void TestCuwbMeasure::helpListsMeasure()
     const CuwbRun own = runCuwb({QStringLiteral("help"), QStringLiteral("measure")});
     QCOMPARE(own.exitCode, 0);
     QVERIFY(own.out.contains(QStringLiteral("--min-samples")));
+    QVERIFY(own.out.contains(QStringLiteral("--metric NAME")));
+    QVERIFY(own.out.contains(QStringLiteral("Ctrl+C")));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbMeasure)
