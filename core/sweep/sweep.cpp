@@ -1,0 +1,133 @@
+#include "sweep/sweep.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cuwb {
+
+SampleSettings SweepSpec::defaultSweepSettings()
+{
+    SampleSettings s;
+    s.mode = SampleMode::Hot;
+    s.fixedSamples = 20;
+    return s;
+}
+
+const std::vector<SweepPreset> &sweepPresets()
+{
+    static const std::vector<SweepPreset> presets = [] {
+        SweepAxis step32;
+        step32.target = "block.x";
+        step32.kind = AxisValues::Range;
+        step32.from = 32;
+        step32.to = 1024;
+        step32.step = 32;
+        SweepAxis pow2;
+        pow2.target = "block.x";
+        pow2.kind = AxisValues::PowersOfTwo;
+        pow2.from = 32;
+        pow2.to = 1024;
+        std::vector<SweepPreset> all(2);
+        all[0].id = "block-32-step-32";
+        all[0].title = "Block sizes 32–1024, step 32";
+        all[0].spec.axes = {step32};
+        all[1].id = "block-pow2";
+        all[1].title = "Powers of two 32–1024";
+        all[1].spec.axes = {pow2};
+        return all;
+    }();
+    return presets;
+}
+
+std::string SweepPoint::label() const
+{
+    std::string text;
+    for (const auto &[target, value] : values) {
+        if (!text.empty()) {
+            text += ' ';
+        }
+        std::string name = target;
+        if (name.rfind("-D", 0) == 0) {
+            name = name.substr(2);
+        } else if (name.size() > 2 && name.front() == '<' && name.back() == '>') {
+            name = name.substr(1, name.size() - 2);
+        } else {
+            while (!name.empty() && name.front() == '-') {
+                name.erase(0, 1);
+            }
+        }
+        text += name + "=" + value;
+    }
+    return text;
+}
+
+std::size_t SweepExpansion::runnableCount() const
+{
+    return std::size_t(std::count_if(points.begin(), points.end(),
+                                     [](const SweepPoint &p) { return p.runnable(); }));
+}
+
+const char *pointStatusName(PointStatus status)
+{
+    switch (status) {
+    case PointStatus::Pending:
+        return "pending";
+    case PointStatus::Measured:
+        return "measured";
+    case PointStatus::Skipped:
+        return "skipped";
+    case PointStatus::Failed:
+        return "failed";
+    case PointStatus::Wrong:
+        return "wrong";
+    }
+    return "pending";
+}
+
+namespace {
+
+bool canBeBest(const SweepPointResult &r)
+{
+    return r.status == PointStatus::Measured && r.measurement &&
+           r.measurement->statistics.count > 0 && r.measurement->faultStatus.empty();
+}
+
+} // namespace
+
+std::optional<std::size_t> SweepResult::bestPoint() const
+{
+    std::optional<std::size_t> best;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        if (!canBeBest(points[k])) {
+            continue;
+        }
+        if (!best || points[k].measurement->statistics.medianNs <
+                         points[*best].measurement->statistics.medianNs) {
+            best = k;
+        }
+    }
+    return best;
+}
+
+std::vector<std::size_t> SweepResult::pointsTiedWithBest() const
+{
+    std::vector<std::size_t> tied;
+    const std::optional<std::size_t> best = bestPoint();
+    if (!best) {
+        return tied;
+    }
+    const SampleStatistics &b = points[*best].measurement->statistics;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        if (k == *best || !canBeBest(points[k])) {
+            continue;
+        }
+        const SampleStatistics &s = points[k].measurement->statistics;
+        const double noise = std::max({s.stddevNs, b.stddevNs, 2.0 * b.relativeNoise * b.medianNs});
+        if (s.medianNs - b.medianNs < noise) {
+            tied.push_back(k);
+        }
+    }
+    return tied;
+}
+
+} // namespace cuwb

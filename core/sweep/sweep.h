@@ -1,0 +1,156 @@
+// Sweeps: one kernel measured across launch configurations. A SweepSpec (part of the project
+// file, "sweep" section) names axes — block dimensions, launch variables, -D defines, template
+// arguments of the kernel's name expression, compile flags — each with a list of values, a
+// range with a step or the powers of two between two bounds; the axes combine as a cartesian
+// product or zipped; constraint expressions drop points. expandSweep() turns the spec into
+// points, each a complete RunRequest, or a skip with its reason; the sweep runner measures the
+// points one by one and streams a SweepPointResult for each. Everything here is Qt-free and
+// needs no GPU.
+#pragma once
+
+#include "device/archlimits.h"
+#include "measure/measurement.h"
+#include "measure/metrics.h"
+#include "worker/protocol.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cuwb {
+
+// What an axis varies, from its target text:
+//   "block.x" "block.y" "block.z"   a block dimension (the grid follows its own expression)
+//   "N"                             a launch variable of the project (must exist)
+//   "-DTILE"                        a preprocessor define, passed as -DTILE=value
+//   "<TILE>"                        a template argument: the identifier TILE in the project's
+//                                   name expressions is replaced by the value
+//   "-maxrregcount"                 --maxrregcount=value (0 = no limit)
+//   "--use_fast_math"               fast math on (value 1) or off (value 0)
+enum class AxisTarget { Block, Variable, Define, Template, MaxRegisters, FastMath };
+
+// The values of an axis. List: the values as written (numbers or expressions over the
+// project's variables for Block and Variable axes, any text for Define and Template).
+// Range: from, from + step, ... up to and including `to`. PowersOfTwo: every power of two in
+// [from, to].
+enum class AxisValues { List, Range, PowersOfTwo };
+
+struct SweepAxis
+{
+    std::string target; // as written: "block.x", "N", "-DTILE", "<TILE>", ...
+    AxisValues kind = AxisValues::List;
+    std::vector<std::string> values; // List
+    double from = 0.0;               // Range, PowersOfTwo
+    double to = 0.0;
+    double step = 1.0; // Range
+    bool operator==(const SweepAxis &) const = default;
+};
+
+enum class AxisCombination { Cartesian, Zip };
+
+struct SweepSpec
+{
+    std::vector<SweepAxis> axes;
+    AxisCombination combination = AxisCombination::Cartesian;
+    // Expressions over block.x/y/z, grid.x/y/z and the variables (after the point's values are
+    // applied); a point is kept where every one is non-zero, e.g. "block.x*block.y <= 1024".
+    std::vector<std::string> constraints;
+    // Sampling at every point. Defaults for sweeps: 20 hot samples (fixed), so a 32-point sweep
+    // of a copy takes about a second; the user can ask for adaptive or cold sampling.
+    SampleSettings settings = defaultSweepSettings();
+    bool verify = false;  // run and verify the output at every point before measuring it
+    bool metrics = false; // the metrics pass at every point (achieved occupancy, DRAM bytes)
+    static SampleSettings defaultSweepSettings();
+    bool operator==(const SweepSpec &) const = default;
+};
+
+// The presets of the sweep dialog and the Samples menu.
+struct SweepPreset
+{
+    std::string id;    // "block-32-step-32", "block-pow2"
+    std::string title; // "Block sizes 32–1024, step 32"
+    SweepSpec spec;
+};
+const std::vector<SweepPreset> &sweepPresets();
+
+// One point of an expanded sweep: the axis values (in axis order, as text), the request that
+// measures it (block, variables, options and name expressions already applied), or why it
+// cannot run.
+struct SweepPoint
+{
+    std::size_t index = 0;                                   // in expansion order
+    std::vector<std::pair<std::string, std::string>> values; // target, value
+    RunRequest request;
+    std::string skipReason; // empty: runnable; else "block.x*block.y = 2048 > 1024 threads"
+    [[nodiscard]] bool runnable() const { return skipReason.empty(); }
+    // "block.x=256", "block.x=32 block.y=8", "TILE=16 N=1<<20"
+    [[nodiscard]] std::string label() const;
+};
+
+struct SweepExpansion
+{
+    std::vector<SweepPoint> points; // runnable and skipped, in order
+    std::string error; // an unusable spec: "axis 2: `M` is not a variable of the project"
+    [[nodiscard]] bool ok() const { return error.empty(); }
+    [[nodiscard]] std::size_t runnableCount() const;
+};
+
+// Expands `spec` against the project's base request. Points the architecture cannot run (too
+// many threads per block, a block or grid dimension over its limit) are kept with a skip reason
+// when `limits` are given; what needs the compiled kernel (registers, static shared memory) and
+// compile failures of a define or template value are found when the point is measured.
+SweepExpansion expandSweep(const SweepSpec &spec, const RunRequest &base,
+                           const ArchLimits *limits = nullptr);
+
+enum class PointStatus {
+    Pending,  // not measured yet
+    Measured, // measured (and verified, when asked)
+    Skipped,  // could not run: skipReason, or a compile error of this point's values
+    Failed,   // the launch faulted, timed out or the worker died at this point
+    Wrong,    // measured, but its output did not verify: never "best"
+};
+const char *pointStatusName(PointStatus status); // "pending", "measured", "skipped", ...
+
+struct SweepPointResult
+{
+    SweepPoint point;
+    PointStatus status = PointStatus::Pending;
+    std::string message; // skip or failure reason, or the verification's summary
+    std::optional<Measurement> measurement;
+    std::optional<MetricsResult> metrics; // when the spec asked for the metrics pass
+    // Theoretical occupancy from the compiled kernel's resources and the point's block size
+    // (computed on the host), with its limiter and the waves; absent when unknown.
+    std::optional<double> theoreticalOccupancy; // 0..1
+    std::string occupancyLimiter;
+    std::optional<double> waves;
+    double wallSeconds = 0.0; // the point's wall time, compile to result
+};
+
+struct SweepResult
+{
+    int formatVersion = 1;
+    std::string projectName;
+    std::string kernel;
+    std::string sourceHash; // as in Provenance
+    std::string deviceName;
+    SweepSpec spec;
+    std::vector<SweepPointResult> points;
+    std::optional<double> theoreticalPeakGBps;
+    std::optional<double> copyCeilingGBps;
+    std::string startedAt; // ISO 8601, UTC
+    double wallSeconds = 0.0;
+    bool cancelled = false;
+
+    // The fastest measured point that verified (or was not verified) by median time; absent
+    // when none. Wrong, failed and skipped points are never best.
+    [[nodiscard]] std::optional<std::size_t> bestPoint() const;
+    // Points whose median differs from the best by less than the measured noise (the larger of
+    // the two points' standard deviations, and at least 2 × the best's relative noise × its
+    // median): statistically indistinguishable from the best.
+    [[nodiscard]] std::vector<std::size_t> pointsTiedWithBest() const;
+};
+
+} // namespace cuwb
