@@ -39,6 +39,14 @@ const std::vector<SweepPreset> &sweepPresets()
     return presets;
 }
 
+std::string axisName(std::string_view target)
+{
+    if (const std::optional<AxisTargetInfo> info = parseAxisTarget(target)) {
+        return info->kind == AxisTarget::Block ? "block." + info->name : info->name;
+    }
+    return std::string(target);
+}
+
 std::string SweepPoint::label() const
 {
     std::string text;
@@ -46,19 +54,27 @@ std::string SweepPoint::label() const
         if (!text.empty()) {
             text += ' ';
         }
-        std::string name = target;
-        if (name.rfind("-D", 0) == 0) {
-            name = name.substr(2);
-        } else if (name.size() > 2 && name.front() == '<' && name.back() == '>') {
-            name = name.substr(1, name.size() - 2);
-        } else {
-            while (!name.empty() && name.front() == '-') {
-                name.erase(0, 1);
-            }
-        }
-        text += name + "=" + value;
+        text += axisName(target) + "=" + value;
     }
     return text;
+}
+
+const char *axisCombinationName(AxisCombination combination)
+{
+    return combination == AxisCombination::Zip ? "zip" : "cartesian";
+}
+
+const char *axisValuesName(AxisValues kind)
+{
+    switch (kind) {
+    case AxisValues::List:
+        return "list";
+    case AxisValues::Range:
+        return "range";
+    case AxisValues::PowersOfTwo:
+        return "powersOfTwo";
+    }
+    return "list";
 }
 
 std::size_t SweepExpansion::runnableCount() const
@@ -93,6 +109,13 @@ bool canBeBest(const SweepPointResult &r)
 }
 
 } // namespace
+
+std::size_t SweepResult::count(PointStatus status) const
+{
+    return std::size_t(std::count_if(points.begin(), points.end(), [&](const SweepPointResult &p) {
+        return p.status == status;
+    }));
+}
 
 std::optional<std::size_t> SweepResult::bestPoint() const
 {

@@ -13,10 +13,12 @@
 #include "measure/metrics.h"
 #include "worker/protocol.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -31,6 +33,21 @@ namespace cuwb {
 //   "-maxrregcount"                 --maxrregcount=value (0 = no limit)
 //   "--use_fast_math"               fast math on (value 1) or off (value 0)
 enum class AxisTarget { Block, Variable, Define, Template, MaxRegisters, FastMath };
+
+// A target text read: what it varies and the name it varies ("x" for block.x, "TILE" for
+// "-DTILE" and "<TILE>", "N", "maxrregcount", "use_fast_math"). Accepted spellings: "-D TILE",
+// "--maxrregcount", "-use_fast_math" too. nullopt when the text is none of the above; whether
+// a variable exists is checked by expandSweep, which knows the project.
+struct AxisTargetInfo
+{
+    AxisTarget kind = AxisTarget::Block;
+    std::string name;
+    int blockIndex = -1; // 0, 1, 2 for Block
+};
+std::optional<AxisTargetInfo> parseAxisTarget(std::string_view target);
+// The name of a target in labels, exports and T4 configurations: "block.x", "TILE", "N",
+// "maxrregcount", "use_fast_math"; the text itself when it is not a target.
+std::string axisName(std::string_view target);
 
 // The values of an axis. List: the values as written (numbers or expressions over the
 // project's variables for Block and Variable axes, any text for Define and Template).
@@ -49,7 +66,23 @@ struct SweepAxis
     bool operator==(const SweepAxis &) const = default;
 };
 
+// The values of one axis as text ("32", "64", ...; numbers in their shortest form), or why
+// there are none: an empty list, a zero or wrongly signed step, no power of two in the bounds,
+// more than kMaxSweepPoints values.
+struct AxisValueList
+{
+    std::vector<std::string> values;
+    std::string error;
+};
+AxisValueList axisValues(const SweepAxis &axis);
+
 enum class AxisCombination { Cartesian, Zip };
+const char *axisCombinationName(AxisCombination combination); // "cartesian", "zip"
+const char *axisValuesName(AxisValues kind);                  // "list", "range", "powersOfTwo"
+
+// Above this many points expandSweep refuses the spec (a typo such as step 1 instead of 32
+// must not exhaust memory); the CLI asks for --yes well below it.
+inline constexpr std::size_t kMaxSweepPoints = 1000000;
 
 struct SweepSpec
 {
@@ -84,7 +117,10 @@ struct SweepPoint
     std::size_t index = 0;                                   // in expansion order
     std::vector<std::pair<std::string, std::string>> values; // target, value
     RunRequest request;
-    std::string skipReason; // empty: runnable; else "block.x*block.y = 2048 > 1024 threads"
+    std::string skipReason; // empty: runnable; else "block has 2048 threads; sm_90 allows 1024"
+    // The block and grid the point's expressions give; 0 where they could not be evaluated.
+    std::array<std::uint64_t, 3> block{0, 0, 0};
+    std::array<std::uint64_t, 3> grid{0, 0, 0};
     [[nodiscard]] bool runnable() const { return skipReason.empty(); }
     // "block.x=256", "block.x=32 block.y=8", "TILE=16 N=1<<20"
     [[nodiscard]] std::string label() const;
@@ -127,11 +163,23 @@ struct SweepPointResult
     std::string occupancyLimiter;
     std::optional<double> waves;
     double wallSeconds = 0.0; // the point's wall time, compile to result
+    // Skipped because this point's source and options did not compile (T4: "compile").
+    bool compileFailed = false;
+    // From the host compile of the point's options (ptxas), when it compiled.
+    int registersPerThread = 0;
+    int staticSharedBytes = 0;
+    double compileMs = 0.0; // host compile of this point; 0 when an earlier point's was reused
+    double verifyMs = 0.0;  // the verification run's wall time, when the spec asked for one
+    std::string measuredAt; // ISO 8601, UTC, when the point was finished; empty when pending
 };
+
+// The version of SweepResult's JSON form (sweepjson.h); a file of another version is refused
+// with both versions named.
+inline constexpr int kSweepResultFormatVersion = 1;
 
 struct SweepResult
 {
-    int formatVersion = 1;
+    int formatVersion = kSweepResultFormatVersion;
     std::string projectName;
     std::string kernel;
     std::string sourceHash; // as in Provenance
@@ -143,7 +191,14 @@ struct SweepResult
     std::string startedAt; // ISO 8601, UTC
     double wallSeconds = 0.0;
     bool cancelled = false;
+    // Why the sweep could not start at all (no GPU, the worker could not start, an unusable
+    // spec); the points are then all pending or skipped. Empty otherwise.
+    std::string error;
+    // What the user should know about the whole sweep ("the project has no verification, so
+    // --verify only checks that each point runs cleanly").
+    std::vector<std::string> notes;
 
+    [[nodiscard]] std::size_t count(PointStatus status) const;
     // The fastest measured point that verified (or was not verified) by median time; absent
     // when none. Wrong, failed and skipped points are never best.
     [[nodiscard]] std::optional<std::size_t> bestPoint() const;

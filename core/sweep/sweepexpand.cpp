@@ -1,0 +1,633 @@
+// expandSweep(): axes → values → points. Each point is the base request with the point's
+// values applied (block expressions, variable expressions, -D defines, template arguments in
+// the name expressions, --maxrregcount, --use_fast_math), then checked on the host: its
+// expressions evaluate, the constraints hold, and the block and grid fit the architecture.
+// What needs the compiled kernel (registers, static shared memory, compile errors of a value)
+// is the sweep runner's part.
+#include "sweep/sweep.h"
+
+#include "compiler/kernelinfo.h"
+#include "launch/expression.h"
+#include "launch/launchspec.h"
+#include "launch/launchvalidation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace cuwb {
+
+namespace {
+
+std::string trim(std::string_view text)
+{
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return std::string(text.substr(first, last - first + 1));
+}
+
+bool isIdentifierChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool isIdentifier(std::string_view name)
+{
+    return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
+           std::all_of(name.begin(), name.end(), isIdentifierChar);
+}
+
+// Replaces every whole identifier `name` in `text` (not part of a longer identifier).
+std::string replaceIdentifier(const std::string &text, const std::string &name,
+                              const std::string &value)
+{
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!isIdentifierChar(text[i])) {
+            out += text[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < text.size() && isIdentifierChar(text[end])) {
+            ++end;
+        }
+        const std::string_view token(text.data() + i, end - i);
+        out += token == name ? value : std::string(token);
+        i = end;
+    }
+    return out;
+}
+
+bool containsIdentifier(const std::string &text, const std::string &name)
+{
+    return replaceIdentifier(text, name, name + "#") != text;
+}
+
+// 1e-9 of a step absorbs the rounding of from + k * step without admitting a value past `to`.
+constexpr double kRangeSlack = 1e-9;
+
+std::optional<bool> parseSwitch(const std::string &text)
+{
+    std::string lower = trim(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    if (lower == "1" || lower == "on" || lower == "true" || lower == "yes") {
+        return true;
+    }
+    if (lower == "0" || lower == "off" || lower == "false" || lower == "no") {
+        return false;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> parseWholeNumber(const std::string &text)
+{
+    const std::string value = trim(text);
+    char *end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !std::isfinite(number) || number != std::trunc(number) ||
+        std::fabs(number) > 1e9) {
+        return std::nullopt;
+    }
+    return int(number);
+}
+
+struct PreparedAxis
+{
+    AxisTargetInfo info;
+    std::string target; // as written, trimmed
+    std::vector<std::string> values;
+};
+
+// Messages of expression errors that depend on the values (division by zero at one point)
+// rather than on the text (a typo, an unknown name).
+bool isValueError(const ExpressionError &error)
+{
+    return error.message == "division by zero" || error.message == "the result is not a number" ||
+           error.message.starts_with("the result is infinite");
+}
+
+std::string joinIssues(const std::vector<LaunchIssue> &issues)
+{
+    std::string text;
+    for (const LaunchIssue &issue : issues) {
+        if (!text.empty()) {
+            text += "; ";
+        }
+        // Messages of the limits name their field already ("block has 2048 threads ...").
+        const std::string head = issue.field.substr(0, issue.field.find('.'));
+        text +=
+            issue.message.starts_with(head) ? issue.message : issue.field + ": " + issue.message;
+    }
+    return text;
+}
+
+// A positive whole number from an expression, or a skip reason.
+std::optional<std::uint64_t> evaluateCount(const std::string &field, const std::string &expression,
+                                           const Variables &variables, std::string &reason)
+{
+    const ExpressionValue value = evaluateExpression(expression, variables);
+    if (!value.ok()) {
+        reason = field + " = " + trim(expression) + ": " + value.error->message;
+        return std::nullopt;
+    }
+    const std::string shown = trim(expression) == formatNumber(value.value)
+                                  ? formatNumber(value.value)
+                                  : trim(expression) + " = " + formatNumber(value.value);
+    if (value.value != std::trunc(value.value)) {
+        reason = field + " is " + shown + "; it must be a whole number";
+        return std::nullopt;
+    }
+    if (value.value < 1) {
+        reason = field + " is " + shown + "; it must be at least 1";
+        return std::nullopt;
+    }
+    if (value.value >= 18446744073709551615.0) {
+        reason = field + " is " + shown + ", which is too large to count";
+        return std::nullopt;
+    }
+    return std::uint64_t(value.value);
+}
+
+class Expander
+{
+public:
+    Expander(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits)
+        : m_spec(spec)
+        , m_base(base)
+        , m_limits(limits)
+    {}
+
+    SweepExpansion run()
+    {
+        SweepExpansion out;
+        out.error = prepare();
+        if (!out.error.empty()) {
+            return out;
+        }
+        out.points.reserve(m_count);
+        for (std::size_t index = 0; index < m_count; ++index) {
+            out.points.push_back(point(index));
+        }
+        return out;
+    }
+
+private:
+    std::string prepare()
+    {
+        if (m_spec.axes.empty()) {
+            return "the sweep has no axes; add one, such as block.x from 32 to 1024 in steps "
+                   "of 32";
+        }
+        for (std::size_t i = 0; i < m_spec.axes.size(); ++i) {
+            const SweepAxis &axis = m_spec.axes[i];
+            PreparedAxis prepared;
+            prepared.target = trim(axis.target);
+            const std::string where =
+                "axis " + std::to_string(i + 1) +
+                (prepared.target.empty() ? std::string() : " (" + prepared.target + ")");
+            if (prepared.target.empty()) {
+                return where + ": the target is empty; name what the axis varies, such as "
+                               "block.x, N, -DTILE or <TILE>";
+            }
+            const std::optional<AxisTargetInfo> info = parseAxisTarget(prepared.target);
+            if (!info) {
+                return where + ": `" + prepared.target +
+                       "` is not something a sweep can vary; use block.x, block.y, block.z, a "
+                       "variable of the project, -DNAME, <NAME>, -maxrregcount or "
+                       "--use_fast_math";
+            }
+            prepared.info = *info;
+            if (const std::string problem = checkTarget(*info); !problem.empty()) {
+                return where + ": " + problem;
+            }
+            for (std::size_t j = 0; j < m_axes.size(); ++j) {
+                if (m_axes[j].info.kind == info->kind && m_axes[j].info.name == info->name) {
+                    return where + ": axis " + std::to_string(j + 1) +
+                           " already varies the same thing";
+                }
+            }
+            AxisValueList values = axisValues(axis);
+            if (!values.error.empty()) {
+                return where + ": " + values.error;
+            }
+            for (const std::string &value : values.values) {
+                if (info->kind == AxisTarget::MaxRegisters && !parseWholeNumber(value)) {
+                    return where + ": `" + value + "` is not a whole number of registers";
+                }
+                if (info->kind == AxisTarget::FastMath && !parseSwitch(value)) {
+                    return where + ": `" + value + "` is not 1 or 0 (on or off)";
+                }
+                if (info->kind == AxisTarget::Define &&
+                    value.find_first_of("\r\n") != std::string::npos) {
+                    return where + ": a define's value cannot span lines";
+                }
+            }
+            prepared.values = std::move(values.values);
+            m_axes.push_back(std::move(prepared));
+        }
+        if (const std::string problem = countPoints(); !problem.empty()) {
+            return problem;
+        }
+        return checkConstraints();
+    }
+
+    std::string checkTarget(const AxisTargetInfo &info) const
+    {
+        if (info.kind == AxisTarget::Variable) {
+            const auto &variables = m_base.launch.variables;
+            const bool known =
+                std::any_of(variables.begin(), variables.end(),
+                            [&](const auto &variable) { return variable.first == info.name; });
+            if (!known) {
+                std::string names;
+                for (const auto &variable : variables) {
+                    names += (names.empty() ? "" : ", ") + variable.first;
+                }
+                return "`" + info.name + "` is not a variable of the project (" +
+                       (names.empty() ? std::string("it has none") : "it has " + names) + ")";
+            }
+        }
+        if (info.kind == AxisTarget::Template) {
+            const auto &expressions = m_base.options.nameExpressions;
+            const bool used =
+                containsIdentifier(m_base.launch.kernel, info.name) ||
+                std::any_of(expressions.begin(), expressions.end(),
+                            [&](const std::string &e) { return containsIdentifier(e, info.name); });
+            if (!used) {
+                return "<" + info.name +
+                       "> appears in no name expression of the project (compile options), "
+                       "so it has nothing to replace";
+            }
+        }
+        return {};
+    }
+
+    std::string countPoints()
+    {
+        if (m_spec.combination == AxisCombination::Zip) {
+            for (const PreparedAxis &axis : m_axes) {
+                if (axis.values.size() != m_axes.front().values.size()) {
+                    std::string sizes;
+                    for (std::size_t i = 0; i < m_axes.size(); ++i) {
+                        sizes += (i == 0 ? "" : ", ") + std::string("axis ") +
+                                 std::to_string(i + 1) + " (" + m_axes[i].target + ") has " +
+                                 std::to_string(m_axes[i].values.size());
+                    }
+                    return "zipped axes need the same number of values: " + sizes;
+                }
+            }
+            m_count = m_axes.front().values.size();
+            return {};
+        }
+        std::size_t count = 1;
+        std::string product;
+        for (const PreparedAxis &axis : m_axes) {
+            product += (product.empty() ? "" : " × ") + std::to_string(axis.values.size());
+            if (count > kMaxSweepPoints / axis.values.size()) {
+                count = kMaxSweepPoints + 1;
+            } else {
+                count *= axis.values.size();
+            }
+        }
+        if (count > kMaxSweepPoints) {
+            return "the sweep has more than " + std::to_string(kMaxSweepPoints) + " points (" +
+                   product + "); narrow its axes";
+        }
+        m_count = count;
+        return {};
+    }
+
+    // A constraint must at least parse and name only known things; checked once with every
+    // name set to 1, so that a typo is one error rather than a skip at every point.
+    std::string checkConstraints() const
+    {
+        Variables names;
+        for (const auto &variable : m_base.launch.variables) {
+            names[variable.first] = 1.0;
+        }
+        for (const char *name : {"block.x", "block.y", "block.z", "grid.x", "grid.y", "grid.z"}) {
+            names[name] = 1.0;
+        }
+        for (std::size_t i = 0; i < m_spec.constraints.size(); ++i) {
+            const std::string &constraint = m_spec.constraints[i];
+            const std::string where = "constraint " + std::to_string(i + 1);
+            if (trim(constraint).empty()) {
+                return where + " is empty";
+            }
+            const ExpressionValue value = evaluateExpression(constraint, names);
+            if (!value.ok() && !isValueError(*value.error)) {
+                return where + " (`" + trim(constraint) + "`): " + value.error->message;
+            }
+        }
+        return {};
+    }
+
+    // The value index of each axis at point `index`: the first axis varies slowest.
+    std::vector<std::size_t> valueIndices(std::size_t index) const
+    {
+        std::vector<std::size_t> indices(m_axes.size(), index);
+        if (m_spec.combination == AxisCombination::Zip) {
+            return indices;
+        }
+        for (std::size_t i = m_axes.size(); i-- > 0;) {
+            indices[i] = index % m_axes[i].values.size();
+            index /= m_axes[i].values.size();
+        }
+        return indices;
+    }
+
+    SweepPoint point(std::size_t index) const
+    {
+        SweepPoint point;
+        point.index = index;
+        point.request = m_base;
+        const std::vector<std::size_t> indices = valueIndices(index);
+        bool templated = false;
+        for (std::size_t i = 0; i < m_axes.size(); ++i) {
+            const PreparedAxis &axis = m_axes[i];
+            const std::string &value = axis.values[indices[i]];
+            point.values.emplace_back(axis.target, value);
+            apply(axis.info, value, point.request);
+            templated = templated || axis.info.kind == AxisTarget::Template;
+        }
+        if (templated) {
+            followTemplate(point.request);
+        }
+        point.skipReason = check(point);
+        return point;
+    }
+
+    static void apply(const AxisTargetInfo &info, const std::string &value, RunRequest &request)
+    {
+        switch (info.kind) {
+        case AxisTarget::Block:
+            request.launch.block[std::size_t(info.blockIndex)] = value;
+            break;
+        case AxisTarget::Variable:
+            for (auto &variable : request.launch.variables) {
+                if (variable.first == info.name) {
+                    variable.second = value;
+                }
+            }
+            break;
+        case AxisTarget::Define: {
+            auto &defines = request.options.defines;
+            // The point's value replaces the project's own definition of the name.
+            defines.erase(std::remove_if(defines.begin(), defines.end(),
+                                         [&](const std::string &define) {
+                                             return define.substr(0, define.find('=')) == info.name;
+                                         }),
+                          defines.end());
+            defines.push_back(info.name + "=" + value);
+            break;
+        }
+        case AxisTarget::Template:
+            for (std::string &expression : request.options.nameExpressions) {
+                expression = replaceIdentifier(expression, info.name, trim(value));
+            }
+            request.launch.kernel =
+                replaceIdentifier(request.launch.kernel, info.name, trim(value));
+            break;
+        case AxisTarget::MaxRegisters:
+            request.options.maxRegisters = parseWholeNumber(value).value_or(0);
+            break;
+        case AxisTarget::FastMath:
+            request.options.fastMath = parseSwitch(value).value_or(false);
+            break;
+        }
+    }
+
+    // When the project names its kernel by a lowered name (or not at all) the instantiation a
+    // template axis selects is the one to run: the one name expression the axes changed.
+    void followTemplate(RunRequest &request) const
+    {
+        if (request.launch.kernel != m_base.launch.kernel) {
+            return; // the kernel named a template argument itself and was substituted
+        }
+        const auto &before = m_base.options.nameExpressions;
+        const auto &after = request.options.nameExpressions;
+        std::optional<std::size_t> changed;
+        for (std::size_t i = 0; i < before.size() && i < after.size(); ++i) {
+            if (before[i] != after[i]) {
+                if (changed) {
+                    return; // several instantiations change; the project's kernel stays
+                }
+                changed = i;
+            }
+        }
+        if (changed) {
+            request.launch.kernel = after[*changed];
+        }
+    }
+
+    std::string check(SweepPoint &point) const
+    {
+        const RunRequest &request = point.request;
+        const VariablesResult variables = evaluateVariables(request.launch.variables);
+        if (variables.error) {
+            std::string expression;
+            for (const auto &variable : request.launch.variables) {
+                if (variable.first == variables.failedName) {
+                    expression = trim(variable.second);
+                }
+            }
+            return variables.failedName + (expression.empty() ? "" : " = " + expression) + ": " +
+                   variables.error->message;
+        }
+        Variables values = variables.values;
+        static const char *const kAxes[] = {"x", "y", "z"};
+        std::string reason;
+        for (std::size_t i = 0; i < 3; ++i) {
+            const std::string field = std::string("block.") + kAxes[i];
+            const auto value = evaluateCount(field, request.launch.block[i], values, reason);
+            if (!value) {
+                return reason;
+            }
+            point.block[i] = *value;
+            values[field] = double(*value);
+        }
+        for (std::size_t i = 0; i < 3; ++i) {
+            const std::string field = std::string("grid.") + kAxes[i];
+            const auto value = evaluateCount(field, request.launch.grid[i], values, reason);
+            if (!value) {
+                return reason;
+            }
+            point.grid[i] = *value;
+            values[field] = double(*value);
+        }
+        for (const std::string &constraint : m_spec.constraints) {
+            const ExpressionValue holds = evaluateExpression(constraint, values);
+            if (!holds.ok()) {
+                return "constraint `" + trim(constraint) + "`: " + holds.error->message;
+            }
+            if (holds.value == 0.0) {
+                return "excluded by the constraint `" + trim(constraint) + "`";
+            }
+        }
+        const int registers = request.options.maxRegisters;
+        if (registers != 0 && (registers < 16 || registers > 255)) {
+            return "maxrregcount " + std::to_string(registers) +
+                   " is out of range; use 0 (no limit) or 16 to 255";
+        }
+        if (!m_limits) {
+            return {};
+        }
+        ResolvedLaunch resolved;
+        resolved.block = point.block;
+        resolved.grid = point.grid;
+        const ExpressionValue shared =
+            evaluateExpression(request.launch.dynamicSharedBytes, values);
+        if (shared.ok() && shared.value >= 0 && shared.value == std::trunc(shared.value) &&
+            shared.value < 1.8e19) {
+            resolved.dynamicSharedBytes = std::uint64_t(shared.value);
+        }
+        ValidationContext context;
+        context.limits = *m_limits;
+        context.limitsName = m_limits->name();
+        return joinIssues(validateLaunch(resolved, KernelResources{}, context));
+    }
+
+    const SweepSpec &m_spec;
+    const RunRequest &m_base;
+    const ArchLimits *m_limits;
+    std::vector<PreparedAxis> m_axes;
+    std::size_t m_count = 0;
+};
+
+} // namespace
+
+std::optional<AxisTargetInfo> parseAxisTarget(std::string_view target)
+{
+    const std::string text = trim(target);
+    AxisTargetInfo info;
+    for (int axis = 0; axis < 3; ++axis) {
+        static const char *const kNames[] = {"block.x", "block.y", "block.z"};
+        if (text == kNames[axis]) {
+            info.kind = AxisTarget::Block;
+            info.name = text.substr(6);
+            info.blockIndex = axis;
+            return info;
+        }
+    }
+    if (text.starts_with("-D")) {
+        info.kind = AxisTarget::Define;
+        info.name = trim(std::string_view(text).substr(2));
+        return isIdentifier(info.name) ? std::optional(info) : std::nullopt;
+    }
+    if (text.size() > 2 && text.front() == '<' && text.back() == '>') {
+        info.kind = AxisTarget::Template;
+        info.name = trim(std::string_view(text).substr(1, text.size() - 2));
+        return isIdentifier(info.name) ? std::optional(info) : std::nullopt;
+    }
+    if (text.starts_with("-")) {
+        const std::string flag = text.substr(text.starts_with("--") ? 2 : 1);
+        if (flag == "maxrregcount") {
+            info.kind = AxisTarget::MaxRegisters;
+            info.name = flag;
+            return info;
+        }
+        if (flag == "use_fast_math") {
+            info.kind = AxisTarget::FastMath;
+            info.name = flag;
+            return info;
+        }
+        return std::nullopt;
+    }
+    if (isIdentifier(text)) {
+        info.kind = AxisTarget::Variable;
+        info.name = text;
+        return info;
+    }
+    return std::nullopt;
+}
+
+AxisValueList axisValues(const SweepAxis &axis)
+{
+    AxisValueList out;
+    switch (axis.kind) {
+    case AxisValues::List:
+        if (axis.values.empty()) {
+            out.error = "the list of values is empty";
+            return out;
+        }
+        if (axis.values.size() > kMaxSweepPoints) {
+            out.error = "the list has more than " + std::to_string(kMaxSweepPoints) + " values";
+            return out;
+        }
+        for (std::size_t i = 0; i < axis.values.size(); ++i) {
+            const std::string value = trim(axis.values[i]);
+            if (value.empty()) {
+                out.error = "value " + std::to_string(i + 1) + " of the list is empty";
+                out.values.clear();
+                return out;
+            }
+            out.values.push_back(value);
+        }
+        return out;
+    case AxisValues::Range: {
+        const std::string bounds =
+            "from " + formatNumber(axis.from) + " to " + formatNumber(axis.to);
+        if (!std::isfinite(axis.from) || !std::isfinite(axis.to) || !std::isfinite(axis.step)) {
+            out.error = "the range's from, to and step must be numbers";
+            return out;
+        }
+        if (axis.step == 0.0) {
+            out.error = "the range " + bounds + " has step 0, so it never ends";
+            return out;
+        }
+        if ((axis.to - axis.from) * axis.step < 0.0) {
+            out.error = "the range " + bounds + " needs a " +
+                        (axis.to < axis.from ? "negative" : "positive") + " step, found " +
+                        formatNumber(axis.step);
+            return out;
+        }
+        const double steps = std::floor((axis.to - axis.from) / axis.step + kRangeSlack);
+        if (steps + 1 > double(kMaxSweepPoints)) {
+            out.error = "the range " + bounds + " in steps of " + formatNumber(axis.step) +
+                        " has more than " + std::to_string(kMaxSweepPoints) + " values";
+            return out;
+        }
+        for (double k = 0; k <= steps; ++k) {
+            out.values.push_back(formatNumber(axis.from + k * axis.step));
+        }
+        return out;
+    }
+    case AxisValues::PowersOfTwo: {
+        const std::string bounds = formatNumber(axis.from) + " and " + formatNumber(axis.to);
+        if (!std::isfinite(axis.from) || !std::isfinite(axis.to) || axis.from <= 0.0) {
+            out.error = "powers of two need bounds above 0, found " + bounds;
+            return out;
+        }
+        if (axis.from > axis.to) {
+            out.error = "powers of two from " + formatNumber(axis.from) + " to " +
+                        formatNumber(axis.to) + ": from is above to";
+            return out;
+        }
+        for (int exponent = int(std::floor(std::log2(axis.from))) - 1;
+             exponent <= int(std::ceil(std::log2(axis.to))) + 1; ++exponent) {
+            const double value = std::ldexp(1.0, exponent);
+            if (value >= axis.from && value <= axis.to) {
+                out.values.push_back(formatNumber(value));
+            }
+        }
+        if (out.values.empty()) {
+            out.error = "there is no power of two between " + bounds;
+        }
+        return out;
+    }
+    }
+    return out;
+}
+
+SweepExpansion expandSweep(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits)
+{
+    return Expander(spec, base, limits).run();
+}
+
+} // namespace cuwb
