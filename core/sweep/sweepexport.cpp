@@ -1,0 +1,281 @@
+#include "sweep/sweepexport.h"
+
+#include "launch/launchspec.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <optional>
+
+namespace cuwb {
+
+using nlohmann::json;
+
+namespace {
+
+std::string number(double value)
+{
+    if (!std::isfinite(value)) {
+        return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, "%.9g", value);
+    return text;
+}
+
+std::string number(const std::optional<double> &value)
+{
+    return value ? number(*value) : std::string();
+}
+
+// RFC 4180: a field with a comma, a quote or a line end is quoted, its quotes doubled.
+std::string csvField(const std::string &text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos) {
+        return text;
+    }
+    std::string quoted = "\"";
+    for (const char c : text) {
+        quoted += c;
+        if (c == '"') {
+            quoted += '"';
+        }
+    }
+    return quoted + "\"";
+}
+
+void appendRow(std::string &out, const std::vector<std::string> &fields)
+{
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        out += (i == 0 ? "" : ",") + csvField(fields[i]);
+    }
+    out += '\n';
+}
+
+// The axis targets of the sweep, in order: the spec's, else the first point's.
+std::vector<std::string> axisTargets(const SweepResult &result)
+{
+    std::vector<std::string> targets;
+    for (const SweepAxis &axis : result.spec.axes) {
+        targets.push_back(axis.target);
+    }
+    if (targets.empty() && !result.points.empty()) {
+        for (const auto &value : result.points.front().point.values) {
+            targets.push_back(value.first);
+        }
+    }
+    return targets;
+}
+
+std::string valueOf(const SweepPoint &point, const std::string &target, std::size_t position)
+{
+    if (position < point.values.size() && point.values[position].first == target) {
+        return point.values[position].second;
+    }
+    for (const auto &[name, value] : point.values) {
+        if (name == target) {
+            return value;
+        }
+    }
+    return {};
+}
+
+json configurationValue(const std::string &text)
+{
+    char *end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value)) {
+        return json(text);
+    }
+    if (value == std::trunc(value) && std::fabs(value) < 9.0e15) {
+        return json(static_cast<long long>(value));
+    }
+    return json(value);
+}
+
+json measurementEntry(const char *name, double value, const char *unit)
+{
+    return json{{"name", name}, {"value", value}, {"unit", unit}};
+}
+
+} // namespace
+
+std::string sweepResultToCsv(const SweepResult &result)
+{
+    const std::vector<std::string> targets = axisTargets(result);
+    std::vector<std::string> header{"index", "label"};
+    for (const std::string &target : targets) {
+        header.push_back(axisName(target));
+    }
+    for (const char *name : {"status",
+                             "message",
+                             "block_x",
+                             "block_y",
+                             "block_z",
+                             "grid_x",
+                             "grid_y",
+                             "grid_z",
+                             "median_ns",
+                             "mean_ns",
+                             "min_ns",
+                             "max_ns",
+                             "stddev_ns",
+                             "relative_noise",
+                             "samples",
+                             "effective_GBps",
+                             "percent_of_peak",
+                             "percent_of_ceiling",
+                             "gflops",
+                             "theoretical_occupancy",
+                             "occupancy_limiter",
+                             "waves",
+                             "registers_per_thread",
+                             "static_shared_bytes",
+                             "best"}) {
+        header.emplace_back(name);
+    }
+    std::string out;
+    appendRow(out, header);
+
+    const std::optional<std::size_t> best = result.bestPoint();
+    const std::vector<std::size_t> tied = result.pointsTiedWithBest();
+    for (std::size_t k = 0; k < result.points.size(); ++k) {
+        const SweepPointResult &r = result.points[k];
+        const SweepPoint &p = r.point;
+        std::vector<std::string> row{std::to_string(p.index), p.label()};
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            row.push_back(valueOf(p, targets[i], i));
+        }
+        row.emplace_back(pointStatusName(r.status));
+        row.push_back(r.message.empty() ? p.skipReason : r.message);
+        for (const std::uint64_t value : p.block) {
+            row.push_back(value == 0 ? std::string() : std::to_string(value));
+        }
+        for (const std::uint64_t value : p.grid) {
+            row.push_back(value == 0 ? std::string() : std::to_string(value));
+        }
+        if (r.measurement && r.measurement->statistics.count > 0) {
+            const SampleStatistics &s = r.measurement->statistics;
+            for (const double value :
+                 {s.medianNs, s.meanNs, s.minNs, s.maxNs, s.stddevNs, s.relativeNoise}) {
+                row.push_back(number(value));
+            }
+            row.push_back(std::to_string(s.count));
+            const Throughput &t = r.measurement->throughput;
+            row.push_back(number(t.effectiveGBps));
+            row.push_back(number(t.percentOfPeak));
+            row.push_back(number(t.percentOfCeiling));
+            row.push_back(number(t.gflops));
+        } else {
+            row.insert(row.end(), 11, std::string());
+        }
+        row.push_back(number(r.theoreticalOccupancy));
+        row.push_back(r.occupancyLimiter);
+        row.push_back(number(r.waves));
+        row.push_back(r.registersPerThread > 0 ? std::to_string(r.registersPerThread)
+                                               : std::string());
+        row.push_back(r.registersPerThread > 0 ? std::to_string(r.staticSharedBytes)
+                                               : std::string());
+        const bool isTied = std::find(tied.begin(), tied.end(), k) != tied.end();
+        row.emplace_back(best == k ? "best" : (isTied ? "tied" : ""));
+        appendRow(out, row);
+    }
+    return out;
+}
+
+std::string t4Invalidity(const SweepPointResult &point)
+{
+    switch (point.status) {
+    case PointStatus::Pending:
+        return {};
+    case PointStatus::Measured:
+        return "correct";
+    case PointStatus::Skipped:
+        return point.compileFailed ? "compile" : "constraints";
+    case PointStatus::Failed:
+        return point.measurement && point.measurement->faultStatus == "timeout" ? "timeout"
+                                                                                : "runtime";
+    case PointStatus::Wrong:
+        return "correctness";
+    }
+    return {};
+}
+
+json sweepResultToT4(const SweepResult &result)
+{
+    const std::vector<std::string> targets = axisTargets(result);
+    json results = json::array();
+    for (const SweepPointResult &r : result.points) {
+        const std::string invalidity = t4Invalidity(r);
+        if (invalidity.empty()) {
+            continue;
+        }
+        json configuration = json::object();
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            configuration[axisName(targets[i])] =
+                configurationValue(valueOf(r.point, targets[i], i));
+        }
+        json runtimes = json::array();
+        double sampleMs = 0.0;
+        json measurements = json::array();
+        // A wrong point was measured too; its time is reported, marked incorrect.
+        if (r.measurement && r.measurement->statistics.count > 0) {
+            for (const double ns : r.measurement->samplesNs) {
+                runtimes.push_back(ns * 1e-6);
+                sampleMs += ns * 1e-6;
+            }
+            const SampleStatistics &s = r.measurement->statistics;
+            measurements.push_back(measurementEntry("time", s.medianNs * 1e-6, "ms"));
+            measurements.push_back(measurementEntry("time_stddev", s.stddevNs * 1e-6, "ms"));
+            const Throughput &t = r.measurement->throughput;
+            if (t.effectiveGBps) {
+                measurements.push_back(
+                    measurementEntry("effective_bandwidth", *t.effectiveGBps, "GB/s"));
+            }
+            if (t.gflops) {
+                measurements.push_back(measurementEntry("gflops", *t.gflops, "GFLOP/s"));
+            }
+        }
+        if (r.theoreticalOccupancy) {
+            measurements.push_back(
+                measurementEntry("theoretical_occupancy", *r.theoreticalOccupancy * 100.0, "%"));
+        }
+        const double wallMs = r.wallSeconds * 1e3;
+        const double framework = std::max(0.0, wallMs - r.compileMs - r.verifyMs - sampleMs);
+        json entry{{"timestamp", r.measuredAt.empty() ? result.startedAt : r.measuredAt},
+                   {"configuration", configuration},
+                   {"objectives", json::array({"time"})},
+                   {"times",
+                    {{"compilation_time", r.compileMs},
+                     {"runtimes", runtimes},
+                     {"framework", framework},
+                     {"search_algorithm", 0.0},
+                     {"validation", r.verifyMs}}},
+                   {"invalidity", invalidity},
+                   {"correctness", r.status == PointStatus::Wrong ? 0 : 1},
+                   {"measurements", measurements}};
+        results.push_back(std::move(entry));
+    }
+    return json{{"schema_version", kT4SchemaVersion}, {"results", results}};
+}
+
+std::string writeTextFile(const std::string &path, const std::string &text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        return "cannot write '" + path + "': " + std::strerror(errno);
+    }
+    out << text;
+    out.flush();
+    if (!out) {
+        return "cannot write '" + path + "': " + std::strerror(errno);
+    }
+    return {};
+}
+
+} // namespace cuwb
