@@ -3,8 +3,10 @@
 #include "compiler/compilejson.h"
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
+#include "sweep/sweepjson.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -24,8 +26,8 @@ namespace {
 
 // The sections this version reads; anything else at the top level, or inside these
 // objects, is kept in unknownFields (nested ones under the section's key) and written back.
-const char *const kTopLevelKeys[] = {"schemaVersion", "name",         "source", "compileOptions",
-                                     "launch",        "verification", "measure"};
+const char *const kTopLevelKeys[] = {"schemaVersion", "name",         "source",  "compileOptions",
+                                     "launch",        "verification", "measure", "sweep"};
 
 bool isKnown(const std::string &key, std::initializer_list<const char *> keys)
 {
@@ -66,6 +68,168 @@ ProjectLoad failure(std::string message)
 {
     ProjectLoad load;
     load.error = std::move(message);
+    return load;
+}
+
+// A minimal walk over JSON text that is known to be valid, to find where a value starts, so
+// that an error in a section's content can name its line and column like a syntax error does.
+class JsonLocator
+{
+public:
+    explicit JsonLocator(std::string_view text)
+        : m_text(text)
+    {}
+
+    // Offset of the value at `path` ("sweep", "axes", "[1]", "kind"), or of the deepest part of
+    // the path that exists; nullopt when not even the first step exists.
+    std::optional<std::size_t> locate(const std::vector<std::string> &path) const
+    {
+        std::size_t at = skipSpace(0);
+        std::optional<std::size_t> found;
+        for (const std::string &step : path) {
+            const std::optional<std::size_t> next = child(at, step);
+            if (!next) {
+                break;
+            }
+            at = *next;
+            found = at;
+        }
+        return found;
+    }
+
+private:
+    std::size_t skipSpace(std::size_t at) const
+    {
+        while (at < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[at]))) {
+            ++at;
+        }
+        return at;
+    }
+
+    // Past the string that starts at `at` (a quote); its raw text in `raw`.
+    std::size_t skipString(std::size_t at, std::string *raw = nullptr) const
+    {
+        std::size_t end = at + 1;
+        while (end < m_text.size() && m_text[end] != '"') {
+            end += m_text[end] == '\\' ? 2 : 1;
+        }
+        if (raw) {
+            *raw = std::string(m_text.substr(at + 1, std::min(end, m_text.size()) - at - 1));
+        }
+        return std::min(end + 1, m_text.size());
+    }
+
+    std::size_t skipValue(std::size_t at) const
+    {
+        if (at >= m_text.size()) {
+            return at;
+        }
+        if (m_text[at] == '"') {
+            return skipString(at);
+        }
+        if (m_text[at] == '{' || m_text[at] == '[') {
+            int depth = 0;
+            while (at < m_text.size()) {
+                const char c = m_text[at];
+                if (c == '"') {
+                    at = skipString(at);
+                    continue;
+                }
+                if (c == '{' || c == '[') {
+                    ++depth;
+                } else if ((c == '}' || c == ']') && --depth == 0) {
+                    return at + 1;
+                }
+                ++at;
+            }
+            return at;
+        }
+        while (at < m_text.size() && m_text[at] != ',' && m_text[at] != '}' && m_text[at] != ']' &&
+               !std::isspace(static_cast<unsigned char>(m_text[at]))) {
+            ++at;
+        }
+        return at;
+    }
+
+    std::optional<std::size_t> child(std::size_t at, const std::string &step) const
+    {
+        if (at >= m_text.size()) {
+            return std::nullopt;
+        }
+        const bool index = step.size() > 2 && step.front() == '[' && step.back() == ']';
+        if (m_text[at] == '[' && index) {
+            const std::size_t wanted = std::stoul(step.substr(1, step.size() - 2));
+            std::size_t position = skipSpace(at + 1);
+            for (std::size_t i = 0; position < m_text.size() && m_text[position] != ']'; ++i) {
+                if (i == wanted) {
+                    return position;
+                }
+                position = skipSpace(skipValue(position));
+                if (position < m_text.size() && m_text[position] == ',') {
+                    position = skipSpace(position + 1);
+                }
+            }
+            return std::nullopt;
+        }
+        if (m_text[at] != '{' || index) {
+            return std::nullopt;
+        }
+        std::size_t position = skipSpace(at + 1);
+        while (position < m_text.size() && m_text[position] == '"') {
+            std::string key;
+            position = skipSpace(skipString(position, &key));
+            position = skipSpace(position + 1); // the colon
+            if (key == step) {
+                return position;
+            }
+            position = skipSpace(skipValue(position));
+            if (position < m_text.size() && m_text[position] == ',') {
+                position = skipSpace(position + 1);
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::string_view m_text;
+};
+
+// "sweep.axes[1].kind: expected ..." -> {"sweep", "axes", "[1]", "kind"}.
+std::vector<std::string> fieldPathOf(const std::string &message)
+{
+    std::vector<std::string> path;
+    const std::string head = message.substr(0, message.find(": "));
+    if (head.find(' ') != std::string::npos) {
+        return path;
+    }
+    std::string step;
+    for (const char c : head) {
+        if (c == '.' || c == '[') {
+            if (!step.empty()) {
+                path.push_back(step);
+            }
+            step = c == '[' ? "[" : "";
+        } else if (c == ']') {
+            path.push_back(step + "]");
+            step.clear();
+        } else {
+            step += c;
+        }
+    }
+    if (!step.empty()) {
+        path.push_back(step);
+    }
+    return path;
+}
+
+// The failure of a section's content, with the line and column of the value it is about.
+ProjectLoad failureAt(std::string_view text, std::string message)
+{
+    ProjectLoad load = failure(message);
+    if (const auto offset = JsonLocator(text).locate(fieldPathOf(message))) {
+        lineAndColumn(text, *offset, load.line, load.column);
+        load.error = "line " + std::to_string(load.line) + ", column " +
+                     std::to_string(load.column) + ": " + message;
+    }
     return load;
 }
 
@@ -194,13 +358,24 @@ ProjectLoad parseProject(std::string_view text)
             if (const auto problem = checkSampleSettings(project.measure.settings))
                 return failure("measure.settings: " + *problem);
         }
+        field = "sweep";
+        if (const auto sweep = document.find("sweep"); sweep != document.end()) {
+            try {
+                project.sweep = sweep->get<SweepSpec>();
+            } catch (const json::exception &error) {
+                return failureAt(text, joinFieldPath("sweep", plainJsonError(error)));
+            }
+            keepUnknown(*sweep, "sweep",
+                        {"axes", "combination", "constraints", "settings", "verify", "metrics"},
+                        project.unknownFields);
+        }
     } catch (const json::exception &error) {
         const std::string message = plainJsonError(error);
         return failure(joinFieldPath(field, message));
     }
     for (const auto &[key, value] : document.items()) {
         if (!isKnown(key, {kTopLevelKeys[0], kTopLevelKeys[1], kTopLevelKeys[2], kTopLevelKeys[3],
-                           kTopLevelKeys[4], kTopLevelKeys[5], kTopLevelKeys[6]}))
+                           kTopLevelKeys[4], kTopLevelKeys[5], kTopLevelKeys[6], kTopLevelKeys[7]}))
             project.unknownFields[key] = value;
     }
     ProjectLoad load;
@@ -228,7 +403,8 @@ std::string serializeProject(const Project &project)
     json document = json::object();
     // Unknown top-level fields first, so known ones win if a name ever collides.
     for (const auto &[key, value] : project.unknownFields.items()) {
-        if (!isKnown(key, {"source", "compileOptions", "launch", "verification", "measure"}))
+        if (!isKnown(key,
+                     {"source", "compileOptions", "launch", "verification", "measure", "sweep"}))
             document[key] = value;
     }
     document["schemaVersion"] = kProjectSchemaVersion;
@@ -256,10 +432,15 @@ std::string serializeProject(const Project &project)
             }
         }
     }
-    for (const char *section : {"source", "compileOptions", "launch", "verification", "measure"}) {
+    if (project.sweep)
+        document["sweep"] = *project.sweep;
+    for (const char *section :
+         {"source", "compileOptions", "launch", "verification", "measure", "sweep"}) {
         const auto unknown = project.unknownFields.find(section);
         if (unknown == project.unknownFields.end() || !unknown->is_object())
             continue;
+        if (std::string_view(section) == "sweep" && !project.sweep)
+            continue; // the sweep was removed, and what it kept goes with it
         for (const auto &[key, value] : unknown->items()) {
             if (!document[section].contains(key))
                 document[section][key] = value;

@@ -1,5 +1,6 @@
 // Project: a *.cuwb file — everything needed to reproduce a run: the source (inline or a
-// path relative to the project file), compile options, the launch and the verification.
+// path relative to the project file), compile options, the launch, the verification, how to
+// measure and the sweep.
 // JSON with a schema version; fields this version does not know are kept and written back.
 #pragma once
 
@@ -7,6 +8,7 @@
 #include "launch/launchspec.h"
 #include "measure/measurement.h"
 #include "run/verification.h"
+#include "sweep/sweep.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +30,9 @@ struct Project
     // How to measure: sample settings, bytes and FLOP expressions. Written only when it differs
     // from the defaults, so projects that never set it stay as they were.
     MeasureSpec measure;
+    // The sweep of `cuwb sweep` and the GUI's sweep view: axes, constraints, sampling. Absent
+    // until one is set; written only then.
+    std::optional<SweepSpec> sweep;
     nlohmann::json unknownFields = nlohmann::json::object(); // kept for save
 };
 

@@ -127,13 +127,13 @@ void TestProject::keepsUnknownFields()
   "launch": {"kernel": "k", "graphs": {"capture": true}},
   "verification": {"kind": "none", "plots": [1, 2]},
   "compileOptions": {"arch": "sm_90", "linker": "nvjitlink"},
-  "sweep": {"parameter": "block.x", "values": [64, 128, 256]}
+  "charts": {"parameter": "block.x", "values": [64, 128, 256]}
 })";
     const ProjectLoad load = parseProject(text);
     QVERIFY2(load.project, load.error.c_str());
-    QCOMPARE(load.project->unknownFields["sweep"]["values"][2], nlohmann::json(256));
+    QCOMPARE(load.project->unknownFields["charts"]["values"][2], nlohmann::json(256));
     const nlohmann::json saved = nlohmann::json::parse(serializeProject(*load.project));
-    QCOMPARE(saved["sweep"], nlohmann::json::parse(text)["sweep"]);
+    QCOMPARE(saved["charts"], nlohmann::json::parse(text)["charts"]);
     QCOMPARE(saved["source"]["encoding"], nlohmann::json("utf-8"));
     QCOMPARE(saved["launch"]["graphs"]["capture"], nlohmann::json(true));
     QCOMPARE(saved["verification"]["plots"], nlohmann::json({1, 2}));
