@@ -1,0 +1,568 @@
+#include "sweep/sweeprunner.h"
+
+#include "compiler/kernelcompiler.h"
+#include "device/occupancy.h"
+#include "kernel/kernelsignature.h"
+#include "launch/launchvalidation.h"
+#include "worker/workerprocess.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <map>
+
+namespace cuwb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string nowIso8601()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+// What a point costs beyond its samples when all goes well (the goal of the worker path).
+constexpr double kPointOverheadSeconds = 0.02;
+constexpr double kHelloTimeoutSeconds = 60.0;
+
+std::string firstCompileError(const CompileResult &compiled)
+{
+    if (!compiled.failureMessage.empty()) {
+        return compiled.failureMessage;
+    }
+    for (const Diagnostic &d : compiled.diagnostics) {
+        if (d.severity == Severity::Error) {
+            return d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
+                   d.message;
+        }
+    }
+    std::string log = compiled.log.substr(0, compiled.log.find('\n'));
+    return log.empty() ? std::string("the source did not compile") : log;
+}
+
+const KernelInfo *findKernel(const CompileResult &compiled, const std::string &name)
+{
+    if (name.empty()) {
+        return compiled.kernels.size() == 1 ? &compiled.kernels.front() : nullptr;
+    }
+    for (const KernelInfo &k : compiled.kernels) {
+        if (k.loweredName == name || k.readableName == name ||
+            (!k.nameExpression.empty() && k.nameExpression == name)) {
+            return &k;
+        }
+    }
+    return nullptr;
+}
+
+std::string kernelNames(const CompileResult &compiled)
+{
+    std::string list;
+    for (const KernelInfo &k : compiled.kernels) {
+        list += (list.empty() ? "" : ", ") +
+                (k.nameExpression.empty() ? k.loweredName : k.nameExpression);
+    }
+    return list;
+}
+
+std::string joinIssues(const std::vector<LaunchIssue> &issues)
+{
+    std::string text;
+    for (const LaunchIssue &issue : issues) {
+        const std::string head = issue.field.substr(0, issue.field.find('.'));
+        text +=
+            (text.empty() ? "" : "; ") +
+            (issue.message.starts_with(head) ? issue.message : issue.field + ": " + issue.message);
+    }
+    return text;
+}
+
+std::string failureText(const WorkerProcess::Reply &reply)
+{
+    switch (reply.failure) {
+    case WorkerProcess::Failure::Timeout:
+        return "timeout: " + reply.error;
+    case WorkerProcess::Failure::ErrorReply:
+        return "the worker could not serve it: " + reply.error;
+    default:
+        return reply.error;
+    }
+}
+
+// One kernel of one distinct (options, kernel name): compiled once per run().
+struct HostKernel
+{
+    bool compiled = false;
+    std::string error; // compile error, or why the kernel cannot be found or driven
+    bool compileError = false;
+    KernelInfo kernel;
+    KernelSignature signature;
+    double compileMs = 0.0;
+};
+
+} // namespace
+
+struct SweepRunner::State
+{
+    KernelCompiler compiler{4}; // results are kept below, by options
+    std::map<std::string, HostKernel> kernels;
+    std::size_t compiles = 0;
+
+    // The kernel of `request` compiled for `arch`, once per distinct options and kernel name.
+    // firstUse: this call compiled it (its compile time belongs to this point).
+    const HostKernel &kernelFor(const RunRequest &request, const std::string &arch, bool &firstUse)
+    {
+        CompileOptions options = request.options;
+        options.arch = arch;
+        const std::string key = options.canonicalText() + "kernel=" + request.launch.kernel;
+        firstUse = false;
+        if (const auto found = kernels.find(key); found != kernels.end()) {
+            return found->second;
+        }
+        firstUse = true;
+        HostKernel k;
+        try {
+            const CompileResult compiled =
+                compiler.compile(request.source, request.fileName, options);
+            if (!compiled.fromCache) {
+                ++compiles;
+                k.compileMs = compiled.compileTimeMs;
+            }
+            if (!compiled.success) {
+                k.compileError = true;
+                k.error = "does not compile: " + firstCompileError(compiled);
+            } else if (const KernelInfo *kernel = findKernel(compiled, request.launch.kernel)) {
+                k.kernel = *kernel;
+                k.signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
+                if (!k.signature.drivable()) {
+                    k.error =
+                        "the kernel `" + kernel->loweredName + "` cannot be run: " +
+                        (k.signature.error.empty() ? std::string("a parameter is not supported")
+                                                   : k.signature.error);
+                } else {
+                    k.compiled = true;
+                }
+            } else if (request.launch.kernel.empty()) {
+                k.error = compiled.kernels.empty()
+                              ? std::string("the source has no __global__ kernel to run")
+                              : "the source has " + std::to_string(compiled.kernels.size()) +
+                                    " kernels; the project must name one: " + kernelNames(compiled);
+            } else {
+                k.error = "the source has no kernel `" + request.launch.kernel +
+                          "` (it has: " + kernelNames(compiled) + ")";
+            }
+        } catch (const std::exception &error) {
+            k.error = std::string("could not be compiled on the host: ") + error.what();
+        }
+        return kernels.emplace(key, std::move(k)).first->second;
+    }
+};
+
+struct SweepRunner::DeviceTarget
+{
+    std::string arch;
+    ArchLimits limits;
+    ValidationContext validation;
+    int smCount = 0;
+};
+
+void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,
+                           const DeviceTarget &target, bool &ranOnWorker)
+{
+    const RunRequest &request = r.point.request;
+    bool firstUse = false;
+    const HostKernel &k = m_state->kernelFor(request, target.arch, firstUse);
+    if (firstUse) {
+        r.compileMs = k.compileMs;
+    }
+    if (!k.compiled) {
+        r.status = PointStatus::Skipped;
+        r.compileFailed = k.compileError;
+        r.message = k.error;
+        return;
+    }
+    const KernelResources &resources = k.kernel.resources;
+    r.registersPerThread = resources.registers;
+    r.staticSharedBytes = resources.staticSharedBytes;
+
+    // What needs the compiled kernel: registers and static shared memory against the limits.
+    const ResolvedLaunch resolved = resolveLaunch(request.launch, k.signature);
+    if (const std::vector<LaunchIssue> issues =
+            validateLaunch(resolved, resources, target.validation);
+        !issues.empty()) {
+        r.status = PointStatus::Skipped;
+        r.message = joinIssues(issues);
+        return;
+    }
+    OccupancyInput input;
+    input.registersPerThread = resources.registers;
+    input.staticSharedBytes = std::size_t(std::max(resources.staticSharedBytes, 0));
+    input.dynamicSharedBytes = std::size_t(resolved.dynamicSharedBytes);
+    input.blockSize = int(resolved.block[0] * resolved.block[1] * resolved.block[2]);
+    const OccupancyResult occupancy = computeOccupancy(target.limits, input);
+    if (!occupancy.valid) {
+        r.status = PointStatus::Skipped;
+        r.message = "cannot run: " + occupancy.error;
+        return;
+    }
+    r.theoreticalOccupancy = occupancy.occupancy;
+    r.occupancyLimiter = limiterName(occupancy.limiter);
+    if (target.smCount > 0) {
+        const long long blocks =
+            (long long)(resolved.grid[0] * resolved.grid[1] * resolved.grid[2]);
+        r.waves = occupancyWaves(occupancy, blocks, target.smCount);
+    }
+
+    bool wrong = false;
+    std::string wrongMessage;
+    if (spec.verify) {
+        if (m_cancel.load()) {
+            r.message = "cancelled before it was measured";
+            return;
+        }
+        const Clock::time_point start = Clock::now();
+        const WorkerProcess::Reply reply = m_worker.request(
+            makeRunRequest(request), request.launch.deadlineSeconds + kRequestMarginSeconds);
+        ranOnWorker = true;
+        r.verifyMs = secondsSince(start) * 1e3;
+        if (!reply.ok()) {
+            r.status = PointStatus::Failed;
+            r.message = "the verification run failed: " + failureText(reply);
+            return;
+        }
+        RunResult run;
+        try {
+            run = parseRunResultReply(reply.message);
+        } catch (const nlohmann::json::exception &error) {
+            r.status = PointStatus::Failed;
+            r.message = std::string("the worker's run reply is malformed: ") + error.what();
+            return;
+        }
+        switch (run.status) {
+        case RunStatus::Succeeded:
+            if (!run.passed()) {
+                wrong = true;
+                if (run.verification.ran && !run.verification.passed) {
+                    wrongMessage = run.verification.message;
+                }
+                for (const BufferReport &buffer : run.buffers) {
+                    for (const GuardViolation &violation : buffer.guardViolations) {
+                        if (wrongMessage.empty()) {
+                            wrongMessage = violation.message;
+                        }
+                    }
+                }
+                if (wrongMessage.empty()) {
+                    wrongMessage = "the output did not verify";
+                }
+            }
+            // The run's buffers are kept for paging; the measurement allocates its own.
+            m_worker.request(makeReleaseRequest(), kRequestMarginSeconds);
+            break;
+        case RunStatus::CompileFailed:
+            r.status = PointStatus::Skipped;
+            r.compileFailed = true;
+            r.message = run.message;
+            return;
+        case RunStatus::InvalidLaunch:
+            r.status = PointStatus::Skipped;
+            r.message = run.message;
+            return;
+        default:
+            r.status = PointStatus::Failed;
+            r.message = std::string(runStatusName(run.status)) + ": " + run.message;
+            return;
+        }
+    }
+
+    if (m_cancel.load()) {
+        r.message = "cancelled before it was measured";
+        return;
+    }
+    const WorkerProcess::Reply reply = m_worker.request(
+        makeMeasureRequest(request, spec.settings, context.throughput),
+        spec.settings.timeCapSeconds + request.launch.deadlineSeconds + kRequestMarginSeconds);
+    ranOnWorker = true;
+    if (!reply.ok()) {
+        r.status = PointStatus::Failed;
+        r.message = failureText(reply);
+        return;
+    }
+    Measurement measurement;
+    try {
+        measurement = parseMeasurementReply(reply.message);
+    } catch (const nlohmann::json::exception &error) {
+        r.status = PointStatus::Failed;
+        r.message = std::string("the worker's measurement reply is malformed: ") + error.what();
+        return;
+    }
+    if (measurement.stop.reason == StopReason::Cancelled) {
+        r.message = "cancelled while measuring, after " +
+                    std::to_string(measurement.samplesNs.size()) + " samples";
+        r.measurement = std::move(measurement);
+        return; // stays pending: too few samples to compare with the others
+    }
+    if (!measurement.faultStatus.empty()) {
+        const std::string status = measurement.faultStatus;
+        r.message = status + ": " + measurement.faultMessage;
+        if (status == runStatusName(RunStatus::CompileFailed)) {
+            r.status = PointStatus::Skipped;
+            r.compileFailed = true;
+        } else if (status == runStatusName(RunStatus::InvalidLaunch)) {
+            r.status = PointStatus::Skipped;
+        } else {
+            r.status = PointStatus::Failed;
+        }
+        r.measurement = std::move(measurement); // the samples before a fault are kept
+        return;
+    }
+    r.measurement = std::move(measurement);
+    r.status = wrong ? PointStatus::Wrong : PointStatus::Measured;
+    r.message = wrongMessage;
+
+    if (spec.metrics && !m_cancel.load()) {
+        MetricsRequest metrics;
+        const WorkerProcess::Reply metricsReply =
+            m_worker.request(makeMetricsRequest(request, metrics),
+                             request.launch.deadlineSeconds * 16 + kRequestMarginSeconds);
+        MetricsResult collected;
+        if (!metricsReply.ok()) {
+            collected.error = "the worker could not collect the metrics: " + metricsReply.error;
+        } else {
+            try {
+                collected = parseMetricsReply(metricsReply.message);
+            } catch (const nlohmann::json::exception &error) {
+                collected.error =
+                    std::string("the worker's metrics reply is malformed: ") + error.what();
+            }
+        }
+        r.metrics = std::move(collected);
+    }
+}
+
+SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
+                            double deadlineSeconds)
+{
+    const SampleSettings &s = spec.settings;
+    double least = kPointOverheadSeconds;
+    if (s.fixedSamples == 0) {
+        least += s.minGpuTimeSeconds;
+    }
+    double most = kPointOverheadSeconds + s.timeCapSeconds;
+    if (spec.verify) {
+        most += deadlineSeconds;
+    }
+    return {least * double(runnablePoints), most * double(runnablePoints)};
+}
+
+std::string formatDuration(double seconds)
+{
+    char text[64];
+    if (!std::isfinite(seconds) || seconds < 0) {
+        return "unknown";
+    }
+    if (seconds < 1.0) {
+        std::snprintf(text, sizeof text, "%.0f ms", seconds * 1e3);
+    } else if (seconds < 60.0) {
+        std::snprintf(text, sizeof text, "%.0f s", seconds);
+    } else if (seconds < 3600.0) {
+        const long long whole = std::llround(seconds);
+        std::snprintf(text, sizeof text, "%lld min %lld s", whole / 60, whole % 60);
+    } else {
+        const long long minutes = std::llround(seconds / 60.0);
+        std::snprintf(text, sizeof text, "%lld h %lld min", minutes / 60, minutes % 60);
+    }
+    return text;
+}
+
+SweepRunner::SweepRunner(WorkerProcess &worker)
+    : m_worker(worker)
+    , m_state(std::make_unique<State>())
+{}
+
+SweepRunner::~SweepRunner() = default;
+
+void SweepRunner::setStartedCallback(StartedCallback callback)
+{
+    m_started = std::move(callback);
+}
+
+void SweepRunner::setPointCallback(PointCallback callback)
+{
+    m_pointDone = std::move(callback);
+}
+
+void SweepRunner::cancel()
+{
+    m_cancel.store(true);
+    m_worker.requestCancel();
+}
+
+void SweepRunner::clearCancel()
+{
+    m_cancel.store(false);
+}
+
+SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
+                             const SweepContext &context)
+{
+    const Clock::time_point sweepStart = Clock::now();
+    SweepResult result;
+    result.projectName = context.projectName;
+    result.kernel = base.launch.kernel;
+    result.sourceHash = sourceHashFnv1a64(base.source);
+    result.spec = spec;
+    result.startedAt = nowIso8601();
+    m_state->kernels.clear();
+    m_state->compiles = 0;
+    m_hostCompiles = 0;
+
+    const auto finish = [&]() -> SweepResult {
+        result.wallSeconds = secondsSince(sweepStart);
+        return std::move(result);
+    };
+    const auto fillPoints = [&](const SweepExpansion &expansion) {
+        for (const SweepPoint &point : expansion.points) {
+            SweepPointResult r;
+            r.point = point;
+            if (!point.runnable()) {
+                r.status = PointStatus::Skipped;
+                r.message = point.skipReason;
+            }
+            result.points.push_back(std::move(r));
+        }
+    };
+
+    // The device first: its limits decide which points can run, its architecture what the
+    // host compiles for.
+    if (!m_worker.running() && !m_cancel.load()) {
+        const WorkerProcess::Reply hello =
+            m_worker.request(makeHelloRequest(), kHelloTimeoutSeconds);
+        if (!hello.ok()) {
+            result.error = "the worker could not start: " + hello.error;
+        }
+    }
+    std::optional<DeviceInfo> device;
+    std::uint64_t freeMemoryBytes = 0;
+    if (result.error.empty() && !m_worker.hello().is_null()) {
+        try {
+            const HelloReply hello = parseHelloReply(m_worker.hello());
+            device = hello.device;
+            freeMemoryBytes = hello.freeMemoryBytes;
+            if (!device) {
+                result.error = "no GPU: " + (hello.message.empty() ? std::string("the worker "
+                                                                                 "found none")
+                                                                   : hello.message);
+            }
+        } catch (const nlohmann::json::exception &error) {
+            result.error = std::string("the worker's hello is malformed: ") + error.what();
+        }
+    } else if (result.error.empty()) {
+        result.error = m_cancel.load() ? "cancelled before the sweep started"
+                                       : "the worker did not say which GPU it has";
+    }
+    if (!device) {
+        // Still list the points, with the project's architecture's limits.
+        const std::optional<ArchLimits> limits = archLimits(base.options.arch);
+        const SweepExpansion expansion = expandSweep(spec, base, limits ? &*limits : nullptr);
+        if (!expansion.ok()) {
+            result.error = expansion.error;
+        }
+        fillPoints(expansion);
+        result.cancelled = m_cancel.load();
+        return finish();
+    }
+    result.deviceName = device->name;
+    const ArchLimits limits = device->limits();
+    const std::string arch = device->arch();
+
+    const SweepExpansion expansion = expandSweep(spec, base, &limits);
+    if (!expansion.ok()) {
+        result.error = expansion.error;
+        return finish();
+    }
+    fillPoints(expansion);
+    if (spec.verify && base.verification.kind == ReferenceKind::None) {
+        result.notes.push_back("the project has no verification, so each point is only checked "
+                               "to run cleanly (no fault, no write outside its buffers)");
+    }
+    if (m_started) {
+        m_started(result);
+    }
+
+    DeviceTarget target;
+    target.arch = arch;
+    target.limits = limits;
+    target.validation.limits = limits;
+    target.validation.limitsName = device->name;
+    if (freeMemoryBytes > 0) {
+        target.validation.freeMemoryBytes = freeMemoryBytes;
+    }
+    target.smCount = device->smCount;
+
+    std::size_t runnableLeft = expansion.runnableCount();
+    std::size_t workerPoints = 0;
+    double workerSeconds = 0.0;
+    SweepProgress progress;
+    progress.total = result.points.size();
+
+    for (SweepPointResult &r : result.points) {
+        if (m_cancel.load()) {
+            result.cancelled = true;
+            break;
+        }
+        const Clock::time_point pointStart = Clock::now();
+        bool ranOnWorker = false;
+        const bool runnable = r.point.runnable();
+        if (runnable) {
+            --runnableLeft;
+            runPoint(r, spec, context, target, ranOnWorker);
+            m_hostCompiles = m_state->compiles;
+            r.wallSeconds = secondsSince(pointStart);
+            if (r.status == PointStatus::Pending) {
+                result.cancelled = true; // cancelled while in flight; its samples are kept
+                break;
+            }
+            r.measuredAt = nowIso8601();
+        }
+        if (r.measurement) {
+            const Throughput &t = r.measurement->throughput;
+            if (!result.theoreticalPeakGBps && t.theoreticalPeakGBps) {
+                result.theoreticalPeakGBps = t.theoreticalPeakGBps;
+            }
+            if (!result.copyCeilingGBps && t.copyCeilingGBps) {
+                result.copyCeilingGBps = t.copyCeilingGBps;
+            }
+        }
+        if (ranOnWorker) {
+            ++workerPoints;
+            workerSeconds += r.wallSeconds;
+        }
+        ++progress.done;
+        if (r.status == PointStatus::Measured || r.status == PointStatus::Wrong) {
+            ++progress.measured;
+        }
+        progress.elapsedSeconds = secondsSince(sweepStart);
+        if (workerPoints > 0) {
+            progress.secondsLeft = workerSeconds / double(workerPoints) * double(runnableLeft);
+        }
+        if (m_pointDone) {
+            m_pointDone(r, progress);
+        }
+    }
+    return finish();
+}
+
+} // namespace cuwb

@@ -1,0 +1,116 @@
+// SweepRunner: measures the points of a sweep one by one on a `cuwb worker` (WorkerProcess)
+// and reports each as it completes. Synchronous: `cuwb sweep` calls run() directly, the GUI
+// from a thread of its own, with the point callback posting each result to the GUI thread.
+//
+// Per point, on the host first: the point's source and options are compiled once per distinct
+// set of options (KernelCompiler; a block-size sweep compiles once), a compile error skips the
+// point with the compiler's first error; the launch is resolved and validated against the
+// device's limits with the kernel's registers and static shared memory (too many threads, too
+// much shared memory: skipped with the reason); the theoretical occupancy, its limiter and the
+// waves are computed. Then, on the worker: a verification run when the spec asks for one
+// (wrong output: the point is Wrong and measured anyway, never best), the measurement, and the
+// metrics pass when asked. A point that faults, times out or kills the worker is Failed with
+// the reason, and the sweep goes on: WorkerProcess starts a fresh worker on the next request.
+// Workers are never restarted on purpose, and nothing is compiled twice.
+//
+// cancel() is safe from any thread and from a signal handler: the point in flight stops
+// sampling (its samples are kept, the point stays pending) and no further point starts.
+#pragma once
+
+#include "sweep/sweep.h"
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace cuwb {
+
+class WorkerProcess;
+
+// What the sweep needs from the project beyond the spec and the base request.
+struct SweepContext
+{
+    std::string projectName;
+    ThroughputExpressions throughput; // the project's "measure" section: bytes and FLOPs
+};
+
+struct SweepProgress
+{
+    std::size_t done = 0;     // points finished (any status), this one included
+    std::size_t total = 0;    // all points of the sweep, skipped ones included
+    std::size_t measured = 0; // points measured so far (Measured or Wrong)
+    double elapsedSeconds = 0.0;
+    // The average wall time of the points run so far × the runnable points left; absent
+    // until a point has been run on the worker.
+    std::optional<double> secondsLeft;
+};
+
+// Bounds on a sweep's duration before it runs: each runnable point costs at least the
+// per-point overhead (plus the minimum GPU time of adaptive sampling) and at most its time cap
+// (plus a verification run's deadline).
+struct SweepEstimate
+{
+    double minSeconds = 0.0;
+    double maxSeconds = 0.0;
+};
+SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
+                            double deadlineSeconds);
+
+// "850 ms", "12 s", "3 min 20 s", "2 h 5 min".
+std::string formatDuration(double seconds);
+
+class SweepRunner
+{
+public:
+    // After expansion, before the first point: every point pending or skipped.
+    using StartedCallback = std::function<void(const SweepResult &)>;
+    // After each point, skipped ones included, in sweep order.
+    using PointCallback = std::function<void(const SweepPointResult &, const SweepProgress &)>;
+
+    // Beyond a point's time cap and deadline, the worker needs time for NVRTC, a context, the
+    // allocations and the copy ceiling (a fresh worker), so requests get this much more.
+    static constexpr double kRequestMarginSeconds = 90.0;
+
+    explicit SweepRunner(WorkerProcess &worker);
+    ~SweepRunner();
+    SweepRunner(const SweepRunner &) = delete;
+    SweepRunner &operator=(const SweepRunner &) = delete;
+
+    void setStartedCallback(StartedCallback callback);
+    void setPointCallback(PointCallback callback);
+
+    // Expands `spec` against `base` with the worker's device limits and measures every
+    // runnable point. Never throws for the user's work or a worker's failure: an unusable spec,
+    // no GPU or a worker that cannot start comes back in SweepResult::error.
+    SweepResult run(const SweepSpec &spec, const RunRequest &base,
+                    const SweepContext &context = {});
+
+    // Any thread, or a signal handler (an atomic store and WorkerProcess::requestCancel).
+    // Stays in force until clearCancel(), so a cancel that comes before run() stops it too.
+    void cancel();
+    void clearCancel();
+    [[nodiscard]] bool cancelRequested() const { return m_cancel.load(); }
+
+    // Distinct (source, options) compiled on the host by the last run().
+    [[nodiscard]] std::size_t hostCompiles() const { return m_hostCompiles; }
+
+private:
+    struct State;        // the host compiler and its results by options, for one run()
+    struct DeviceTarget; // the worker's device: architecture, limits, SMs
+    // Fills r for one runnable point: host checks, verification, measurement, metrics. Leaves
+    // it Pending when cancelled; ranOnWorker tells whether the worker was asked anything.
+    void runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,
+                  const DeviceTarget &target, bool &ranOnWorker);
+
+    WorkerProcess &m_worker;
+    std::unique_ptr<State> m_state;
+    std::size_t m_hostCompiles = 0;
+    StartedCallback m_started;
+    PointCallback m_pointDone;
+    std::atomic<bool> m_cancel{false};
+};
+
+} // namespace cuwb
