@@ -19,6 +19,7 @@ int runCheck(const std::vector<std::string> &arguments);
 int runRun(const std::vector<std::string> &arguments);
 int runWorker(const std::vector<std::string> &arguments);
 int runMeasure(const std::vector<std::string> &arguments);
+int runSweep(const std::vector<std::string> &arguments);
 
 void printCompileHelp(std::ostream &out);
 void printOccupancyHelp(std::ostream &out);
@@ -27,6 +28,7 @@ void printCheckHelp(std::ostream &out);
 void printRunHelp(std::ostream &out);
 void printWorkerHelp(std::ostream &out);
 void printMeasureHelp(std::ostream &out);
+void printSweepHelp(std::ostream &out);
 
 // "cuwb compile: unknown option --x" plus a pointer to the help, on std::cerr; returns 2.
 int usageError(const std::string &command, const std::string &message);

@@ -24,6 +24,7 @@ void printUsage(std::ostream &out)
            "  check PROJECT.cuwb  validate a project's launch without a GPU\n"
            "  run PROJECT.cuwb... run and verify projects on the GPU, each in a worker\n"
            "  measure PROJECT.cuwb time a project's kernel: statistics and bandwidth\n"
+           "  sweep PROJECT.cuwb  measure the kernel across block sizes, defines, flags...\n"
            "  worker              serve the worker protocol on stdin/stdout (for the GUI)\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
@@ -65,6 +66,8 @@ int help(const std::vector<std::string> &arguments)
         printRunHelp(std::cout);
     } else if (arguments.front() == "measure") {
         printMeasureHelp(std::cout);
+    } else if (arguments.front() == "sweep") {
+        printSweepHelp(std::cout);
     } else if (arguments.front() == "worker") {
         printWorkerHelp(std::cout);
     } else {
@@ -105,6 +108,9 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "measure") {
         return runMeasure(rest);
+    }
+    if (command == "sweep") {
+        return runSweep(rest);
     }
     if (command == "worker") {
         return runWorker(rest);

@@ -3,6 +3,7 @@
 // prints the statistics and throughput (or the whole Measurement as JSON).
 #include "argumentparser.h"
 #include "commands.h"
+#include "interruptcancels.h"
 
 #include "measure/measurejson.h"
 #include "measure/metrics.h"
@@ -10,9 +11,7 @@
 #include "worker/protocol.h"
 #include "worker/workerprocess.h"
 
-#include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -243,39 +242,6 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
     }
 }
 
-// Ctrl+C while measuring asks the worker to stop sampling and report the samples taken; a
-// second Ctrl+C ends cuwb the usual way. requestCancel() only stores an atomic flag and
-// write(2)s to a pipe, both safe in a signal handler.
-std::atomic<WorkerProcess *> g_interruptible{nullptr};
-
-extern "C" void cancelOnInterrupt(int)
-{
-    std::signal(SIGINT, SIG_DFL);
-    if (WorkerProcess *worker = g_interruptible.load()) {
-        worker->requestCancel();
-    }
-}
-
-class InterruptCancels
-{
-public:
-    explicit InterruptCancels(WorkerProcess &worker)
-    {
-        g_interruptible.store(&worker);
-        m_previous = std::signal(SIGINT, cancelOnInterrupt);
-    }
-    ~InterruptCancels()
-    {
-        std::signal(SIGINT, m_previous == SIG_ERR ? SIG_DFL : m_previous);
-        g_interruptible.store(nullptr);
-    }
-    InterruptCancels(const InterruptCancels &) = delete;
-    InterruptCancels &operator=(const InterruptCancels &) = delete;
-
-private:
-    void (*m_previous)(int) = SIG_DFL;
-};
-
 bool parsePositive(const std::string &text, double &value)
 {
     char *end = nullptr;
@@ -450,7 +416,8 @@ int runMeasure(const std::vector<std::string> &arguments)
     for (const std::string &name : metricNames) {
         if (name.empty() || name.find_first_of(" \t") != std::string::npos) {
             return usageError("measure", "--metric needs a metric name such as "
-                                         "dram__bytes_read.sum, got '" + name + "'");
+                                         "dram__bytes_read.sum, got '" +
+                                             name + "'");
         }
     }
     if (!metricNames.empty()) {

@@ -1,0 +1,472 @@
+// cuwb sweep: measures a project's kernel at every point of its sweep (the project's "sweep"
+// section, or a preset) in one `cuwb worker` child, prints each point as it completes with
+// the progress and the time left, then the best point and the points tied with it, and
+// writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner.
+#include "argumentparser.h"
+#include "commands.h"
+#include "interruptcancels.h"
+
+#include "project/project.h"
+#include "sweep/sweepexport.h"
+#include "sweep/sweepjson.h"
+#include "sweep/sweeprunner.h"
+#include "worker/workerprocess.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <unistd.h>
+
+namespace cuwb::cli {
+
+namespace {
+
+// Above this many points a sweep starts only with --yes: it runs for a long time.
+constexpr std::size_t kConfirmPoints = 1000;
+// The exit status of a sweep cancelled with Ctrl+C (128 + SIGINT, as a shell reports it).
+constexpr int kExitInterrupted = 130;
+
+std::string selfExecutable()
+{
+    std::error_code error;
+    const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::string("/proc/self/exe") : path.string();
+}
+
+std::string format(const char *pattern, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+std::string microseconds(double ns)
+{
+    return format("%.3f µs", ns * 1e-3);
+}
+
+// "[ 7/32]": the count padded to the total's width, so the lines align.
+std::string progressTag(std::size_t done, std::size_t total)
+{
+    const std::string all = std::to_string(total);
+    std::string now = std::to_string(done);
+    now.insert(0, all.size() > now.size() ? all.size() - now.size() : 0, ' ');
+    return "[" + now + "/" + all + "]";
+}
+
+std::string figures(const SweepPointResult &r)
+{
+    std::string text;
+    if (r.measurement && r.measurement->statistics.count > 0) {
+        const SampleStatistics &s = r.measurement->statistics;
+        text += "median " + microseconds(s.medianNs) + format(" ±%.1f%%", s.relativeNoise * 100);
+        const Throughput &t = r.measurement->throughput;
+        if (t.effectiveGBps) {
+            text += format(", %.1f GB/s", *t.effectiveGBps);
+            if (t.percentOfPeak) {
+                text += format(" (%.1f%% of peak)", *t.percentOfPeak);
+            }
+        }
+        if (t.gflops) {
+            text += format(", %.2f GFLOP/s", *t.gflops);
+        }
+    }
+    if (r.theoreticalOccupancy) {
+        text += (text.empty() ? "" : ", ") +
+                format("occupancy %.0f%%", *r.theoreticalOccupancy * 100.0) +
+                (r.occupancyLimiter.empty() ? std::string() : " (" + r.occupancyLimiter + ")");
+    }
+    return text;
+}
+
+void printPoint(std::ostream &out, const SweepPointResult &r, const SweepProgress &progress)
+{
+    out << progressTag(progress.done, progress.total) << ' ' << r.point.label() << ": ";
+    switch (r.status) {
+    case PointStatus::Measured:
+        out << figures(r);
+        break;
+    case PointStatus::Wrong:
+        out << "WRONG: " << r.message << "; " << figures(r);
+        break;
+    case PointStatus::Skipped:
+        out << "skipped: " << r.message;
+        break;
+    case PointStatus::Failed:
+        out << "failed: " << r.message;
+        break;
+    case PointStatus::Pending:
+        out << "not measured" << (r.message.empty() ? "" : ": " + r.message);
+        break;
+    }
+    if (progress.secondsLeft && *progress.secondsLeft > 0 && progress.done < progress.total) {
+        out << "  (~" << formatDuration(*progress.secondsLeft) << " left)";
+    }
+    out << '\n' << std::flush;
+}
+
+std::string estimateText(const SweepSpec &spec, std::size_t runnable, double deadlineSeconds)
+{
+    const SweepEstimate estimate = estimateSweep(spec, runnable, deadlineSeconds);
+    return "at least " + formatDuration(estimate.minSeconds) + ", at most " +
+           formatDuration(estimate.maxSeconds) + " at the " +
+           formatDuration(spec.settings.timeCapSeconds) + " time cap per point";
+}
+
+void printSummary(std::ostream &out, const SweepResult &result)
+{
+    const std::size_t measured = result.count(PointStatus::Measured);
+    out << "measured " << measured << " of " << result.points.size() << " points in "
+        << formatDuration(result.wallSeconds);
+    std::string rest;
+    for (const PointStatus status :
+         {PointStatus::Skipped, PointStatus::Failed, PointStatus::Wrong, PointStatus::Pending}) {
+        if (const std::size_t n = result.count(status)) {
+            rest += (rest.empty() ? "" : ", ") + std::to_string(n) + " " +
+                    (status == PointStatus::Pending ? "not measured" : pointStatusName(status));
+        }
+    }
+    out << (rest.empty() ? "" : " (" + rest + ")") << (result.cancelled ? ", cancelled" : "")
+        << '\n';
+    if (const std::optional<std::size_t> best = result.bestPoint()) {
+        const SweepPointResult &b = result.points[*best];
+        out << "best: " << b.point.label() << ": " << figures(b);
+        if (b.measurement && b.measurement->throughput.percentOfCeiling) {
+            out << format(", %.1f%% of the copy ceiling",
+                          *b.measurement->throughput.percentOfCeiling);
+        }
+        out << '\n';
+        const std::vector<std::size_t> tied = result.pointsTiedWithBest();
+        if (!tied.empty()) {
+            out << "within the noise of the best:";
+            for (std::size_t i = 0; i < tied.size(); ++i) {
+                out << (i == 0 ? " " : ", ") << result.points[tied[i]].point.label();
+            }
+            out << '\n';
+        }
+    }
+    for (const std::string &note : result.notes) {
+        out << "note: " << note << '\n';
+    }
+}
+
+// Whether `path` can be written, checked before a long sweep rather than after it.
+std::string checkWritable(const std::string &path)
+{
+    const std::filesystem::path file(path);
+    std::error_code error;
+    if (std::filesystem::is_directory(file, error)) {
+        return "cannot write '" + path + "': it is a directory";
+    }
+    if (std::filesystem::exists(file, error)) {
+        return ::access(path.c_str(), W_OK) == 0 ? std::string()
+                                                 : "cannot write '" + path + "': not writable";
+    }
+    const std::filesystem::path folder =
+        file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+    if (!std::filesystem::is_directory(folder, error)) {
+        return "cannot write '" + path + "': the folder " + folder.string() + " does not exist";
+    }
+    return ::access(folder.c_str(), W_OK) == 0
+               ? std::string()
+               : "cannot write '" + path + "': the folder is not writable";
+}
+
+std::vector<std::string> splitCommand(const std::string &command)
+{
+    std::istringstream in(command);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;) {
+        words.push_back(word);
+    }
+    return words;
+}
+
+} // namespace
+
+void printSweepHelp(std::ostream &out)
+{
+    out << "Usage: cuwb sweep PROJECT.cuwb [--csv FILE] [--json FILE] [--t4 FILE] [--yes]\n"
+           "                  [--preset ID] [--verify] [--metrics] [--samples N]\n"
+           "                  [--cold|--hot] [--list] [--device N] [--worker COMMAND]\n"
+           "\n"
+           "Measures the project's kernel at every point of its sweep (the project's\n"
+           "\"sweep\" section: axes over block.x/y/z, variables, -D defines, <template>\n"
+           "arguments, -maxrregcount and --use_fast_math, as a cartesian product or zipped,\n"
+           "with constraints) in one 'cuwb worker' child. Each point prints as it completes,\n"
+           "with the progress and the time left; points that cannot run (too many threads,\n"
+           "too much shared memory, a value that does not compile) are listed as skipped\n"
+           "with the reason. At the end: the best point by median time and the points\n"
+           "within the noise of it. By default each point takes 20 hot samples.\n"
+           "\n"
+           "  --csv FILE        write one row per point as CSV\n"
+           "  --json FILE       write the whole result as JSON (formatVersion 1)\n"
+           "  --t4 FILE         write the T4 autotuning results format (Kernel Tuner)\n"
+           "  --yes             run a sweep of more than 1000 points\n"
+           "  --preset ID       sweep a preset instead of the project's sweep:\n"
+           "                    block-32-step-32 (block sizes 32-1024, step 32) or\n"
+           "                    block-pow2 (powers of two 32-1024)\n"
+           "  --verify          run and verify each point before measuring it; a point with\n"
+           "                    wrong output is marked WRONG and is never the best\n"
+           "  --metrics         a metrics pass at each point (needs profiling permission)\n"
+           "  --samples N       take N samples at each point\n"
+           "  --cold            flush L2 before each sample\n"
+           "  --hot             back-to-back launches, L2 kept (the sweep default)\n"
+           "  --list            print the points and the estimated time, run nothing\n"
+           "  --device N        the GPU to measure on (default 0)\n"
+           "  --worker COMMAND  the worker to run instead of 'cuwb worker', e.g.\n"
+           "                    'ssh gpu-host cuwb worker'\n"
+           "\n"
+           "Ctrl+C stops after the point being measured and keeps (and writes) what was\n"
+           "measured; a second Ctrl+C ends cuwb at once. A worker that dies at a point marks\n"
+           "that point failed; a fresh worker measures the rest.\n"
+           "\n"
+           "Exit status: 0 at least one point measured, 1 nothing measured (every point\n"
+           "skipped or failed, no GPU; the reason is printed), 2 usage error, a project or\n"
+           "sweep that cannot be used, or a sweep of more than 1000 points without --yes,\n"
+           "130 cancelled with Ctrl+C.\n";
+}
+
+int runSweep(const std::vector<std::string> &arguments)
+{
+    ArgumentParser parser;
+    parser.addOption({"--csv"});
+    parser.addOption({"--json"});
+    parser.addOption({"--t4"});
+    parser.addFlag({"--yes", "-y"});
+    parser.addOption({"--preset"});
+    parser.addFlag({"--verify"});
+    parser.addFlag({"--metrics"});
+    parser.addOption({"--samples"});
+    parser.addFlag({"--cold"});
+    parser.addFlag({"--hot"});
+    parser.addFlag({"--list"});
+    parser.addOption({"--device"});
+    parser.addOption({"--worker"});
+    parser.addFlag({"--help", "-h"});
+    if (!parser.parse(arguments)) {
+        return usageError("sweep", parser.error());
+    }
+    if (parser.isSet("--help")) {
+        printSweepHelp(std::cout);
+        return ExitSuccess;
+    }
+    if (parser.positionals().size() != 1) {
+        return usageError("sweep", parser.positionals().empty()
+                                       ? "no project given"
+                                       : "sweep takes one project, got " +
+                                             std::to_string(parser.positionals().size()));
+    }
+    if (parser.isSet("--cold") && parser.isSet("--hot")) {
+        return usageError("sweep", "--cold and --hot exclude each other");
+    }
+    if (parser.isSet("--device") && parser.isSet("--worker")) {
+        return usageError("sweep", "--device is for the built-in worker; give it in --worker");
+    }
+    const std::string &path = parser.positionals().front();
+    const ProjectLoad load = loadProject(path);
+    std::string source;
+    std::string error = load.error;
+    if (!load.project || !readProjectSource(*load.project, path, source, error)) {
+        std::cerr << "cuwb sweep: " << path << ": " << error << '\n';
+        return ExitUsage;
+    }
+    Project project = *load.project;
+    resolveProjectPaths(project, path);
+
+    SweepSpec spec;
+    if (const auto id = parser.value("--preset")) {
+        const auto &presets = sweepPresets();
+        const auto preset = std::find_if(presets.begin(), presets.end(),
+                                         [&](const SweepPreset &p) { return p.id == *id; });
+        if (preset == presets.end()) {
+            std::string ids;
+            for (const SweepPreset &p : presets) {
+                ids += (ids.empty() ? "" : ", ") + p.id;
+            }
+            return usageError("sweep", "no preset '" + *id + "'; the presets are " + ids);
+        }
+        spec = preset->spec;
+    } else if (project.sweep) {
+        spec = *project.sweep;
+    } else {
+        std::cerr << "cuwb sweep: " << path
+                  << ": the project has no sweep; add a \"sweep\" section (see docs/sweeps.md) "
+                     "or use --preset block-32-step-32\n";
+        return ExitUsage;
+    }
+    if (spec.axes.empty()) {
+        std::cerr << "cuwb sweep: " << path
+                  << ": the sweep is empty: it has no axes, so there is nothing to measure; "
+                     "add an axis such as {\"target\": \"block.x\", \"kind\": \"range\", "
+                     "\"from\": 32, \"to\": 1024, \"step\": 32}\n";
+        return ExitUsage;
+    }
+    spec.verify = spec.verify || parser.isSet("--verify");
+    spec.metrics = spec.metrics || parser.isSet("--metrics");
+    if (parser.isSet("--hot")) {
+        spec.settings.mode = SampleMode::Hot;
+    } else if (parser.isSet("--cold")) {
+        spec.settings.mode = SampleMode::Cold;
+    }
+    if (const auto text = parser.value("--samples")) {
+        const std::optional<long long> samples = parseCount(*text);
+        if (!samples || *samples < 1 || *samples > 10000000) {
+            return usageError("sweep",
+                              "--samples needs a whole number of at least 1, got '" + *text + "'");
+        }
+        spec.settings.fixedSamples = int(*samples);
+    }
+
+    RunRequest base;
+    base.source = std::move(source);
+    base.fileName = project.sourcePath.empty()
+                        ? (project.name.empty() ? std::string("kernel") : project.name) + ".cu"
+                        : std::filesystem::path(project.sourcePath).filename().string();
+    base.options = project.options;
+    base.launch = project.launch;
+    base.verification = project.verification;
+
+    // Expanded once here with the project's architecture, to refuse what cannot start before
+    // a worker is started; the runner expands again with the device's own limits.
+    const std::optional<ArchLimits> limits = archLimits(project.options.arch);
+    const SweepExpansion expansion = expandSweep(spec, base, limits ? &*limits : nullptr);
+    if (!expansion.ok()) {
+        std::cerr << "cuwb sweep: " << path << ": sweep: " << expansion.error << '\n';
+        return ExitUsage;
+    }
+    const std::size_t total = expansion.points.size();
+    const std::size_t runnable = expansion.runnableCount();
+    const std::string estimate = estimateText(spec, runnable, base.launch.deadlineSeconds);
+    if (parser.isSet("--list") || runnable == 0) {
+        for (const SweepPoint &point : expansion.points) {
+            std::cout << progressTag(point.index + 1, total) << ' ' << point.label()
+                      << (point.runnable() ? std::string() : ": skipped: " + point.skipReason)
+                      << '\n';
+        }
+    }
+    if (runnable == 0) {
+        std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
+                  << " points are skipped (reasons above)\n";
+        return ExitFailure;
+    }
+    if (parser.isSet("--list")) {
+        std::cout << total << " points, " << runnable << " to measure; " << estimate << '\n';
+        return ExitSuccess;
+    }
+    if (total > kConfirmPoints && !parser.isSet("--yes")) {
+        std::cerr << "cuwb sweep: " << path << ": the sweep has " << total << " points ("
+                  << runnable << " to measure); it takes " << estimate
+                  << ". Run it with --yes to start it, or narrow its axes.\n";
+        return ExitUsage;
+    }
+    struct Output
+    {
+        const char *option;
+        const char *what;
+        std::optional<std::string> path;
+    };
+    Output outputs[] = {{"--csv", "CSV", parser.value("--csv")},
+                        {"--json", "JSON", parser.value("--json")},
+                        {"--t4", "T4", parser.value("--t4")}};
+    for (const Output &output : outputs) {
+        if (output.path) {
+            if (const std::string problem = checkWritable(*output.path); !problem.empty()) {
+                return usageError("sweep", std::string(output.option) + ": " + problem);
+            }
+        }
+    }
+
+    WorkerProcess::Options options;
+    if (const auto command = parser.value("--worker")) {
+        const std::vector<std::string> words = splitCommand(*command);
+        if (words.empty()) {
+            return usageError("sweep", "--worker needs a command");
+        }
+        options.executable = words.front();
+        options.arguments.assign(words.begin() + 1, words.end());
+    } else {
+        options.executable = selfExecutable();
+        options.arguments = {"worker"};
+        if (const auto text = parser.value("--device")) {
+            if (!parseCount(*text)) {
+                return usageError("sweep", "--device needs a GPU number, got '" + *text + "'");
+            }
+            options.arguments.insert(options.arguments.end(), {"--device", *text});
+        }
+    }
+
+    WorkerProcess worker(options);
+    SweepRunner runner(worker);
+    runner.setStartedCallback([&](const SweepResult &started) {
+        std::cout << "sweeping " << path << " on " << started.deviceName << ": "
+                  << started.points.size() << " points";
+        const std::size_t skipped = started.count(PointStatus::Skipped);
+        if (skipped > 0) {
+            std::cout << " (" << skipped << " skipped)";
+        }
+        std::cout << ", "
+                  << (spec.settings.fixedSamples > 0 ? std::to_string(spec.settings.fixedSamples)
+                                                     : std::string("adaptive"))
+                  << " " << sampleModeName(spec.settings.mode) << " samples each"
+                  << (spec.verify ? ", verified" : "") << '\n'
+                  << std::flush;
+    });
+    runner.setPointCallback([](const SweepPointResult &r, const SweepProgress &progress) {
+        printPoint(std::cout, r, progress);
+    });
+    SweepContext context;
+    context.projectName = project.name;
+    context.throughput = project.measure.throughput;
+    SweepResult result;
+    {
+        const InterruptCancels interruptCancels(runner);
+        result = runner.run(spec, base, context);
+    }
+    worker.stop();
+
+    if (!result.error.empty()) {
+        std::cerr << "cuwb sweep: " << path << ": " << result.error << '\n';
+        return result.cancelled ? kExitInterrupted : ExitFailure;
+    }
+    printSummary(std::cout, result);
+    bool written = true;
+    for (const Output &output : outputs) {
+        if (!output.path) {
+            continue;
+        }
+        std::string text;
+        if (std::string_view(output.option) == "--csv") {
+            text = sweepResultToCsv(result);
+        } else if (std::string_view(output.option) == "--json") {
+            text = serializeSweepResult(result);
+        } else {
+            text = sweepResultToT4(result).dump(2) + "\n";
+        }
+        if (const std::string problem = writeTextFile(*output.path, text); !problem.empty()) {
+            std::cerr << "cuwb sweep: " << problem << '\n';
+            written = false;
+        } else {
+            std::cout << "wrote " << output.what << " to " << *output.path << '\n';
+        }
+    }
+    if (!written) {
+        return ExitUsage;
+    }
+    if (result.cancelled) {
+        return kExitInterrupted;
+    }
+    const std::size_t measured =
+        result.count(PointStatus::Measured) + result.count(PointStatus::Wrong);
+    if (measured == 0) {
+        std::cerr << "cuwb sweep: " << path << ": nothing was measured\n";
+        return ExitFailure;
+    }
+    return ExitSuccess;
+}
+
+} // namespace cuwb::cli

@@ -1,0 +1,330 @@
+// End-to-end tests of `cuwb sweep` without a GPU: usage errors, a project without a sweep or
+// with an empty or broken one, the refusal of 10,000 points without --yes, every point
+// skipped, no GPU; and, with --worker pointing at a stand-in worker with a GPU
+// (core/fakesweepworker.cpp), the streamed lines, the exports and a worker crash mid-sweep.
+#include "device/deviceinfo.h"
+#include "sweep/sweepjson.h"
+
+#include "cuwbprocess.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <sys/types.h>
+
+using namespace cuwb;
+
+namespace {
+
+CuwbRun runCuwb(const QStringList &arguments)
+{
+    return runCuwbProcess(arguments, QString(), QByteArray());
+}
+
+QString fakeWorker(const QString &arguments = QString())
+{
+    return QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH) +
+           (arguments.isEmpty() ? QString() : QLatin1Char(' ') + arguments);
+}
+
+QString noGpuReason()
+{
+    const DeviceQuery query = queryDevices();
+    return query.devices.empty() ? QString::fromStdString(query.message) : QString();
+}
+
+QString readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+} // namespace
+
+class TestCuwbSweep : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void rejectsBadUsage_data();
+    void rejectsBadUsage();
+    void projectWithoutSweepExitsTwo();
+    void emptySweepExitsTwo();
+    void brokenSectionNamesLineAndColumn();
+    void unknownVariableExitsTwo();
+    void refusesTenThousandPointsWithoutYes();
+    void everyPointSkippedExitsOne();
+    void listsPointsAndEstimate();
+    void presetSweepsAProjectWithoutOne();
+    void withoutGpuExitsOneWithReason();
+    void streamsPointsAndWritesExports();
+    void workerCrashFailsOnePoint();
+    void ctrlCKeepsWhatWasMeasured();
+    void helpListsSweep();
+};
+
+void TestCuwbSweep::rejectsBadUsage_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString project = dataFile("sweep_add_one.cuwb");
+    QTest::newRow("no project") << QStringList{QStringLiteral("sweep")}
+                                << QStringLiteral("no project given");
+    QTest::newRow("two projects") << QStringList{QStringLiteral("sweep"), project, project}
+                                  << QStringLiteral("one project, got 2");
+    QTest::newRow("cold and hot") << QStringList{QStringLiteral("sweep"), project,
+                                                 QStringLiteral("--cold"), QStringLiteral("--hot")}
+                                  << QStringLiteral("exclude each other");
+    QTest::newRow("unknown preset")
+        << QStringList{QStringLiteral("sweep"), project, QStringLiteral("--preset"),
+                       QStringLiteral("nope")}
+        << QStringLiteral("no preset 'nope'; the presets are block-32-step-32, block-pow2");
+    QTest::newRow("zero samples") << QStringList{QStringLiteral("sweep"), project,
+                                                 QStringLiteral("--samples"), QStringLiteral("0")}
+                                  << QStringLiteral("--samples needs a whole number");
+    QTest::newRow("device and worker")
+        << QStringList{QStringLiteral("sweep"),    project,
+                       QStringLiteral("--device"), QStringLiteral("1"),
+                       QStringLiteral("--worker"), fakeWorker()}
+        << QStringLiteral("give it in --worker");
+    QTest::newRow("unknown option")
+        << QStringList{QStringLiteral("sweep"), project, QStringLiteral("--bogus")}
+        << QStringLiteral("--bogus");
+    QTest::newRow("unwritable csv")
+        << QStringList{QStringLiteral("sweep"), project, QStringLiteral("--csv"),
+                       QStringLiteral("/no/such/folder/out.csv")}
+        << QStringLiteral("--csv: cannot write '/no/such/folder/out.csv'");
+}
+
+void TestCuwbSweep::rejectsBadUsage()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const CuwbRun run = runCuwb(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(message), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCuwbSweep::projectWithoutSweepExitsTwo()
+{
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("add_one.cuwb")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("the project has no sweep")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("--preset")), qPrintable(run.err));
+}
+
+void TestCuwbSweep::emptySweepExitsTwo()
+{
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_empty.cuwb")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("the sweep is empty: it has no axes")),
+             qPrintable(run.err));
+}
+
+void TestCuwbSweep::brokenSectionNamesLineAndColumn()
+{
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_bad_kind.cuwb")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("line 67, column 25: sweep.axes[0].kind: expected "
+                                             "one of list, range, powersOfTwo, found 'ranges'")),
+             qPrintable(run.err));
+}
+
+void TestCuwbSweep::unknownVariableExitsTwo()
+{
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_bad_variable.cuwb")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("axis 1 (M): `M` is not a variable of the project "
+                                             "(it has N)")),
+             qPrintable(run.err));
+}
+
+void TestCuwbSweep::refusesTenThousandPointsWithoutYes()
+{
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_huge.cuwb")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("the sweep has 10000 points")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("at least")), qPrintable(run.err)); // the estimate
+    QVERIFY2(run.err.contains(QStringLiteral("--yes")), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCuwbSweep::everyPointSkippedExitsOne()
+{
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_all_skipped.cuwb")});
+    QCOMPARE(run.exitCode, 1);
+    const QStringList lines = run.outLines();
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines[0], QStringLiteral("[1/2] block.x=2048: skipped: block.x is 2048; sm_90 "
+                                      "allows 1024; block has 2048 threads; sm_90 allows 1024"));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("[2/2] block.x=4096: skipped: ")),
+             qPrintable(lines[1]));
+    QVERIFY2(run.err.contains(QStringLiteral("nothing to measure: all 2 points are skipped")),
+             qPrintable(run.err));
+}
+
+void TestCuwbSweep::listsPointsAndEstimate()
+{
+    const CuwbRun run = runCuwb(
+        {QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"), QStringLiteral("--list")});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QCOMPARE(lines.size(), 8);
+    QCOMPARE(lines[0], QStringLiteral("[1/7] block.x=32"));
+    QVERIFY2(lines[6].startsWith(QStringLiteral("[7/7] block.x=2048: skipped: ")),
+             qPrintable(lines[6]));
+    QVERIFY2(lines[7].startsWith(QStringLiteral("7 points, 6 to measure; at least ")),
+             qPrintable(lines[7]));
+}
+
+void TestCuwbSweep::presetSweepsAProjectWithoutOne()
+{
+    const CuwbRun run =
+        runCuwb({QStringLiteral("sweep"), dataFile("add_one.cuwb"), QStringLiteral("--preset"),
+                 QStringLiteral("block-pow2"), QStringLiteral("--list")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("[6/6] block.x=1024\n")), qPrintable(run.out));
+}
+
+void TestCuwbSweep::withoutGpuExitsOneWithReason()
+{
+    const QString reason = noGpuReason();
+    if (reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu sweeps on it");
+    }
+    const QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("out.csv"));
+    const CuwbRun run = runCuwb(
+        {QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"), QStringLiteral("--csv"), csv});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("no GPU: ")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(reason), qPrintable(run.err));
+    QVERIFY(!QFile::exists(csv)); // nothing measured, nothing written
+}
+
+void TestCuwbSweep::streamsPointsAndWritesExports()
+{
+    const QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("out.csv"));
+    const QString json = dir.filePath(QStringLiteral("out.json"));
+    const QString t4 = dir.filePath(QStringLiteral("out-t4.json"));
+    const CuwbRun run =
+        runCuwb({QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"), QStringLiteral("--csv"),
+                 csv, QStringLiteral("--json"), json, QStringLiteral("--t4"), t4,
+                 QStringLiteral("--worker"), fakeWorker()});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QVERIFY2(lines.size() >= 10, qPrintable(run.out));
+    QCOMPARE(lines[0], QStringLiteral("sweeping %1 on Fake H200: 7 points (1 skipped), 20 hot "
+                                      "samples each")
+                           .arg(dataFile("sweep_add_one.cuwb")));
+    QVERIFY2(QRegularExpression(QStringLiteral("^\\[1/7\\] block.x=32: median 1.300 µs ±0.\\d%, "
+                                               "\\d+.\\d GB/s \\(\\d+.\\d% of peak\\), occupancy "
+                                               "\\d+% \\([A-Za-z ]+\\)  \\(~.* left\\)$"))
+                 .match(lines[1])
+                 .hasMatch(),
+             qPrintable(lines[1]));
+    QVERIFY2(lines[7].startsWith(QStringLiteral("[7/7] block.x=2048: skipped: block.x is 2048")),
+             qPrintable(lines[7]));
+    QVERIFY2(lines[8].startsWith(QStringLiteral("measured 6 of 7 points in ")),
+             qPrintable(lines[8]));
+    QVERIFY2(lines[8].endsWith(QStringLiteral("(1 skipped)")), qPrintable(lines[8]));
+    QVERIFY2(lines[9].startsWith(QStringLiteral("best: block.x=256: median 1.000 µs")),
+             qPrintable(lines[9]));
+    QVERIFY2(run.out.contains(QStringLiteral("wrote CSV to ") + csv), qPrintable(run.out));
+
+    const QStringList rows = readAll(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 8);
+    QVERIFY2(rows[0].startsWith(QStringLiteral("index,label,block.x,status,message,")),
+             qPrintable(rows[0]));
+    QVERIFY2(rows[5].startsWith(QStringLiteral("4,block.x=512,512,measured,")),
+             qPrintable(rows[5]));
+
+    const SweepResultLoad load = loadSweepResult(json.toStdString());
+    QVERIFY2(load.result.has_value(), load.error.c_str());
+    QCOMPARE(load.result->points.size(), std::size_t(7));
+    QCOMPARE(load.result->deviceName, std::string("Fake H200"));
+    QCOMPARE(load.result->projectName, std::string("sweep_add_one"));
+    QCOMPARE(load.result->bestPoint(), std::optional<std::size_t>(3));
+
+    const nlohmann::json document = nlohmann::json::parse(readAll(t4).toStdString());
+    QCOMPARE(document["schema_version"], nlohmann::json("1.0.0"));
+    QCOMPARE(document["results"].size(), std::size_t(7));
+    QCOMPARE(document["results"][3]["configuration"], (nlohmann::json{{"block.x", 256}}));
+    QCOMPARE(document["results"][3]["invalidity"], nlohmann::json("correct"));
+    QCOMPARE(document["results"][6]["invalidity"], nlohmann::json("constraints"));
+}
+
+void TestCuwbSweep::workerCrashFailsOnePoint()
+{
+    const QTemporaryDir dir;
+    const QString marker = dir.filePath(QStringLiteral("crashed"));
+    const CuwbRun run =
+        runCuwb({QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"),
+                 QStringLiteral("--worker"), fakeWorker(QStringLiteral("crash-at-2 ") + marker)});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QVERIFY2(lines.size() > 3, qPrintable(run.out));
+    QVERIFY2(lines[2].startsWith(QStringLiteral("[2/7] block.x=64: failed: ")),
+             qPrintable(lines[2]));
+    QVERIFY2(lines[3].startsWith(QStringLiteral("[3/7] block.x=128: median")),
+             qPrintable(lines[3]));
+    QVERIFY2(run.out.contains(QStringLiteral("measured 5 of 7 points")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("1 failed")), qPrintable(run.out));
+}
+
+void TestCuwbSweep::ctrlCKeepsWhatWasMeasured()
+{
+    // The stand-in worker holds the third point until a cancel comes, so Ctrl+C (SIGINT to
+    // cuwb alone; the worker runs in a process group of its own) arrives while it is measured.
+    const QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("out.csv"));
+    QProcess process;
+    process.start(QStringLiteral(CUWB_CLI_PATH),
+                  {QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"), QStringLiteral("--csv"),
+                   csv, QStringLiteral("--worker"), fakeWorker(QStringLiteral("cancel-at-3"))});
+    QVERIFY(process.waitForStarted());
+    QByteArray out;
+    while (!out.contains("[2/7]") && process.state() == QProcess::Running) {
+        process.waitForReadyRead(1000);
+        out += process.readAllStandardOutput();
+    }
+    QVERIFY2(out.contains("[2/7]"), out.constData());
+    // Give cuwb time to send the third request: a cancel that lands between its check for a
+    // cancel and the request would be taken as meant for the previous request.
+    QThread::msleep(200);
+    ::kill(pid_t(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(60000));
+    out += process.readAllStandardOutput();
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 130);
+    const QString text = QString::fromUtf8(out);
+    QVERIFY2(text.contains(QStringLiteral("measured 2 of 7 points")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral(", cancelled")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("best: block.x=64")), qPrintable(text));
+    const QStringList rows = readAll(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 8); // every point, the unmeasured ones pending
+    QVERIFY2(rows[2].startsWith(QStringLiteral("1,block.x=64,64,measured,")), qPrintable(rows[2]));
+    QVERIFY2(rows[3].startsWith(QStringLiteral("2,block.x=128,128,pending,")), qPrintable(rows[3]));
+}
+
+void TestCuwbSweep::helpListsSweep()
+{
+    const CuwbRun usage = runCuwb({QStringLiteral("help")});
+    QCOMPARE(usage.exitCode, 0);
+    QVERIFY(usage.out.contains(QStringLiteral("sweep PROJECT.cuwb")));
+    const CuwbRun help = runCuwb({QStringLiteral("help"), QStringLiteral("sweep")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.startsWith(QStringLiteral("Usage: cuwb sweep PROJECT.cuwb")));
+    QVERIFY(help.out.contains(QStringLiteral("--t4 FILE")));
+}
+
+QTEST_GUILESS_MAIN(TestCuwbSweep)
+#include "tst_cuwbsweep.moc"
