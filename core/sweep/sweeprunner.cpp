@@ -237,6 +237,11 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
             makeRunRequest(request), request.launch.deadlineSeconds + kRequestMarginSeconds);
         ranOnWorker = true;
         r.verifyMs = secondsSince(start) * 1e3;
+        if (reply.failure == WorkerProcess::Failure::Cancelled) {
+            r.message =
+                "cancelled before it was measured"; // WorkerProcess::cancel(): stays pending
+            return;
+        }
         if (!reply.ok()) {
             r.status = PointStatus::Failed;
             r.message = "the verification run failed: " + failureText(reply);
@@ -295,6 +300,12 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         makeMeasureRequest(request, spec.settings, context.throughput),
         spec.settings.timeCapSeconds + request.launch.deadlineSeconds + kRequestMarginSeconds);
     ranOnWorker = true;
+    if (reply.failure == WorkerProcess::Failure::Cancelled) {
+        // WorkerProcess::cancel() (a client that quits) killed the worker: no sample survives,
+        // and every later request would fail the same way.
+        r.message = "cancelled while measuring";
+        return;
+    }
     if (!reply.ok()) {
         r.status = PointStatus::Failed;
         r.message = failureText(reply);

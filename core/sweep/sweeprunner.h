@@ -15,6 +15,7 @@
 //
 // cancel() is safe from any thread and from a signal handler: the point in flight stops
 // sampling (its samples are kept, the point stays pending) and no further point starts.
+// WorkerProcess::cancel(), the hard stop of a client that quits, ends the sweep the same way.
 #pragma once
 
 #include "sweep/sweep.h"

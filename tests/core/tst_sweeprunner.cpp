@@ -120,6 +120,7 @@ private Q_SLOTS:
     void workerCrashFailsOnePointAndTheRestGoOn();
     void cancelKeepsWhatWasMeasured();
     void cancelBeforeRunStartsNothing();
+    void killingTheWorkerStopsTheSweep();
     void noGpuSaysWhy();
     void unusableSpecSaysWhy();
     void estimatesBoundTheDuration();
@@ -339,6 +340,30 @@ void TestSweepRunner::cancelBeforeRunStartsNothing()
     QCOMPARE(worker.starts(), 0);
     runner.clearCancel();
     QVERIFY(!runner.cancelRequested());
+}
+
+void TestSweepRunner::killingTheWorkerStopsTheSweep()
+{
+    // WorkerProcess::cancel(), as the GUI does when it quits mid-sweep: the point in flight and
+    // the rest stay pending, none is marked failed.
+    WorkerProcess worker(fakeWorker({QStringLiteral("cancel-at-3")}));
+    SweepRunner runner(worker);
+    std::thread killer;
+    runner.setPointCallback([&](const SweepPointResult &, const SweepProgress &progress) {
+        if (progress.done == 2) {
+            killer = std::thread([&worker] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                worker.cancel();
+            });
+        }
+    });
+    const SweepResult result = runner.run(blockSweep(), baseRequest());
+    killer.join();
+    QVERIFY(result.cancelled);
+    QCOMPARE(result.count(PointStatus::Measured), std::size_t(2));
+    QCOMPARE(result.count(PointStatus::Failed), std::size_t(0));
+    QCOMPARE(result.count(PointStatus::Pending), std::size_t(4));
+    QVERIFY(!worker.running());
 }
 
 void TestSweepRunner::noGpuSaysWhy()
