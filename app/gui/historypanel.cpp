@@ -87,6 +87,8 @@ template <typename T, typename Job, typename Done> void HistoryPanel::submit(Job
     watcher->setFuture(QtConcurrent::run(&m_pool, [connection = m_connection, job] {
         Outcome<T> outcome;
         try {
+            if (!connection)
+                throw std::runtime_error("No history database is open.");
             outcome.value = job(*connection);
         } catch (const std::exception &e) {
             outcome.error = QString::fromStdString(e.what());
