@@ -313,10 +313,19 @@ void HistoryStore::migrate()
         return static_cast<int>(statement.int64(0));
     };
 
-    // Everything up to the version check only reads, so a file we refuse stays as it was.
+    // Everything up to the version check only reads, so a file we refuse stays as it was. One
+    // statement reads all three figures from one snapshot: read apart, another window's
+    // upgrade committing in between would make a new file look like another program's.
     int version = 0;
     try {
-        version = readVersion();
+        SqliteStatement header(m_db, "SELECT (SELECT user_version FROM pragma_user_version), "
+                                     "(SELECT application_id FROM pragma_application_id), "
+                                     "(SELECT count(*) FROM sqlite_master)");
+        header.step();
+        version = static_cast<int>(header.int64(0));
+        const std::int64_t applicationId = header.int64(1);
+        const std::int64_t objects = header.int64(2);
+        header.reset();
         m_openedVersion = version;
         if (version > kHistorySchemaVersion)
             throw HistoryError(HistoryErrorKind::NewerVersion, file,
@@ -325,16 +334,8 @@ void HistoryStore::migrate()
                                    std::to_string(version) + "; this one reads up to " +
                                    std::to_string(kHistorySchemaVersion) +
                                    "). It was left unchanged; update CUDA Workbench to open it.");
-        bool ours = true;
-        if (version == 0) {
-            SqliteStatement tables(m_db, "SELECT count(*) FROM sqlite_master");
-            tables.step();
-            ours = tables.int64(0) == 0; // a new, empty file
-        } else {
-            SqliteStatement id(m_db, "PRAGMA application_id");
-            id.step();
-            ours = id.int64(0) == kApplicationId;
-        }
+        // Version 0 is ours only while empty: a new file.
+        const bool ours = version == 0 ? objects == 0 : applicationId == kApplicationId;
         if (!ours)
             throw HistoryError(HistoryErrorKind::NotHistory, file,
                                "The file " + file +
