@@ -328,6 +328,37 @@ private Q_SLOTS:
                  added.at(0).at(0).toLongLong());
     }
 
+    // Two windows on one file: what one adds, the other lists on refresh; what one deletes,
+    // the other cannot open any more and says so.
+    void twoPanelsShareTheDatabase()
+    {
+        std::vector<qint64> ids;
+        const QString path = filledDatabase(&ids);
+        HistoryPanel first;
+        HistoryPanel second;
+        first.setDatabasePath(path);
+        second.setDatabasePath(path);
+        QVERIFY(waitForList(first));
+        QTRY_COMPARE_WITH_TIMEOUT(second.model()->rowCount(), 4, 10000);
+
+        QSignalSpy added(&first, &HistoryPanel::entryAdded);
+        first.addEntry(entry(HistoryKind::Sweep, "Lab", "tile", "", "8 points"));
+        QVERIFY(added.wait(10000));
+        second.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(second.model()->rowCount(), 5, 10000);
+
+        QSignalSpy removed(&first, &HistoryPanel::entryRemoved);
+        first.removeEntry(ids[0]);
+        QVERIFY(removed.wait(10000));
+        QSignalSpy failed(&second, &HistoryPanel::databaseErrorOccurred);
+        QSignalSpy opened(&second, &HistoryPanel::openRequested);
+        second.openEntry(ids[0]);
+        QVERIFY(failed.wait(10000));
+        QVERIFY(second.statusText().contains(QStringLiteral("no longer in the history")));
+        QCOMPARE(opened.count(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(second.model()->rowOfId(ids[0]), -1, 10000);
+    }
+
     void showsWhyTheDatabaseCannotBeOpened()
     {
         const QString path = m_dir.filePath(QStringLiteral("garbage/history.sqlite"));
