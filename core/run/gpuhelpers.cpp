@@ -1,9 +1,18 @@
 #include "run/gpuhelpers.h"
 
 #include "compiler/kernelcompiler.h"
+#include "compiler/nvrtcinfo.h"
+#include "cuda/apierror.h"
+#include "measure/measurement.h"
+
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
@@ -308,7 +317,60 @@ extern "C" __global__ void cuwb_block(volatile unsigned *flags, u64 timeoutNs)
 
 constexpr unsigned kThreads = 256;
 
-std::string helperModuleImage(const std::string &arch)
+// Compiling the helpers takes 200-400 ms of NVRTC, most of a worker's start; the cubin is kept
+// in $XDG_CACHE_HOME/cuda-workbench (or ~/.cache/cuda-workbench), under a name made of the
+// architecture, the NVRTC version and a hash of the source, so a changed helper or toolkit
+// never loads a stale one. A cache that cannot be read or written is simply not used.
+std::filesystem::path helperCachePath(const std::string &arch)
+{
+    std::filesystem::path folder;
+    if (const char *cache = std::getenv("XDG_CACHE_HOME"); cache && *cache == '/') {
+        folder = cache;
+    } else if (const char *home = std::getenv("HOME"); home && *home == '/') {
+        folder = std::filesystem::path(home) / ".cache";
+    } else {
+        return {};
+    }
+    std::string hash = sourceHashFnv1a64(kHelperSource);
+    hash.erase(0, hash.find(':') + 1);
+    return folder / "cuda-workbench" /
+           ("helpers-" + arch + "-nvrtc" + nvrtcVersion() + "-" + hash + ".cubin");
+}
+
+std::string readCachedImage(const std::filesystem::path &path)
+{
+    if (path.empty()) {
+        return {};
+    }
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void writeCachedImage(const std::filesystem::path &path, const std::string &image)
+{
+    if (path.empty()) {
+        return;
+    }
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    // Written beside and renamed, so a concurrent worker never reads half a file.
+    const std::filesystem::path temporary =
+        path.string() + ".tmp" + std::to_string(static_cast<long>(::getpid()));
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out.write(image.data(), std::streamsize(image.size()));
+        if (!out) {
+            std::filesystem::remove(temporary, error);
+            return;
+        }
+    }
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::filesystem::remove(temporary, error);
+    }
+}
+
+std::string compileHelperImage(const std::string &arch)
 {
     KernelCompiler compiler(1);
     CompileOptions options;
@@ -350,8 +412,28 @@ std::uint64_t poisonPattern(ScalarKind kind)
     }
 }
 
+namespace {
+
+Module loadHelperModule(const std::string &arch)
+{
+    const std::filesystem::path cached = helperCachePath(arch);
+    if (std::string image = readCachedImage(cached); !image.empty()) {
+        try {
+            return Module(image);
+        } catch (const ApiError &) {
+            // A damaged or foreign file: compile afresh and replace it.
+        }
+    }
+    std::string image = compileHelperImage(arch);
+    Module module(image);
+    writeCachedImage(cached, image);
+    return module;
+}
+
+} // namespace
+
 GpuHelpers::GpuHelpers(const std::string &arch, int smCount)
-    : m_module(helperModuleImage(arch))
+    : m_module(loadHelperModule(arch))
     , m_fill(m_module.function("cuwb_fill"))
     , m_pattern(m_module.function("cuwb_pattern"))
     , m_countPattern(m_module.function("cuwb_count_pattern"))

@@ -1405,59 +1405,121 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
     StoppingCriterion criterion(settings);
     bool cancelled = false;
     const auto begin = Clock::now();
-    for (std::size_t n = 0;; ++n) {
-        if (!scratch.empty()) {
-            fillBytesAsync(scratch.pointer(), static_cast<unsigned char>(n & 0xff), scratch.bytes(),
-                           gpu);
+    const auto elapsedSeconds = [&] {
+        return std::chrono::duration<double>(Clock::now() - begin).count();
+    };
+
+    // Samples wait here until CUPTI's records are flushed: a flush costs a quarter of a
+    // millisecond, so it is done once per batch (up to 32 samples or 10 ms of kernel time),
+    // not once per sample. The stopping rule sees each sample as the batch settles; samples
+    // after the one that stops it are dropped.
+    struct Pending
+    {
+        std::uint32_t correlation = 0;
+        double eventNs = 0.0;
+        double clockMHz = 0.0;
+    };
+    std::vector<Pending> pending;
+    double pendingEventNs = 0.0;
+    const auto fallBackToEvents = [&](const std::string &why) {
+        // Mixing sources would corrupt the statistics: events throughout.
+        cupti = false;
+        m.timingSource = TimingSource::Events;
+        m.notes.push_back(why + "; timed with cuEvents" + std::string(kEventCaveat));
+        m.samplesNs = m.eventSamplesNs;
+        criterion = StoppingCriterion(settings);
+        for (const double earlier : m.samplesNs) {
+            criterion.addSample(earlier, -1.0);
         }
-        const std::optional<unsigned> clockBefore = clocks->smClockMHz();
-        phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
-        const std::uint32_t correlation = launchHeld();
-        waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
-        if (hold.get(1) != 0) {
-            ++blockerTimeouts;
-        }
-        const std::optional<unsigned> clockAfter = clocks->smClockMHz();
-        if (clockBefore || clockAfter) {
-            sampleClocksMHz.push_back(
-                double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
-                                clockAfter.value_or(clockBefore.value_or(0)))));
-        } else {
-            sampleClocksMHz.push_back(0.0); // not sampled: checkClocks ignores it
-        }
-        const double eventNs = double(Event::elapsedMs(started, finished)) * 1e6;
-        double sampleNs = eventNs;
-        if (cupti) {
-            timer->flush();
-            const std::map<std::uint32_t, std::uint64_t> durations = timer->takeDurations();
-            // CUPTI's correlation ids start at 1: 0 means no launch was seen.
-            const auto found = correlation != 0 ? durations.find(correlation) : durations.end();
-            if (found != durations.end()) {
-                sampleNs = double(found->second);
-            } else {
-                // Mixing sources would corrupt the statistics: fall back to events throughout.
-                cupti = false;
-                m.timingSource = TimingSource::Events;
-                m.notes.push_back("CUPTI delivered no kernel record for sample " +
-                                  std::to_string(n + 1) +
-                                  "; timed with cuEvents" + std::string(kEventCaveat));
-                m.samplesNs = m.eventSamplesNs;
-                criterion = StoppingCriterion(settings);
-                for (const double earlier : m.samplesNs) {
-                    criterion.addSample(earlier, -1.0);
-                }
+    };
+    // Moves the pending samples into the measurement; true when the stopping rule stopped.
+    // `mayFlush` is false after an overrun, when even a flush could wait for the kernel.
+    const auto settle = [&](bool mayFlush) {
+        std::map<std::uint32_t, std::uint64_t> durations;
+        if (cupti && !pending.empty()) {
+            if (mayFlush) {
+                timer->flush();
+                durations = timer->takeDurations();
             }
         }
-        m.samplesNs.push_back(sampleNs);
-        m.eventSamplesNs.push_back(eventNs);
-        const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
-        if (criterion.addSample(sampleNs, elapsed).stop) {
-            break;
+        const double elapsed = elapsedSeconds();
+        bool stop = criterion.decision().stop;
+        for (const Pending &p : pending) {
+            if (stop) {
+                break;
+            }
+            double sampleNs = p.eventNs;
+            if (cupti) {
+                // CUPTI's correlation ids start at 1: 0 means no launch was seen.
+                const auto found =
+                    p.correlation != 0 ? durations.find(p.correlation) : durations.end();
+                if (found != durations.end()) {
+                    sampleNs = double(found->second);
+                } else {
+                    fallBackToEvents(mayFlush ? "CUPTI delivered no kernel record for sample " +
+                                                    std::to_string(m.samplesNs.size() + 1)
+                                              : std::string("CUPTI's records could not be read "
+                                                            "after the kernel overran"));
+                }
+            }
+            m.samplesNs.push_back(sampleNs);
+            m.eventSamplesNs.push_back(p.eventNs);
+            sampleClocksMHz.push_back(p.clockMHz);
+            stop = criterion.addSample(sampleNs, elapsed).stop;
         }
-        if (cancelCheck && cancelCheck()) {
-            cancelled = true;
-            break;
+        pending.clear();
+        pendingEventNs = 0.0;
+        return stop;
+    };
+    constexpr std::size_t kBatchSamples = 32;
+    constexpr double kBatchEventNs = 10e6;
+    try {
+        for (std::size_t n = 0;; ++n) {
+            if (!scratch.empty()) {
+                fillBytesAsync(scratch.pointer(), static_cast<unsigned char>(n & 0xff),
+                               scratch.bytes(), gpu);
+            }
+            const std::optional<unsigned> clockBefore = clocks->smClockMHz();
+            phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
+            Pending sample;
+            sample.correlation = launchHeld();
+            waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
+            if (hold.get(1) != 0) {
+                ++blockerTimeouts;
+            }
+            const std::optional<unsigned> clockAfter = clocks->smClockMHz();
+            if (clockBefore || clockAfter) {
+                sample.clockMHz = double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
+                                                  clockAfter.value_or(clockBefore.value_or(0))));
+            } // else 0: not sampled, and checkClocks ignores it
+            sample.eventNs = double(Event::elapsedMs(started, finished)) * 1e6;
+            pending.push_back(sample);
+            pendingEventNs += sample.eventNs;
+
+            cancelled = cancelCheck && cancelCheck();
+            const std::size_t taken = m.samplesNs.size() + pending.size();
+            const bool settleNow =
+                !cupti || cancelled || pending.size() >= kBatchSamples ||
+                pendingEventNs >= kBatchEventNs ||
+                (settings.fixedSamples > 0 && taken >= std::size_t(settings.fixedSamples)) ||
+                elapsedSeconds() >= settings.timeCapSeconds;
+            if (settleNow && settle(true)) {
+                cancelled = false; // the rule stopped first
+                break;
+            }
+            if (cancelled) {
+                break;
+            }
         }
+    } catch (...) {
+        // A fault or an overrun: keep the samples taken before it (their kernels completed).
+        try {
+            (void)settle(!contextLost);
+        } catch (...) {
+            m.notes.push_back(plural(pending.size(), "sample") +
+                              " taken just before the fault were lost with it");
+        }
+        throw;
     }
     m.stop = criterion.decision();
     if (cancelled) {
