@@ -132,7 +132,14 @@ void setNiceRange(QValueAxis *axis, double top)
     axis->setTickCount(steps + 1);
 }
 
-enum LabelAnchor { AbovePoint, AboveLineRight, BelowLineRight };
+enum LabelAnchor { AbovePoint, BelowPoint, AboveLineRight, BelowLineRight };
+
+bool isPointAnchor(int anchor)
+{
+    return anchor == AbovePoint || anchor == BelowPoint;
+}
+
+const QColor kBestText(0x50, 0x3c, 0x00);
 
 // Qt Charts recomputes a series' whole geometry on any change; a point streaming in changes the
 // series of its own group (and the markers) only, so the others are left alone.
@@ -195,6 +202,8 @@ ProfilerView::ProfilerView(QWidget *parent)
         QChart *chart = view->chart();
         chart->setMargins(QMargins(4, 4, 4, 4));
         chart->legend()->setAlignment(Qt::AlignBottom);
+        // Line segments (dashed for a baseline) and the scatter symbols themselves in the legend.
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
         chart->setBackgroundRoundness(0);
         chart->setBackgroundPen(Qt::NoPen);
         QFont titleFont = chart->titleFont();
@@ -391,6 +400,20 @@ void ProfilerView::setPoint(std::size_t index, const SweepPointResult &point)
     m_builder.setPoint(index, point);
     m_model->setPoint(index, point);
     refresh();
+}
+
+void ProfilerView::setPoints(const std::vector<SweepPointResult> &points)
+{
+    if (points.empty())
+        return;
+    const bool first = m_model->rowCount() == 0;
+    for (const SweepPointResult &point : points) {
+        m_builder.setPoint(point.point.index, point);
+        m_model->setPoint(point.point.index, point);
+    }
+    refresh();
+    if (first)
+        m_table->resizeColumnsToContents();
 }
 
 void ProfilerView::clear()
@@ -617,7 +640,8 @@ void ProfilerView::rebuildCharts()
 
         if (m_data.hasBandwidth) {
             items.effective = new QLineSeries;
-            items.effective->setName(single ? tr("effective") : tr("%1 effective").arg(s.name));
+            // Several series: the title says which line style is which quantity.
+            items.effective->setName(single ? tr("effective") : s.name);
             items.effective->setPen(QPen(colour, 2.0, lineStyle(s, Qt::SolidLine)));
             items.effective->setPointsVisible(true);
             items.effective->setMarkerSize(6.0);
@@ -625,7 +649,7 @@ void ProfilerView::rebuildCharts()
         }
         if (m_data.hasDram) {
             items.dram = new QLineSeries;
-            items.dram->setName(single ? tr("DRAM (measured)") : tr("%1 DRAM").arg(s.name));
+            items.dram->setName(single ? tr("DRAM") : tr("%1 DRAM").arg(s.name));
             items.dram->setPen(QPen(single ? kDramColor : colour, 2.0, Qt::DotLine));
             attach(m_bandwidthChart, items.dram, m_bandwidthX, m_bandwidthY);
             if (!single)
@@ -633,7 +657,7 @@ void ProfilerView::rebuildCharts()
         }
         if (m_data.hasTheoreticalOccupancy) {
             items.theoretical = new QLineSeries;
-            items.theoretical->setName(single ? tr("theoretical occupancy")
+            items.theoretical->setName(single ? tr("theoretical occ.")
                                               : tr("%1 theoretical occupancy").arg(s.name));
             items.theoretical->setPen(
                 QPen(single ? kTheoreticalColor : colour, 1.5, Qt::DashDotLine));
@@ -643,7 +667,7 @@ void ProfilerView::rebuildCharts()
         }
         if (m_data.hasAchievedOccupancy) {
             items.achieved = new QLineSeries;
-            items.achieved->setName(single ? tr("achieved occupancy")
+            items.achieved->setName(single ? tr("achieved occ.")
                                            : tr("%1 achieved occupancy").arg(s.name));
             items.achieved->setPen(QPen(single ? kAchievedColor : colour, 1.5, Qt::DashDotDotLine));
             attach(m_bandwidthChart, items.achieved, m_bandwidthX, m_occupancyY);
@@ -660,7 +684,7 @@ void ProfilerView::rebuildCharts()
         hideMarker(m_bandwidthChart, m_peakLine); // labelled on the line instead
         addLabel(m_bandwidthChart, m_peakLine,
                  tr("theoretical peak %1 GB/s").arg(gbpsText(*m_data.theoreticalPeakGBps)),
-                 {0, *m_data.theoreticalPeakGBps}, AboveLineRight, kPeakColor);
+                 {0, *m_data.theoreticalPeakGBps}, AboveLineRight, kPeakColor, true);
     }
     if (m_data.copyCeilingGBps && m_data.hasBandwidth) {
         m_ceilingLine = new QLineSeries;
@@ -670,14 +694,14 @@ void ProfilerView::rebuildCharts()
         hideMarker(m_bandwidthChart, m_ceilingLine);
         addLabel(m_bandwidthChart, m_ceilingLine,
                  tr("measured copy ceiling %1 GB/s").arg(gbpsText(*m_data.copyCeilingGBps)),
-                 {0, *m_data.copyCeilingGBps}, BelowLineRight, kCeilingColor);
+                 {0, *m_data.copyCeilingGBps}, BelowLineRight, kCeilingColor, true);
     }
     m_fixedLabels = m_labels.size();
 
     const auto markers = [&](QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
                              QScatterSeries *&best, QScatterSeries *&tied) {
         tied = new QScatterSeries;
-        tied->setName(tr("within noise of the best"));
+        tied->setName(tr("tied with best"));
         tied->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         tied->setMarkerSize(13.0);
         tied->setColor(Qt::transparent);
@@ -711,7 +735,7 @@ void ProfilerView::rebuildCharts()
 }
 
 void ProfilerView::addLabel(QChart *chart, QAbstractSeries *series, const QString &text,
-                            QPointF value, int anchor, const QColor &color)
+                            QPointF value, int anchor, const QColor &color, bool bold)
 {
     auto label = std::make_unique<Label>();
     label->chart = chart;
@@ -720,14 +744,16 @@ void ProfilerView::addLabel(QChart *chart, QAbstractSeries *series, const QStrin
     label->anchor = anchor;
     label->frame = new QGraphicsRectItem(chart);
     label->frame->setPen(Qt::NoPen);
-    label->frame->setBrush(QColor(255, 255, 255, 210));
+    // A line's label sits at the plot's edge: a pale box keeps it readable where other lines
+    // cross it. A point's label sits among the data, which a box would hide.
+    label->frame->setBrush(isPointAnchor(anchor) ? QColor(Qt::transparent)
+                                                 : QColor(255, 255, 255, 190));
     label->frame->setZValue(20);
     label->item = new QGraphicsSimpleTextItem(text, label->frame);
     label->item->setBrush(color);
     label->item->setPos(2, 0);
     QFont font = chart->font();
-    if (anchor != AbovePoint)
-        font.setBold(true);
+    font.setBold(bold);
     label->item->setFont(font);
     m_labels.push_back(std::move(label));
 }
@@ -743,7 +769,7 @@ void ProfilerView::layoutLabels(QChart *chart)
         const QRectF box(0, 0, text.width() + 4, text.height());
         label->frame->setRect(box);
         QPointF value = label->value;
-        if (label->anchor != AbovePoint) {
+        if (!isPointAnchor(label->anchor)) {
             // A horizontal line: only its y matters, mapped at one of its own (positive, for a
             // log axis) x values.
             auto *line = qobject_cast<QLineSeries *>(label->series);
@@ -760,6 +786,9 @@ void ProfilerView::layoutLabels(QChart *chart)
         case BelowLineRight:
             position = QPointF(plot.right() - box.width() - 6, at.y() + 1);
             break;
+        case BelowPoint:
+            position = QPointF(at.x() - box.width() / 2, at.y() + 10);
+            break;
         default:
             position = QPointF(at.x() - box.width() / 2, at.y() - box.height() - 9);
             break;
@@ -771,7 +800,7 @@ void ProfilerView::layoutLabels(QChart *chart)
                                  std::max(plot.top() + 1, plot.bottom() - box.height() - 1)));
         label->frame->setPos(position);
         bool visible = plot.isValid();
-        if (label->anchor == AbovePoint) {
+        if (isPointAnchor(label->anchor)) {
             const QRectF area(position, box.size());
             visible = visible && std::none_of(placed.begin(), placed.end(),
                                               [&](const QRectF &r) { return r.intersects(area); });
@@ -801,7 +830,20 @@ void ProfilerView::updateChartData()
     m_timeY->setTitleText(tr("time per launch (%1)").arg(unitName));
 
     QList<QPointF> best, tied, bandwidthBest, bandwidthTied, partial;
-    QList<std::pair<QString, QPointF>> waveLabels;
+    struct DataLabel
+    {
+        QChart *chart;
+        QAbstractSeries *series;
+        QString text;
+        QPointF value;
+        int anchor;
+        QColor color;
+        bool bold;
+    };
+    // The first run's best point by name (placed first, so that wave labels give way to it),
+    // then the wave counts.
+    std::vector<DataLabel> dataLabels;
+    std::vector<DataLabel> waveLabels;
     for (std::size_t i = 0; i < m_data.series.size() && i < m_items.size(); ++i) {
         const SweepChartSeries &s = m_data.series[i];
         SeriesItems &items = m_items[i];
@@ -827,6 +869,16 @@ void ProfilerView::updateChartData()
                 best.append(time);
                 if (c.effectiveGBps)
                     bandwidthBest.append({c.x, *c.effectiveGBps});
+                if (c.run == 0) {
+                    const QString name =
+                        toQString(m_builder.runs().front().result.points[c.point].point.label());
+                    dataLabels.push_back(
+                        {m_timeChart, m_timeBest, name, time, BelowPoint, kBestText, true});
+                    if (c.effectiveGBps)
+                        dataLabels.push_back({m_bandwidthChart, m_bandwidthBest, name,
+                                              QPointF(c.x, *c.effectiveGBps), AbovePoint, kBestText,
+                                              true});
+                }
             } else if (c.tied) {
                 tied.append(time);
                 if (c.effectiveGBps)
@@ -835,7 +887,9 @@ void ProfilerView::updateChartData()
             // A baseline ran the same configurations: its waves would only repeat the marks.
             if (c.waves && lastWaveMostlyEmpty(*c.waves) && m_partialWaves && !s.baseline) {
                 partial.append(time);
-                waveLabels.append({tr("%1 waves").arg(QString::number(*c.waves, 'f', 1)), time});
+                waveLabels.push_back({m_timeChart, m_partialWaves,
+                                      tr("%1 waves").arg(QString::number(*c.waves, 'f', 1)), time,
+                                      AbovePoint, kWaveColor.darker(130), false});
             }
         }
         replaceIfChanged(items.median, median);
@@ -846,23 +900,36 @@ void ProfilerView::updateChartData()
         replaceIfChanged(items.theoretical, theoretical);
         replaceIfChanged(items.achieved, achieved);
     }
-    // Wave labels follow the data; their items are reused, as creating and deleting graphics
+    // Point labels follow the data; their items are reused, as creating and deleting graphics
     // items for every streamed point costs more than the series themselves.
-    while (m_labels.size() > m_fixedLabels + std::size_t(waveLabels.size())) {
+    dataLabels.insert(dataLabels.end(), waveLabels.begin(), waveLabels.end());
+    while (m_labels.size() > m_fixedLabels + dataLabels.size()) {
         delete m_labels.back()->frame;
         m_labels.pop_back();
     }
-    for (qsizetype i = 0; i < waveLabels.size(); ++i) {
-        const std::size_t slot = m_fixedLabels + std::size_t(i);
-        if (slot < m_labels.size()) {
+    for (std::size_t i = 0; i < dataLabels.size(); ++i) {
+        const DataLabel &wanted = dataLabels[i];
+        const std::size_t slot = m_fixedLabels + i;
+        if (slot < m_labels.size() && m_labels[slot]->chart == wanted.chart &&
+            m_labels[slot]->item->font().bold() == wanted.bold) {
             Label &label = *m_labels[slot];
-            if (label.item->text() != waveLabels[i].first)
-                label.item->setText(waveLabels[i].first);
-            label.value = waveLabels[i].second;
-        } else {
-            addLabel(m_timeChart, m_partialWaves, waveLabels[i].first, waveLabels[i].second,
-                     AbovePoint, kWaveColor.darker(130));
+            if (label.item->text() != wanted.text)
+                label.item->setText(wanted.text);
+            label.series = wanted.series;
+            label.value = wanted.value;
+            label.anchor = wanted.anchor;
+            label.item->setBrush(wanted.color);
+            continue;
         }
+        if (slot < m_labels.size()) {
+            // A label of another kind in this slot: replace it and everything after it.
+            while (m_labels.size() > slot) {
+                delete m_labels.back()->frame;
+                m_labels.pop_back();
+            }
+        }
+        addLabel(wanted.chart, wanted.series, wanted.text, wanted.value, wanted.anchor,
+                 wanted.color, wanted.bold);
     }
     replaceIfChanged(m_timeBest, best);
     replaceIfChanged(m_timeTied, tied);
@@ -878,15 +945,6 @@ void ProfilerView::updateChartData()
             for (QLegendMarker *marker : chart->legend()->markers(series))
                 marker->setVisible(series->count() > 0);
         }
-    }
-    if (m_timeBest && !best.isEmpty() && m_builder.runs().size() == 1) {
-        const std::optional<std::size_t> b = m_builder.runs().front().result.bestPoint();
-        if (b)
-            m_timeBest->setName(
-                tr("best: %1")
-                    .arg(toQString(m_builder.runs().front().result.points[*b].point.label())));
-        if (m_bandwidthBest)
-            m_bandwidthBest->setName(m_timeBest->name());
     }
 
     // Ranges: x padded so that the end markers are whole; y from zero, as a time or a rate is

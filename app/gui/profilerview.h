@@ -64,6 +64,9 @@ public:
     // the table gets a row).
     void appendPoint(const SweepPointResult &point);
     void setPoint(std::size_t index, const SweepPointResult &point);
+    // Several points at once (by their SweepPoint::index), with one redraw: what a sweep
+    // delivered since the last frame.
+    void setPoints(const std::vector<SweepPointResult> &points);
     void clear();
 
     void setPage(Page page);
@@ -115,7 +118,7 @@ private:
     void clearChart(QChart *chart);
     QAbstractAxis *makeXAxis() const;
     void addLabel(QChart *chart, QAbstractSeries *series, const QString &text, QPointF value,
-                  int anchor, const QColor &color);
+                  int anchor, const QColor &color, bool bold);
     void layoutLabels(QChart *chart);
     void updateNote();
     void updatePageButtons();
