@@ -231,7 +231,7 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, i
         switch (section - axisCount()) {
         case BestColumn:
             return tr("\"best\": the fastest measured point that did not fail verification; "
-                      "\"\u2248 best\": its median differs from the best's by less than the "
+                      "\"tied\": its median differs from the best's by less than the "
                       "measured noise");
         case NoiseColumn:
             return tr("Relative noise: standard deviation / mean of the samples");
@@ -268,7 +268,7 @@ QVariant SweepTableModel::display(int row, int column) const
     case BestColumn:
         if (m_best && *m_best == std::size_t(row))
             return tr("best");
-        return isTied(row) ? tr("\u2248 best") : QString();
+        return isTied(row) ? tr("tied") : QString();
     case StatusColumn:
         return statusText(p.status);
     case MedianColumn:

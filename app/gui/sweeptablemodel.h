@@ -30,7 +30,7 @@ public:
     // The axis columns come first, one per axis of the sweep; these follow, at
     // axisCount() + column.
     enum Column {
-        BestColumn, // "best", "≈ best" for a point within the measured noise of the best
+        BestColumn, // "best", or "tied" for a point within the measured noise of the best
         StatusColumn,
         MedianColumn,
         MinColumn,
