@@ -18,20 +18,30 @@ RunController::RunController(QObject *parent)
     qRegisterMetaType<cuwb::Page>();
     qRegisterMetaType<cuwb::Measurement>();
     qRegisterMetaType<cuwb::HelloReply>();
+    qRegisterMetaType<cuwb::MetricsResult>();
     m_thread->setObjectName(QStringLiteral("cuwb-run"));
     m_worker->setCliPath(m_cliPath);
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &RunWorker::runDone, this, &RunController::onRunDone);
     connect(m_worker, &RunWorker::measureDone, this, &RunController::onMeasureDone);
+    connect(m_worker, &RunWorker::metricsDone, this, &RunController::onMetricsDone);
     connect(m_worker, &RunWorker::pageDone, this, &RunController::onPageDone);
     connect(m_worker, &RunWorker::exportDone, this, &RunController::onExportDone);
     connect(m_worker, &RunWorker::helloReceived, this, &RunController::onHello);
+    m_cancelRepeat.setInterval(250);
+    connect(&m_cancelRepeat, &QTimer::timeout, this, [this] {
+        if (m_phase == Phase::Sampling && m_cancelRequested && m_currentRun)
+            m_worker->requestCancel(m_currentRun->jobId);
+        else
+            m_cancelRepeat.stop();
+    });
     m_thread->start();
 }
 
 RunController::~RunController()
 {
+    m_cancelRepeat.stop();
     m_pendingRun.reset();
     m_pendingPages.clear();
     m_pendingExports.clear();
@@ -84,6 +94,8 @@ quint64 RunController::run(const RunRequest &request)
         RunResult result;
         result.status = RunStatus::NoDevice;
         result.message = toStdString(m_unavailableReason);
+        supersedeSampling();
+        updateCancellable();
         Q_EMIT runStarted(jobId);
         Q_EMIT runFinished(jobId, result);
         return 0;
@@ -91,12 +103,16 @@ quint64 RunController::run(const RunRequest &request)
     // The new run replaces the buffers pages would come from.
     for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
         Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
-    m_pendingRun = RunTask{jobId, request, std::nullopt};
+    m_pendingRun = RunTask{jobId, request, std::nullopt, {}, std::nullopt};
+    supersedeSampling();
     dispatch();
+    updateCancellable();
     return jobId;
 }
 
-quint64 RunController::measure(const RunRequest &request, const SampleSettings &settings)
+quint64 RunController::measure(const RunRequest &request, const SampleSettings &settings,
+                               const ThroughputExpressions &throughput,
+                               const std::optional<MetricsRequest> &metrics)
 {
     const quint64 jobId = ++m_nextJobId;
     m_latestJobId = jobId;
@@ -105,15 +121,70 @@ quint64 RunController::measure(const RunRequest &request, const SampleSettings &
         measurement.settings = settings;
         measurement.faultStatus = runStatusName(RunStatus::NoDevice);
         measurement.faultMessage = toStdString(m_unavailableReason);
+        supersedeSampling();
+        updateCancellable();
         Q_EMIT measurementStarted(jobId);
         Q_EMIT measurementFinished(jobId, measurement);
         return 0;
     }
     for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
         Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
-    m_pendingRun = RunTask{jobId, request, settings};
+    m_pendingRun = RunTask{jobId, request, settings, throughput, metrics};
+    supersedeSampling();
     dispatch();
+    updateCancellable();
     return jobId;
+}
+
+bool RunController::canCancelMeasurement() const
+{
+    if (m_pendingRun)
+        return m_pendingRun->measure.has_value();
+    return m_phase == Phase::Sampling && m_currentRun && m_currentRun->jobId == m_latestJobId &&
+           !m_cancelRequested;
+}
+
+bool RunController::cancelMeasurement()
+{
+    if (!canCancelMeasurement())
+        return false;
+    if (m_pendingRun) {
+        // Never sent: it finishes here, with no samples.
+        const RunTask task = std::move(*m_pendingRun);
+        m_pendingRun.reset();
+        Measurement measurement;
+        measurement.settings = *task.measure;
+        measurement.stop = {true, StopReason::Cancelled,
+                            toStdString(tr("cancelled before the first sample"))};
+        updateCancellable();
+        Q_EMIT measurementFinished(task.jobId, measurement);
+        return true;
+    }
+    m_cancelRequested = true;
+    m_worker->requestCancel(m_currentRun->jobId);
+    m_cancelRepeat.start();
+    updateCancellable();
+    return true;
+}
+
+void RunController::supersedeSampling()
+{
+    // The result of a measurement that is no longer the newest job is dropped: stop sampling.
+    if (m_phase != Phase::Sampling || !m_currentRun || m_currentRun->jobId == m_latestJobId ||
+        m_cancelRequested)
+        return;
+    m_cancelRequested = true;
+    m_worker->requestCancel(m_currentRun->jobId);
+    m_cancelRepeat.start();
+}
+
+void RunController::updateCancellable()
+{
+    const bool cancellable = canCancelMeasurement();
+    if (cancellable == m_cancellable)
+        return;
+    m_cancellable = cancellable;
+    Q_EMIT measurementCancellableChanged(cancellable);
 }
 
 void RunController::requestPage(const PageRequest &request)
@@ -154,26 +225,31 @@ void RunController::dispatch()
         return; // one request at a time; the next is sent when this one is answered
     RunWorker *worker = m_worker;
     if (m_pendingRun) {
-        RunTask task = std::move(*m_pendingRun);
+        m_currentRun = std::move(*m_pendingRun);
         m_pendingRun.reset();
+        const RunTask &task = *m_currentRun;
         m_runInFlight = true;
+        m_cancelRequested = false;
+        m_phase = task.measure ? Phase::Sampling : Phase::Run;
         setBusy(true);
         const quint64 jobId = task.jobId;
         if (task.measure) {
             Q_EMIT measurementStarted(jobId);
             QMetaObject::invokeMethod(
                 m_worker,
-                [worker, jobId, request = std::move(task.request), settings = *task.measure] {
-                    worker->measure(jobId, request, settings);
+                [worker, jobId, request = task.request, settings = *task.measure,
+                 throughput = task.throughput] {
+                    worker->measure(jobId, request, settings, throughput);
                 },
                 Qt::QueuedConnection);
+            updateCancellable();
             return;
         }
         Q_EMIT runStarted(jobId);
         QMetaObject::invokeMethod(
-            m_worker,
-            [worker, jobId, request = std::move(task.request)] { worker->run(jobId, request); },
+            m_worker, [worker, jobId, request = task.request] { worker->run(jobId, request); },
             Qt::QueuedConnection);
+        updateCancellable();
         return;
     }
     if (!m_pendingExports.empty()) {
@@ -197,6 +273,8 @@ void RunController::dispatch()
 
 void RunController::onRunDone(quint64 jobId, const RunResult &result)
 {
+    m_phase = Phase::Idle;
+    m_currentRun.reset();
     m_runInFlight = false;
     setBusy(false);
     if (jobId == m_latestJobId)
@@ -208,13 +286,55 @@ void RunController::onRunDone(quint64 jobId, const RunResult &result)
 
 void RunController::onMeasureDone(quint64 jobId, const Measurement &measurement)
 {
-    m_runInFlight = false;
-    setBusy(false);
+    m_cancelRepeat.stop();
+    const bool cancelled = m_cancelRequested || measurement.stop.reason == StopReason::Cancelled;
+    m_cancelRequested = false;
+    std::optional<RunTask> task = std::move(m_currentRun);
+    m_currentRun.reset();
+    // Only after a complete, current measurement: a cancelled one was asked to stop, a faulted
+    // one has nothing sound to profile (its worker may even be gone).
+    const bool collect = jobId == m_latestJobId && task && task->metrics && !cancelled &&
+                         measurement.faultStatus.empty() && measurement.statistics.count > 0;
+    if (collect) {
+        m_phase = Phase::Metrics; // still busy: the worker serves the pass next
+        m_currentRun = std::move(task);
+    } else {
+        m_phase = Phase::Idle;
+        m_runInFlight = false;
+        setBusy(false);
+    }
+    updateCancellable();
     if (jobId == m_latestJobId)
         Q_EMIT measurementFinished(jobId, measurement);
     else
         Q_EMIT measurementDiscarded(jobId);
+    if (!collect) {
+        dispatch();
+        return;
+    }
+    const RunTask &current = *m_currentRun;
+    Q_EMIT metricsStarted(jobId, int(current.metrics->metrics.size()));
+    RunWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [worker, jobId, request = current.request, metrics = *current.metrics] {
+            worker->metrics(jobId, request, metrics);
+        },
+        Qt::QueuedConnection);
+}
+
+void RunController::onMetricsDone(quint64 jobId, const MetricsResult &result)
+{
+    m_phase = Phase::Idle;
+    m_currentRun.reset();
+    m_runInFlight = false;
+    setBusy(false);
+    if (jobId == m_latestJobId)
+        Q_EMIT metricsFinished(jobId, result);
+    else
+        Q_EMIT metricsDiscarded(jobId);
     dispatch();
+    updateCancellable();
 }
 
 void RunController::onPageDone(const Page &page, const QString &error, const QString &handle,

@@ -182,12 +182,22 @@ Measurement RunWorker::measurementFromReply(const WorkerProcess::Reply &reply,
     return measurement;
 }
 
-void RunWorker::measure(quint64 jobId, const RunRequest &request, const SampleSettings &settings)
+void RunWorker::measure(quint64 jobId, const RunRequest &request, const SampleSettings &settings,
+                        const ThroughputExpressions &throughput)
 {
     Measurement measurement;
     measurement.settings = settings;
+    m_measuringJob.store(jobId);
+    if (m_cancelledJob.load() == jobId) {
+        // Cancelled before it was sent: nothing to stop, nothing sampled.
+        m_measuringJob.store(0);
+        measurement.stop = {true, StopReason::Cancelled,
+                            toStdString(trWorker("cancelled before the first sample"))};
+        Q_EMIT measureDone(jobId, measurement);
+        return;
+    }
     try {
-        nlohmann::json message = makeMeasureRequest(request, settings);
+        nlohmann::json message = makeMeasureRequest(request, settings, throughput);
         const double deadline = request.launch.deadlineSeconds;
         const WorkerProcess::Reply reply =
             process().request(std::move(message), measureTimeoutSeconds(deadline, settings));
@@ -198,7 +208,59 @@ void RunWorker::measure(quint64 jobId, const RunRequest &request, const SampleSe
         measurement.faultMessage = toStdString(
             trWorker("The measurement failed: %1").arg(QString::fromUtf8(error.what())));
     }
+    m_measuringJob.store(0);
     Q_EMIT measureDone(jobId, measurement);
+}
+
+void RunWorker::requestCancel(quint64 jobId)
+{
+    m_cancelledJob.store(jobId);
+    const std::lock_guard lock(m_processMutex);
+    // Only the measurement it is meant for: a cancel must never end a run, a page or an export.
+    if (m_process && m_measuringJob.load() == jobId)
+        m_process->requestCancel();
+}
+
+double RunWorker::metricsTimeoutSeconds(double deadlineSeconds)
+{
+    const double deadline =
+        std::isfinite(deadlineSeconds) && deadlineSeconds > 0 ? deadlineSeconds : 10.0;
+    return deadline * MaxReplayPasses + RunSlackSeconds;
+}
+
+MetricsResult RunWorker::metricsFromReply(const WorkerProcess::Reply &reply, double deadlineSeconds)
+{
+    MetricsResult result;
+    if (reply.failure == WorkerProcess::Failure::None) {
+        try {
+            return parseMetricsReply(reply.message);
+        } catch (const std::exception &error) {
+            result.error = toStdString(trWorker("the worker's answer could not be read: %1")
+                                           .arg(QString::fromUtf8(error.what())));
+            return result;
+        }
+    }
+    const RunResult failed = resultFromReply(reply, deadlineSeconds);
+    result.error = toStdString(
+        trWorker("the worker could not collect the metrics: %1").arg(toQString(failed.message)));
+    return result;
+}
+
+void RunWorker::metrics(quint64 jobId, const RunRequest &request, const MetricsRequest &metrics)
+{
+    MetricsResult result;
+    try {
+        nlohmann::json message = makeMetricsRequest(request, metrics);
+        const double deadline = request.launch.deadlineSeconds;
+        const WorkerProcess::Reply reply =
+            process().request(std::move(message), metricsTimeoutSeconds(deadline));
+        reportHello();
+        result = metricsFromReply(reply, deadline);
+    } catch (const std::exception &error) {
+        result.error = toStdString(
+            trWorker("the metrics pass failed: %1").arg(QString::fromUtf8(error.what())));
+    }
+    Q_EMIT metricsDone(jobId, result);
 }
 
 void RunWorker::page(const PageRequest &request)

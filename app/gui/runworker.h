@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,7 +27,11 @@ public:
     void setCliPath(const QString &path);
     void run(quint64 jobId, const cuwb::RunRequest &request);
     void measure(quint64 jobId, const cuwb::RunRequest &request,
-                 const cuwb::SampleSettings &settings);
+                 const cuwb::SampleSettings &settings,
+                 const cuwb::ThroughputExpressions &throughput = {});
+    // The metrics pass of a launch: a request of its own, after the measurement, never timed.
+    void metrics(quint64 jobId, const cuwb::RunRequest &request,
+                 const cuwb::MetricsRequest &metrics);
     void page(const cuwb::PageRequest &request);
     void exportBuffer(const QString &handle, const QString &path, cuwb::ExportFormat format);
     void shutdown();
@@ -34,6 +39,10 @@ public:
     // fail at once and the worker is killed, so that the thread can be joined without waiting
     // for a run's deadline.
     void abort();
+    // Safe from any thread: asks the worker to stop sampling measurement `jobId` and answer
+    // with the samples taken (WorkerProcess::requestCancel; the worker is kept). A measurement
+    // not yet sent is answered at once with no samples. Anything else is left alone.
+    void requestCancel(quint64 jobId);
 
     // Seconds the client waits for a run's reply: the kernel's deadline plus room for the
     // worker's compile, allocation, initialisation and verification.
@@ -47,10 +56,19 @@ public:
     // faultStatus and faultMessage.
     static Measurement measurementFromReply(const WorkerProcess::Reply &reply,
                                             double deadlineSeconds, const SampleSettings &settings);
+    // Seconds the client waits for a metrics pass: one kernel deadline per replay pass (at
+    // most MaxReplayPasses) plus the run's slack for the profiler's set-up.
+    static double metricsTimeoutSeconds(double deadlineSeconds);
+    static constexpr int MaxReplayPasses = 16;
+    // The MetricsResult for a reply of a metrics request; a failure of the worker becomes its
+    // error, so the timing already shown stays untouched.
+    static MetricsResult metricsFromReply(const WorkerProcess::Reply &reply,
+                                          double deadlineSeconds);
 
 Q_SIGNALS:
     void runDone(quint64 jobId, const cuwb::RunResult &result);
     void measureDone(quint64 jobId, const cuwb::Measurement &measurement);
+    void metricsDone(quint64 jobId, const cuwb::MetricsResult &result);
     // error is empty on success; handle and first name the request either way.
     void pageDone(const cuwb::Page &page, const QString &error, const QString &handle,
                   quint64 first);
@@ -67,6 +85,8 @@ private:
     std::unique_ptr<WorkerProcess> m_process;
     std::string m_cliPath;
     int m_reportedStarts = 0;
+    std::atomic<quint64> m_measuringJob{0}; // the measurement in flight, 0 when none
+    std::atomic<quint64> m_cancelledJob{0}; // the newest measurement a cancel was asked for
 };
 
 } // namespace cuwb

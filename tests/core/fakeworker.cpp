@@ -3,6 +3,16 @@
 // is tested without a GPU. Usage: cuwb_fakeworker MODE [MARKER]. A mode ending in "-once"
 // misbehaves only while MARKER does not exist (and creates it), so that the worker started
 // next behaves, as a real worker does after a fault.
+//
+// For the GUI's measurement tests it also plays a worker on a GPU: mode "measure-ok" says
+// hello with an H200-like device and answers measure and metrics requests with figures like
+// those of the copy sample on an H200 (a metric whose name contains "no_such" is refused as
+// unknown); "metrics-denied" refuses the metrics pass for want of profiling permission; mode
+// "devices" prints `cuwb devices --json` for that device. When CUWB_FAKE_WORKER_LOG names a
+// file, the type of every request (and "cancel") is appended to it, one a line; when
+// CUWB_FAKE_WORKER_HELLO_DELAY_MS is set, the hello reply waits that long (a slow start).
+#include "device/devicejson.h"
+#include "measure/statistics.h"
 #include "worker/protocol.h"
 
 #include <csignal>
@@ -11,6 +21,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <string>
 #include <unistd.h>
 
@@ -37,6 +48,105 @@ bool misbehaveNow(const std::string &mode, const std::string &wanted, const char
     }
     std::ofstream(marker) << "done\n";
     return true;
+}
+
+void logRequest(const std::string &type)
+{
+    if (const char *path = std::getenv("CUWB_FAKE_WORKER_LOG")) {
+        std::ofstream(path, std::ios::app) << type << '\n';
+    }
+}
+
+// An H200 as `cuwb devices --json` describes it (docs/results/h200-foundation/devices.json).
+DeviceInfo fakeH200()
+{
+    DeviceInfo device;
+    device.name = "Fake H200";
+    device.major = 9;
+    device.minor = 0;
+    device.smCount = 132;
+    device.totalMemoryBytes = 150109880320ULL;
+    device.smClockKHz = 1980000;
+    device.memoryClockKHz = 3201000;
+    device.memoryBusWidthBits = 6016;
+    device.l2CacheBytes = 62914560;
+    device.maxThreadsPerBlock = 1024;
+    device.maxThreadsPerSm = 2048;
+    device.maxBlocksPerSm = 32;
+    device.registersPerSm = 65536;
+    device.registersPerBlock = 65536;
+    device.sharedPerSmBytes = 233472;
+    device.sharedPerBlockBytes = 49152;
+    device.sharedPerBlockOptinBytes = 232448;
+    device.reservedSharedPerBlockBytes = 1024;
+    const int block[3] = {1024, 1024, 64};
+    const int grid[3] = {2147483647, 65535, 65535};
+    for (int i = 0; i < 3; ++i) {
+        device.maxBlockDim[i] = block[i];
+        device.maxGridDim[i] = grid[i];
+    }
+    return device;
+}
+
+// 60 samples around 199.3 µs, as the copy sample measures on an H200.
+Measurement goodMeasurement(const WorkerRequest &request)
+{
+    Measurement m;
+    m.settings = request.settings;
+    for (int i = 0; i < 60; ++i) {
+        m.samplesNs.push_back(199327.0 + ((i * 37) % 11 - 5) * 60.0);
+        m.smClocksMHz.push_back(1980.0);
+    }
+    m.eventSamplesNs = m.samplesNs;
+    m.statistics = computeStatistics(m.samplesNs);
+    m.eventStatistics = m.statistics;
+    m.stop = {true, StopReason::NoiseBelowTarget,
+              "relative noise 0.09% below the target 0.50% after 60 samples"};
+    m.timingSource = TimingSource::Cupti;
+    m.smClockMinMHz = 1980.0;
+    m.smClockMaxMHz = 1980.0;
+    m.throughput.bytes = 536870912.0;
+    m.throughput.effectiveGBps = 2693.4;
+    m.throughput.theoreticalPeakGBps = 4814.3;
+    m.throughput.percentOfPeak = 55.9;
+    m.throughput.copyCeilingGBps = 4203.0;
+    m.throughput.percentOfCeiling = 64.1;
+    m.provenance.deviceName = "Fake H200";
+    m.provenance.arch = "sm_90";
+    m.provenance.kernel = request.run.launch.kernel;
+    return m;
+}
+
+MetricsResult goodMetrics(const MetricsRequest &request)
+{
+    MetricsResult r;
+    r.chip = "GH100";
+    r.passes = 1;
+    const std::map<std::string, double> known = {
+        {"dram__bytes_read.sum", 268473344.0},
+        {"dram__bytes_write.sum", 276572672.0},
+        {"dram__throughput.avg.pct_of_peak_sustained_elapsed", 55.9},
+        {"gpu__time_duration.sum", 202656.0},
+        {"sm__warps_active.avg.pct_of_peak_sustained_active", 70.9},
+    };
+    for (const std::string &name : request.metrics) {
+        if (name.find("no_such") != std::string::npos) {
+            r.error = "unknown metric `" + name + "`: the chip GH100 has no metric of that name";
+            r.passes = 0;
+            r.values.clear();
+            break;
+        }
+        const auto found = known.find(name);
+        r.values[name] = found == known.end() ? 1.0 : found->second;
+    }
+    r.registersPerThread = 8;
+    r.blockThreads = 256;
+    r.gridBlocks = 262144;
+    r.theoreticalOccupancy = 1.0;
+    r.activeBlocksPerSm = 8;
+    r.occupancyLimiter = "warps";
+    r.waves = 248.24;
+    return r;
 }
 
 RunResult goodResult(const RunRequest &request)
@@ -69,14 +179,25 @@ int main(int argc, char **argv)
     if (mode == "exit") {
         return 0;
     }
+    if (mode == "devices") {
+        DeviceQuery query;
+        query.driverLoaded = true;
+        query.driverVersion = 13000;
+        query.devices.push_back(fakeH200());
+        std::cout << nlohmann::json(query).dump(2) << '\n';
+        return 0;
+    }
+    const bool gpu = mode == "measure-ok" || mode == "metrics-denied";
 
     std::string line;
     while (std::getline(std::cin, line)) {
         const nlohmann::json message = nlohmann::json::parse(line);
         if (isCancelRequest(message)) {
+            logRequest("cancel");
             continue; // too late: nothing in flight
         }
         const WorkerRequest request = parseRequest(message);
+        logRequest(message.value("type", std::string()));
         switch (request.type) {
         case WorkerRequest::Type::Hello: {
             if (mode == "hang-hello") {
@@ -84,9 +205,19 @@ int main(int argc, char **argv)
                     pause();
                 }
             }
+            if (const char *delay = std::getenv("CUWB_FAKE_WORKER_HELLO_DELAY_MS")) {
+                ::usleep(static_cast<useconds_t>(std::atoi(delay)) * 1000);
+            }
             HelloReply hello;
             hello.worker = "fake";
-            hello.message = "no GPU: this is a fake worker";
+            if (gpu) {
+                hello.device = fakeH200();
+                hello.freeMemoryBytes = 140000000000ULL;
+                hello.driverVersion = 13000;
+                hello.nvrtcVersion = "13.0";
+            } else {
+                hello.message = "no GPU: this is a fake worker";
+            }
             if (mode == "protocol") {
                 hello.protocol = 99;
             }
@@ -108,9 +239,15 @@ int main(int argc, char **argv)
                 while (std::getline(std::cin, next) &&
                        !isCancelRequest(nlohmann::json::parse(next))) {
                 }
+                logRequest("cancel");
                 measurement.samplesNs = {1000.0, 1001.0, 999.0};
+                measurement.statistics = computeStatistics(measurement.samplesNs);
                 measurement.stop = {true, StopReason::Cancelled, "cancelled after 3 samples"};
                 send(makeMeasurementReply(request.id, measurement));
+                break;
+            }
+            if (gpu) {
+                send(makeMeasurementReply(request.id, goodMeasurement(request)));
                 break;
             }
             measurement.faultStatus = "no-device";
@@ -120,7 +257,18 @@ int main(int argc, char **argv)
         }
         case WorkerRequest::Type::Metrics: {
             MetricsResult result;
-            result.error = "this is a fake worker";
+            if (mode == "measure-ok") {
+                result = goodMetrics(request.metrics);
+            } else if (mode == "metrics-denied") {
+                result = goodMetrics(request.metrics);
+                result.values.clear();
+                result.passes = 0;
+                result.permissionDenied = true;
+                result.error = "hardware metrics need permission to use the GPU's performance "
+                               "counters (fake)";
+            } else {
+                result.error = "this is a fake worker";
+            }
             send(makeMetricsReply(request.id, result));
             break;
         }
