@@ -1,21 +1,42 @@
 // MeasureOptionsDialog: how Measure samples — cold or hot, a fixed sample count or adaptive
-// sampling (minimum samples, minimum GPU time, target relative noise), and the time cap. The
-// settings are kept in QSettings under "measure/"; load() gives the defaults of SampleSettings
-// for anything not stored yet.
+// sampling (minimum samples, minimum GPU time, target relative noise), and the time cap — and
+// whether a metrics pass follows the timing, with which metrics. A line under the metric list
+// says how many replay passes they need on the device's chip (counted on the host, off the GUI
+// thread, by MetricPassPlanner), or names a metric the chip does not know. The settings are
+// kept in QSettings under "measure/"; load() and loadMetricsChoice() give the defaults for
+// anything not stored yet.
 #pragma once
 
 #include "measure/measurement.h"
+#include "measure/metrics.h"
 
 #include <QDialog>
+#include <QStringList>
+#include <QTimer>
+
+#include <string>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
+class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 
 namespace cuwb {
+
+class MetricPassPlanner;
+
+// Whether Measure runs the metrics pass after the timing, and the metrics it asks for.
+struct MetricsChoice
+{
+    bool collect = false;
+    std::vector<std::string> metrics = defaultMetrics();
+    bool operator==(const MetricsChoice &) const = default;
+};
 
 class MeasureOptionsDialog : public QDialog
 {
@@ -30,8 +51,27 @@ public:
     static SampleSettings load();
     static void store(const SampleSettings &settings);
 
+    void setMetricsChoice(const MetricsChoice &choice);
+    [[nodiscard]] MetricsChoice metricsChoice() const;
+    static MetricsChoice loadMetricsChoice();
+    static void storeMetricsChoice(const MetricsChoice &choice);
+    // Metric names from text: separated by white space, commas or semicolons; repeats dropped.
+    static QStringList parseMetricNames(const QString &text);
+
+    // The architecture whose chip the passes are counted for: the device's, else the target's.
+    void setArchitecture(const QString &arch);
+    [[nodiscard]] QString architecture() const { return m_arch; }
+    // The replay-passes line as shown, and whether it shows an error.
+    [[nodiscard]] QString passesText() const;
+    [[nodiscard]] bool passesIsError() const { return m_passesError; }
+    [[nodiscard]] MetricPassPlanner *planner() const { return m_planner; }
+    [[nodiscard]] QGroupBox *metricsGroup() const { return m_metricsGroup; }
+    [[nodiscard]] QPlainTextEdit *metricsEdit() const { return m_metricsEdit; }
+
 private:
     void updateState();
+    void planPasses();
+    void showPasses(const QString &text, bool error);
 
     QComboBox *m_mode = nullptr;
     QCheckBox *m_fixed = nullptr;
@@ -42,6 +82,15 @@ private:
     QDoubleSpinBox *m_timeCap = nullptr;
     QLabel *m_error = nullptr;
     QPushButton *m_ok = nullptr;
+    QGroupBox *m_metricsGroup = nullptr;
+    QPlainTextEdit *m_metricsEdit = nullptr;
+    QLabel *m_passes = nullptr;
+    bool m_passesError = false;
+    MetricPassPlanner *m_planner = nullptr;
+    QTimer m_planDelay; // typing in the list replans once the typing pauses
+    QString m_arch;
+    QString m_plannedArch; // of the newest plan asked for
+    QStringList m_plannedMetrics;
     SampleSettings m_base; // fields the dialog does not show keep their values
 };
 
