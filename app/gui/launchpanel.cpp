@@ -100,6 +100,8 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     , m_measureAction(new QAction(tr("&Measure"), this))
     , m_measureButton(new QToolButton(this))
     , m_measureOptionsButton(new QToolButton(this))
+    , m_cancelMeasurementAction(new QAction(tr("&Cancel Measurement"), this))
+    , m_cancelMeasurementButton(new QToolButton(this))
 {
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
@@ -202,14 +204,27 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     m_measureButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_measureOptionsButton->setText(tr("\u2026"));
     m_measureOptionsButton->setToolTip(tr("Measurement options: cold or hot, sample count, "
-                                          "stopping criteria, time cap"));
+                                          "stopping criteria, time cap, hardware metrics"));
     m_measureOptionsButton->setAccessibleName(tr("Measurement options"));
+    m_cancelMeasurementAction->setIconText(tr("Cancel"));
+    m_cancelMeasurementAction->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_cancelMeasurementAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    // Esc only where the measurement is: in this panel or the Measurement dock (which adds the
+    // action too), never for the editor or a dialog.
+    m_cancelMeasurementAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_cancelMeasurementAction->setToolTip(tr("Stop sampling now and keep the samples taken (Esc)"));
+    m_cancelMeasurementAction->setEnabled(false);
+    addAction(m_cancelMeasurementAction);
+    m_cancelMeasurementButton->setDefaultAction(m_cancelMeasurementAction);
+    m_cancelMeasurementButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_cancelMeasurementButton->setVisible(false);
     m_runReason->setWordWrap(true);
     auto *runRow = new QHBoxLayout;
     runRow->setContentsMargins(8, 4, 8, 6);
     runRow->addWidget(m_runButton);
     runRow->addWidget(m_measureButton);
     runRow->addWidget(m_measureOptionsButton);
+    runRow->addWidget(m_cancelMeasurementButton);
     runRow->addWidget(m_runReason, 1);
 
     auto *outer = new QVBoxLayout(this);
@@ -261,6 +276,10 @@ LaunchPanel::LaunchPanel(QWidget *parent)
             Q_EMIT measureRequested();
     });
     connect(m_measureOptionsButton, &QToolButton::clicked, this, &LaunchPanel::editMeasureOptions);
+    connect(m_cancelMeasurementAction, &QAction::triggered, this, [this] {
+        if (m_cancelMeasurementAction->isEnabled())
+            Q_EMIT cancelMeasurementRequested();
+    });
 
     clearKernels(tr("Compile a source with a __global__ function to set up a launch."));
 }
@@ -744,12 +763,32 @@ void LaunchPanel::updateRunState()
             : reason);
 }
 
+void LaunchPanel::setMeasurementCancellable(bool cancellable)
+{
+    m_cancelMeasurementAction->setEnabled(cancellable);
+    m_cancelMeasurementButton->setVisible(cancellable);
+}
+
+QString LaunchPanel::metricsArchitecture() const
+{
+    if (m_device)
+        return toQString(m_device->arch());
+    // "sm_90a" profiles as "sm_90"; the limits table knows the base name.
+    if (const auto limits = archLimits(m_options.arch))
+        return toQString(limits->name());
+    return toQString(m_options.arch);
+}
+
 void LaunchPanel::editMeasureOptions()
 {
     MeasureOptionsDialog dialog(this);
     dialog.setSettings(MeasureOptionsDialog::load());
-    if (dialog.exec() == QDialog::Accepted)
+    dialog.setMetricsChoice(MeasureOptionsDialog::loadMetricsChoice());
+    dialog.setArchitecture(metricsArchitecture());
+    if (dialog.exec() == QDialog::Accepted) {
         MeasureOptionsDialog::store(dialog.settings());
+        MeasureOptionsDialog::storeMetricsChoice(dialog.metricsChoice());
+    }
 }
 
 RunRequest LaunchPanel::runRequest() const

@@ -5,7 +5,8 @@
 // against the device's limits (or the target architecture's). The state is a LaunchSpec and a
 // VerificationSpec; the widgets only edit it. Run (Ctrl+R) and Measure (Ctrl+Shift+R) are
 // disabled while the launch is invalid or there is no GPU, with the reason in their tooltips;
-// the button beside Measure opens the measurement options.
+// the button beside Measure opens the measurement options. While a measurement samples, Cancel
+// (Esc in the panel) stops it early; the samples taken are kept.
 #pragma once
 
 #include "compiler/compileresult.h"
@@ -77,6 +78,12 @@ public:
     [[nodiscard]] QAction *runAction() const { return m_runAction; }
     [[nodiscard]] QAction *measureAction() const { return m_measureAction; }
     [[nodiscard]] QToolButton *measureOptionsButton() const { return m_measureOptionsButton; }
+    [[nodiscard]] QAction *cancelMeasurementAction() const { return m_cancelMeasurementAction; }
+    [[nodiscard]] QToolButton *cancelMeasurementButton() const { return m_cancelMeasurementButton; }
+    // Shows and enables Cancel while a measurement can be cancelled.
+    void setMeasurementCancellable(bool cancellable);
+    // The architecture the metrics pass would profile: the device's, else the target's.
+    [[nodiscard]] QString metricsArchitecture() const;
     [[nodiscard]] VariablesModel *variablesModel() const { return m_variablesModel; }
     [[nodiscard]] ArgumentsModel *argumentsModel() const { return m_argumentsModel; }
     [[nodiscard]] QTableView *argumentsView() const { return m_argumentsView; }
@@ -96,6 +103,7 @@ public:
 Q_SIGNALS:
     void runRequested();
     void measureRequested();
+    void cancelMeasurementRequested();
     // The user changed the launch or the verification (the project has unsaved changes).
     void launchEdited();
     void kernelChanged(const QString &loweredName);
@@ -158,6 +166,8 @@ private:
     QAction *m_measureAction = nullptr;
     QToolButton *m_measureButton = nullptr;
     QToolButton *m_measureOptionsButton = nullptr;
+    QAction *m_cancelMeasurementAction = nullptr;
+    QToolButton *m_cancelMeasurementButton = nullptr;
 };
 
 } // namespace cuwb

@@ -193,6 +193,18 @@ void MainWindow::showRunDocks()
     m_resultsDock->raise();
 }
 
+void MainWindow::showMeasurementDocks()
+{
+    m_launchDock->show();
+    m_launchDock->raise();
+    m_measurementDock->show();
+    m_measurementDock->raise();
+    // The card and the histogram side by side want width, the card's rows height.
+    resizeDocks({m_problemsDock, m_measurementDock}, {width() / 5, width() * 4 / 5},
+                Qt::Horizontal);
+    resizeDocks({m_measurementDock}, {std::max(400, height() * 11 / 20)}, Qt::Vertical);
+}
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -281,6 +293,8 @@ void MainWindow::createMenus()
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_launchPanel->runAction());
+    run->addAction(m_launchPanel->measureAction());
+    run->addAction(m_launchPanel->cancelMeasurementAction());
 
     connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
 }
@@ -324,6 +338,18 @@ void MainWindow::connectSignals()
     connect(m_launchPanel, &LaunchPanel::measureRequested, this, &MainWindow::onMeasureRequested);
     connect(m_runController, &RunController::measurementFinished, this,
             &MainWindow::onMeasurementFinished);
+    connect(
+        m_runController, &RunController::metricsStarted, this,
+        [this](quint64, int metricCount) { m_measurementPanel->showMetricsPending(metricCount); });
+    connect(m_runController, &RunController::metricsFinished, this, &MainWindow::onMetricsFinished);
+    m_measurementPanel->setCancelAction(m_launchPanel->cancelMeasurementAction());
+    connect(m_launchPanel, &LaunchPanel::cancelMeasurementRequested, this,
+            &MainWindow::onCancelMeasurementRequested);
+    connect(m_runController, &RunController::measurementCancellableChanged, this,
+            [this](bool cancellable) {
+                m_launchPanel->setMeasurementCancellable(cancellable);
+                m_measurementPanel->setCancellable(cancellable);
+            });
     connect(m_runController, &RunController::busyChanged, this,
             [this] { m_launchPanel->setRunning(m_runController->isRunning()); });
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
@@ -546,7 +572,12 @@ void MainWindow::onMeasureRequested()
     m_measurementPanel->showMeasuring(m_launchPanel->currentKernel());
     m_measurementDock->show();
     m_measurementDock->raise();
-    m_runController->measure(m_launchPanel->runRequest(), MeasureOptionsDialog::load());
+    const MetricsChoice choice = MeasureOptionsDialog::loadMetricsChoice();
+    std::optional<MetricsRequest> metrics;
+    if (choice.collect)
+        metrics = MetricsRequest{choice.metrics};
+    m_runController->measure(m_launchPanel->runRequest(), MeasureOptionsDialog::load(),
+                             m_projects->throughputFor(currentDocument()), metrics);
     m_launchPanel->setRunning(m_runController->isRunning());
 }
 
@@ -556,6 +587,24 @@ void MainWindow::onMeasurementFinished(quint64 jobId, const Measurement &measure
     m_measurementPanel->showMeasurement(m_launchPanel->currentKernel(), measurement);
     m_launchPanel->setRunning(m_runController->isRunning());
     statusBar()->showMessage(m_measurementPanel->statusText(), 10000);
+    Q_EMIT measurementShown(measurement);
+}
+
+void MainWindow::onMetricsFinished(quint64 jobId, const MetricsResult &metrics)
+{
+    Q_UNUSED(jobId)
+    m_measurementPanel->showMetrics(metrics);
+    m_launchPanel->setRunning(m_runController->isRunning());
+    if (!metrics.ok())
+        statusBar()->showMessage(
+            tr("Hardware metrics not collected: %1").arg(toQString(metrics.error)), 15000);
+    Q_EMIT metricsShown(metrics);
+}
+
+void MainWindow::onCancelMeasurementRequested()
+{
+    if (m_runController->cancelMeasurement())
+        m_measurementPanel->showCancelling();
 }
 
 void MainWindow::goToSourceLine(int line)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compiler/compileresult.h"
+#include "metatypes.h"
 
 #include <QMainWindow>
 
@@ -79,12 +80,19 @@ public:
     [[nodiscard]] ProjectController *projectController() const { return m_projects; }
     // Brings the Launch and Results docks to the front.
     void showRunDocks();
+    // Brings the Launch and Measurement docks to the front, the Measurement dock tall enough
+    // for its card and histogram (the --measure screenshot).
+    void showMeasurementDocks();
 
 Q_SIGNALS:
     // A compile result is on screen: editor, PTX, panels and status bar show it.
     void resultShown(int documentId);
     // A run's result is on screen in the Results dock.
     void runResultShown();
+    // A measurement's timing is on screen in the Measurement dock; when a metrics pass follows
+    // (RunController::isCollectingMetrics()), metricsShown comes after it.
+    void measurementShown(const cuwb::Measurement &measurement);
+    void metricsShown(const cuwb::MetricsResult &metrics);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -107,6 +115,8 @@ private:
     void onRunFinished(quint64 jobId, const RunResult &result);
     void onMeasureRequested();
     void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
+    void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
+    void onCancelMeasurementRequested();
     void setRunAvailability(bool available, const QString &reason);
     void showDocumentResult(Document *document);
     void goToSourceLine(int line);

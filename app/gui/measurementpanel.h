@@ -2,19 +2,28 @@
 // samples, why sampling stopped or what stopped it), a result card of the figures — median,
 // mean, min, max, standard deviation, relative noise, timing source, SM clocks and throttling,
 // effective bandwidth against the peak and the copy ceiling, GFLOP/s, notes — and a histogram
-// of the samples. Every figure comes from the Measurement; the panel only formats it.
+// of the samples. After the timing, the optional metrics pass adds its rows beside the
+// effective figures: DRAM bytes moved against the declared bytes, DRAM throughput, achieved
+// beside theoretical occupancy, the limiter, the waves and the replay passes; a pass that was
+// refused (no profiling permission, an unknown metric) shows why, and the timing stays. Every
+// figure comes from the Measurement and the MetricsResult; the panel only formats them.
 #pragma once
 
 #include "measure/measurement.h"
+#include "measure/metrics.h"
 
 #include <QList>
 #include <QString>
 #include <QWidget>
 
+#include <optional>
+
+class QAction;
 class QChart;
 class QChartView;
 class QFormLayout;
 class QLabel;
+class QToolButton;
 
 namespace cuwb {
 
@@ -26,10 +35,22 @@ public:
     explicit MeasurementPanel(QWidget *parent = nullptr);
 
     void showMeasuring(const QString &kernel);
+    // A cancel was asked for; the measurement then arrives with the samples taken.
+    void showCancelling();
     void showMeasurement(const QString &kernel, const Measurement &measurement);
+    // The metrics pass of the measurement shown is running / has finished.
+    void showMetricsPending(int metricCount);
+    void showMetrics(const MetricsResult &metrics);
     void clear();
 
-    // One row of the result card; `key` names the value label (its objectName) for tests.
+    // The Cancel button beside the status line triggers `action` (Esc in the panel too); it is
+    // shown while setCancellable(true).
+    void setCancelAction(QAction *action);
+    void setCancellable(bool cancellable);
+    [[nodiscard]] QToolButton *cancelButton() const { return m_cancelButton; }
+
+    // One row of the result card; `key` names the value label (its objectName) for tests. A
+    // row without a label is a heading across the card.
     struct Figure
     {
         QString key;
@@ -37,8 +58,13 @@ public:
         QString value;
     };
     static QList<Figure> figures(const Measurement &measurement);
+    // The rows of a metrics pass; `measurement` gives the declared bytes.
+    static QList<Figure> metricFigures(const Measurement &measurement,
+                                       const MetricsResult &metrics);
     // "812 ns", "12.4 µs", "3.07 ms", "1.25 s"
     static QString formatTime(double ns);
+    // "2.15 GB" (GB = 1e9 bytes) from 0.1 GB up, as cuwb measure prints them; "512.00 kB" below.
+    static QString formatBytes(double bytes);
 
     [[nodiscard]] QString statusText() const;
     // The value shown for a figure's key; empty when the card has no such row.
@@ -46,10 +72,18 @@ public:
     [[nodiscard]] QChart *chart() const { return m_chart; }
 
 private:
+    void showCard();
     void setFigures(const QList<Figure> &figures);
     void setHistogram(const Measurement &measurement);
 
+    // What the card shows, kept so that the metrics can join the timing later.
+    QString m_kernel;
+    std::optional<Measurement> m_measurement;
+    std::optional<MetricsResult> m_metrics;
+    int m_metricsPending = 0; // metrics being collected; 0 when no pass runs
+
     QLabel *m_status = nullptr;
+    QToolButton *m_cancelButton = nullptr;
     QFormLayout *m_card = nullptr;
     QChart *m_chart = nullptr;
     QChartView *m_chartView = nullptr;

@@ -105,6 +105,13 @@ Document *ProjectController::projectDocument() const
     return m_tabs->currentDocument();
 }
 
+ThroughputExpressions ProjectController::throughputFor(const Document *document) const
+{
+    if (!hasProject() || !m_document || m_document != document)
+        return {};
+    return m_project.measure.throughput;
+}
+
 Project ProjectController::currentProject(const QString &path) const
 {
     Project project = m_project; // keeps fields from newer versions and the name

@@ -41,6 +41,9 @@ public:
     [[nodiscard]] bool hasProject() const { return !m_path.isEmpty(); }
     [[nodiscard]] QString projectPath() const { return m_path; }
     [[nodiscard]] QString lastError() const { return m_lastError; }
+    // The bytes and FLOP expressions of the open project's "measure" section when `document`
+    // is the project's source; none otherwise (another file's kernel does other work).
+    [[nodiscard]] ThroughputExpressions throughputFor(const Document *document) const;
     // The project as it would be saved now to `path`.
     [[nodiscard]] Project currentProject(const QString &path) const;
 

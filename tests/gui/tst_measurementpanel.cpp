@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolButton>
 
 #include <numeric>
 
@@ -52,6 +53,37 @@ Measurement syntheticMeasurement()
     m.throughput.copyCeilingGBps = 4000.0;
     m.throughput.percentOfCeiling = 16.8;
     m.throughput.gflops = 12.3;
+    return m;
+}
+
+// The copy sample on an H200 (docs/results/h200-measure), scaled to 2^28 floats: 2.15 GB.
+MetricsResult syntheticMetrics()
+{
+    MetricsResult r;
+    r.chip = "GH100";
+    r.passes = 1;
+    r.values = {
+        {"dram__bytes_read.sum", 1.0739e9},
+        {"dram__bytes_write.sum", 1.0818e9},
+        {"dram__throughput.avg.pct_of_peak_sustained_elapsed", 93.14},
+        {"gpu__time_duration.sum", 802336.0},
+        {"sm__warps_active.avg.pct_of_peak_sustained_active", 70.99},
+    };
+    r.registersPerThread = 8;
+    r.blockThreads = 256;
+    r.gridBlocks = 1048576;
+    r.theoreticalOccupancy = 1.0;
+    r.activeBlocksPerSm = 8;
+    r.occupancyLimiter = "warps";
+    r.waves = 992.97;
+    return r;
+}
+
+Measurement copyMeasurement()
+{
+    Measurement m = syntheticMeasurement();
+    m.throughput.bytes = 2147483648.0;
+    m.notes = {"a note stays last"};
     return m;
 }
 
@@ -177,6 +209,187 @@ private Q_SLOTS:
 
         panel.showMeasuring(QStringLiteral("copy"));
         QVERIFY(panel.chart()->series().isEmpty());
+    }
+
+    void metricsShowBesideTheEffectiveFigures()
+    {
+        MeasurementPanel panel;
+        panel.showMeasurement(QStringLiteral("copy"), copyMeasurement());
+        panel.showMetrics(syntheticMetrics());
+        QCOMPARE(panel.shownValue(QStringLiteral("metrics")),
+                 QStringLiteral("Hardware metrics: 1 replay pass on GH100, not timed"));
+        QCOMPARE(panel.shownValue(QStringLiteral("dramBytes")),
+                 QStringLiteral("declared 2.15 GB, DRAM moved 2.16 GB (read 1.07 GB, written "
+                                "1.08 GB)"));
+        QCOMPARE(panel.shownValue(QStringLiteral("dramThroughput")),
+                 QStringLiteral("93.1% of peak"));
+        QCOMPARE(panel.shownValue(QStringLiteral("metricsTime")), QStringLiteral("802.3 \u00b5s"));
+        QCOMPARE(panel.shownValue(QStringLiteral("occupancy")),
+                 QStringLiteral("achieved 71.0%, theoretical 100.0%"));
+        QCOMPARE(panel.shownValue(QStringLiteral("limiter")),
+                 QStringLiteral("warps (8 blocks of 256 threads per SM, 8 registers per thread)"));
+        QCOMPARE(panel.shownValue(QStringLiteral("waves")),
+                 QStringLiteral("992.97 (1048576 blocks)"));
+        QVERIFY(panel.shownValue(QStringLiteral("otherMetrics")).isEmpty());
+        QVERIFY(panel.shownValue(QStringLiteral("metricsError")).isEmpty());
+        // The timing stays, and the metrics come after the effective figures, before the notes.
+        QCOMPARE(panel.shownValue(QStringLiteral("median")), QStringLiteral("12.45 \u00b5s"));
+        const QList<MeasurementPanel::Figure> rows = MeasurementPanel::figures(copyMeasurement());
+        QStringList keys;
+        for (const MeasurementPanel::Figure &figure : rows)
+            keys.append(figure.key);
+        QCOMPARE(keys.last(), QStringLiteral("notes"));
+        QVERIFY(keys.contains(QStringLiteral("gflops")));
+    }
+
+    void metricRowsAreInOrder()
+    {
+        QStringList keys;
+        for (const MeasurementPanel::Figure &figure :
+             MeasurementPanel::metricFigures(copyMeasurement(), syntheticMetrics()))
+            keys.append(figure.key);
+        QCOMPARE(keys, QStringList({QStringLiteral("metrics"), QStringLiteral("dramBytes"),
+                                    QStringLiteral("dramThroughput"), QStringLiteral("metricsTime"),
+                                    QStringLiteral("occupancy"), QStringLiteral("limiter"),
+                                    QStringLiteral("waves")}));
+    }
+
+    void undeclaredBytesAndOtherMetrics()
+    {
+        Measurement m = copyMeasurement();
+        m.throughput.bytes.reset(); // the bytes expression failed
+        MetricsResult r = syntheticMetrics();
+        r.values["lts__t_bytes.sum"] = 4.5e9;
+        r.passes = 3;
+        MeasurementPanel panel;
+        panel.showMeasurement(QStringLiteral("copy"), m);
+        panel.showMetrics(r);
+        QVERIFY(panel.shownValue(QStringLiteral("dramBytes"))
+                    .startsWith(QStringLiteral("DRAM moved 2.16 GB")));
+        QCOMPARE(panel.shownValue(QStringLiteral("otherMetrics")),
+                 QStringLiteral("lts__t_bytes.sum = 4.5e+09"));
+        QVERIFY(panel.shownValue(QStringLiteral("metrics"))
+                    .contains(QStringLiteral("3 replay passes")));
+    }
+
+    void permissionDeniedShowsTheReasonAndKeepsTheTiming()
+    {
+        MetricsResult r = syntheticMetrics();
+        r.values.clear();
+        r.passes = 0;
+        r.permissionDenied = true;
+        r.error =
+            "hardware metrics need permission to use the GPU's performance counters, which "
+            "this driver restricts to administrators (NVreg_RestrictProfilingToAdminUsers=1); "
+            "timing still works. To allow it: run as root, or give the program CAP_PERFMON";
+        MeasurementPanel panel;
+        panel.showMeasurement(QStringLiteral("copy"), copyMeasurement());
+        panel.showMetrics(r);
+        QCOMPARE(panel.shownValue(QStringLiteral("metrics")),
+                 QStringLiteral("Hardware metrics: not collected"));
+        const QString reason = panel.shownValue(QStringLiteral("metricsError"));
+        QVERIFY(reason.contains(QStringLiteral("NVreg_RestrictProfilingToAdminUsers")));
+        QVERIFY(reason.contains(QStringLiteral("CAP_PERFMON"))); // the fix
+        for (const char *key : {"dramBytes", "dramThroughput", "metricsTime"})
+            QVERIFY2(panel.shownValue(QString::fromLatin1(key)).isEmpty(), key);
+        // Computed on the host from the kernel's resources: known without the counters.
+        QCOMPARE(panel.shownValue(QStringLiteral("occupancy")),
+                 QStringLiteral("theoretical 100.0%"));
+        QVERIFY(!panel.shownValue(QStringLiteral("waves")).isEmpty());
+        QCOMPARE(panel.shownValue(QStringLiteral("median")), QStringLiteral("12.45 \u00b5s"));
+        QCOMPARE(panel.chart()->series().size(), 1);
+    }
+
+    void unknownMetricIsNamedOnTheCard()
+    {
+        MetricsResult r;
+        r.chip = "GH100";
+        r.error = "unknown metric `dram__no_such_counter.sum`: the chip GH100 has no metric of "
+                  "that name";
+        MeasurementPanel panel;
+        panel.showMeasurement(QStringLiteral("copy"), copyMeasurement());
+        panel.showMetrics(r);
+        QVERIFY(panel.shownValue(QStringLiteral("metricsError"))
+                    .contains(QStringLiteral("`dram__no_such_counter.sum`")));
+        QVERIFY(panel.shownValue(QStringLiteral("occupancy")).isEmpty()); // nothing known
+        QVERIFY(!panel.shownValue(QStringLiteral("median")).isEmpty());
+    }
+
+    void pendingMetricsAreAnnounced()
+    {
+        MeasurementPanel panel;
+        panel.showMeasurement(QStringLiteral("copy"), copyMeasurement());
+        panel.showMetricsPending(5);
+        QVERIFY(panel.shownValue(QStringLiteral("metrics"))
+                    .contains(QStringLiteral("collecting 5 metrics")));
+        panel.showMetrics(syntheticMetrics());
+        QVERIFY(
+            !panel.shownValue(QStringLiteral("metrics")).contains(QStringLiteral("collecting")));
+        // A new measurement starts without the old metrics.
+        panel.showMeasuring(QStringLiteral("copy"));
+        QVERIFY(panel.shownValue(QStringLiteral("dramBytes")).isEmpty());
+        panel.showMeasurement(QStringLiteral("copy"), copyMeasurement());
+        QVERIFY(panel.shownValue(QStringLiteral("dramBytes")).isEmpty());
+    }
+
+    void cancelledMeasurementShowsTheSamplesTaken()
+    {
+        Measurement m = syntheticMeasurement();
+        m.stop = {true, StopReason::Cancelled, "cancelled after 40 samples"};
+        MeasurementPanel panel;
+        panel.showMeasuring(QStringLiteral("copy"));
+        panel.showCancelling();
+        QVERIFY(panel.statusText().contains(QStringLiteral("Cancelling")));
+        panel.showMeasurement(QStringLiteral("copy"), m);
+        QCOMPARE(panel.shownValue(QStringLiteral("samples")),
+                 QStringLiteral("40 (cancelled after 40 samples)"));
+        QVERIFY(panel.statusText().contains(QStringLiteral("cancelled after 40 samples")));
+        QVERIFY(panel.statusText().contains(QStringLiteral("median 12.45")));
+        QVERIFY(panel.shownValue(QStringLiteral("fault")).isEmpty());
+        QCOMPARE(panel.chart()->series().size(), 1);
+    }
+
+    void cancelButtonAndEscape()
+    {
+        LaunchPanel launch;
+        MeasurementPanel panel;
+        QAction *cancel = launch.cancelMeasurementAction();
+        QCOMPARE(cancel->shortcut(), QKeySequence(Qt::Key_Escape));
+        QVERIFY(!cancel->isEnabled());
+        panel.setCancelAction(cancel);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.cancelButton()->isHidden());
+
+        QSignalSpy requested(&launch, &LaunchPanel::cancelMeasurementRequested);
+        launch.setMeasurementCancellable(true);
+        panel.setCancellable(true);
+        QVERIFY(cancel->isEnabled());
+        QVERIFY(!panel.cancelButton()->isHidden());
+        QVERIFY(!launch.cancelMeasurementButton()->isHidden());
+        QTest::mouseClick(panel.cancelButton(), Qt::LeftButton);
+        QCOMPARE(requested.size(), 1);
+        // Esc where the measurement is shown, while it has focus.
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        panel.cancelButton()->setFocus();
+        QTest::keyClick(panel.cancelButton(), Qt::Key_Escape);
+        QCOMPARE(requested.size(), 2);
+
+        launch.setMeasurementCancellable(false);
+        panel.setCancellable(false);
+        QVERIFY(panel.cancelButton()->isHidden());
+        QTest::keyClick(&panel, Qt::Key_Escape);
+        QCOMPARE(requested.size(), 2); // nothing to cancel
+    }
+
+    void bytesAreFormattedAsTheCliDoes()
+    {
+        QCOMPARE(MeasurementPanel::formatBytes(2147483648.0), QStringLiteral("2.15 GB"));
+        QCOMPARE(MeasurementPanel::formatBytes(536870912.0), QStringLiteral("0.54 GB"));
+        QCOMPARE(MeasurementPanel::formatBytes(8.0 * 1024 * 1024), QStringLiteral("8.39 MB"));
+        QCOMPARE(MeasurementPanel::formatBytes(4096.0), QStringLiteral("4.10 kB"));
+        QCOMPARE(MeasurementPanel::formatBytes(512.0), QStringLiteral("512 B"));
     }
 
     void measureNeedsAGpu()
