@@ -91,10 +91,33 @@ int main(int argc, char *argv[])
         QStringLiteral("run"),
         QObject::tr("With --screenshot: run the launch once the first compile is shown, and "
                     "take the screenshot when its result and first values are on screen."));
-    parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption});
+    const QCommandLineOption measureOption(
+        QStringLiteral("measure"),
+        QObject::tr("With --screenshot: measure the launch once the first compile is shown, and "
+                    "take the screenshot when the Measurement dock shows the result card and "
+                    "histogram. Exits 1 with a message when the measurement cannot run or "
+                    "stops on a fault."));
+    const QCommandLineOption metricsOption(
+        QStringLiteral("metrics"),
+        QObject::tr("With --measure: collect the hardware metrics (a separate, untimed pass) "
+                    "after the timing and wait for them too."));
+    parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption,
+                       measureOption, metricsOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
+    if (parser.isSet(measureOption) && screenshotPath.isEmpty()) {
+        printError(QObject::tr("--measure needs --screenshot FILE"));
+        return 2;
+    }
+    if (parser.isSet(runOption) && parser.isSet(measureOption)) {
+        printError(QObject::tr("choose one of --run and --measure"));
+        return 2;
+    }
+    if (parser.isSet(metricsOption) && !parser.isSet(measureOption)) {
+        printError(QObject::tr("--metrics needs --measure"));
+        return 2;
+    }
     int width = 1600;
     int height = 1000;
     if (parser.isSet(sizeOption)) {
@@ -159,8 +182,13 @@ int main(int argc, char *argv[])
     std::unique_ptr<cuwb::ScreenshotRunner> runner;
     if (!screenshotPath.isEmpty()) {
         window.resize(width, height);
-        runner = std::make_unique<cuwb::ScreenshotRunner>(&window, screenshotPath, cursorLine,
-                                                          parser.isSet(runOption));
+        using Action = cuwb::ScreenshotRunner::Action;
+        const Action action = parser.isSet(measureOption) ? Action::Measure
+                              : parser.isSet(runOption)   ? Action::Run
+                                                          : Action::None;
+        runner =
+            std::make_unique<cuwb::ScreenshotRunner>(&window, screenshotPath, cursorLine, action);
+        runner->setCollectMetrics(parser.isSet(metricsOption));
         QObject::connect(runner.get(), &cuwb::ScreenshotRunner::finished, &app,
                          [](int code) { QCoreApplication::exit(code); });
         runner->start();

@@ -4,7 +4,11 @@
 #include "document.h"
 #include "launchpanel.h"
 #include "mainwindow.h"
+#include "measureoptionsdialog.h"
+#include "qtconvert.h"
 #include "resultspanel.h"
+#include "runcontroller.h"
+#include "runworker.h"
 #include "sourceeditor.h"
 
 #include <QAction>
@@ -12,24 +16,25 @@
 #include <QDir>
 #include <QPixmap>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cuwb {
 
 ScreenshotRunner::ScreenshotRunner(MainWindow *window, const QString &outputPath, int cursorLine,
-                                   bool run, QObject *parent)
+                                   Action action, QObject *parent)
     : QObject(parent)
     , m_window(window)
     , m_outputPath(outputPath)
     , m_cursorLine(cursorLine)
-    , m_run(run)
+    , m_action(action)
+    , m_timeoutMessage(tr("no compile result appeared in time"))
 {
     m_timeout.setSingleShot(true);
     m_devicePatience.setSingleShot(true);
     m_devicePatience.setInterval(10000);
-    connect(&m_timeout, &QTimer::timeout, this,
-            [this] { fail(tr("no compile result appeared in time")); });
-    connect(&m_devicePatience, &QTimer::timeout, this, &ScreenshotRunner::capture);
+    connect(&m_timeout, &QTimer::timeout, this, [this] { fail(m_timeoutMessage); });
+    connect(&m_devicePatience, &QTimer::timeout, this, &ScreenshotRunner::proceed);
     connect(m_window, &MainWindow::resultShown, this, [this] {
         m_haveResult = true;
         check();
@@ -40,6 +45,10 @@ ScreenshotRunner::ScreenshotRunner(MainWindow *window, const QString &outputPath
 void ScreenshotRunner::start(int timeoutMs)
 {
     if (!m_window->currentDocument()) {
+        if (m_action == Action::Measure) {
+            fail(tr("there is no kernel to measure: open a .cuwb project or a .cu source"));
+            return;
+        }
         // Nothing to compile, so nothing to wait for.
         QTimer::singleShot(300, this, &ScreenshotRunner::capture);
         return;
@@ -49,24 +58,35 @@ void ScreenshotRunner::start(int timeoutMs)
 
 void ScreenshotRunner::check()
 {
-    if (!m_haveResult || m_capturing)
+    if (!m_haveResult || m_capturing || m_started)
         return;
-    if (m_window->deviceProbe()->isFinished()) {
-        if (m_run)
-            startRun();
-        else
-            capture();
-    } else if (!m_devicePatience.isActive()) {
+    if (m_window->deviceProbe()->isFinished())
+        proceed();
+    else if (!m_devicePatience.isActive())
         m_devicePatience.start();
+}
+
+void ScreenshotRunner::proceed()
+{
+    m_devicePatience.stop();
+    switch (m_action) {
+    case Action::None:
+        capture();
+        break;
+    case Action::Run:
+        startRun();
+        break;
+    case Action::Measure:
+        startMeasure();
+        break;
     }
 }
 
 void ScreenshotRunner::startRun()
 {
-    if (m_runStarted)
+    if (m_started)
         return;
-    m_runStarted = true;
-    m_devicePatience.stop();
+    m_started = true;
     m_window->showRunDocks();
     LaunchPanel *launch = m_window->launchPanel();
     if (!launch->canRun()) {
@@ -85,8 +105,70 @@ void ScreenshotRunner::startRun()
             capture();
     });
     connect(results, &ResultsPanel::valuesShown, this, &ScreenshotRunner::capture);
+    m_timeoutMessage = tr("no run result appeared in time");
     m_timeout.start(120000);
     launch->runAction()->trigger();
+}
+
+int ScreenshotRunner::measureTimeoutMs(double deadlineSeconds, const SampleSettings &settings,
+                                       bool metrics)
+{
+    double seconds = RunWorker::measureTimeoutSeconds(deadlineSeconds, settings) + 60.0;
+    if (metrics)
+        seconds += RunWorker::metricsTimeoutSeconds(deadlineSeconds);
+    return int(std::min(seconds * 1000.0, 3.6e6 * 4));
+}
+
+void ScreenshotRunner::startMeasure()
+{
+    if (m_started)
+        return;
+    m_started = true;
+    m_window->showMeasurementDocks();
+    LaunchPanel *launch = m_window->launchPanel();
+    if (!launch->canRun()) {
+        m_exitCode = 1;
+        m_failure = tr("cannot measure: %1").arg(launch->runBlockedReason());
+        capture();
+        return;
+    }
+    // What Measure reads when triggered, as the user would have set it in the options.
+    MetricsChoice choice = MeasureOptionsDialog::loadMetricsChoice();
+    choice.collect = m_collectMetrics;
+    MeasureOptionsDialog::storeMetricsChoice(choice);
+
+    connect(m_window, &MainWindow::measurementShown, this, &ScreenshotRunner::onMeasurementShown);
+    connect(m_window, &MainWindow::metricsShown, this, &ScreenshotRunner::onMetricsShown);
+    m_timeoutMessage = m_collectMetrics ? tr("no measurement with metrics appeared in time")
+                                        : tr("no measurement appeared in time");
+    m_timeout.start(measureTimeoutMs(launch->launchSpec().deadlineSeconds,
+                                     MeasureOptionsDialog::load(), m_collectMetrics));
+    launch->measureAction()->trigger();
+}
+
+void ScreenshotRunner::onMeasurementShown(const Measurement &measurement)
+{
+    if (!measurement.faultStatus.empty()) {
+        m_exitCode = 1;
+        m_failure =
+            tr("the measurement stopped (%1): %2")
+                .arg(toQString(measurement.faultStatus), toQString(measurement.faultMessage));
+    } else if (measurement.statistics.count == 0) {
+        m_exitCode = 1;
+        m_failure =
+            tr("the measurement took no samples: %1").arg(toQString(measurement.stop.message));
+    }
+    if (!m_window->runController()->isCollectingMetrics())
+        capture();
+}
+
+void ScreenshotRunner::onMetricsShown(const MetricsResult &metrics)
+{
+    // As with cuwb measure --metrics: a refused pass is reported, the timing stands.
+    if (!metrics.ok())
+        std::fprintf(stderr, "cuda-workbench: hardware metrics not collected: %s\n",
+                     qPrintable(toQString(metrics.error)));
+    capture();
 }
 
 void ScreenshotRunner::capture()
@@ -112,7 +194,10 @@ void ScreenshotRunner::capture()
             fail(tr("cannot write %1").arg(QDir::toNativeSeparators(m_outputPath)));
             return;
         }
-        Q_EMIT finished(0);
+        if (m_exitCode != 0)
+            std::fprintf(stderr, "cuda-workbench: %s (the screenshot shows it)\n",
+                         qPrintable(m_failure));
+        Q_EMIT finished(m_exitCode);
     });
 }
 

@@ -1,7 +1,14 @@
 // ScreenshotRunner: renders the main window to a PNG once the first compile result is on
 // screen, the device line is known and the docks are laid out; for documentation and tests.
-// With run set, it then runs the launch and waits for the result and its first page of values.
+// Action::Run then runs the launch and waits for the result and its first page of values.
+// Action::Measure measures it instead (with the metrics pass when asked) and waits for the
+// card and the histogram, so that the picture is evidence of a real measurement; a measurement
+// that cannot start or stops on a fault is still captured, and finished() reports exit code 1.
 #pragma once
+
+#include "measure/measurement.h"
+#include "measure/metrics.h"
+#include "metatypes.h"
 
 #include <QObject>
 #include <QString>
@@ -16,28 +23,48 @@ class ScreenshotRunner : public QObject
     Q_OBJECT
 
 public:
-    ScreenshotRunner(MainWindow *window, const QString &outputPath, int cursorLine,
-                     bool run = false, QObject *parent = nullptr);
+    enum class Action { None, Run, Measure };
 
-    // Waits (at most timeoutMs) and then emits finished with the exit code.
+    ScreenshotRunner(MainWindow *window, const QString &outputPath, int cursorLine,
+                     Action action = Action::None, QObject *parent = nullptr);
+
+    // With Action::Measure: whether the metrics pass follows the timing. Stored in the
+    // measurement options (QSettings), which a screenshot keeps in a scratch folder.
+    void setCollectMetrics(bool collect) { m_collectMetrics = collect; }
+
+    // Waits (at most timeoutMs for the compile; a measurement gets its own, longer limit) and
+    // then emits finished with the exit code.
     void start(int timeoutMs = 60000);
+
+    // How long to wait for a measurement (and its metrics pass) before giving up: the
+    // worker's own limits plus a minute.
+    static int measureTimeoutMs(double deadlineSeconds, const SampleSettings &settings,
+                                bool metrics);
 
 Q_SIGNALS:
     void finished(int exitCode);
 
 private:
     void check();
+    void proceed();
     void startRun();
+    void startMeasure();
+    void onMeasurementShown(const Measurement &measurement);
+    void onMetricsShown(const MetricsResult &metrics);
     void capture();
     void fail(const QString &message);
 
     MainWindow *m_window = nullptr;
     QString m_outputPath;
     int m_cursorLine = 0;
-    bool m_run = false;
-    bool m_runStarted = false;
+    Action m_action = Action::None;
+    bool m_collectMetrics = false;
+    bool m_started = false;
     bool m_haveResult = false;
     bool m_capturing = false;
+    int m_exitCode = 0;
+    QString m_failure; // printed after the capture when m_exitCode is not 0
+    QString m_timeoutMessage;
     QTimer m_timeout;
     QTimer m_devicePatience; // the device line may lag; do not wait for it forever
 };
