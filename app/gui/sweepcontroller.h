@@ -1,0 +1,95 @@
+// SweepController: runs sweeps on a `cuwb worker` child through the core's SweepRunner, never
+// on the GUI thread. The runner and its WorkerProcess live on a thread of their own; the
+// runner's callbacks post every result to the GUI thread as signals: sweepStarted with the
+// expanded sweep (every point pending or skipped), pointFinished for each point as it
+// completes, in sweep order, and sweepFinished with the whole result. One sweep at a time.
+//
+// cancel() stops after the point in flight (its sampling is cut short and it stays pending);
+// the points measured before are kept and sweepFinished still comes, marked cancelled. A
+// worker that crashes or hangs at a point fails that point only: WorkerProcess starts a fresh
+// worker for the next one (workerRestarted says so) and the sweep goes on. The worker is kept
+// between sweeps, so its context and copy ceiling are set up once. Destroying the controller
+// kills the worker rather than wait for a point's deadline.
+#pragma once
+
+#include "sweep/sweeprunner.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <optional>
+
+class QThread;
+
+namespace cuwb {
+
+class SweepJob;
+
+class SweepController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SweepController(QObject *parent = nullptr);
+    ~SweepController() override;
+
+    // The cuwb executable whose `worker` command measures; DeviceProbe::findCli() by default.
+    void setCliPath(const QString &path);
+    // Another worker command instead of `CLI worker` (a stand-in worker in tests, `ssh host
+    // cuwb worker`); an empty program returns to the CLI's. Takes effect at the next sweep.
+    void setWorkerCommand(const QString &program, const QStringList &arguments);
+    [[nodiscard]] QString workerProgram() const { return m_program; }
+    [[nodiscard]] QStringList workerArguments() const { return m_arguments; }
+
+    // Whether sweeps can run at all (a GPU and a driver), and why not. Unavailable: start()
+    // finishes at once with the reason as the result's error, and no worker is started.
+    void setAvailability(bool available, const QString &reason);
+    [[nodiscard]] bool isAvailable() const { return m_available; }
+    [[nodiscard]] QString unavailableReason() const { return m_unavailableReason; }
+
+    // Starts a sweep; false, changing nothing, while one is running.
+    bool start(const SweepSpec &spec, const RunRequest &base, const SweepContext &context = {});
+    // Safe from any thread. Stops the running sweep after its point in flight; nothing when
+    // none runs.
+    void cancel();
+
+    [[nodiscard]] bool isRunning() const { return m_running; }
+    [[nodiscard]] bool isCancelling() const { return m_running && m_cancelRequested; }
+    // The sweep as far as it has come: the expanded points with the finished ones filled in;
+    // the final result once sweepFinished has come. Empty before the first sweep.
+    [[nodiscard]] const SweepResult &result() const { return m_result; }
+    [[nodiscard]] const std::optional<SweepProgress> &progress() const { return m_progress; }
+
+Q_SIGNALS:
+    void sweepStarted(const cuwb::SweepResult &skeleton);
+    void pointFinished(const cuwb::SweepPointResult &point, const cuwb::SweepProgress &progress);
+    void sweepFinished(const cuwb::SweepResult &result);
+    // A worker died at a point (the point is failed with the reason) and a fresh one took over
+    // for the next; `starts` counts the workers this sweep started.
+    void workerRestarted(int starts);
+    void runningChanged(bool running);
+
+private:
+    void onStarted(quint64 jobId, const cuwb::SweepResult &skeleton);
+    void onPoint(quint64 jobId, const cuwb::SweepPointResult &point,
+                 const cuwb::SweepProgress &progress);
+    void onFinished(quint64 jobId, const cuwb::SweepResult &result);
+    void onRestarted(quint64 jobId, int starts);
+    void setRunning(bool running);
+
+    QThread *m_thread = nullptr;
+    SweepJob *m_job = nullptr;
+    QString m_program;
+    QStringList m_arguments;
+    bool m_available = true;
+    QString m_unavailableReason;
+    bool m_running = false;
+    bool m_cancelRequested = false;
+    std::atomic<quint64> m_jobId{0}; // read by cancel() from any thread
+    SweepResult m_result;
+    std::optional<SweepProgress> m_progress;
+};
+
+} // namespace cuwb

@@ -1,0 +1,231 @@
+// SweepController against the stand-in worker with a GPU (tests/core/fakesweepworker.cpp):
+// the points stream to the GUI thread in order and the sweep finishes; a cancel keeps the
+// points measured before it; a worker that crashes at a point fails that point only and the
+// sweep goes on with a fresh worker; without a GPU nothing starts; quitting while a point
+// hangs does not wait for it. The host compiles are real (NVRTC needs no GPU).
+#include "sweepcontroller.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace cuwb;
+
+namespace {
+
+const char *const kSource = R"(extern "C" __global__ void add_one(const float *a, float *c, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + 1.0f;
+}
+)";
+
+RunRequest baseRequest()
+{
+    RunRequest request;
+    request.source = kSource;
+    request.fileName = "add_one.cu";
+    request.launch.kernel = "add_one";
+    request.launch.variables = {{"N", "1 << 16"}};
+    ArgumentSpec a;
+    a.parameter = "a";
+    a.elementType = parseElementType("float").value();
+    a.count = "N";
+    a.role = BufferRole::In;
+    ArgumentSpec c = a;
+    c.parameter = "c";
+    c.role = BufferRole::Out;
+    ArgumentSpec n;
+    n.parameter = "n";
+    n.isBuffer = false;
+    n.elementType = parseElementType("int").value();
+    n.value = "N";
+    request.launch.arguments = {a, c, n};
+    request.launch.grid = {"ceil(N / block.x)", "1", "1"};
+    request.launch.block = {"256", "1", "1"};
+    return request;
+}
+
+// block.x = 32, 64, ..., 2048: seven points, the last skipped (over 1024 threads).
+SweepSpec powersSweep()
+{
+    SweepSpec spec;
+    SweepAxis axis;
+    axis.target = "block.x";
+    axis.kind = AxisValues::PowersOfTwo;
+    axis.from = 32;
+    axis.to = 2048;
+    spec.axes = {axis};
+    spec.settings.fixedSamples = 5;
+    return spec;
+}
+
+std::unique_ptr<SweepController> fakeController(const QStringList &arguments = {})
+{
+    auto controller = std::make_unique<SweepController>();
+    controller->setWorkerCommand(QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH), arguments);
+    return controller;
+}
+
+constexpr int kSweepTimeoutMs = 60000;
+
+} // namespace
+
+class TestSweepController : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void streamsPointsInOrderAndFinishes()
+    {
+        auto controller = fakeController();
+        QSignalSpy started(controller.get(), &SweepController::sweepStarted);
+        QSignalSpy points(controller.get(), &SweepController::pointFinished);
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QSignalSpy running(controller.get(), &SweepController::runningChanged);
+        SweepContext context;
+        context.projectName = "add_one";
+        QVERIFY(controller->start(powersSweep(), baseRequest(), context));
+        QVERIFY(controller->isRunning());
+        // One sweep at a time.
+        QVERIFY(!controller->start(powersSweep(), baseRequest(), context));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        QVERIFY(!controller->isRunning());
+        QCOMPARE(running.size(), 2);
+
+        QCOMPARE(started.size(), 1);
+        const auto skeleton = started.first().first().value<SweepResult>();
+        QCOMPARE(skeleton.points.size(), std::size_t(7));
+        QCOMPARE(skeleton.deviceName, std::string("Fake H200"));
+        QCOMPARE(points.size(), 7);
+        for (int k = 0; k < points.size(); ++k) {
+            const auto point = points.at(k).at(0).value<SweepPointResult>();
+            const auto progress = points.at(k).at(1).value<SweepProgress>();
+            QCOMPARE(point.point.index, std::size_t(k));
+            QCOMPARE(progress.done, std::size_t(k + 1));
+            QCOMPARE(progress.total, std::size_t(7));
+        }
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY2(result.error.empty(), result.error.c_str());
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(6));
+        QCOMPARE(result.count(PointStatus::Skipped), std::size_t(1));
+        QCOMPARE(result.projectName, std::string("add_one"));
+        QVERIFY(result.bestPoint());
+        QCOMPARE(result.points[*result.bestPoint()].point.label(), std::string("block.x=256"));
+        QCOMPARE(controller->result().points.size(), std::size_t(7));
+        QVERIFY(controller->progress());
+        QCOMPARE(controller->progress()->done, std::size_t(7));
+
+        // The worker is kept for the next sweep.
+        QVERIFY(controller->start(powersSweep(), baseRequest(), context));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        QCOMPARE(finished.last().first().value<SweepResult>().count(PointStatus::Measured),
+                 std::size_t(6));
+    }
+
+    void cancelKeepsTheMeasuredPoints()
+    {
+        // The third measurement waits for the cancel.
+        auto controller = fakeController({QStringLiteral("cancel-at-3")});
+        QSignalSpy points(controller.get(), &SweepController::pointFinished);
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QTRY_COMPARE_WITH_TIMEOUT(points.size(), 2, kSweepTimeoutMs);
+        controller->cancel();
+        QVERIFY(controller->isCancelling());
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(2));
+        QCOMPARE(result.points[0].status, PointStatus::Measured);
+        QCOMPARE(result.points[1].status, PointStatus::Measured);
+        QCOMPARE(result.points[2].status, PointStatus::Pending);
+        QVERIFY(!controller->isCancelling());
+
+        // A cancel belongs to its sweep: the next one runs to the end.
+        controller->setWorkerCommand(QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH), {});
+        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto second = finished.last().first().value<SweepResult>();
+        QVERIFY(!second.cancelled);
+        QCOMPARE(second.count(PointStatus::Measured), std::size_t(6));
+    }
+
+    void cancelFromAnotherThreadIsSafe()
+    {
+        auto controller = fakeController({QStringLiteral("cancel-at-1")});
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        SweepController *raw = controller.get();
+        std::unique_ptr<QThread> thread(QThread::create([raw] {
+            QThread::msleep(200);
+            raw->cancel();
+        }));
+        thread->start();
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        thread->wait();
+        QVERIFY(finished.first().first().value<SweepResult>().cancelled);
+    }
+
+    void workerCrashFailsOnePointAndTheSweepGoesOn()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString marker = dir.filePath(QStringLiteral("crashed"));
+        auto controller = fakeController({QStringLiteral("crash-at-2"), marker});
+        QSignalSpy restarted(controller.get(), &SweepController::workerRestarted);
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto result = finished.first().first().value<SweepResult>();
+        QCOMPARE(result.points[1].status, PointStatus::Failed);
+        QVERIFY(!result.points[1].message.empty());
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(5));
+        QCOMPARE(restarted.size(), 1);
+        QCOMPARE(restarted.first().first().toInt(), 2);
+    }
+
+    void withoutAGpuNothingStarts()
+    {
+        auto controller = fakeController();
+        controller->setAvailability(false, QStringLiteral("Run needs a CUDA GPU: none here"));
+        QSignalSpy started(controller.get(), &SweepController::sweepStarted);
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(started.size(), 0);
+        QVERIFY(!controller->isRunning());
+        QCOMPARE(finished.first().first().value<SweepResult>().error,
+                 std::string("Run needs a CUDA GPU: none here"));
+    }
+
+    void workerWithoutADeviceIsAnError()
+    {
+        auto controller = fakeController({QStringLiteral("no-device")});
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY(!result.error.empty());
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(0));
+    }
+
+    void quittingDoesNotWaitForAHangingPoint()
+    {
+        // The first measurement never answers without a cancel; destroying the controller
+        // kills the worker rather than wait for the request's deadline.
+        auto controller = fakeController({QStringLiteral("cancel-at-1")});
+        QSignalSpy started(controller.get(), &SweepController::sweepStarted);
+        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(started.wait(kSweepTimeoutMs));
+        QTest::qWait(100);
+        controller.reset(); // returns: the test would time out otherwise
+        QVERIFY(!controller);
+    }
+};
+
+QTEST_MAIN(TestSweepController)
+#include "tst_sweepcontroller.moc"
