@@ -1,0 +1,493 @@
+// The Sweep dock's panel: the live point count and the reasons a sweep does not run (empty,
+// every point skipped, an error in the spec, no kernel), the question before a large sweep,
+// presets, the axes table; a sweep through the SweepController against the stand-in worker
+// (tests/core/fakesweepworker.cpp) streaming into the table and chart, cancelling it, a stored
+// sweep opened and rendered offscreen with a baseline, the exports, and a clicked row giving
+// its point's configuration.
+#include "profilerview.h"
+#include "sweepaxesmodel.h"
+#include "sweepcontroller.h"
+#include "sweeppanel.h"
+#include "sweeptablemodel.h"
+
+#include "sweep/sweepjson.h"
+#include "sweeptestdata.h"
+
+#include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace cuwb;
+
+namespace {
+
+const char *const kSource = R"(extern "C" __global__ void add_one(const float *a, float *c, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + 1.0f;
+}
+)";
+
+RunRequest baseRequest()
+{
+    RunRequest request;
+    request.source = kSource;
+    request.fileName = "add_one.cu";
+    request.launch.kernel = "add_one";
+    request.launch.variables = {{"N", "1 << 16"}};
+    ArgumentSpec a;
+    a.parameter = "a";
+    a.elementType = parseElementType("float").value();
+    a.count = "N";
+    a.role = BufferRole::In;
+    ArgumentSpec c = a;
+    c.parameter = "c";
+    c.role = BufferRole::Out;
+    ArgumentSpec n;
+    n.parameter = "n";
+    n.isBuffer = false;
+    n.elementType = parseElementType("int").value();
+    n.value = "N";
+    request.launch.arguments = {a, c, n};
+    request.launch.grid = {"ceil(N / block.x)", "1", "1"};
+    request.launch.block = {"256", "1", "1"};
+    return request;
+}
+
+SweepAxis listAxis(const std::string &target, std::vector<std::string> values)
+{
+    SweepAxis axis;
+    axis.target = target;
+    axis.values = std::move(values);
+    return axis;
+}
+
+SweepAxis rangeAxis(const std::string &target, double from, double to, double step)
+{
+    SweepAxis axis;
+    axis.target = target;
+    axis.kind = AxisValues::Range;
+    axis.from = from;
+    axis.to = to;
+    axis.step = step;
+    return axis;
+}
+
+struct Fixture
+{
+    std::unique_ptr<SweepController> controller;
+    std::unique_ptr<SweepPanel> panel;
+};
+
+Fixture makePanel(const QStringList &workerArguments = {})
+{
+    Fixture f;
+    f.controller = std::make_unique<SweepController>();
+    f.controller->setWorkerCommand(QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH), workerArguments);
+    f.panel = std::make_unique<SweepPanel>(f.controller.get());
+    SweepContext context;
+    context.projectName = "add_one";
+    f.panel->setBase(baseRequest(), context, archLimits("sm_90"));
+    return f;
+}
+
+void waitForCount(SweepPanel &panel)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isCounting(), 20000);
+}
+
+constexpr int kSweepTimeoutMs = 60000;
+
+} // namespace
+
+class TestSweepPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void countsThePointsOfAPreset()
+    {
+        Fixture f = makePanel();
+        QVERIFY(f.panel->applyPreset(QStringLiteral("block-32-step-32")));
+        QCOMPARE(f.panel->presetCombo()->currentData().toString(),
+                 QStringLiteral("block-32-step-32"));
+        waitForCount(*f.panel);
+        QVERIFY2(f.panel->countText().startsWith(QStringLiteral("32 points, 0 skipped; at least ")),
+                 qPrintable(f.panel->countText()));
+        QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(32));
+        QCOMPARE(f.panel->runnableCount(), std::optional<std::size_t>(32));
+        QVERIFY(f.panel->canRun());
+        QVERIFY(f.panel->runButton()->isEnabled());
+        QVERIFY(f.panel->messageText().isEmpty());
+
+        // A point over the limits is counted as skipped.
+        SweepSpec spec = f.panel->spec();
+        spec.axes = {listAxis("block.x", {"256", "2048"})};
+        f.panel->setSpec(spec);
+        QCOMPARE(f.panel->presetCombo()->currentIndex(), 0); // Custom
+        waitForCount(*f.panel);
+        QVERIFY2(f.panel->countText().startsWith(QStringLiteral("2 points, 1 skipped")),
+                 qPrintable(f.panel->countText()));
+        QVERIFY(f.panel->canRun());
+    }
+
+    void emptySweepShowsWhyAndDoesNotRun()
+    {
+        Fixture f = makePanel();
+        f.panel->setSpec(SweepSpec{});
+        waitForCount(*f.panel);
+        QVERIFY(!f.panel->canRun());
+        QVERIFY(!f.panel->runButton()->isEnabled());
+        QVERIFY2(f.panel->messageText().contains(QStringLiteral("no axes")),
+                 qPrintable(f.panel->messageText()));
+        QSignalSpy finished(f.controller.get(), &SweepController::sweepFinished);
+        QVERIFY(!f.panel->runSweep());
+        QVERIFY(!f.controller->isRunning());
+        QCOMPARE(finished.size(), 0);
+    }
+
+    void allPointsSkippedShowsWhyAndDoesNotRun()
+    {
+        Fixture f = makePanel();
+        SweepSpec spec;
+        spec.axes = {listAxis("block.x", {"2048", "4096"})};
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        QVERIFY(!f.panel->canRun());
+        const QString message = f.panel->messageText();
+        QVERIFY2(message.startsWith(QStringLiteral("Nothing to measure: all 2 points are skipped")),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("block.x=2048: ")), qPrintable(message));
+        QVERIFY(!f.panel->runSweep());
+        QVERIFY(!f.controller->isRunning());
+
+        // And a constraint that excludes everything.
+        spec.axes = {listAxis("block.x", {"32", "64"})};
+        spec.constraints = {"block.x > 1000"};
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        QVERIFY(!f.panel->canRun());
+        QVERIFY2(f.panel->messageText().contains(QStringLiteral("constraint")),
+                 qPrintable(f.panel->messageText()));
+    }
+
+    void aSpecErrorIsShown()
+    {
+        Fixture f = makePanel();
+        SweepSpec spec;
+        spec.axes = {listAxis("M", {"1", "2"})};
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        QVERIFY(!f.panel->canRun());
+        QVERIFY2(f.panel->messageText().contains(QStringLiteral("`M` is not a variable")),
+                 qPrintable(f.panel->messageText()));
+        QCOMPARE(f.panel->countText(), QStringLiteral("No points"));
+
+        spec.axes = {rangeAxis("block.x", 32, 1024, 0)};
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        QVERIFY2(f.panel->messageText().contains(QStringLiteral("step 0")),
+                 qPrintable(f.panel->messageText()));
+    }
+
+    void withoutAKernelOrAGpuRunSaysWhy()
+    {
+        Fixture f = makePanel();
+        f.panel->applyPreset(QStringLiteral("block-pow2"));
+        f.panel->clearBase(QStringLiteral("Compile the kernel first."));
+        waitForCount(*f.panel);
+        QCOMPARE(f.panel->messageText(), QStringLiteral("Compile the kernel first."));
+        QVERIFY(!f.panel->runSweep());
+
+        f.panel->setBase(baseRequest(), {}, archLimits("sm_90"));
+        f.panel->setRunAvailability(false, QStringLiteral("Run needs a CUDA GPU: none"));
+        waitForCount(*f.panel);
+        QCOMPARE(f.panel->messageText(), QStringLiteral("Run needs a CUDA GPU: none"));
+        QVERIFY(!f.panel->runButton()->isEnabled());
+        f.panel->setRunAvailability(true, {});
+        QVERIFY(f.panel->runButton()->isEnabled());
+    }
+
+    void aLargeSweepAsksFirst()
+    {
+        Fixture f = makePanel();
+        SweepSpec spec;
+        spec.axes = {rangeAxis("block.x", 1, 1024, 1), listAxis("-DX", {"1", "2"})};
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(2048));
+        QString asked;
+        f.panel->setConfirmation([&asked](const QString &question) {
+            asked = question;
+            return false;
+        });
+        QVERIFY(!f.panel->runSweep());
+        QVERIFY(!f.controller->isRunning());
+        QVERIFY2(asked.contains(QLocale().toString(2048) + QStringLiteral(" points")),
+                 qPrintable(asked));
+        QVERIFY2(asked.contains(QStringLiteral("at least")), qPrintable(asked));
+        QVERIFY(f.panel->messageText().startsWith(QStringLiteral("Not started")));
+
+        // 1000 points run without asking.
+        spec.axes = {rangeAxis("block.x", 1, 1000, 1)};
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        asked.clear();
+        QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(1000));
+        QVERIFY(f.panel->runSweep());
+        QVERIFY(asked.isEmpty());
+        f.panel->cancelSweep();
+        QTRY_VERIFY_WITH_TIMEOUT(!f.controller->isRunning(), kSweepTimeoutMs);
+    }
+
+    void aVeryLargeSweepIsCountedAsAProduct()
+    {
+        Fixture f = makePanel();
+        SweepSpec spec;
+        spec.axes = {rangeAxis("block.x", 1, 1000, 1), rangeAxis("N", 1, 1000, 1)};
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(1000000));
+        QVERIFY2(f.panel->countText().contains(QStringLiteral("skips are found as it runs")),
+                 qPrintable(f.panel->countText()));
+        // Its targets are still checked.
+        spec.axes[1].target = "M";
+        f.panel->setSpec(spec);
+        waitForCount(*f.panel);
+        QVERIFY2(f.panel->messageText().contains(QStringLiteral("`M` is not a variable")),
+                 qPrintable(f.panel->messageText()));
+    }
+
+    void editsReachTheSpec()
+    {
+        Fixture f = makePanel();
+        QSignalSpy edited(f.panel.get(), &SweepPanel::specEdited);
+        f.panel->applyPreset(QStringLiteral("block-pow2"));
+        SweepAxesModel *model = f.panel->axesModel();
+        QAbstractItemModelTester tester(model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->index(0, SweepAxesModel::KindColumn).data().toString(),
+                 QStringLiteral("powers of two"));
+        QCOMPARE(model->index(0, SweepAxesModel::ValuesColumn).data().toString(),
+                 QStringLiteral("32, 64, 128, 256, 512, 1024"));
+        QVERIFY(!(model->flags(model->index(0, SweepAxesModel::StepColumn)) & Qt::ItemIsEnabled));
+
+        // To a range, then a list: the values carry over.
+        QVERIFY(model->setData(model->index(0, SweepAxesModel::KindColumn), 1,
+                               SweepAxesModel::ChoiceRole));
+        QCOMPARE(f.panel->spec().axes.front().kind, AxisValues::Range);
+        QVERIFY(model->setData(model->index(0, SweepAxesModel::StepColumn), QStringLiteral("64")));
+        QCOMPARE(f.panel->spec().axes.front().step, 64.0);
+        QVERIFY(!model->setData(model->index(0, SweepAxesModel::StepColumn), QStringLiteral("x")));
+        QVERIFY(model->setData(model->index(0, SweepAxesModel::KindColumn), 0,
+                               SweepAxesModel::ChoiceRole));
+        QCOMPARE(f.panel->spec().axes.front().values.size(), std::size_t(16));
+        QVERIFY(model->setData(model->index(0, SweepAxesModel::ValuesColumn),
+                               QStringLiteral("64, min(N, 128) ,256")));
+        QCOMPARE(f.panel->spec().axes.front().values,
+                 (std::vector<std::string>{"64", "min(N, 128)", "256"}));
+        QCOMPARE(f.panel->presetCombo()->currentIndex(), 0);
+        QVERIFY(edited.size() >= 4);
+
+        // A second axis, cartesian or zipped, constraints, sampling.
+        const int row = model->addAxis();
+        QCOMPARE(row, 1);
+        QCOMPARE(f.panel->spec().axes[1].target, std::string("block.y"));
+        f.panel->combinationCombo()->setCurrentIndex(1);
+        QCOMPARE(f.panel->spec().combination, AxisCombination::Zip);
+        waitForCount(*f.panel);
+        QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(3));
+        f.panel->constraintsEdit()->setPlainText(QStringLiteral("block.x*block.y <= 512\n\n"));
+        QCOMPARE(f.panel->spec().constraints, std::vector<std::string>{"block.x*block.y <= 512"});
+        f.panel->verifyCheck()->setChecked(true);
+        QVERIFY(f.panel->spec().verify);
+        f.panel->samplesSpin()->setValue(0);
+        QCOMPARE(f.panel->spec().settings.fixedSamples, 0);
+        f.panel->modeCombo()->setCurrentIndex(1);
+        QCOMPARE(f.panel->spec().settings.mode, SampleMode::Cold);
+        QVERIFY(model->removeAxis(1));
+        QCOMPARE(f.panel->spec().axes.size(), std::size_t(1));
+    }
+
+    void aSweepStreamsIntoTheTableAndFinishes()
+    {
+        Fixture f = makePanel();
+        f.panel->resize(1400, 600);
+        f.panel->show();
+        QVERIFY(QTest::qWaitForWindowExposed(f.panel.get()));
+        f.panel->applyPreset(QStringLiteral("block-pow2"));
+        waitForCount(*f.panel);
+        QSignalSpy shown(f.panel.get(), &SweepPanel::sweepShown);
+        SweepTableModel *table = f.panel->profilerView()->tableModel();
+        QSignalSpy rowsChanged(table, &QAbstractItemModel::dataChanged);
+        QVERIFY(f.panel->runSweep());
+        QVERIFY(!f.panel->runButton()->isEnabled());
+        QVERIFY(f.panel->cancelButton()->isEnabled());
+        QVERIFY(!f.panel->axesView()->isEnabled()); // the spec is fixed while it runs
+        QVERIFY(shown.wait(kSweepTimeoutMs));
+        QVERIFY(rowsChanged.size() > 0); // rows were filled in as points arrived
+        QCOMPARE(table->rowCount(), 6);
+        for (int row = 0; row < 6; ++row) {
+            QCOMPARE(
+                table->index(row, table->column(SweepTableModel::StatusColumn)).data().toString(),
+                QStringLiteral("measured"));
+        }
+        QVERIFY(table->bestRow());
+        QCOMPARE(f.panel->result().count(PointStatus::Measured), std::size_t(6));
+        QCOMPARE(f.panel->progressBar()->value(), 6);
+        QVERIFY2(
+            f.panel->statusLabel()->text().startsWith(QStringLiteral("Measured 6 of 6 points")),
+            qPrintable(f.panel->statusLabel()->text()));
+        QVERIFY(f.panel->runButton()->isEnabled());
+        QVERIFY(!f.panel->cancelButton()->isEnabled());
+        QVERIFY(!f.panel->profilerView()->chartData().series.empty());
+        const QString keep = qEnvironmentVariable("CUWB_SWEEP_SCREENSHOT_DIR");
+        if (!keep.isEmpty()) {
+            QTest::qWait(200);
+            f.panel->grab().save(keep + QStringLiteral("/sweeppanel-run.png"));
+        }
+    }
+
+    void cancelKeepsTheMeasuredPoints()
+    {
+        Fixture f = makePanel({QStringLiteral("cancel-at-3")});
+        f.panel->applyPreset(QStringLiteral("block-pow2"));
+        waitForCount(*f.panel);
+        QSignalSpy shown(f.panel.get(), &SweepPanel::sweepShown);
+        QSignalSpy points(f.controller.get(), &SweepController::pointFinished);
+        QVERIFY(f.panel->runSweep());
+        QTRY_COMPARE_WITH_TIMEOUT(points.size(), 2, kSweepTimeoutMs);
+        QTest::mouseClick(f.panel->cancelButton(), Qt::LeftButton);
+        QVERIFY(!f.panel->cancelButton()->isEnabled());
+        QVERIFY(shown.wait(kSweepTimeoutMs));
+        const SweepResult &result = f.panel->result();
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(2));
+        SweepTableModel *table = f.panel->profilerView()->tableModel();
+        QCOMPARE(table->rowCount(), 6);
+        const int status = table->column(SweepTableModel::StatusColumn);
+        QCOMPARE(table->index(1, status).data().toString(), QStringLiteral("measured"));
+        QCOMPARE(table->index(2, status).data().toString(), QStringLiteral("pending"));
+        QVERIFY2(f.panel->statusLabel()->text().startsWith(QStringLiteral("Cancelled: Measured 2")),
+                 qPrintable(f.panel->statusLabel()->text()));
+    }
+
+    void aStoredSweepOpensAndRendersWithABaseline()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString current = dir.filePath(QStringLiteral("copy.json"));
+        const QString baseline = dir.filePath(QStringLiteral("older.json"));
+        {
+            QFile file(current);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(serializeSweepResult(testdata::copySweep())));
+        }
+        {
+            QFile file(baseline);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(
+                serializeSweepResult(testdata::copySweep(double(1 << 28), 1.3))));
+        }
+        SweepController controller;
+        SweepPanel panel(&controller);
+        panel.resize(1500, 560);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(panel.openResult(current), QString());
+        QCOMPARE(panel.openBaseline(baseline), QString());
+        QVERIFY(panel.hasBaseline());
+        QCoreApplication::processEvents();
+        ProfilerView *view = panel.profilerView();
+        QCOMPARE(view->runs().size(), std::size_t(2));
+        QCOMPARE(view->runs().front().name, QStringLiteral("copy"));
+        QVERIFY(view->runs().back().baseline);
+        QCOMPARE(view->tableModel()->rowCount(), 32);
+        QVERIFY(view->chartData().series.size() >= 2);
+
+        const QString png = dir.filePath(QStringLiteral("chart.png"));
+        QCOMPARE(panel.exportTo(SweepPanel::ExportFormat::Png, png), QString());
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 400);
+        const QString keep = qEnvironmentVariable("CUWB_SWEEP_SCREENSHOT_DIR");
+        if (!keep.isEmpty()) {
+            QTest::qWait(200); // the charts' new axes are laid out
+            panel.grab().save(keep + QStringLiteral("/sweeppanel-stored.png"));
+        }
+
+        // The exports of the current result, and a failure that loses nothing.
+        const QString csv = dir.filePath(QStringLiteral("copy.csv"));
+        QCOMPARE(panel.exportTo(SweepPanel::ExportFormat::Csv, csv), QString());
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QCOMPARE(csvFile.readAll().count('\n'), 33);
+        const QString json = dir.filePath(QStringLiteral("again.json"));
+        QCOMPARE(panel.exportTo(SweepPanel::ExportFormat::Json, json), QString());
+        QVERIFY(loadSweepResult(json.toStdString()).result);
+        QCOMPARE(
+            panel.exportTo(SweepPanel::ExportFormat::T4, dir.filePath(QStringLiteral("t4.json"))),
+            QString());
+        QCOMPARE(
+            panel.exportTo(SweepPanel::ExportFormat::Svg, dir.filePath(QStringLiteral("c.svg"))),
+            QString());
+        const QString error = panel.exportTo(SweepPanel::ExportFormat::Csv,
+                                             dir.filePath(QStringLiteral("no/such/folder/x.csv")));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(panel.result().points.size(), std::size_t(32));
+
+        // A file that is not a result says why and changes nothing.
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        {
+            QFile file(bad);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"format\": \"cuwb-sweep-result\", \"formatVersion\": 2}");
+        }
+        QVERIFY(panel.openResult(bad).contains(QStringLiteral("version")));
+        QCOMPARE(view->tableModel()->rowCount(), 32);
+        panel.clearBaseline();
+        QCOMPARE(view->runs().size(), std::size_t(1));
+    }
+
+    void aClickedRowGivesItsConfiguration()
+    {
+        SweepController controller;
+        SweepPanel panel(&controller);
+        panel.resize(1400, 560);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.showResult(testdata::copySweep(), QStringLiteral("copy"));
+        QCoreApplication::processEvents();
+        QSignalSpy activated(&panel, &SweepPanel::pointActivated);
+        ProfilerView *view = panel.profilerView();
+        const std::optional<QPoint> at = view->pointPosition(0, 7); // block.x = 256
+        QVERIFY(at);
+        QWidget *viewport =
+            static_cast<QChartView *>(view->timeChart()->scene()->views().front())->viewport();
+        QTest::mouseClick(viewport, Qt::LeftButton, {}, *at);
+        QCOMPARE(activated.size(), 1);
+        const auto point = activated.first().first().value<SweepPoint>();
+        QCOMPARE(point.request.launch.block[0], std::string("256"));
+    }
+};
+
+QTEST_MAIN(TestSweepPanel)
+#include "tst_sweeppanel.moc"
