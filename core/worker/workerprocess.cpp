@@ -200,7 +200,9 @@ WorkerProcess::Reply WorkerProcess::request(nlohmann::json request, double timeo
     }
     const long long id = m_nextId++;
     request["id"] = id;
-    return exchange(request, id, timeoutSeconds);
+    Reply reply = exchange(request, id, timeoutSeconds);
+    m_cancelRequested.store(false); // served: it must not cancel the next request
+    return reply;
 }
 
 WorkerProcess::Reply WorkerProcess::start()
@@ -331,7 +333,6 @@ WorkerProcess::Reply WorkerProcess::exchange(const nlohmann::json &message, long
                                              double timeoutSeconds)
 {
     std::string line = encodeLine(message);
-    m_cancelRequested.store(false); // a cancel meant for an earlier request
     bool cancelSent = false;
     std::size_t written = 0;
     const auto deadline = deadlineAfter(timeoutSeconds);

@@ -61,7 +61,9 @@ public:
     // Safe from any thread: asks the worker to end the request in flight early and answer
     // with what it has (a measurement stops sampling, with stop reason "cancelled"). The
     // worker is kept. The request thread writes {"type":"cancel"} after the request line, so
-    // only one thread ever writes to the worker. Ignored when no request is in flight.
+    // only one thread ever writes to the worker. A cancel that comes while the request is
+    // still starting a worker, or before its line is written, applies to that request; one
+    // that comes between requests applies to the next.
     void requestCancel();
 
     static constexpr std::size_t kStderrTailBytes = 8192;

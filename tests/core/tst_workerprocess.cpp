@@ -56,6 +56,7 @@ private Q_SLOTS:
     void destructorLeavesNoZombie();
     void cancelFromAnotherThreadEndsTheWait();
     void requestCancelKeepsTheWorkerAndGetsTheReply();
+    void requestCancelWhileTheWorkerStartsIsKept();
     void hugeTimeoutDoesNotOverflow();
 
 private:
@@ -333,10 +334,26 @@ void TestWorkerProcess::requestCancelKeepsTheWorkerAndGetsTheReply()
     QVERIFY(worker.running());
     QCOMPARE(worker.pid(), pid);
 
-    // A cancel with nothing in flight is dropped, and the next request is not cancelled by it.
+    // A cancel with nothing in flight goes to the next request and ends with it: a release has
+    // nothing to cancel, and the measurement after it runs to its end.
     worker.requestCancel();
     QVERIFY(worker.request(makeReleaseRequest(), 30).ok());
     QCOMPARE(worker.starts(), 1);
+}
+
+void TestWorkerProcess::requestCancelWhileTheWorkerStartsIsKept()
+{
+    // The GUI may cancel while its request is still starting the worker (the hello): the
+    // measurement must still be cancelled, not run until its stopping rule.
+    WorkerProcess worker(options(QStringLiteral("measure-until-cancel")));
+    QVERIFY(!worker.running());
+    worker.requestCancel();
+    const WorkerProcess::Reply reply =
+        worker.request(makeMeasureRequest(sampleRequest(), SampleSettings{}), 60);
+    QVERIFY2(reply.ok(), reply.error.c_str());
+    QCOMPARE(parseMeasurementReply(reply.message).stop.reason, StopReason::Cancelled);
+    QCOMPARE(worker.starts(), 1);
+    QVERIFY(worker.running());
 }
 
 void TestWorkerProcess::hugeTimeoutDoesNotOverflow()
