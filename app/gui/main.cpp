@@ -1,6 +1,7 @@
 // cuda-workbench: the CUDA Workbench GUI. See --help for the command line.
 #include "document.h"
 #include "documenttabs.h"
+#include "historypanel.h"
 #include "mainwindow.h"
 #include "samplesmenu.h"
 #include "screenshotrunner.h"
@@ -154,6 +155,10 @@ int main(int argc, char *argv[])
     settings.restoreLayout = screenshotPath.isEmpty();
     settings.prompts = screenshotPath.isEmpty();
     settings.runDocksFirst = parser.isSet(runOption);
+    // A screenshot keeps its measurements and sweeps in its scratch folder's history.
+    settings.historyPath = scratchSettings
+                               ? scratchSettings->filePath(QStringLiteral("history.sqlite"))
+                               : cuwb::defaultHistoryPath();
     cuwb::MainWindow window(settings);
 
     const QStringList files = parser.positionalArguments();

@@ -9,6 +9,7 @@
 #include "document.h"
 #include "documenttabs.h"
 #include "findreplacebar.h"
+#include "historypanel.h"
 #include "kernelsmodel.h"
 #include "kernelspanel.h"
 #include "launchpanel.h"
@@ -24,6 +25,14 @@
 #include "runcontroller.h"
 #include "samplesmenu.h"
 #include "sourceeditor.h"
+#include "sweepcontroller.h"
+#include "sweeppanel.h"
+
+#include "device/archlimits.h"
+#include "history/historystore.h"
+#include "measure/measurejson.h"
+#include "sweep/sweephistory.h"
+#include "sweep/sweepjson.h"
 
 #include <QAction>
 #include <QApplication>
@@ -62,7 +71,11 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     if (!m_settings.cliPath.isEmpty()) {
         m_deviceProbe->setCliPath(m_settings.cliPath);
         m_runController->setCliPath(m_settings.cliPath);
+        m_sweepController->setCliPath(m_settings.cliPath);
     }
+    if (!m_settings.historyPath.isEmpty())
+        m_historyPanel->setDatabasePath(m_settings.historyPath);
+    updateSweepBase();
     if (m_settings.probeDevices) {
         setRunAvailability(false, tr("Run needs a CUDA GPU: still looking for one"));
         m_deviceProbe->start();
@@ -122,6 +135,7 @@ void MainWindow::createWidgets()
 
     m_deviceProbe = new DeviceProbe(this);
     m_runController = new RunController(this);
+    m_sweepController = new SweepController(this);
 }
 
 void MainWindow::createDocks()
@@ -179,8 +193,24 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_resultsDock, m_measurementDock);
     m_kernelsDock->raise();
 
+    m_sweepPanel = new SweepPanel(m_sweepController, this);
+    m_sweepDock = new QDockWidget(tr("Sweep"), this);
+    m_sweepDock->setObjectName(QStringLiteral("sweepDock"));
+    m_sweepDock->setWidget(m_sweepPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
+    tabifyDockWidget(m_measurementDock, m_sweepDock);
+
+    m_historyPanel = new HistoryPanel(this);
+    m_historyDock = new QDockWidget(tr("History"), this);
+    m_historyDock->setObjectName(QStringLiteral("historyDock"));
+    m_historyDock->setWidget(m_historyPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
+    tabifyDockWidget(m_sweepDock, m_historyDock);
+    m_kernelsDock->raise();
+
     m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
+    m_projects->setSweepPanel(m_sweepPanel);
 
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
 }
@@ -205,6 +235,30 @@ void MainWindow::showMeasurementDocks()
     resizeDocks({m_measurementDock}, {std::max(400, height() * 11 / 20)}, Qt::Vertical);
 }
 
+void MainWindow::showSweepDock()
+{
+    m_sweepDock->show();
+    m_sweepDock->raise();
+    // The editor, the chart and the table side by side want the window's width, the chart
+    // and the table's rows its height.
+    resizeDocks({m_problemsDock, m_sweepDock}, {width() / 8, width() * 7 / 8}, Qt::Horizontal);
+    resizeDocks({m_sweepDock}, {std::max(420, height() * 3 / 5)}, Qt::Vertical);
+}
+
+void MainWindow::openAndSweep(const QString &projectPath, const QString &presetId)
+{
+    if (!openPath(projectPath))
+        return;
+    showSweepDock();
+    // The project's own sweep was loaded with it; the preset replaces its axes. The sweep
+    // runs once the project's kernel is compiled, not against the launch on screen now.
+    m_sweepPanel->applyPreset(presetId);
+    m_sweepPanel->clearBase(tr("Compiling %1\u2026").arg(QFileInfo(projectPath).fileName()));
+    m_sweepProjectWhenReady = QFileInfo(projectPath).absoluteFilePath();
+    m_sweepPresetWhenReady = presetId;
+    m_controller->compileNow();
+}
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -217,6 +271,7 @@ void MainWindow::createMenus()
     auto *samples = new SamplesMenu(m_samplesDir, this);
     file->addMenu(samples);
     connect(samples, &SamplesMenu::fileRequested, this, &MainWindow::openPath);
+    connect(samples, &SamplesMenu::sweepRequested, this, &MainWindow::openAndSweep);
     file->addSeparator();
     file->addAction(tr("Open &Project…"), this, [this] {
         const QString start = m_projects->hasProject()
@@ -285,6 +340,8 @@ void MainWindow::createMenus()
     view->addAction(m_resultsDock->toggleViewAction());
     view->addAction(m_measurementDock->toggleViewAction());
     view->addAction(m_deviceDock->toggleViewAction());
+    view->addAction(m_sweepDock->toggleViewAction());
+    view->addAction(m_historyDock->toggleViewAction());
 
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     QAction *compile =
@@ -295,6 +352,13 @@ void MainWindow::createMenus()
     run->addAction(m_launchPanel->runAction());
     run->addAction(m_launchPanel->measureAction());
     run->addAction(m_launchPanel->cancelMeasurementAction());
+    run->addSeparator();
+    run->addAction(tr("Run S&weep"), this, [this] {
+        m_sweepDock->show();
+        m_sweepDock->raise();
+        m_sweepPanel->runSweep();
+    });
+    run->addAction(tr("Cancel Sweep"), m_sweepPanel, &SweepPanel::cancelSweep);
 
     connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
 }
@@ -367,6 +431,24 @@ void MainWindow::connectSignals()
             &RunController::exportBuffer);
     connect(m_runController, &RunController::exportFinished, m_resultsPanel,
             &ResultsPanel::showExportResult);
+
+    // Sweeps: the launch of the current kernel is what the points vary; a clicked point's
+    // configuration goes back to the launch panel; finished sweeps and measurements go into
+    // the history, which reopens them.
+    connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::updateSweepBase);
+    connect(m_launchPanel, &LaunchPanel::kernelChanged, this, &MainWindow::updateSweepBase);
+    connect(m_sweepPanel, &SweepPanel::pointActivated, this, &MainWindow::applySweepPoint);
+    connect(m_sweepPanel, &SweepPanel::sweepShown, this, &MainWindow::onSweepShown);
+    connect(m_sweepPanel, &SweepPanel::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(m_historyPanel, &HistoryPanel::openRequested, this,
+            [this](qint64 id, const QString &json, const QString &kind) {
+                onHistoryOpen(id, json, kind, false);
+            });
+    connect(m_historyPanel, &HistoryPanel::baselineRequested, this,
+            [this](qint64 id, const QString &json, const QString &kind) {
+                onHistoryOpen(id, json, kind, true);
+            });
 
     connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::updateWindowTitle);
     connect(m_projects, &ProjectController::projectSaved, this, [this](const QString &path) {
@@ -500,6 +582,14 @@ void MainWindow::showDocumentResult(Document *document)
     }
     m_ptxTitle->setText(tr("PTX \u2014 %1").arg(toQString(result.options.arch)));
     m_launchPanel->setCompileResult(result, document->editor()->text(), document->displayName());
+    updateSweepBase();
+    if (!m_sweepPresetWhenReady.isEmpty() &&
+        (m_sweepProjectWhenReady.isEmpty() || !m_projects->hasProject() ||
+         m_projects->projectPath() == m_sweepProjectWhenReady)) {
+        m_sweepPresetWhenReady.clear();
+        m_sweepProjectWhenReady.clear();
+        m_sweepPanel->runSweep(); // says why in the panel when it cannot
+    }
 }
 
 void MainWindow::onCurrentDocumentChanged(Document *document)
@@ -541,12 +631,15 @@ void MainWindow::onDevicesProbed()
     setRunAvailability(reason.isEmpty(), reason);
     if (!query.devices.empty() && !m_runController->hello())
         m_launchPanel->setDevice(query.devices.front());
+    updateSweepBase(); // the device's limits replace the target's
 }
 
 void MainWindow::setRunAvailability(bool available, const QString &reason)
 {
     m_runController->setAvailability(available, reason);
     m_launchPanel->setRunAvailability(available, reason);
+    m_sweepController->setAvailability(available, reason);
+    m_sweepPanel->setRunAvailability(available, reason);
 }
 
 void MainWindow::onRunRequested()
@@ -587,6 +680,12 @@ void MainWindow::onMeasurementFinished(quint64 jobId, const Measurement &measure
     m_measurementPanel->showMeasurement(m_launchPanel->currentKernel(), measurement);
     m_launchPanel->setRunning(m_runController->isRunning());
     statusBar()->showMessage(m_measurementPanel->statusText(), 10000);
+    // Every measurement that took samples is kept, faulted and cancelled ones too: the history
+    // is a record of what was run.
+    if (!m_historyPanel->databasePath().isEmpty() && measurement.statistics.count > 0)
+        m_historyPanel->addEntry(measurementEntry(
+            measurement, toStdString(currentProjectName()),
+            toStdString(m_projects->hasProject() ? m_projects->projectPath() : QString())));
     Q_EMIT measurementShown(measurement);
 }
 
@@ -605,6 +704,111 @@ void MainWindow::onCancelMeasurementRequested()
 {
     if (m_runController->cancelMeasurement())
         m_measurementPanel->showCancelling();
+}
+
+QString MainWindow::currentProjectName() const
+{
+    if (m_projects->hasProject())
+        return QFileInfo(m_projects->projectPath()).completeBaseName();
+    if (Document *document = currentDocument())
+        return QFileInfo(document->displayName()).completeBaseName();
+    return {};
+}
+
+void MainWindow::updateSweepBase()
+{
+    Document *document = currentDocument();
+    if (!document || !document->hasResult() || !document->lastResult().success ||
+        m_launchPanel->currentKernel().isEmpty()) {
+        m_sweepPanel->clearBase(
+            document ? tr("The source has no compiled kernel yet: the sweep varies the launch of "
+                          "the kernel in the Launch panel.")
+                     : tr("Open a project or a source: the sweep varies the launch of its "
+                          "kernel."));
+        return;
+    }
+    SweepContext context;
+    context.projectName = toStdString(currentProjectName());
+    context.throughput = m_projects->throughputFor(document);
+    // The points are checked against the GPU's limits when there is one, else the target's;
+    // the worker checks them against its device again.
+    QString arch = m_deviceProbe->firstArchitecture();
+    if (arch.isEmpty())
+        arch = toQString(m_controller->options().arch);
+    m_sweepPanel->setBase(m_launchPanel->runRequest(), context, archLimits(toStdString(arch)));
+}
+
+void MainWindow::applySweepPoint(const SweepPoint &point)
+{
+    // The launch as the point ran it (block, variables), and the compile flags a sweep can
+    // vary; the rest of the options stay as the user set them.
+    CompileOptions options = m_optionsWidget->options();
+    const CompileOptions before = options;
+    const CompileOptions &swept = point.request.options;
+    options.defines = swept.defines;
+    options.maxRegisters = swept.maxRegisters;
+    options.fastMath = swept.fastMath;
+    options.nameExpressions = swept.nameExpressions;
+    m_launchPanel->setLaunch(point.request.launch, m_launchPanel->verification());
+    if (!(options == before))
+        m_optionsWidget->setOptions(options); // recompiles; the launch waits for its kernel
+    m_launchDock->show();
+    m_launchDock->raise();
+    statusBar()->showMessage(tr("The launch panel now has %1").arg(toQString(point.label())),
+                             10000);
+    Q_EMIT sweepPointApplied(point);
+}
+
+void MainWindow::onSweepShown(const SweepResult &result)
+{
+    if (!result.error.empty() || m_historyPanel->databasePath().isEmpty())
+        return;
+    m_historyPanel->addEntry(
+        sweepEntry(result, toStdString(currentProjectName()),
+                   toStdString(m_projects->hasProject() ? m_projects->projectPath() : QString())));
+}
+
+void MainWindow::onHistoryOpen(qint64 id, const QString &jsonText, const QString &kind,
+                               bool baseline)
+{
+    if (kind == QLatin1String(historyKindName(HistoryKind::Sweep))) {
+        const SweepResultLoad load = parseSweepResult(toStdString(jsonText));
+        if (!load.result) {
+            statusBar()->showMessage(
+                tr("History entry %1 could not be read: %2").arg(id).arg(toQString(load.error)),
+                15000);
+            return;
+        }
+        const QString date = toQString(load.result->startedAt).left(10);
+        if (baseline)
+            m_sweepPanel->showBaseline(*load.result, date.isEmpty() ? tr("baseline")
+                                                                    : tr("baseline %1").arg(date));
+        else
+            m_sweepPanel->showResult(
+                *load.result, date.isEmpty()
+                                  ? tr("history %1").arg(id)
+                                  : tr("%1 %2").arg(toQString(load.result->projectName), date));
+        m_sweepDock->show();
+        m_sweepDock->raise();
+        return;
+    }
+    Measurement measurement;
+    try {
+        measurement = nlohmann::json::parse(toStdString(jsonText)).get<Measurement>();
+    } catch (const std::exception &error) {
+        statusBar()->showMessage(tr("History entry %1 could not be read: %2")
+                                     .arg(id)
+                                     .arg(QString::fromUtf8(error.what())),
+                                 15000);
+        return;
+    }
+    m_measurementPanel->showMeasurement(toQString(measurement.provenance.kernel), measurement);
+    m_measurementDock->show();
+    m_measurementDock->raise();
+    if (baseline)
+        statusBar()->showMessage(tr("Only sweeps are overlaid as a baseline; the stored "
+                                    "measurement is shown instead."),
+                                 10000);
 }
 
 void MainWindow::goToSourceLine(int line)

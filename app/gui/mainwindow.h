@@ -22,6 +22,7 @@ class DeviceProbe;
 class Document;
 class DocumentTabs;
 class FindReplaceBar;
+class HistoryPanel;
 class KernelsModel;
 class KernelsPanel;
 class LaunchPanel;
@@ -33,7 +34,11 @@ class PtxView;
 class RecentFiles;
 class ResultsPanel;
 class RunController;
+class SweepController;
+class SweepPanel;
 struct Measurement;
+struct SweepPoint;
+struct SweepResult;
 struct RunResult;
 struct CompileRequest;
 
@@ -50,6 +55,9 @@ public:
         bool prompts = true;        // ask before discarding edits (off for tests)
         QString cliPath;            // the cuwb tool; empty: DeviceProbe::findCli()
         bool runDocksFirst = false; // show Launch and Results in front (the --run screenshot)
+        // The run history's database; empty: none (tests). The application passes
+        // defaultHistoryPath().
+        QString historyPath;
     };
 
     explicit MainWindow(const Settings &settings, QWidget *parent = nullptr);
@@ -78,11 +86,20 @@ public:
     [[nodiscard]] DevicePanel *devicePanel() const { return m_devicePanel; }
     [[nodiscard]] RunController *runController() const { return m_runController; }
     [[nodiscard]] ProjectController *projectController() const { return m_projects; }
+    [[nodiscard]] SweepPanel *sweepPanel() const { return m_sweepPanel; }
+    [[nodiscard]] SweepController *sweepController() const { return m_sweepController; }
+    [[nodiscard]] HistoryPanel *historyPanel() const { return m_historyPanel; }
     // Brings the Launch and Results docks to the front.
     void showRunDocks();
     // Brings the Launch and Measurement docks to the front, the Measurement dock tall enough
     // for its card and histogram (the --measure screenshot).
     void showMeasurementDocks();
+    // Brings the Sweep dock to the front, across the window and tall enough for its chart and
+    // table (the --sweep screenshots).
+    void showSweepDock();
+    // Opens `projectPath` and runs the sweep preset `presetId` once its kernel is compiled
+    // (the Samples menu's classroom entry).
+    void openAndSweep(const QString &projectPath, const QString &presetId);
 
 Q_SIGNALS:
     // A compile result is on screen: editor, PTX, panels and status bar show it.
@@ -93,6 +110,8 @@ Q_SIGNALS:
     // (RunController::isCollectingMetrics()), metricsShown comes after it.
     void measurementShown(const cuwb::Measurement &measurement);
     void metricsShown(const cuwb::MetricsResult &metrics);
+    // A sweep point's configuration was applied to the launch panel (and compile options).
+    void sweepPointApplied(const cuwb::SweepPoint &point);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -117,6 +136,11 @@ private:
     void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
     void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
     void onCancelMeasurementRequested();
+    void updateSweepBase();
+    void applySweepPoint(const SweepPoint &point);
+    void onSweepShown(const SweepResult &result);
+    void onHistoryOpen(qint64 id, const QString &jsonText, const QString &kind, bool baseline);
+    [[nodiscard]] QString currentProjectName() const;
     void setRunAvailability(bool available, const QString &reason);
     void showDocumentResult(Document *document);
     void goToSourceLine(int line);
@@ -155,6 +179,13 @@ private:
     QDockWidget *m_deviceDock = nullptr;
     RunController *m_runController = nullptr;
     ProjectController *m_projects = nullptr;
+    SweepController *m_sweepController = nullptr;
+    SweepPanel *m_sweepPanel = nullptr;
+    QDockWidget *m_sweepDock = nullptr;
+    HistoryPanel *m_historyPanel = nullptr;
+    QDockWidget *m_historyDock = nullptr;
+    QString m_sweepPresetWhenReady; // openAndSweep: run this preset once the kernel compiled
+    QString m_sweepProjectWhenReady;
     bool m_layoutRestored = false;
     bool m_splitterRestored = false;
     bool m_initialLayoutDone = false;

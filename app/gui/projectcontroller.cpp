@@ -6,6 +6,7 @@
 #include "launchpanel.h"
 #include "qtconvert.h"
 #include "sourceeditor.h"
+#include "sweeppanel.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -90,6 +91,8 @@ Document *ProjectController::open(const QString &path)
     resolveProjectPaths(resolved, toStdString(path));
     m_launch->setLaunch(resolved.launch, resolved.verification);
     m_options->setOptions(project.options);
+    if (m_sweep)
+        m_sweep->setSpec(project.sweep.value_or(SweepSpec{}));
     m_project = project;
     m_path = QFileInfo(path).absoluteFilePath();
     m_document = document;
@@ -118,6 +121,13 @@ Project ProjectController::currentProject(const QString &path) const
     project.options = m_options->options();
     project.launch = m_launch->launchSpec();
     project.verification = m_launch->verification();
+    if (m_sweep) {
+        const SweepSpec sweep = m_sweep->spec();
+        if (sweep.axes.empty())
+            project.sweep.reset();
+        else
+            project.sweep = sweep;
+    }
     if (project.name.empty())
         project.name = toStdString(QFileInfo(path).completeBaseName());
     if (Document *document = projectDocument()) {

@@ -3,7 +3,8 @@
 // options widget and the launch and verification into the launch panel — or, for a malformed
 // file or an unknown version, shows the message with its line and column and changes nothing.
 // Saving writes everything needed to reproduce the run, atomically, and keeps the fields a
-// newer version wrote (the loaded Project is updated, not rebuilt).
+// newer version wrote (the loaded Project is updated, not rebuilt). The sweep section goes to
+// and comes from the sweep panel, when there is one.
 #pragma once
 
 #include "project/project.h"
@@ -20,6 +21,7 @@ class CompileOptionsWidget;
 class Document;
 class DocumentTabs;
 class LaunchPanel;
+class SweepPanel;
 
 class ProjectController : public QObject
 {
@@ -31,6 +33,9 @@ public:
 
     // Off: failures are only reported through errorOccurred (tests, screenshots).
     void setDialogsEnabled(bool enabled) { m_dialogs = enabled; }
+    // Where the project's sweep is edited: opening a project shows its sweep there (an empty
+    // one when it has none), saving writes the sweep from there (none while it has no axes).
+    void setSweepPanel(SweepPanel *panel) { m_sweep = panel; }
 
     // Returns the project's document, or nullptr after reporting why it could not be opened.
     Document *open(const QString &path);
@@ -62,6 +67,7 @@ private:
     DocumentTabs *m_tabs = nullptr;
     CompileOptionsWidget *m_options = nullptr;
     LaunchPanel *m_launch = nullptr;
+    SweepPanel *m_sweep = nullptr;
     QWidget *m_dialogParent = nullptr;
     bool m_dialogs = true;
     QString m_path;

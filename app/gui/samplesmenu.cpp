@@ -23,8 +23,23 @@ SamplesMenu::SamplesMenu(const QString &samplesDir, QWidget *parent)
         connect(action, &QAction::triggered, this,
                 [this, source] { Q_EMIT fileRequested(source); });
     }
-    if (actions().isEmpty())
+    if (actions().isEmpty()) {
         addAction(tr("No samples found"))->setEnabled(false);
+        return;
+    }
+    // The block-size experiment of a class: the copy kernel at every block size from 32 to
+    // 1024 in steps of 32, measured and charted.
+    const QString copyProject = dir.filePath(QStringLiteral("copy/copy.cuwb"));
+    if (QFileInfo::exists(copyProject)) {
+        addSeparator();
+        QAction *action = addAction(tr("Classroom: copy block-size sweep"));
+        action->setObjectName(QStringLiteral("classroomCopySweep"));
+        action->setToolTip(tr("Opens %1 and sweeps block sizes 32\u20131024 in steps of 32")
+                               .arg(QDir::toNativeSeparators(copyProject)));
+        connect(action, &QAction::triggered, this, [this, copyProject] {
+            Q_EMIT sweepRequested(copyProject, QStringLiteral("block-32-step-32"));
+        });
+    }
 }
 
 QString SamplesMenu::findSamplesDir(const QString &override)

@@ -1,4 +1,5 @@
-// SamplesMenu: one entry per folder under samples/, opening the folder's main .cu file.
+// SamplesMenu: one entry per folder under samples/, opening the folder's main .cu file, and the
+// classroom entries: a project opened and swept in one click.
 // The samples folder is found from --samples-dir, beside the build tree, or the source tree
 // the program was built from.
 #pragma once
@@ -22,6 +23,8 @@ public:
 
 Q_SIGNALS:
     void fileRequested(const QString &path);
+    // Open the project and run the sweep preset `presetId` on it.
+    void sweepRequested(const QString &projectPath, const QString &presetId);
 
 private:
     QString m_samplesDir;
