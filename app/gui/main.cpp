@@ -6,6 +6,7 @@
 #include "samplesmenu.h"
 #include "screenshotrunner.h"
 #include "sourceeditor.h"
+#include "sweepscreenshotrunner.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -102,8 +103,29 @@ int main(int argc, char *argv[])
         QStringLiteral("metrics"),
         QObject::tr("With --measure: collect the hardware metrics (a separate, untimed pass) "
                     "after the timing and wait for them too."));
+    const QCommandLineOption sweepOption(
+        QStringLiteral("sweep"),
+        QObject::tr("With --screenshot: run the project's sweep (or --preset) once its kernel is "
+                    "compiled, and take the screenshot when the Sweep dock shows the finished "
+                    "sweep's chart and table. Exits 1 with a message when the sweep cannot run, "
+                    "measures nothing or does not finish in time."));
+    const QCommandLineOption presetOption(
+        QStringLiteral("preset"),
+        QObject::tr("With --sweep: sweep this preset instead of the project's sweep: "
+                    "block-32-step-32 or block-pow2."),
+        QStringLiteral("id"));
+    const QCommandLineOption openSweepOption(
+        QStringLiteral("open-sweep"),
+        QObject::tr("With --screenshot: show this stored sweep result (cuwb sweep --json) in the "
+                    "Sweep dock and take the screenshot."),
+        QStringLiteral("result.json"));
+    const QCommandLineOption baselineOption(
+        QStringLiteral("baseline"),
+        QObject::tr("With --open-sweep: draw this stored result beside it as the baseline."),
+        QStringLiteral("other.json"));
     parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption,
-                       measureOption, metricsOption});
+                       measureOption, metricsOption, sweepOption, presetOption, openSweepOption,
+                       baselineOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -117,6 +139,32 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(metricsOption) && !parser.isSet(measureOption)) {
         printError(QObject::tr("--metrics needs --measure"));
+        return 2;
+    }
+    const bool sweep = parser.isSet(sweepOption);
+    const bool openSweep = parser.isSet(openSweepOption);
+    if ((sweep || openSweep) && screenshotPath.isEmpty()) {
+        printError(sweep ? QObject::tr("--sweep needs --screenshot FILE")
+                         : QObject::tr("--open-sweep needs --screenshot FILE"));
+        return 2;
+    }
+    if (int(sweep) + int(openSweep) + int(parser.isSet(runOption)) +
+            int(parser.isSet(measureOption)) >
+        1) {
+        printError(QObject::tr("choose one of --run, --measure, --sweep and --open-sweep"));
+        return 2;
+    }
+    if (parser.isSet(presetOption) && !sweep) {
+        printError(QObject::tr("--preset needs --sweep"));
+        return 2;
+    }
+    if (parser.isSet(baselineOption) && !openSweep) {
+        printError(QObject::tr("--baseline needs --open-sweep"));
+        return 2;
+    }
+    if (sweep && parser.positionalArguments().isEmpty()) {
+        printError(QObject::tr("--sweep needs a project: cuda-workbench --sweep --screenshot "
+                               "FILE PROJECT.cuwb"));
         return 2;
     }
     int width = 1600;
@@ -185,7 +233,18 @@ int main(int argc, char *argv[])
         window.documentTabs()->newDocument();
 
     std::unique_ptr<cuwb::ScreenshotRunner> runner;
-    if (!screenshotPath.isEmpty()) {
+    std::unique_ptr<cuwb::SweepScreenshotRunner> sweepRunner;
+    if (sweep || openSweep) {
+        window.resize(width, height);
+        using Mode = cuwb::SweepScreenshotRunner::Mode;
+        sweepRunner = std::make_unique<cuwb::SweepScreenshotRunner>(&window, screenshotPath,
+                                                                    sweep ? Mode::Run : Mode::Open);
+        sweepRunner->setPreset(parser.value(presetOption));
+        sweepRunner->setResultFiles(parser.value(openSweepOption), parser.value(baselineOption));
+        QObject::connect(sweepRunner.get(), &cuwb::SweepScreenshotRunner::finished, &app,
+                         [](int code) { QCoreApplication::exit(code); });
+        sweepRunner->start();
+    } else if (!screenshotPath.isEmpty()) {
         window.resize(width, height);
         using Action = cuwb::ScreenshotRunner::Action;
         const Action action = parser.isSet(measureOption) ? Action::Measure

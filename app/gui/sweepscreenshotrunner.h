@@ -1,0 +1,76 @@
+// SweepScreenshotRunner: the evidence of a sweep as a picture of the main window, with the
+// Sweep dock in front showing its chart and table. Two ways:
+//   Run:  once the project's first compile is on screen and the device is known, runs the
+//         project's sweep (or a preset), waits for it to finish (as long as the sweep's own
+//         worst case, plus a margin) and captures; a sweep that cannot start, measures
+//         nothing or does not finish in time exits 1 with the reason (captured when it can).
+//   Open: shows a stored result (and a baseline beside it) and captures.
+// For `cuda-workbench --sweep [--preset ID] --screenshot FILE PROJECT.cuwb` and
+// `cuda-workbench --open-sweep RESULT.json [--baseline OTHER.json] --screenshot FILE`.
+#pragma once
+
+#include "metatypes.h"
+#include "sweep/sweep.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace cuwb {
+
+class MainWindow;
+
+class SweepScreenshotRunner : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Mode { Run, Open };
+
+    SweepScreenshotRunner(MainWindow *window, const QString &outputPath, Mode mode,
+                          QObject *parent = nullptr);
+
+    // Run: a preset instead of the project's sweep ("block-32-step-32", "block-pow2").
+    void setPreset(const QString &id) { m_preset = id; }
+    // Open: the result to show and an optional baseline.
+    void setResultFiles(const QString &result, const QString &baseline = {});
+
+    // Emits finished(exit code) when captured or failed; waits at most timeoutMs for the
+    // compile (the sweep gets its own limit).
+    void start(int timeoutMs = 120000);
+
+    // How long to wait for a sweep of `runnablePoints`: its worst case (every point at its
+    // time cap, plus a verification's deadline) and five minutes for the worker's start and
+    // the host compiles, capped at four hours.
+    static int sweepTimeoutMs(const SweepSpec &spec, std::size_t runnablePoints,
+                              double deadlineSeconds);
+
+Q_SIGNALS:
+    void finished(int exitCode);
+
+private:
+    void check();
+    void proceed();
+    void startSweep();
+    void onSweepShown(const SweepResult &result);
+    void open();
+    void capture();
+    void fail(const QString &message);
+
+    MainWindow *m_window = nullptr;
+    QString m_outputPath;
+    Mode m_mode = Mode::Run;
+    QString m_preset;
+    QString m_resultPath;
+    QString m_baselinePath;
+    bool m_haveResult = false;
+    bool m_started = false;
+    bool m_capturing = false;
+    int m_exitCode = 0;
+    QString m_failure;
+    QString m_timeoutMessage;
+    QTimer m_timeout;
+    QTimer m_devicePatience;
+};
+
+} // namespace cuwb
