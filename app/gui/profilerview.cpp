@@ -91,6 +91,9 @@ const QColor kWaveColor(0xe0, 0x7b, 0x00);
 // curve and say nothing; the tooltip and the table give every point's waves.
 constexpr double kPartialWaveFill = 0.9;
 
+// Above this many points on a chart, the lines are drawn without a marker on each point.
+constexpr std::size_t kMaxMarkedPoints = 200;
+
 bool lastWaveMostlyEmpty(double waves)
 {
     return waves > 0 && waves / std::ceil(waves) < kPartialWaveFill;
@@ -828,6 +831,19 @@ void ProfilerView::updateChartData()
     const auto [unitNs, unitName] = timeUnit(slowest);
     m_timeUnitNs = unitNs;
     m_timeY->setTitleText(tr("time per launch (%1)").arg(unitName));
+    // A marker on every point helps a reader of a few dozen points; hundreds of them only
+    // cover the lines, and drawing them is what makes a redraw of a large streaming sweep
+    // miss a frame (bench/bench_sweep_gui).
+    std::size_t drawn = 0;
+    for (const SweepChartSeries &s : m_data.series)
+        drawn += s.points.size();
+    const bool markers = drawn <= kMaxMarkedPoints;
+    for (const SeriesItems &items : m_items) {
+        for (QLineSeries *line : {items.median, items.effective}) {
+            if (line && line->pointsVisible() != markers)
+                line->setPointsVisible(markers);
+        }
+    }
 
     QList<QPointF> best, tied, bandwidthBest, bandwidthTied, partial;
     struct DataLabel

@@ -21,6 +21,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineSeries>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -465,6 +466,34 @@ private Q_SLOTS:
         QCOMPARE(view->tableModel()->rowCount(), 32);
         panel.clearBaseline();
         QCOMPARE(view->runs().size(), std::size_t(1));
+    }
+
+    void aLargeSweepIsDrawnWithoutMarkers()
+    {
+        // A marker on each of a few dozen points; none on hundreds, which would only cover
+        // the line (and cost a frame a redraw while the sweep streams in).
+        SweepController controller;
+        SweepPanel panel(&controller);
+        const auto medianLine = [&panel]() -> QLineSeries * {
+            const QList<QAbstractSeries *> all = panel.profilerView()->timeChart()->series();
+            for (QAbstractSeries *series : all) {
+                auto *line = qobject_cast<QLineSeries *>(series);
+                if (line && line->name() == QStringLiteral("median"))
+                    return line;
+            }
+            return nullptr;
+        };
+        panel.showResult(testdata::copySweep(), QStringLiteral("copy"));
+        QVERIFY(medianLine());
+        QVERIFY(medianLine()->pointsVisible());
+        SweepResult large;
+        large.spec.axes = {rangeAxis("block.x", 1, 1000, 1)};
+        for (int block = 1; block <= 1000; ++block)
+            large.points.push_back(testdata::copyPoint({{"block.x", std::to_string(block)}}, block,
+                                                       double(1 << 26), 1000.0 + block));
+        panel.showResult(testdata::withHeader(large), QStringLiteral("large"));
+        QVERIFY(medianLine());
+        QVERIFY(!medianLine()->pointsVisible());
     }
 
     void aClickedRowGivesItsConfiguration()
