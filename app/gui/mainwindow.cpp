@@ -49,6 +49,7 @@
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace cuwb {
@@ -199,6 +200,15 @@ void MainWindow::createDocks()
     m_sweepDock->setWidget(m_sweepPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
     tabifyDockWidget(m_measurementDock, m_sweepDock);
+    // The first time it comes to the front (its tab, the View menu), the Sweep dock gets the
+    // room its editor, chart and table need, unless the user's own layout was restored.
+    connect(m_sweepDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_sweepDockSized && !m_layoutRestored)
+            QTimer::singleShot(0, this, [this] {
+                if (!m_sweepDockSized)
+                    showSweepDock();
+            });
+    });
 
     m_historyPanel = new HistoryPanel(this);
     m_historyDock = new QDockWidget(tr("History"), this);
@@ -237,6 +247,7 @@ void MainWindow::showMeasurementDocks()
 
 void MainWindow::showSweepDock()
 {
+    m_sweepDockSized = true;
     m_sweepDock->show();
     m_sweepDock->raise();
     // The editor, the chart and the table side by side want the window's width, the chart
@@ -354,8 +365,7 @@ void MainWindow::createMenus()
     run->addAction(m_launchPanel->cancelMeasurementAction());
     run->addSeparator();
     run->addAction(tr("Run S&weep"), this, [this] {
-        m_sweepDock->show();
-        m_sweepDock->raise();
+        showSweepDock();
         m_sweepPanel->runSweep();
     });
     run->addAction(tr("Cancel Sweep"), m_sweepPanel, &SweepPanel::cancelSweep);

@@ -184,6 +184,7 @@ private:
     QDockWidget *m_sweepDock = nullptr;
     HistoryPanel *m_historyPanel = nullptr;
     QDockWidget *m_historyDock = nullptr;
+    bool m_sweepDockSized = false;  // the Sweep dock was given room once
     QString m_sweepPresetWhenReady; // openAndSweep: run this preset once the kernel compiled
     QString m_sweepProjectWhenReady;
     bool m_layoutRestored = false;
