@@ -797,6 +797,7 @@ void SweepPanel::cancelSweep()
 void SweepPanel::onSweepStarted(const SweepResult &skeleton)
 {
     m_pending.clear();
+    m_streaming = true;
     m_result = skeleton;
     m_resultName = tr("current");
     m_progress->setRange(0, int(std::min<std::size_t>(skeleton.points.size(), INT_MAX)));
@@ -808,9 +809,13 @@ void SweepPanel::onSweepStarted(const SweepResult &skeleton)
 
 void SweepPanel::onPointFinished(const SweepPointResult &point, const SweepProgress &progress)
 {
-    if (point.point.index < m_result.points.size())
-        m_result.points[point.point.index] = point;
-    m_pending.push_back(point);
+    // While another result is on screen (opened from the History during the sweep), the
+    // points only move the progress on.
+    if (m_streaming) {
+        if (point.point.index < m_result.points.size())
+            m_result.points[point.point.index] = point;
+        m_pending.push_back(point);
+    }
     m_lastProgress = progress;
     if (point.status == PointStatus::Failed)
         m_failureNote =
@@ -853,7 +858,10 @@ void SweepPanel::updateProgress()
 void SweepPanel::onWorkerRestarted(int starts)
 {
     Q_UNUSED(starts)
-    m_failureNote = tr("%1. The worker was restarted; the sweep goes on.").arg(m_failureNote);
+    QString note = m_failureNote;
+    while (note.endsWith(QLatin1Char('.')))
+        note.chop(1);
+    m_failureNote = tr("%1. The worker was restarted; the sweep goes on.").arg(note);
     m_status->setText(m_failureNote);
 }
 
@@ -861,9 +869,12 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
 {
     m_flush.stop();
     m_pending.clear();
-    m_result = result;
-    m_resultName = tr("current");
-    showRuns();
+    if (m_streaming) {
+        m_result = result;
+        m_resultName = tr("current");
+        showRuns();
+    }
+    m_streaming = false;
     const std::size_t measured =
         result.count(PointStatus::Measured) + result.count(PointStatus::Wrong);
     QString status;
@@ -906,6 +917,8 @@ void SweepPanel::showRuns()
 
 void SweepPanel::showResult(const SweepResult &result, const QString &name)
 {
+    m_streaming = false;
+    m_pending.clear();
     m_result = result;
     m_resultName = name.isEmpty() ? tr("current") : name;
     showRuns();

@@ -139,7 +139,8 @@ Q_SIGNALS:
     void countChanged();
     // A point of the chart or the table was clicked: its configuration, for the launch panel.
     void pointActivated(const cuwb::SweepPoint &point);
-    // A sweep run from this panel finished and is on screen (measured, cancelled or failed).
+    // A sweep run from this panel finished (measured, cancelled or failed); it is on screen
+    // unless another result was opened while it ran.
     void sweepShown(const cuwb::SweepResult &result);
     // A status line for the main window (an export written, a sweep finished).
     void statusMessage(const QString &message);
@@ -202,7 +203,8 @@ private:
     QTimer m_flush;
     QElapsedTimer m_sinceFlush;
     std::optional<SweepProgress> m_lastProgress;
-    QString m_failureNote; // the worker died at a point and a fresh one went on
+    QString m_failureNote;    // the worker died at a point and a fresh one went on
+    bool m_streaming = false; // the controller's sweep is the current run on screen
 
     ProfilerView *m_view = nullptr;
     SweepAxesModel *m_axesModel = nullptr;

@@ -391,6 +391,43 @@ private Q_SLOTS:
                  qPrintable(f.panel->statusLabel()->text()));
     }
 
+    void aWorkerCrashIsShownAndTheSweepGoesOn()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Fixture f = makePanel({QStringLiteral("crash-at-2"), dir.filePath(QStringLiteral("m"))});
+        f.panel->applyPreset(QStringLiteral("block-pow2"));
+        waitForCount(*f.panel);
+        QSignalSpy shown(f.panel.get(), &SweepPanel::sweepShown);
+        QVERIFY(f.panel->runSweep());
+        QVERIFY(shown.wait(kSweepTimeoutMs));
+        const QString status = f.panel->statusLabel()->text();
+        QVERIFY2(status.startsWith(QStringLiteral("Measured 5 of 6 points")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("block.x=64 failed: ")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("The worker was restarted; the sweep goes on.")),
+                 qPrintable(status));
+        SweepTableModel *table = f.panel->profilerView()->tableModel();
+        QCOMPARE(table->index(1, table->column(SweepTableModel::StatusColumn)).data().toString(),
+                 QStringLiteral("failed"));
+    }
+
+    void aStoredResultOpenedDuringASweepStaysOnScreen()
+    {
+        Fixture f = makePanel({QStringLiteral("cancel-at-3")});
+        f.panel->applyPreset(QStringLiteral("block-pow2"));
+        waitForCount(*f.panel);
+        QSignalSpy shown(f.panel.get(), &SweepPanel::sweepShown);
+        QSignalSpy points(f.controller.get(), &SweepController::pointFinished);
+        QVERIFY(f.panel->runSweep());
+        QTRY_COMPARE_WITH_TIMEOUT(points.size(), 2, kSweepTimeoutMs);
+        f.panel->showResult(testdata::copySweep(), QStringLiteral("stored"));
+        f.panel->cancelSweep();
+        QVERIFY(shown.wait(kSweepTimeoutMs));
+        QCOMPARE(f.panel->profilerView()->runs().front().name, QStringLiteral("stored"));
+        QCOMPARE(f.panel->result().points.size(), std::size_t(32));
+        QCOMPARE(f.panel->result().count(PointStatus::Measured), std::size_t(32));
+    }
+
     void aStoredSweepOpensAndRendersWithABaseline()
     {
         QTemporaryDir dir;
