@@ -123,9 +123,14 @@ int main(int argc, char *argv[])
         QStringLiteral("baseline"),
         QObject::tr("With --open-sweep: draw this stored result beside it as the baseline."),
         QStringLiteral("other.json"));
+    const QCommandLineOption sweepPageOption(
+        QStringLiteral("sweep-page"),
+        QObject::tr("With --sweep or --open-sweep: the chart to capture: time, bandwidth (with "
+                    "occupancy) or heatmap."),
+        QStringLiteral("page"));
     parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption,
                        measureOption, metricsOption, sweepOption, presetOption, openSweepOption,
-                       baselineOption});
+                       baselineOption, sweepPageOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -157,6 +162,18 @@ int main(int argc, char *argv[])
     if (parser.isSet(presetOption) && !sweep) {
         printError(QObject::tr("--preset needs --sweep"));
         return 2;
+    }
+    if (parser.isSet(sweepPageOption)) {
+        if (!sweep && !openSweep) {
+            printError(QObject::tr("--sweep-page needs --sweep or --open-sweep"));
+            return 2;
+        }
+        if (!cuwb::SweepScreenshotRunner::pageNames().contains(parser.value(sweepPageOption))) {
+            printError(QObject::tr("--sweep-page takes %1, not '%2'")
+                           .arg(cuwb::SweepScreenshotRunner::pageNames().join(QStringLiteral(", ")),
+                                parser.value(sweepPageOption)));
+            return 2;
+        }
     }
     if (parser.isSet(baselineOption) && !openSweep) {
         printError(QObject::tr("--baseline needs --open-sweep"));
@@ -241,6 +258,7 @@ int main(int argc, char *argv[])
                                                                     sweep ? Mode::Run : Mode::Open);
         sweepRunner->setPreset(parser.value(presetOption));
         sweepRunner->setResultFiles(parser.value(openSweepOption), parser.value(baselineOption));
+        sweepRunner->setPage(parser.value(sweepPageOption));
         QObject::connect(sweepRunner.get(), &cuwb::SweepScreenshotRunner::finished, &app,
                          [](int code) { QCoreApplication::exit(code); });
         sweepRunner->start();

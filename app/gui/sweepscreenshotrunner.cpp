@@ -3,6 +3,7 @@
 #include "deviceprobe.h"
 #include "launchpanel.h"
 #include "mainwindow.h"
+#include "profilerview.h"
 #include "qtconvert.h"
 #include "sweep/sweeprunner.h"
 #include "sweeppanel.h"
@@ -158,6 +159,11 @@ void SweepScreenshotRunner::open()
     capture();
 }
 
+QStringList SweepScreenshotRunner::pageNames()
+{
+    return {QStringLiteral("time"), QStringLiteral("bandwidth"), QStringLiteral("heatmap")};
+}
+
 void SweepScreenshotRunner::capture()
 {
     if (m_capturing)
@@ -165,6 +171,12 @@ void SweepScreenshotRunner::capture()
     m_capturing = true;
     m_timeout.stop();
     m_devicePatience.stop();
+    if (!m_page.isEmpty()) {
+        ProfilerView *view = m_window->sweepPanel()->profilerView();
+        view->setPage(m_page == QLatin1String("bandwidth") ? ProfilerView::Page::Bandwidth
+                      : m_page == QLatin1String("heatmap") ? ProfilerView::Page::Heatmap
+                                                           : ProfilerView::Page::Time);
+    }
     // The docks, the charts' layout and the table's columns settle before grabbing.
     QTimer::singleShot(600, this, [this] {
         QCoreApplication::processEvents();

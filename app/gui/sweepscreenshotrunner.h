@@ -14,6 +14,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 namespace cuwb {
@@ -34,6 +35,11 @@ public:
     void setPreset(const QString &id) { m_preset = id; }
     // Open: the result to show and an optional baseline.
     void setResultFiles(const QString &result, const QString &baseline = {});
+    // The chart page to capture: "time", "bandwidth" or "heatmap"; empty keeps the view's
+    // own choice (the heatmap for a block.x × block.y sweep, else time).
+    void setPage(const QString &page) { m_page = page; }
+    // The pages setPage() takes.
+    static QStringList pageNames();
 
     // Emits finished(exit code) when captured or failed; waits at most timeoutMs for the
     // compile (the sweep gets its own limit).
@@ -61,6 +67,7 @@ private:
     QString m_outputPath;
     Mode m_mode = Mode::Run;
     QString m_preset;
+    QString m_page;
     QString m_resultPath;
     QString m_baselinePath;
     bool m_haveResult = false;
