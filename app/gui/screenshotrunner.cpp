@@ -10,11 +10,9 @@
 #include "runcontroller.h"
 #include "runworker.h"
 #include "sourceeditor.h"
+#include "windowcapture.h"
 
 #include <QAction>
-#include <QCoreApplication>
-#include <QDir>
-#include <QPixmap>
 
 #include <algorithm>
 #include <cstdio>
@@ -184,14 +182,8 @@ void ScreenshotRunner::capture()
     }
     // Let the docks, the scroll positions and the status bar settle before grabbing.
     QTimer::singleShot(400, this, [this] {
-        QCoreApplication::processEvents();
-        const QPixmap pixmap = m_window->grab();
-        if (pixmap.isNull()) {
-            fail(tr("the window could not be rendered"));
-            return;
-        }
-        if (!pixmap.save(m_outputPath, "PNG")) {
-            fail(tr("cannot write %1").arg(QDir::toNativeSeparators(m_outputPath)));
+        if (const QString error = WindowCapture::save(m_window, m_outputPath); !error.isEmpty()) {
+            fail(error);
             return;
         }
         if (m_exitCode != 0)

@@ -7,10 +7,7 @@
 #include "qtconvert.h"
 #include "sweep/sweeprunner.h"
 #include "sweeppanel.h"
-
-#include <QCoreApplication>
-#include <QDir>
-#include <QPixmap>
+#include "windowcapture.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -179,14 +176,8 @@ void SweepScreenshotRunner::capture()
     }
     // The docks, the charts' layout and the table's columns settle before grabbing.
     QTimer::singleShot(600, this, [this] {
-        QCoreApplication::processEvents();
-        const QPixmap pixmap = m_window->grab();
-        if (pixmap.isNull()) {
-            fail(tr("the window could not be rendered"));
-            return;
-        }
-        if (!pixmap.save(m_outputPath, "PNG")) {
-            fail(tr("cannot write %1").arg(QDir::toNativeSeparators(m_outputPath)));
+        if (const QString error = WindowCapture::save(m_window, m_outputPath); !error.isEmpty()) {
+            fail(error);
             return;
         }
         if (m_exitCode != 0)
