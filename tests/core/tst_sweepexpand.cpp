@@ -4,9 +4,12 @@
 // defines, template arguments, -maxrregcount, --use_fast_math).
 #include "sweep/sweep.h"
 
+#include "sweeptesthelpers.h"
+
 #include <QtTest>
 
 using namespace cuwb;
+using namespace cuwb::sweeptest;
 
 namespace {
 
@@ -19,35 +22,6 @@ RunRequest baseRequest()
     request.launch.grid = {"ceil(N / block.x)", "1", "1"};
     request.launch.block = {"256", "1", "1"};
     return request;
-}
-
-SweepAxis listAxis(const std::string &target, std::vector<std::string> values)
-{
-    SweepAxis axis;
-    axis.target = target;
-    axis.values = std::move(values);
-    return axis;
-}
-
-SweepAxis rangeAxis(const std::string &target, double from, double to, double step)
-{
-    SweepAxis axis;
-    axis.target = target;
-    axis.kind = AxisValues::Range;
-    axis.from = from;
-    axis.to = to;
-    axis.step = step;
-    return axis;
-}
-
-SweepAxis powersAxis(const std::string &target, double from, double to)
-{
-    SweepAxis axis;
-    axis.target = target;
-    axis.kind = AxisValues::PowersOfTwo;
-    axis.from = from;
-    axis.to = to;
-    return axis;
 }
 
 SweepSpec specOf(std::vector<SweepAxis> axes,

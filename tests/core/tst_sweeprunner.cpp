@@ -5,6 +5,8 @@
 #include "sweep/sweeprunner.h"
 #include "worker/workerprocess.h"
 
+#include "sweeptesthelpers.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -12,6 +14,7 @@
 #include <thread>
 
 using namespace cuwb;
+using namespace cuwb::sweeptest;
 
 namespace {
 
@@ -34,29 +37,10 @@ const char *const kSource = R"(extern "C" __global__ void add_one(const float *a
 }
 )";
 
+// The add_one request with a check of every element, so a wrong point shows.
 RunRequest baseRequest()
 {
-    RunRequest request;
-    request.source = kSource;
-    request.fileName = "add_one.cu";
-    request.launch.kernel = "add_one";
-    request.launch.variables = {{"N", "1 << 16"}};
-    ArgumentSpec a;
-    a.parameter = "a";
-    a.elementType = parseElementType("float").value();
-    a.count = "N";
-    a.role = BufferRole::In;
-    ArgumentSpec c = a;
-    c.parameter = "c";
-    c.role = BufferRole::Out;
-    ArgumentSpec n;
-    n.parameter = "n";
-    n.isBuffer = false;
-    n.elementType = parseElementType("int").value();
-    n.value = "N";
-    request.launch.arguments = {a, c, n};
-    request.launch.grid = {"ceil(N / block.x)", "1", "1"};
-    request.launch.block = {"256", "1", "1"};
+    RunRequest request = addOneRequest(kSource);
     request.verification.kind = ReferenceKind::Expression;
     request.verification.output = "c";
     request.verification.expression = "a[i] + 1.0f";
@@ -72,26 +56,6 @@ WorkerProcess::Options fakeWorker(const QStringList &arguments = {})
         options.arguments.push_back(argument.toStdString());
     }
     return options;
-}
-
-SweepAxis listAxis(const std::string &target, std::vector<std::string> values)
-{
-    SweepAxis axis;
-    axis.target = target;
-    axis.values = std::move(values);
-    return axis;
-}
-
-SweepSpec blockSweep()
-{
-    SweepSpec spec;
-    SweepAxis axis;
-    axis.target = "block.x";
-    axis.kind = AxisValues::PowersOfTwo;
-    axis.from = 32;
-    axis.to = 2048;
-    spec.axes = {axis};
-    return spec;
 }
 
 std::vector<std::string> labels(const SweepResult &result, PointStatus status)
@@ -149,7 +113,7 @@ void TestSweepRunner::measuresEveryPointInOrder()
     });
     SweepContext context;
     context.projectName = "add_one";
-    const SweepResult result = runner.run(blockSweep(), baseRequest(), context);
+    const SweepResult result = runner.run(blockPowersSweep(), baseRequest(), context);
 
     QVERIFY2(result.error.empty(), result.error.c_str());
     QCOMPARE(started, 1);
@@ -189,7 +153,7 @@ void TestSweepRunner::compilesOncePerDistinctOptions()
 {
     WorkerProcess worker(fakeWorker());
     SweepRunner runner(worker);
-    SweepSpec spec = blockSweep();
+    SweepSpec spec = blockPowersSweep();
     spec.axes.push_back(listAxis("-DTILE", {"8", "16"}));
     const SweepResult result = runner.run(spec, baseRequest());
     QVERIFY2(result.error.empty(), result.error.c_str());
@@ -287,7 +251,7 @@ void TestSweepRunner::workerCrashFailsOnePointAndTheRestGoOn()
     const QString marker = dir.filePath(QStringLiteral("crashed"));
     WorkerProcess worker(fakeWorker({QStringLiteral("crash-at-3"), marker}));
     SweepRunner runner(worker);
-    const SweepResult result = runner.run(blockSweep(), baseRequest());
+    const SweepResult result = runner.run(blockPowersSweep(), baseRequest());
     QVERIFY2(result.error.empty(), result.error.c_str());
     const SweepPointResult &crashed = result.points[2];
     QCOMPARE(crashed.status, PointStatus::Failed);
@@ -317,7 +281,7 @@ void TestSweepRunner::cancelKeepsWhatWasMeasured()
             });
         }
     });
-    const SweepResult result = runner.run(blockSweep(), baseRequest());
+    const SweepResult result = runner.run(blockPowersSweep(), baseRequest());
     canceller.join();
     QVERIFY(result.cancelled);
     QCOMPARE(labels(result, PointStatus::Measured),
@@ -334,7 +298,7 @@ void TestSweepRunner::cancelBeforeRunStartsNothing()
     WorkerProcess worker(fakeWorker());
     SweepRunner runner(worker);
     runner.cancel();
-    const SweepResult result = runner.run(blockSweep(), baseRequest());
+    const SweepResult result = runner.run(blockPowersSweep(), baseRequest());
     QVERIFY(result.cancelled);
     QCOMPARE(result.count(PointStatus::Measured), std::size_t(0));
     QCOMPARE(worker.starts(), 0);
@@ -357,7 +321,7 @@ void TestSweepRunner::killingTheWorkerStopsTheSweep()
             });
         }
     });
-    const SweepResult result = runner.run(blockSweep(), baseRequest());
+    const SweepResult result = runner.run(blockPowersSweep(), baseRequest());
     killer.join();
     QVERIFY(result.cancelled);
     QCOMPARE(result.count(PointStatus::Measured), std::size_t(2));
@@ -373,7 +337,7 @@ void TestSweepRunner::noGpuSaysWhy()
     int pointsStreamed = 0;
     runner.setPointCallback(
         [&](const SweepPointResult &, const SweepProgress &) { ++pointsStreamed; });
-    const SweepResult result = runner.run(blockSweep(), baseRequest());
+    const SweepResult result = runner.run(blockPowersSweep(), baseRequest());
     QVERIFY2(result.error.starts_with("no GPU: "), result.error.c_str());
     QVERIFY2(result.error.find("fake worker") != std::string::npos, result.error.c_str());
     QCOMPARE(pointsStreamed, 0);

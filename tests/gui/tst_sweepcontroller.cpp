@@ -5,6 +5,8 @@
 // hangs does not wait for it. The host compiles are real (NVRTC needs no GPU).
 #include "sweepcontroller.h"
 
+#include "../core/sweeptesthelpers.h"
+
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -12,53 +14,14 @@
 #include <memory>
 
 using namespace cuwb;
+using namespace cuwb::sweeptest;
 
 namespace {
 
-const char *const kSource = R"(extern "C" __global__ void add_one(const float *a, float *c, int n)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        c[i] = a[i] + 1.0f;
-}
-)";
-
-RunRequest baseRequest()
-{
-    RunRequest request;
-    request.source = kSource;
-    request.fileName = "add_one.cu";
-    request.launch.kernel = "add_one";
-    request.launch.variables = {{"N", "1 << 16"}};
-    ArgumentSpec a;
-    a.parameter = "a";
-    a.elementType = parseElementType("float").value();
-    a.count = "N";
-    a.role = BufferRole::In;
-    ArgumentSpec c = a;
-    c.parameter = "c";
-    c.role = BufferRole::Out;
-    ArgumentSpec n;
-    n.parameter = "n";
-    n.isBuffer = false;
-    n.elementType = parseElementType("int").value();
-    n.value = "N";
-    request.launch.arguments = {a, c, n};
-    request.launch.grid = {"ceil(N / block.x)", "1", "1"};
-    request.launch.block = {"256", "1", "1"};
-    return request;
-}
-
-// block.x = 32, 64, ..., 2048: seven points, the last skipped (over 1024 threads).
+// The block-size sweep of sweeptesthelpers.h, five samples a point.
 SweepSpec powersSweep()
 {
-    SweepSpec spec;
-    SweepAxis axis;
-    axis.target = "block.x";
-    axis.kind = AxisValues::PowersOfTwo;
-    axis.from = 32;
-    axis.to = 2048;
-    spec.axes = {axis};
+    SweepSpec spec = blockPowersSweep();
     spec.settings.fixedSamples = 5;
     return spec;
 }
@@ -88,10 +51,10 @@ private Q_SLOTS:
         QSignalSpy running(controller.get(), &SweepController::runningChanged);
         SweepContext context;
         context.projectName = "add_one";
-        QVERIFY(controller->start(powersSweep(), baseRequest(), context));
+        QVERIFY(controller->start(powersSweep(), addOneRequest(), context));
         QVERIFY(controller->isRunning());
         // One sweep at a time.
-        QVERIFY(!controller->start(powersSweep(), baseRequest(), context));
+        QVERIFY(!controller->start(powersSweep(), addOneRequest(), context));
         QVERIFY(finished.wait(kSweepTimeoutMs));
         QVERIFY(!controller->isRunning());
         QCOMPARE(running.size(), 2);
@@ -120,7 +83,7 @@ private Q_SLOTS:
         QCOMPARE(controller->progress()->done, std::size_t(7));
 
         // The worker is kept for the next sweep.
-        QVERIFY(controller->start(powersSweep(), baseRequest(), context));
+        QVERIFY(controller->start(powersSweep(), addOneRequest(), context));
         QVERIFY(finished.wait(kSweepTimeoutMs));
         QCOMPARE(finished.last().first().value<SweepResult>().count(PointStatus::Measured),
                  std::size_t(6));
@@ -132,7 +95,7 @@ private Q_SLOTS:
         auto controller = fakeController({QStringLiteral("cancel-at-3")});
         QSignalSpy points(controller.get(), &SweepController::pointFinished);
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
-        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QTRY_COMPARE_WITH_TIMEOUT(points.size(), 2, kSweepTimeoutMs);
         controller->cancel();
         QVERIFY(controller->isCancelling());
@@ -147,7 +110,7 @@ private Q_SLOTS:
 
         // A cancel belongs to its sweep: the next one runs to the end.
         controller->setWorkerCommand(QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH), {});
-        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QVERIFY(finished.wait(kSweepTimeoutMs));
         const auto second = finished.last().first().value<SweepResult>();
         QVERIFY(!second.cancelled);
@@ -158,7 +121,7 @@ private Q_SLOTS:
     {
         auto controller = fakeController({QStringLiteral("cancel-at-1")});
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
-        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
         SweepController *raw = controller.get();
         std::unique_ptr<QThread> thread(QThread::create([raw] {
             QThread::msleep(200);
@@ -178,7 +141,7 @@ private Q_SLOTS:
         auto controller = fakeController({QStringLiteral("crash-at-2"), marker});
         QSignalSpy restarted(controller.get(), &SweepController::workerRestarted);
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
-        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QVERIFY(finished.wait(kSweepTimeoutMs));
         const auto result = finished.first().first().value<SweepResult>();
         QCOMPARE(result.points[1].status, PointStatus::Failed);
@@ -194,7 +157,7 @@ private Q_SLOTS:
         controller->setAvailability(false, QStringLiteral("Run needs a CUDA GPU: none here"));
         QSignalSpy started(controller.get(), &SweepController::sweepStarted);
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
-        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QCOMPARE(finished.size(), 1);
         QCOMPARE(started.size(), 0);
         QVERIFY(!controller->isRunning());
@@ -206,7 +169,7 @@ private Q_SLOTS:
     {
         auto controller = fakeController({QStringLiteral("no-device")});
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
-        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QVERIFY(finished.wait(kSweepTimeoutMs));
         const auto result = finished.first().first().value<SweepResult>();
         QVERIFY(!result.error.empty());
@@ -219,7 +182,7 @@ private Q_SLOTS:
         // kills the worker rather than wait for the request's deadline.
         auto controller = fakeController({QStringLiteral("cancel-at-1")});
         QSignalSpy started(controller.get(), &SweepController::sweepStarted);
-        QVERIFY(controller->start(powersSweep(), baseRequest()));
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QVERIFY(started.wait(kSweepTimeoutMs));
         QTest::qWait(100);
         controller.reset(); // returns: the test would time out otherwise

@@ -10,6 +10,7 @@
 #include "sweeppanel.h"
 #include "sweeptablemodel.h"
 
+#include "../core/sweeptesthelpers.h"
 #include "sweep/sweepjson.h"
 #include "sweeptestdata.h"
 
@@ -35,61 +36,9 @@
 #include <memory>
 
 using namespace cuwb;
+using namespace cuwb::sweeptest;
 
 namespace {
-
-const char *const kSource = R"(extern "C" __global__ void add_one(const float *a, float *c, int n)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        c[i] = a[i] + 1.0f;
-}
-)";
-
-RunRequest baseRequest()
-{
-    RunRequest request;
-    request.source = kSource;
-    request.fileName = "add_one.cu";
-    request.launch.kernel = "add_one";
-    request.launch.variables = {{"N", "1 << 16"}};
-    ArgumentSpec a;
-    a.parameter = "a";
-    a.elementType = parseElementType("float").value();
-    a.count = "N";
-    a.role = BufferRole::In;
-    ArgumentSpec c = a;
-    c.parameter = "c";
-    c.role = BufferRole::Out;
-    ArgumentSpec n;
-    n.parameter = "n";
-    n.isBuffer = false;
-    n.elementType = parseElementType("int").value();
-    n.value = "N";
-    request.launch.arguments = {a, c, n};
-    request.launch.grid = {"ceil(N / block.x)", "1", "1"};
-    request.launch.block = {"256", "1", "1"};
-    return request;
-}
-
-SweepAxis listAxis(const std::string &target, std::vector<std::string> values)
-{
-    SweepAxis axis;
-    axis.target = target;
-    axis.values = std::move(values);
-    return axis;
-}
-
-SweepAxis rangeAxis(const std::string &target, double from, double to, double step)
-{
-    SweepAxis axis;
-    axis.target = target;
-    axis.kind = AxisValues::Range;
-    axis.from = from;
-    axis.to = to;
-    axis.step = step;
-    return axis;
-}
 
 struct Fixture
 {
@@ -105,7 +54,7 @@ Fixture makePanel(const QStringList &workerArguments = {})
     f.panel = std::make_unique<SweepPanel>(f.controller.get());
     SweepContext context;
     context.projectName = "add_one";
-    f.panel->setBase(baseRequest(), context, archLimits("sm_90"));
+    f.panel->setBase(addOneRequest(), context, archLimits("sm_90"));
     return f;
 }
 
@@ -217,7 +166,7 @@ private Q_SLOTS:
         QCOMPARE(f.panel->messageText(), QStringLiteral("Compile the kernel first."));
         QVERIFY(!f.panel->runSweep());
 
-        f.panel->setBase(baseRequest(), {}, archLimits("sm_90"));
+        f.panel->setBase(addOneRequest(), {}, archLimits("sm_90"));
         f.panel->setRunAvailability(false, QStringLiteral("Run needs a CUDA GPU: none"));
         waitForCount(*f.panel);
         QCOMPARE(f.panel->messageText(), QStringLiteral("Run needs a CUDA GPU: none"));
