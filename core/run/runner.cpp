@@ -488,7 +488,6 @@ struct Prepared
     std::string note;
 };
 
-// On a timeout the resources are leaked on purpose (see RunResources).
 // How long the blocking kernel holds a stream at most: far longer than the host needs to queue
 // one sample (microseconds), short enough that a stalled host costs one slow sample, not a hang.
 constexpr std::uint64_t kHoldTimeoutNs = 1'000'000'000;
@@ -497,6 +496,7 @@ constexpr std::uint64_t kHoldTimeoutNs = 1'000'000'000;
 constexpr const char *kEventCaveat =
     ", which read about 3 µs more than the kernel ran on an H200 (the records' own cost)";
 
+// On a timeout the resources are leaked on purpose (see RunResources).
 struct LeakOnLoss
 {
     std::unique_ptr<RunResources> &resources;
