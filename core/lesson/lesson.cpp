@@ -1,0 +1,206 @@
+#include "lesson/lesson.h"
+
+#include <filesystem>
+#include <string>
+
+namespace cuwb {
+
+namespace {
+
+std::string_view trim(std::string_view text)
+{
+    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!text.empty() && isSpace(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isSpace(text.back()))
+        text.remove_suffix(1);
+    return text;
+}
+
+std::string trimmedBlock(const std::vector<std::string_view> &lines)
+{
+    std::string text;
+    for (std::string_view line : lines) {
+        if (line.size() && line.back() == '\r')
+            line.remove_suffix(1);
+        text.append(line);
+        text.push_back('\n');
+    }
+    return std::string(trim(text));
+}
+
+std::string at(std::size_t line, const std::string &message)
+{
+    return "line " + std::to_string(line) + ": " + message;
+}
+
+} // namespace
+
+const char *lessonExperimentName(LessonExperiment experiment)
+{
+    switch (experiment) {
+    case LessonExperiment::Sweep: return "sweep";
+    case LessonExperiment::Measure: return "measure";
+    case LessonExperiment::Run: return "run";
+    }
+    return "sweep";
+}
+
+LessonParse parseLesson(std::string_view markdown)
+{
+    LessonParse parse;
+    const auto fail = [&parse](std::size_t line, const std::string &message) {
+        parse.lesson.reset();
+        parse.error = at(line, message);
+        return parse;
+    };
+
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start <= markdown.size();) {
+        const std::size_t end = markdown.find('\n', start);
+        if (end == std::string_view::npos) {
+            if (start < markdown.size())
+                lines.push_back(markdown.substr(start));
+            break;
+        }
+        lines.push_back(markdown.substr(start, end - start));
+        start = end + 1;
+    }
+
+    Lesson lesson;
+    std::size_t i = 0;
+    while (i < lines.size() && trim(lines[i]).empty())
+        ++i;
+    if (i == lines.size())
+        return fail(1, "a lesson starts with its title: # title");
+    {
+        const std::string_view first = trim(lines[i]);
+        if (first.size() < 2 || first.substr(0, 2) != "# ")
+            return fail(i + 1, "a lesson starts with its title: # title");
+        lesson.title = std::string(trim(first.substr(2)));
+        if (lesson.title.empty())
+            return fail(i + 1, "the title is empty");
+        ++i;
+    }
+
+    // The sections, in order; each collects its lines until the next "## ".
+    static const char *const kSections[] = {"Try", "Predict", "Experiment", "Questions"};
+    std::vector<std::string_view> body[5]; // 0: intro
+    std::size_t headingLine[5] = {0, 0, 0, 0, 0};
+    int section = 0;
+    for (; i < lines.size(); ++i) {
+        const std::string_view line = trim(lines[i]);
+        if (line.substr(0, 3) == "## " || line == "##") {
+            const std::string_view name = trim(line.substr(2));
+            if (section == 4)
+                return fail(i + 1, "unexpected section `" + std::string(name) +
+                                       "` after ## Questions");
+            const std::string expected = kSections[section];
+            if (name != expected)
+                return fail(i + 1, "expected ## " + expected + ", found ## " + std::string(name));
+            ++section;
+            headingLine[section] = i + 1;
+            continue;
+        }
+        if (line.substr(0, 2) == "# ")
+            return fail(i + 1, "a lesson has one title; sections start with ##");
+        body[section].push_back(lines[i]);
+    }
+    if (section < 4)
+        return fail(lines.size(), std::string("the lesson has no ## ") + kSections[section] +
+                                      " section");
+
+    lesson.intro = trimmedBlock(body[0]);
+    lesson.tryText = trimmedBlock(body[1]);
+    if (lesson.tryText.empty())
+        return fail(headingLine[1], "## Try is empty: say what to try");
+
+    // ## Predict: "- [id] question" lines.
+    for (std::size_t k = 0; k < body[2].size(); ++k) {
+        const std::size_t lineNo = headingLine[2] + 1 + k;
+        const std::string_view line = trim(body[2][k]);
+        if (line.empty())
+            continue;
+        if (line.substr(0, 2) != "- ")
+            return fail(lineNo, "a prediction is a list item: - [id] question");
+        const std::string_view item = trim(line.substr(2));
+        const std::size_t close = item.find(']');
+        if (item.empty() || item.front() != '[' || close == std::string_view::npos)
+            return fail(lineNo, "a prediction needs an id in brackets: - [id] question");
+        const std::string_view id = trim(item.substr(1, close - 1));
+        const std::string_view question = trim(item.substr(close + 1));
+        if (id.empty())
+            return fail(lineNo, "a prediction needs an id in brackets: - [id] question");
+        if (id.find(' ') != std::string_view::npos)
+            return fail(lineNo, "a prediction's id is one word: [" + std::string(id) + "]");
+        if (question.empty())
+            return fail(lineNo, "the prediction [" + std::string(id) + "] has no question");
+        for (const Prediction &other : lesson.predictions)
+            if (other.id == id)
+                return fail(lineNo, "the prediction id [" + std::string(id) + "] is used twice");
+        lesson.predictions.push_back({std::string(id), std::string(question)});
+    }
+    if (lesson.predictions.empty())
+        return fail(headingLine[2], "## Predict has no predictions: - [id] question");
+
+    // ## Experiment: one word.
+    std::optional<std::size_t> experimentLine;
+    for (std::size_t k = 0; k < body[3].size(); ++k) {
+        const std::size_t lineNo = headingLine[3] + 1 + k;
+        const std::string_view word = trim(body[3][k]);
+        if (word.empty())
+            continue;
+        if (experimentLine)
+            return fail(lineNo, "## Experiment is one word: sweep, measure or run");
+        if (word == "sweep")
+            lesson.experiment = LessonExperiment::Sweep;
+        else if (word == "measure")
+            lesson.experiment = LessonExperiment::Measure;
+        else if (word == "run")
+            lesson.experiment = LessonExperiment::Run;
+        else
+            return fail(lineNo, "unknown experiment `" + std::string(word) +
+                                    "`: sweep, measure or run");
+        experimentLine = lineNo;
+    }
+    if (!experimentLine)
+        return fail(headingLine[3], "## Experiment is empty: sweep, measure or run");
+
+    // ## Questions: "- question" lines; a line that is not an item continues the one above.
+    for (std::size_t k = 0; k < body[4].size(); ++k) {
+        const std::size_t lineNo = headingLine[4] + 1 + k;
+        const std::string_view line = trim(body[4][k]);
+        if (line.empty())
+            continue;
+        if (line.substr(0, 2) == "- ") {
+            const std::string_view question = trim(line.substr(2));
+            if (question.empty())
+                return fail(lineNo, "the question is empty");
+            lesson.questions.emplace_back(question);
+        } else if (!lesson.questions.empty()) {
+            lesson.questions.back() += ' ';
+            lesson.questions.back() += line;
+        } else {
+            return fail(lineNo, "a question is a list item: - question");
+        }
+    }
+    if (lesson.questions.empty())
+        return fail(headingLine[4], "## Questions has no questions: - question");
+
+    parse.lesson = std::move(lesson);
+    return parse;
+}
+
+std::optional<std::string> lessonPathFor(const std::string &projectPath)
+{
+    if (projectPath.empty())
+        return std::nullopt;
+    std::error_code error;
+    const std::filesystem::path path =
+        std::filesystem::path(projectPath).parent_path() / "lesson.md";
+    if (std::filesystem::is_regular_file(path, error))
+        return path.string();
+    return std::nullopt;
+}
+
+} // namespace cuwb

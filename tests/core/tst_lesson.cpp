@@ -1,0 +1,161 @@
+// The lesson.md parser (core/lesson/): every sample's lesson parses, and malformed lessons are
+// refused with the line and what is wrong.
+
+#include "lesson/lesson.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const char *const kGood = "# Title\n"
+                          "Intro *one*.\n"
+                          "\n"
+                          "Intro two.\n"
+                          "## Try\n"
+                          "Run it.\n"
+                          "## Predict\n"
+                          "- [best-block] Which block?\n"
+                          "- [speedup] How much faster?\n"
+                          "## Experiment\n"
+                          "sweep\n"
+                          "## Questions\n"
+                          "- Why?\n"
+                          "- Why not?\n";
+
+} // namespace
+
+class TestLesson : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void parsesGood()
+    {
+        const cuwb::LessonParse parse = cuwb::parseLesson(kGood);
+        QVERIFY2(parse.ok(), parse.error.c_str());
+        const cuwb::Lesson &lesson = *parse.lesson;
+        QCOMPARE(lesson.title, std::string("Title"));
+        QCOMPARE(lesson.intro, std::string("Intro *one*.\n\nIntro two."));
+        QCOMPARE(lesson.tryText, std::string("Run it."));
+        QCOMPARE(lesson.predictions.size(), std::size_t(2));
+        QCOMPARE(lesson.predictions[0].id, std::string("best-block"));
+        QCOMPARE(lesson.predictions[0].question, std::string("Which block?"));
+        QCOMPARE(lesson.predictions[1].id, std::string("speedup"));
+        QCOMPARE(lesson.experiment, cuwb::LessonExperiment::Sweep);
+        QCOMPARE(lesson.questions.size(), std::size_t(2));
+        QCOMPARE(lesson.questions[1], std::string("Why not?"));
+    }
+
+    void experiments()
+    {
+        for (const char *word : {"sweep", "measure", "run"}) {
+            std::string text = kGood;
+            text.replace(text.find("\nsweep\n") + 1, 5, word);
+            const cuwb::LessonParse parse = cuwb::parseLesson(text);
+            QVERIFY2(parse.ok(), parse.error.c_str());
+            QCOMPARE(std::string(cuwb::lessonExperimentName(parse.lesson->experiment)),
+                     std::string(word));
+        }
+    }
+
+    void malformed_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("error");
+        const QString good = QString::fromUtf8(kGood);
+        auto with = [&good](const char *from, const char *to) {
+            QString text = good;
+            return text.replace(QString::fromUtf8(from), QString::fromUtf8(to));
+        };
+        QTest::newRow("empty") << QString() << QStringLiteral("line 1: a lesson starts with its title");
+        QTest::newRow("no title") << with("# Title\n", "Title\n")
+                                  << QStringLiteral("line 1: a lesson starts with its title");
+        QTest::newRow("no id") << with("- [speedup] How", "- How")
+                               << QStringLiteral("line 9: a prediction needs an id in brackets: "
+                                                 "- [id] question");
+        QTest::newRow("empty id") << with("[speedup]", "[]")
+                                  << QStringLiteral("line 9: a prediction needs an id");
+        QTest::newRow("duplicate id") << with("[speedup]", "[best-block]")
+                                      << QStringLiteral("line 9: the prediction id [best-block] "
+                                                        "is used twice");
+        QTest::newRow("no question") << with("[speedup] How much faster?", "[speedup]")
+                                     << QStringLiteral("line 9: the prediction [speedup] has no "
+                                                       "question");
+        QTest::newRow("bad experiment") << with("\nsweep\n", "\nprofile\n")
+                                        << QStringLiteral("line 11: unknown experiment `profile`");
+        QTest::newRow("two experiments") << with("\nsweep\n", "\nsweep\nrun\n")
+                                         << QStringLiteral("line 12: ## Experiment is one word");
+        QTest::newRow("empty experiment") << with("\nsweep\n", "\n")
+                                          << QStringLiteral("line 10: ## Experiment is empty");
+        QTest::newRow("order") << with("## Try", "## Tries")
+                               << QStringLiteral("line 5: expected ## Try, found ## Tries");
+        QTest::newRow("missing questions")
+            << with("## Questions\n- Why?\n- Why not?\n", "")
+            << QStringLiteral("no ## Questions section");
+        QTest::newRow("no predictions")
+            << with("- [best-block] Which block?\n- [speedup] How much faster?\n", "")
+            << QStringLiteral("line 7: ## Predict has no predictions");
+        QTest::newRow("no questions") << with("- Why?\n- Why not?\n", "")
+                                      << QStringLiteral("line 12: ## Questions has no questions");
+        QTest::newRow("extra section") << good + QStringLiteral("## Answers\n")
+                                       << QStringLiteral("line 15: unexpected section `Answers`");
+    }
+
+    void malformed()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, error);
+        const cuwb::LessonParse parse = cuwb::parseLesson(text.toStdString());
+        QVERIFY(!parse.ok());
+        QVERIFY2(QString::fromStdString(parse.error).startsWith(error) ||
+                     QString::fromStdString(parse.error).contains(error),
+                 parse.error.c_str());
+    }
+
+    void samples_data()
+    {
+        QTest::addColumn<QString>("path");
+        QDirIterator it(QStringLiteral(CUWB_SAMPLES_DIR), {QStringLiteral("lesson.md")},
+                        QDir::Files, QDirIterator::Subdirectories);
+        int count = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QTest::newRow(qPrintable(QDir(QStringLiteral(CUWB_SAMPLES_DIR))
+                                         .relativeFilePath(path))) << path;
+            ++count;
+        }
+        QVERIFY(count >= 10);
+    }
+
+    void samples()
+    {
+        QFETCH(QString, path);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const cuwb::LessonParse parse = cuwb::parseLesson(file.readAll().toStdString());
+        QVERIFY2(parse.ok(), parse.error.c_str());
+        QVERIFY(!parse.lesson->title.empty());
+        QVERIFY(!parse.lesson->intro.empty());
+        QVERIFY(!parse.lesson->predictions.empty());
+        QVERIFY(!parse.lesson->questions.empty());
+    }
+
+    void lessonBesideProject()
+    {
+        const QString samples = QStringLiteral(CUWB_SAMPLES_DIR);
+        const auto found =
+            cuwb::lessonPathFor((samples + QStringLiteral("/vector_add/vector_add.cuwb")).toStdString());
+        QVERIFY(found);
+        QVERIFY(QString::fromStdString(*found).endsWith(QStringLiteral("vector_add/lesson.md")));
+        QTemporaryDir dir;
+        QVERIFY(!cuwb::lessonPathFor((dir.path() + QStringLiteral("/p.cuwb")).toStdString()));
+        QVERIFY(!cuwb::lessonPathFor(std::string()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLesson)
+#include "tst_lesson.moc"
