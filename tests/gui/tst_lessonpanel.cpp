@@ -1,0 +1,141 @@
+// The Lesson dock: every sample's lesson renders (title, one field per prediction), the
+// predictions lock when the experiment starts, the measured values stand beside the
+// predictions for a synthetic sweep, and the lab report is written. With CUWB_LESSON_PNG set,
+// the panel is also saved as a PNG for a look at its layout.
+
+#include "labreport.h"
+#include "lessonpanel.h"
+#include "sweeptestdata.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+namespace {
+
+QString lessonOf(const QString &sample)
+{
+    return QStringLiteral(CUWB_SAMPLES_DIR "/") + sample + QStringLiteral("/lesson.md");
+}
+
+} // namespace
+
+class TestLessonPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void rendersEverySample_data()
+    {
+        QTest::addColumn<QString>("path");
+        QDirIterator it(QStringLiteral(CUWB_SAMPLES_DIR), {QStringLiteral("lesson.md")},
+                        QDir::Files, QDirIterator::Subdirectories);
+        int count = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QTest::newRow(qPrintable(QDir(QStringLiteral(CUWB_SAMPLES_DIR))
+                                         .relativeFilePath(path))) << path;
+            ++count;
+        }
+        QVERIFY(count >= 10);
+    }
+
+    void rendersEverySample()
+    {
+        QFETCH(QString, path);
+        cuwb::LessonPanel panel;
+        QCOMPARE(panel.loadLesson(path), QString());
+        QVERIFY(panel.hasLesson());
+        const cuwb::Lesson &lesson = *panel.lesson();
+        QCOMPARE(panel.titleLabel()->text(), QString::fromStdString(lesson.title));
+        QVERIFY(!panel.titleLabel()->text().isEmpty());
+        QCOMPARE(panel.predictionEdits().size(), lesson.predictions.size());
+        QCOMPARE(panel.measuredLabels().size(), lesson.predictions.size());
+        QVERIFY(panel.textBrowser()->toPlainText().contains(QStringLiteral("Try")));
+        QVERIFY(!panel.questionsLabel()->text().isEmpty());
+        QVERIFY(panel.runButton()->isEnabled());
+    }
+
+    void badLessonSaysWhy()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("lesson.md"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# T\nintro\n## Try\nx\n## Predict\n- no id\n");
+        file.close();
+        cuwb::LessonPanel panel;
+        const QString error = panel.loadLesson(path);
+        QVERIFY(error.contains(QStringLiteral("line 6")));
+        QVERIFY(!panel.hasLesson());
+        QVERIFY(panel.textBrowser()->toPlainText().contains(QStringLiteral("line 6")));
+    }
+
+    void predictionsLockOnRun()
+    {
+        cuwb::LessonPanel panel;
+        QCOMPARE(panel.loadLesson(lessonOf(QStringLiteral("copy"))), QString());
+        QVERIFY(panel.setPrediction(QStringLiteral("best-block"), QStringLiteral("256")));
+        QVERIFY(!panel.setPrediction(QStringLiteral("nope"), QStringLiteral("1")));
+        QSignalSpy requested(&panel, &cuwb::LessonPanel::experimentRequested);
+        QVERIFY(!panel.predictionsLocked());
+        QTest::mouseClick(panel.runButton(), Qt::LeftButton);
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.at(0).at(0).value<cuwb::LessonExperiment>(),
+                 cuwb::LessonExperiment::Sweep);
+        QVERIFY(panel.predictionsLocked());
+        for (QLineEdit *edit : panel.predictionEdits())
+            QVERIFY(edit->isReadOnly());
+        QCOMPARE(panel.prediction(QStringLiteral("best-block")), QStringLiteral("256"));
+    }
+
+    void measuredBesidePrediction()
+    {
+        cuwb::LessonPanel panel;
+        QCOMPARE(panel.loadLesson(lessonOf(QStringLiteral("copy")),
+                                  QStringLiteral(CUWB_SAMPLES_DIR "/copy/copy.cuwb")),
+                 QString());
+        panel.setPrediction(QStringLiteral("best-block"), QStringLiteral("block.x = 1024"));
+        panel.setPrediction(QStringLiteral("speedup"), QStringLiteral("2x"));
+        panel.startExperiment();
+        QSignalSpy shown(&panel, &cuwb::LessonPanel::resultShown);
+        const cuwb::SweepResult result = cuwb::testdata::copySweep();
+        const auto best = result.bestPoint();
+        QVERIFY(best);
+        panel.showSweepResult(result);
+        QCOMPARE(shown.count(), 1);
+        const QString bestText = panel.measuredText(QStringLiteral("best-block"));
+        QVERIFY2(bestText.contains(QString::fromStdString(result.points[*best].point.label())),
+                 qPrintable(bestText));
+        const QString speedup = panel.measuredText(QStringLiteral("speedup"));
+        QVERIFY2(speedup.contains(QStringLiteral("\u00d7")), qPrintable(speedup));
+        QVERIFY2(speedup.contains(QStringLiteral("slowest")), qPrintable(speedup));
+        QVERIFY(panel.predictionsLocked());
+
+        if (const QByteArray png = qgetenv("CUWB_LESSON_PNG"); !png.isEmpty()) {
+            panel.resize(900, 820);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QVERIFY(panel.grab().save(QString::fromLocal8Bit(png)));
+        }
+
+        QTemporaryDir dir;
+        const QString report = dir.filePath(QStringLiteral("report.html"));
+        QCOMPARE(panel.exportReport(report), QString());
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY(html.contains(QStringLiteral("block.x = 1024")));
+        QVERIFY(html.contains(QString::fromStdString(panel.lesson()->title).toHtmlEscaped()));
+    }
+};
+
+QTEST_MAIN(TestLessonPanel)
+#include "tst_lessonpanel.moc"
