@@ -200,11 +200,126 @@ nlohmann::json outcomeJson(const Outcome &outcome)
     return entry;
 }
 
+std::string firstLine(const std::string &text)
+{
+    const std::size_t start = text.find_first_not_of(" \n");
+    if (start == std::string::npos) {
+        return {};
+    }
+    return text.substr(start, text.find('\n', start) - start);
+}
+
+// Why a project did not pass, in one line, for the grading summary.
+std::string failureReason(const Outcome &outcome, bool verificationRequested)
+{
+    if (!outcome.error.empty()) {
+        return "cannot be read: " + firstLine(outcome.error);
+    }
+    const RunResult &result = outcome.result;
+    if (result.status == RunStatus::NoDevice) {
+        return "did not run: " + firstLine(result.message);
+    }
+    if (result.status != RunStatus::Succeeded) {
+        std::string reason = runStatusName(result.status);
+        const std::string message = firstLine(result.message);
+        if (!message.empty()) {
+            reason += ": " + message;
+        }
+        return reason;
+    }
+    const VerificationResult &verification = result.verification;
+    if (verificationRequested && !verification.ran) {
+        return "verification did not run";
+    }
+    if (verification.ran && !verification.passed) {
+        std::string reason = "verification failed";
+        const std::string message = firstLine(verification.message);
+        if (!message.empty()) {
+            reason += ": " + message;
+        }
+        return reason;
+    }
+    const std::string message = firstLine(result.message);
+    return message.empty() ? std::string("failed") : message;
+}
+
+struct GradedOutcome
+{
+    Outcome outcome;
+    std::string reason; // empty when it passed
+};
+
+nlohmann::json summaryJson(const std::vector<GradedOutcome> &graded)
+{
+    nlohmann::json failed = nlohmann::json::array();
+    std::size_t passed = 0;
+    for (const GradedOutcome &entry : graded) {
+        if (entry.outcome.passed) {
+            ++passed;
+        } else {
+            failed.push_back({{"project", entry.outcome.project}, {"reason", entry.reason}});
+        }
+    }
+    return {{"projects", graded.size()}, {"passed", passed}, {"failed", std::move(failed)}};
+}
+
+void printSummary(std::ostream &out, const std::vector<GradedOutcome> &graded)
+{
+    std::size_t passed = 0;
+    for (const GradedOutcome &entry : graded) {
+        passed += entry.outcome.passed ? 1 : 0;
+    }
+    out << "summary: " << graded.size() << (graded.size() == 1 ? " project, " : " projects, ")
+        << passed << " passed, " << graded.size() - passed << " failed\n";
+    for (const GradedOutcome &entry : graded) {
+        if (!entry.outcome.passed) {
+            out << "  FAILED " << entry.outcome.project << ": " << entry.reason << '\n';
+        }
+    }
+}
+
+// The projects the arguments name: a file as given, a folder as every *.cuwb file under it
+// (recursively, sorted). Empty with `error` set when a folder holds none or cannot be read.
+std::vector<std::string> expandProjectArguments(const std::vector<std::string> &arguments,
+                                                std::string &error)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> projects;
+    for (const std::string &argument : arguments) {
+        std::error_code code;
+        if (!fs::is_directory(argument, code)) {
+            projects.push_back(argument);
+            continue;
+        }
+        std::vector<std::string> found;
+        fs::recursive_directory_iterator it(
+            argument, fs::directory_options::skip_permission_denied, code);
+        for (; !code && it != fs::recursive_directory_iterator(); it.increment(code)) {
+            std::error_code fileCode;
+            if (it->path().extension() == ".cuwb" && it->is_regular_file(fileCode)) {
+                found.push_back(it->path().string());
+            }
+        }
+        if (code) {
+            error = "cannot read the folder " + argument + ": " + code.message();
+            return {};
+        }
+        if (found.empty()) {
+            error = "the folder " + argument + " holds no .cuwb project";
+            return {};
+        }
+        std::sort(found.begin(), found.end());
+        projects.insert(projects.end(), found.begin(), found.end());
+    }
+    return projects;
+}
+
 } // namespace
 
 void printRunHelp(std::ostream &out)
 {
-    out << "Usage: cuwb run PROJECT.cuwb... [--json] [--deadline S] [--device N]\n"
+    out << "Usage: cuwb run PROJECT.cuwb|FOLDER... [--json] [--summary] [--deadline S]\n"
+           "                [--device N]\n"
            "\n"
            "Runs each project's kernel on the GPU as the GUI would: compiles it for the\n"
            "device, allocates the buffers with guard bands, initialises them, launches,\n"
@@ -213,8 +328,18 @@ void printRunHelp(std::ostream &out)
            "kernel that faults or hangs ends its own run only; the next project gets a\n"
            "fresh worker.\n"
            "\n"
+           "A FOLDER stands for every *.cuwb file under it, searched recursively and run\n"
+           "in sorted order; a folder that holds none is a usage error. To grade a folder\n"
+           "of student projects: cuwb run submissions/ --json --summary\n"
+           "\n"
            "  --json         print one JSON document: for each project \"project\", \"passed\"\n"
            "                 and \"result\" (an array when several projects are given)\n"
+           "  --summary      add a grading summary after the runs. Without --json, a\n"
+           "                 closing 'summary:' line and one 'FAILED PROJECT: reason' line\n"
+           "                 per failure. With --json, the document becomes one object:\n"
+           "                 {\"projects\": N, \"passed\": K, \"failed\": [{\"project\",\n"
+           "                 \"reason\"}...], \"results\": [the array above, always an\n"
+           "                 array]}. Without --summary the --json format is unchanged.\n"
            "  --deadline S   stop a kernel that runs longer than S seconds (default: the\n"
            "                 project's, 10 s unless it says otherwise)\n"
            "  --device N     the GPU to run on (default 0)\n"
@@ -227,6 +352,7 @@ int runRun(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
     parser.addFlag({"--json"});
+    parser.addFlag({"--summary"});
     parser.addOption({"--deadline"});
     parser.addOption({"--device"});
     parser.addFlag({"--help", "-h"});
@@ -239,6 +365,12 @@ int runRun(const std::vector<std::string> &arguments)
     }
     if (parser.positionals().empty()) {
         return usageError("run", "no project given");
+    }
+    std::string expandError;
+    const std::vector<std::string> projects =
+        expandProjectArguments(parser.positionals(), expandError);
+    if (projects.empty()) {
+        return usageError("run", expandError.empty() ? std::string("no project given") : expandError);
     }
     std::optional<double> deadline;
     if (const auto text = parser.value("--deadline")) {
@@ -260,11 +392,12 @@ int runRun(const std::vector<std::string> &arguments)
         options.arguments.insert(options.arguments.end(), {"--device", *text});
     }
     const bool json = parser.isSet("--json");
+    const bool summary = parser.isSet("--summary");
 
     WorkerProcess worker(options);
-    std::vector<Outcome> outcomes;
+    std::vector<GradedOutcome> outcomes;
     int status = ExitSuccess;
-    for (const std::string &path : parser.positionals()) {
+    for (const std::string &path : projects) {
         Outcome outcome;
         outcome.project = path;
         const ProjectLoad load = loadProject(path);
@@ -278,7 +411,8 @@ int runRun(const std::vector<std::string> &arguments)
         if (!outcome.error.empty()) {
             std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
             status = ExitUsage;
-            outcomes.push_back(std::move(outcome));
+            std::string reason = failureReason(outcome, false);
+            outcomes.push_back({std::move(outcome), std::move(reason)});
             continue;
         }
         Project project = *load.project;
@@ -311,18 +445,30 @@ int runRun(const std::vector<std::string> &arguments)
         if (!json) {
             printReport(std::cout, outcome, project);
         }
-        outcomes.push_back(std::move(outcome));
+        std::string reason;
+        if (!outcome.passed) {
+            reason = failureReason(outcome, project.verification.kind != ReferenceKind::None);
+        }
+        outcomes.push_back({std::move(outcome), std::move(reason)});
     }
     worker.stop();
 
     if (json) {
         nlohmann::json document = nlohmann::json::array();
-        for (const Outcome &outcome : outcomes) {
-            document.push_back(outcomeJson(outcome));
+        for (const GradedOutcome &entry : outcomes) {
+            document.push_back(outcomeJson(entry.outcome));
         }
-        std::cout << (outcomes.size() == 1 ? document.front() : document)
-                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        if (summary) {
+            nlohmann::json object = summaryJson(outcomes);
+            object["results"] = std::move(document);
+            document = std::move(object);
+        } else if (outcomes.size() == 1) {
+            document = nlohmann::json(document.front());
+        }
+        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << '\n';
+    } else if (summary) {
+        printSummary(std::cout, outcomes);
     }
     return status;
 }

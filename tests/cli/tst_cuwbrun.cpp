@@ -7,7 +7,10 @@
 
 #include "cuwbprocess.h"
 
+#include <QDir>
+#include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +37,27 @@ nlohmann::json parseJson(const QString &text)
 }
 
 // Why this machine cannot run kernels, as the worker will say it; empty when it can.
+// A folder of student projects: two copies of add_one (one in a sub-folder), a file that is
+// no project, and an unreadable project when `withMalformed`. Returns the sorted project paths.
+QStringList makeSubmissions(const QTemporaryDir &dir, bool withMalformed)
+{
+    const QString root = dir.path();
+    QDir().mkpath(root + QStringLiteral("/bob"));
+    QDir().mkpath(root + QStringLiteral("/alice/lab1"));
+    QFile::copy(dataFile("add_one.cuwb"), root + QStringLiteral("/bob/add_one.cuwb"));
+    QFile::copy(dataFile("add_one.cuwb"), root + QStringLiteral("/alice/lab1/add_one.cuwb"));
+    QFile notes(root + QStringLiteral("/alice/notes.txt"));
+    notes.open(QIODevice::WriteOnly);
+    notes.write("not a project\n");
+    QStringList projects{root + QStringLiteral("/alice/lab1/add_one.cuwb"),
+                         root + QStringLiteral("/bob/add_one.cuwb")};
+    if (withMalformed) {
+        QFile::copy(dataFile("malformed.cuwb"), root + QStringLiteral("/carol.cuwb"));
+        projects.append(root + QStringLiteral("/carol.cuwb"));
+    }
+    return projects;
+}
+
 QString noGpuReason()
 {
     const DeviceQuery query = queryDevices();
@@ -59,6 +83,10 @@ private Q_SLOTS:
     void workerServesProtocolWithoutGpu();
     void workerAnswersGarbageWithError();
     void helpListsRunAndWorker();
+    void folderRunsEveryProjectSorted();
+    void folderSummaryJsonWithoutGpu();
+    void folderSummaryTextWithoutGpu();
+    void emptyFolderIsAUsageError();
 
 private:
     QString m_reason;
@@ -257,6 +285,124 @@ void TestCuwbRun::helpListsRunAndWorker()
     const Run workerHelp = runCuwb({QStringLiteral("help"), QStringLiteral("worker")});
     QCOMPARE(workerHelp.exitCode, 0);
     QVERIFY(workerHelp.out.startsWith(QStringLiteral("Usage: cuwb worker")));
+}
+
+void TestCuwbRun::folderRunsEveryProjectSorted()
+{
+    if (m_reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu runs projects");
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QStringList projects = makeSubmissions(dir, false);
+    const Run run = runCuwb({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 1);
+    const nlohmann::json document = parseJson(run.out);
+    // Without --summary the format is the one scripts know: an array for several projects.
+    QVERIFY(document.is_array());
+    QCOMPARE(document.size(), std::size_t(projects.size()));
+    for (std::size_t k = 0; k < document.size(); ++k) {
+        QCOMPARE(QString::fromStdString(document[k].at("project").get<std::string>()),
+                 projects[qsizetype(k)]);
+        QCOMPARE(document[k].at("passed").get<bool>(), false);
+        const RunResult result = document[k].at("result").get<RunResult>();
+        QCOMPARE(result.status, RunStatus::NoDevice);
+        QVERIFY2(QString::fromStdString(result.message).contains(m_reason), result.message.c_str());
+    }
+    // A folder and a file together: the folder's projects, then the file.
+    const Run mixed = runCuwb({QStringLiteral("run"), QStringLiteral("--json"), dir.path(),
+                               dataFile("add_one.cuwb")});
+    QCOMPARE(mixed.exitCode, 1);
+    const nlohmann::json mixedDocument = parseJson(mixed.out);
+    QCOMPARE(mixedDocument.size(), std::size_t(3));
+    QCOMPARE(QString::fromStdString(mixedDocument[2].at("project").get<std::string>()),
+             dataFile("add_one.cuwb"));
+}
+
+void TestCuwbRun::folderSummaryJsonWithoutGpu()
+{
+    if (m_reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu runs projects");
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QStringList projects = makeSubmissions(dir, true);
+    const Run run = runCuwb(
+        {QStringLiteral("run"), dir.path(), QStringLiteral("--json"), QStringLiteral("--summary")});
+    QCOMPARE(run.exitCode, 2); // one project cannot be read
+    const nlohmann::json document = parseJson(run.out);
+    QVERIFY(document.is_object());
+    QCOMPARE(document.at("projects").get<int>(), 3);
+    QCOMPARE(document.at("passed").get<int>(), 0);
+    const nlohmann::json &failed = document.at("failed");
+    QCOMPARE(failed.size(), std::size_t(3));
+    for (std::size_t k = 0; k < failed.size(); ++k) {
+        QCOMPARE(QString::fromStdString(failed[k].at("project").get<std::string>()),
+                 projects[qsizetype(k)]);
+        const QString reason = QString::fromStdString(failed[k].at("reason").get<std::string>());
+        QVERIFY2(!reason.contains(QLatin1Char('\n')), qPrintable(reason));
+        if (k < 2) {
+            QVERIFY2(reason.startsWith(QStringLiteral("did not run: ")), qPrintable(reason));
+            QVERIFY2(reason.contains(m_reason), qPrintable(reason));
+        } else {
+            QVERIFY2(reason.startsWith(QStringLiteral("cannot be read: ")), qPrintable(reason));
+            QVERIFY2(reason.contains(QStringLiteral("line 4")), qPrintable(reason));
+        }
+    }
+    // The full results stay beside the summary, always as an array.
+    QVERIFY(document.at("results").is_array());
+    QCOMPARE(document.at("results").size(), std::size_t(3));
+    QVERIFY(document.at("results")[2].contains("error"));
+
+    // One project with --summary: still the object, its results an array of one.
+    const Run single = runCuwb({QStringLiteral("run"), QStringLiteral("--summary"),
+                                QStringLiteral("--json"), dataFile("add_one.cuwb")});
+    QCOMPARE(single.exitCode, 1);
+    const nlohmann::json singleDocument = parseJson(single.out);
+    QCOMPARE(singleDocument.at("projects").get<int>(), 1);
+    QVERIFY(singleDocument.at("results").is_array());
+}
+
+void TestCuwbRun::folderSummaryTextWithoutGpu()
+{
+    if (m_reason.isEmpty()) {
+        QSKIP("this machine has a GPU; tests/gpu runs projects");
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QStringList projects = makeSubmissions(dir, false);
+    const Run run = runCuwb({QStringLiteral("run"), dir.path(), QStringLiteral("--summary")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(QStringLiteral("summary: 2 projects, 0 passed, 2 failed\n")),
+             qPrintable(run.out));
+    for (const QString &project : projects) {
+        QVERIFY2(run.out.contains(QStringLiteral("  FAILED ") + project +
+                                  QStringLiteral(": did not run: ")),
+                 qPrintable(run.out));
+    }
+    // Without --summary, no summary.
+    const Run plain = runCuwb({QStringLiteral("run"), dir.path()});
+    QCOMPARE(plain.exitCode, 1);
+    QVERIFY(!plain.out.contains(QStringLiteral("summary:")));
+}
+
+void TestCuwbRun::emptyFolderIsAUsageError()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QDir().mkpath(dir.path() + QStringLiteral("/nothing/here"));
+    QFile other(dir.path() + QStringLiteral("/readme.txt"));
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.close();
+    const Run run = runCuwb({QStringLiteral("run"), QStringLiteral("--json"), dir.path()});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.out.isEmpty());
+    QVERIFY2(run.err.contains(QStringLiteral("the folder ") + dir.path() +
+                              QStringLiteral(" holds no .cuwb project")),
+             qPrintable(run.err));
+    const Run help = runCuwb({QStringLiteral("help"), QStringLiteral("run")});
+    QVERIFY(help.out.contains(QStringLiteral("FOLDER")));
+    QVERIFY(help.out.contains(QStringLiteral("--summary")));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbRun)
