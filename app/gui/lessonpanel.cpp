@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFont>
+#include <QFrame>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -82,18 +83,17 @@ LessonPanel::LessonPanel(QWidget *parent)
 
     auto *questions = new QGroupBox(tr("Questions"), m_form);
     auto *questionsLayout = new QVBoxLayout(questions);
-    m_questions = new QLabel(questions);
-    m_questions->setWordWrap(true);
-    m_questions->setTextFormat(Qt::MarkdownText);
-    m_questions->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    questionsLayout->addWidget(m_questions);
+    m_questions = new QTextBrowser(questions);
+    m_questions->setFrameShape(QFrame::NoFrame);
+    m_questions->setMinimumHeight(70);
+    m_questions->viewport()->setAutoFillBackground(false);
+    questionsLayout->addWidget(m_questions, 2);
     m_notes = new QPlainTextEdit(questions);
     m_notes->setPlaceholderText(tr("Your answers and notes"));
-    m_notes->setMinimumHeight(60);
-    m_notes->setMaximumHeight(140);
-    questionsLayout->addWidget(m_notes);
-    formLayout->addWidget(questions);
-    formLayout->addStretch(1);
+    m_notes->setMinimumHeight(50);
+    m_notes->setMaximumHeight(120);
+    questionsLayout->addWidget(m_notes, 1);
+    formLayout->addWidget(questions, 1);
 
     auto *exportRow = new QHBoxLayout;
     exportRow->addStretch(1);
@@ -102,8 +102,8 @@ LessonPanel::LessonPanel(QWidget *parent)
     formLayout->addLayout(exportRow);
 
     splitter->addWidget(m_form);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);
 
     connect(m_run, &QPushButton::clicked, this, &LessonPanel::startExperiment);
@@ -146,7 +146,7 @@ void LessonPanel::setLesson(const Lesson &lesson, const QString &markdown,
     QString questions;
     for (std::size_t i = 0; i < lesson.questions.size(); ++i)
         questions += QStringLiteral("%1. %2\n").arg(i + 1).arg(toQString(lesson.questions[i]));
-    m_questions->setText(questions);
+    m_questions->setMarkdown(questions);
     m_notes->clear();
     m_form->setEnabled(true);
     rebuildForm();

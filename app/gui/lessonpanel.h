@@ -69,7 +69,7 @@ public:
     [[nodiscard]] QPushButton *runButton() const { return m_run; }
     [[nodiscard]] QPushButton *exportButton() const { return m_export; }
     [[nodiscard]] QLabel *statusLabel() const { return m_status; }
-    [[nodiscard]] QLabel *questionsLabel() const { return m_questions; }
+    [[nodiscard]] QTextBrowser *questionsView() const { return m_questions; }
     [[nodiscard]] QPlainTextEdit *notesEdit() const { return m_notes; }
 
 public Q_SLOTS:
@@ -107,7 +107,7 @@ private:
     std::vector<QLabel *> m_measured;
     QPushButton *m_run = nullptr;
     QLabel *m_status = nullptr;
-    QLabel *m_questions = nullptr;
+    QTextBrowser *m_questions = nullptr;
     QPlainTextEdit *m_notes = nullptr;
     QPushButton *m_export = nullptr;
 };

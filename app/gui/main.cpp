@@ -2,6 +2,7 @@
 #include "document.h"
 #include "documenttabs.h"
 #include "historypanel.h"
+#include "lessonscreenshotrunner.h"
 #include "mainwindow.h"
 #include "samplesmenu.h"
 #include "screenshotrunner.h"
@@ -128,9 +129,24 @@ int main(int argc, char *argv[])
         QObject::tr("With --sweep or --open-sweep: the chart to capture: time, bandwidth (with "
                     "occupancy) or heatmap."),
         QStringLiteral("page"));
+    const QCommandLineOption lessonOption(
+        QStringLiteral("lesson"),
+        QObject::tr("With --screenshot: fill in the project's lesson predictions (--predict), run "
+                    "the lesson's experiment once its kernel is compiled, and take the screenshot "
+                    "when the Lesson dock shows the measurement beside each prediction. Exits 1 "
+                    "with a message when the experiment cannot run or measures nothing."));
+    const QCommandLineOption predictOption(
+        QStringLiteral("predict"),
+        QObject::tr("With --lesson: the prediction for ID (repeatable), e.g. best-block=256."),
+        QStringLiteral("id=value"));
+    const QCommandLineOption reportOption(
+        QStringLiteral("report"),
+        QObject::tr("With --lesson: also write the lab report (HTML) to this file."),
+        QStringLiteral("report.html"));
     parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption,
                        measureOption, metricsOption, sweepOption, presetOption, openSweepOption,
-                       baselineOption, sweepPageOption});
+                       baselineOption, sweepPageOption, lessonOption, predictOption,
+                       reportOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -148,6 +164,35 @@ int main(int argc, char *argv[])
     }
     const bool sweep = parser.isSet(sweepOption);
     const bool openSweep = parser.isSet(openSweepOption);
+    const bool lesson = parser.isSet(lessonOption);
+    QList<QPair<QString, QString>> predictions;
+    if (lesson) {
+        if (screenshotPath.isEmpty()) {
+            printError(QObject::tr("--lesson needs --screenshot FILE"));
+            return 2;
+        }
+        if (sweep || openSweep || parser.isSet(runOption) || parser.isSet(measureOption)) {
+            printError(QObject::tr("--lesson runs the lesson's own experiment: leave out --run, "
+                                   "--measure, --sweep and --open-sweep"));
+            return 2;
+        }
+        if (parser.positionalArguments().isEmpty()) {
+            printError(QObject::tr("--lesson needs a project: cuda-workbench --lesson --screenshot "
+                                   "FILE PROJECT.cuwb"));
+            return 2;
+        }
+        for (const QString &value : parser.values(predictOption)) {
+            const qsizetype equals = value.indexOf(QLatin1Char('='));
+            if (equals <= 0) {
+                printError(QObject::tr("--predict expects ID=VALUE, not '%1'").arg(value));
+                return 2;
+            }
+            predictions.append({value.left(equals), value.mid(equals + 1)});
+        }
+    } else if (parser.isSet(predictOption) || parser.isSet(reportOption)) {
+        printError(QObject::tr("--predict and --report need --lesson"));
+        return 2;
+    }
     if ((sweep || openSweep) && screenshotPath.isEmpty()) {
         printError(sweep ? QObject::tr("--sweep needs --screenshot FILE")
                          : QObject::tr("--open-sweep needs --screenshot FILE"));
@@ -251,7 +296,16 @@ int main(int argc, char *argv[])
 
     std::unique_ptr<cuwb::ScreenshotRunner> runner;
     std::unique_ptr<cuwb::SweepScreenshotRunner> sweepRunner;
-    if (sweep || openSweep) {
+    std::unique_ptr<cuwb::LessonScreenshotRunner> lessonRunner;
+    if (lesson) {
+        window.resize(width, height);
+        lessonRunner = std::make_unique<cuwb::LessonScreenshotRunner>(&window, screenshotPath);
+        lessonRunner->setPredictions(predictions);
+        lessonRunner->setReportPath(parser.value(reportOption));
+        QObject::connect(lessonRunner.get(), &cuwb::LessonScreenshotRunner::finished, &app,
+                         [](int code) { QCoreApplication::exit(code); });
+        lessonRunner->start();
+    } else if (sweep || openSweep) {
         window.resize(width, height);
         using Mode = cuwb::SweepScreenshotRunner::Mode;
         sweepRunner = std::make_unique<cuwb::SweepScreenshotRunner>(&window, screenshotPath,

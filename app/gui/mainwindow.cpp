@@ -12,7 +12,9 @@
 #include "historypanel.h"
 #include "kernelsmodel.h"
 #include "kernelspanel.h"
+#include "labreport.h"
 #include "launchpanel.h"
+#include "lessonpanel.h"
 #include "measurementpanel.h"
 #include "measureoptionsdialog.h"
 #include "problemsmodel.h"
@@ -30,6 +32,7 @@
 
 #include "device/archlimits.h"
 #include "history/historystore.h"
+#include "lesson/lesson.h"
 #include "measure/measurejson.h"
 #include "sweep/sweephistory.h"
 #include "sweep/sweepjson.h"
@@ -48,6 +51,7 @@
 #include <QSettings>
 #include <QShowEvent>
 #include <QSplitter>
+#include <QTemporaryDir>
 #include <QStatusBar>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -218,6 +222,14 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_sweepDock, m_historyDock);
     m_kernelsDock->raise();
 
+    m_lessonPanel = new LessonPanel(this);
+    m_lessonDock = new QDockWidget(tr("Lesson"), this);
+    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+    m_lessonDock->setWidget(m_lessonPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
+    tabifyDockWidget(m_launchDock, m_lessonDock);
+    m_lessonDock->hide(); // shown when a project with a lesson is opened
+
     m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
     m_projects->setSweepPanel(m_sweepPanel);
@@ -254,6 +266,58 @@ void MainWindow::showSweepDock()
     // and the table's rows its height.
     resizeDocks({m_problemsDock, m_sweepDock}, {width() / 8, width() * 7 / 8}, Qt::Horizontal);
     resizeDocks({m_sweepDock}, {std::max(420, height() * 3 / 5)}, Qt::Vertical);
+}
+
+void MainWindow::showLessonDock()
+{
+    // The lesson beside the sweep's chart: the Sweep dock below, the Lesson dock on the right.
+    showSweepDock();
+    resizeDocks({m_sweepDock}, {std::max(360, height() * 2 / 5)}, Qt::Vertical);
+    m_lessonDock->show();
+    m_lessonDock->raise();
+    resizeDocks({m_lessonDock}, {std::max(560, width() * 9 / 20)}, Qt::Horizontal);
+}
+
+void MainWindow::loadLessonFor(const QString &projectPath)
+{
+    m_lessonAwaitsSweep = m_lessonSweepWhenReady = m_lessonAwaitsMeasurement = false;
+    const std::optional<std::string> lesson = lessonPathFor(toStdString(projectPath));
+    if (!lesson) {
+        m_lessonPanel->clearLesson(tr("%1 has no lesson.md beside it.")
+                                       .arg(QFileInfo(projectPath).fileName()));
+        return;
+    }
+    const QString error = m_lessonPanel->loadLesson(toQString(*lesson), projectPath);
+    if (!error.isEmpty())
+        statusBar()->showMessage(error, 10000);
+    m_lessonDock->show();
+}
+
+void MainWindow::onLessonExperiment(int experiment)
+{
+    switch (static_cast<LessonExperiment>(experiment)) {
+    case LessonExperiment::Sweep:
+        m_lessonAwaitsSweep = true;
+        if (!m_sweepPanel->hasBase()) {
+            // The project's kernel is not compiled yet: the sweep runs once it is.
+            m_lessonSweepWhenReady = true;
+            m_controller->compileNow();
+            return;
+        }
+        if (!m_sweepPanel->runSweep()) {
+            m_lessonAwaitsSweep = false;
+            m_lessonPanel->showExperimentFailed(m_sweepPanel->messageText());
+        }
+        return;
+    case LessonExperiment::Measure:
+        m_lessonAwaitsMeasurement = true;
+        Q_EMIT m_launchPanel->measureRequested();
+        return;
+    case LessonExperiment::Run:
+        Q_EMIT m_launchPanel->runRequested();
+        m_lessonPanel->showExperimentFailed(tr("a run measures nothing; see the Results dock."));
+        return;
+    }
 }
 
 void MainWindow::openAndSweep(const QString &projectPath, const QString &presetId)
@@ -353,6 +417,7 @@ void MainWindow::createMenus()
     view->addAction(m_deviceDock->toggleViewAction());
     view->addAction(m_sweepDock->toggleViewAction());
     view->addAction(m_historyDock->toggleViewAction());
+    view->addAction(m_lessonDock->toggleViewAction());
 
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     QAction *compile =
@@ -461,6 +526,37 @@ void MainWindow::connectSignals()
             });
 
     connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::updateWindowTitle);
+    connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::loadLessonFor);
+    connect(m_lessonPanel, &LessonPanel::experimentRequested, this,
+            [this](LessonExperiment experiment) { onLessonExperiment(int(experiment)); });
+    connect(m_lessonPanel, &LessonPanel::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(this, &MainWindow::measurementShown, this, [this](const Measurement &measurement) {
+        if (m_lessonAwaitsMeasurement) {
+            m_lessonAwaitsMeasurement = false;
+            m_lessonPanel->showMeasurement(measurement);
+        }
+    });
+    m_lessonPanel->setReportContext([this](LabReportInput &input) {
+        if (Document *document = currentDocument())
+            input.source = document->editor()->text();
+        const SweepResult &sweep = m_sweepPanel->result();
+        input.kernel = toQString(input.sweep ? input.sweep->kernel : sweep.kernel);
+        input.deviceName = input.sweep ? toQString(input.sweep->deviceName) : deviceStatusText();
+        QStringList configuration;
+        configuration << tr("Architecture: %1").arg(toQString(m_controller->options().arch));
+        if (input.sweep)
+            configuration << tr("Sweep: %1 points, %2 measured")
+                                 .arg(input.sweep->points.size())
+                                 .arg(input.sweep->count(PointStatus::Measured));
+        input.configuration = configuration.join(QLatin1Char('\n'));
+        if (input.sweep) {
+            QTemporaryDir dir;
+            const QString png = dir.filePath(QStringLiteral("chart.png"));
+            if (dir.isValid() && m_sweepPanel->exportTo(SweepPanel::ExportFormat::Png, png).isEmpty())
+                input.chart = QImage(png);
+        }
+    });
     connect(m_projects, &ProjectController::projectSaved, this, [this](const QString &path) {
         statusBar()->showMessage(tr("Saved project %1").arg(QDir::toNativeSeparators(path)), 10000);
         updateWindowTitle();
@@ -599,6 +695,13 @@ void MainWindow::showDocumentResult(Document *document)
         m_sweepPresetWhenReady.clear();
         m_sweepProjectWhenReady.clear();
         m_sweepPanel->runSweep(); // says why in the panel when it cannot
+    }
+    if (m_lessonSweepWhenReady) {
+        m_lessonSweepWhenReady = false;
+        if (!m_sweepPanel->runSweep()) {
+            m_lessonAwaitsSweep = false;
+            m_lessonPanel->showExperimentFailed(m_sweepPanel->messageText());
+        }
     }
 }
 
@@ -771,6 +874,10 @@ void MainWindow::applySweepPoint(const SweepPoint &point)
 
 void MainWindow::onSweepShown(const SweepResult &result)
 {
+    if (m_lessonAwaitsSweep) {
+        m_lessonAwaitsSweep = false;
+        m_lessonPanel->showSweepResult(result);
+    }
     if (!result.error.empty() || m_historyPanel->databasePath().isEmpty())
         return;
     m_historyPanel->addEntry(

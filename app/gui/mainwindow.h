@@ -26,6 +26,7 @@ class HistoryPanel;
 class KernelsModel;
 class KernelsPanel;
 class LaunchPanel;
+class LessonPanel;
 class MeasurementPanel;
 class ProjectController;
 class ProblemsModel;
@@ -89,6 +90,10 @@ public:
     [[nodiscard]] SweepPanel *sweepPanel() const { return m_sweepPanel; }
     [[nodiscard]] SweepController *sweepController() const { return m_sweepController; }
     [[nodiscard]] HistoryPanel *historyPanel() const { return m_historyPanel; }
+    [[nodiscard]] LessonPanel *lessonPanel() const { return m_lessonPanel; }
+    [[nodiscard]] QDockWidget *lessonDock() const { return m_lessonDock; }
+    // Brings the Lesson dock to the front, beside the Sweep dock (the --lesson screenshot).
+    void showLessonDock();
     // Brings the Launch and Results docks to the front.
     void showRunDocks();
     // Brings the Launch and Measurement docks to the front, the Measurement dock tall enough
@@ -139,6 +144,9 @@ private:
     void updateSweepBase();
     void applySweepPoint(const SweepPoint &point);
     void onSweepShown(const SweepResult &result);
+    // The lesson beside the project at `path` (lesson.md), or none.
+    void loadLessonFor(const QString &projectPath);
+    void onLessonExperiment(int experiment);
     void onHistoryOpen(qint64 id, const QString &jsonText, const QString &kind, bool baseline);
     [[nodiscard]] QString currentProjectName() const;
     void setRunAvailability(bool available, const QString &reason);
@@ -184,6 +192,13 @@ private:
     QDockWidget *m_sweepDock = nullptr;
     HistoryPanel *m_historyPanel = nullptr;
     QDockWidget *m_historyDock = nullptr;
+    LessonPanel *m_lessonPanel = nullptr;
+    QDockWidget *m_lessonDock = nullptr;
+    // The lesson asked for a sweep or a measurement and waits for its result; a sweep
+    // waits for the project's kernel to compile first when it has no base yet.
+    bool m_lessonAwaitsSweep = false;
+    bool m_lessonSweepWhenReady = false;
+    bool m_lessonAwaitsMeasurement = false;
     bool m_sweepDockSized = false;  // the Sweep dock was given room once
     QString m_sweepPresetWhenReady; // openAndSweep: run this preset once the kernel compiled
     QString m_sweepProjectWhenReady;
