@@ -5,6 +5,8 @@
 
 #include "labreport.h"
 #include "lessonpanel.h"
+#include "lessonscreenshotrunner.h"
+#include "mainwindow.h"
 #include "sweeptestdata.h"
 
 #include <QDir>
@@ -13,6 +15,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -134,6 +138,82 @@ private Q_SLOTS:
         const QString html = QString::fromUtf8(file.readAll());
         QVERIFY(html.contains(QStringLiteral("block.x = 1024")));
         QVERIFY(html.contains(QString::fromStdString(panel.lesson()->title).toHtmlEscaped()));
+    }
+
+    // The main window loads the lesson beside a project; the --lesson screenshot fills in the
+    // predictions, runs the lesson's sweep (against the stand-in worker with a GPU), captures
+    // and writes the lab report.
+    void lessonScreenshotRunsTheSweep()
+    {
+        QTemporaryDir settingsDir;
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+        QTemporaryDir dir;
+        const QString cli = dir.filePath(QStringLiteral("cuwb"));
+        QFile script(cli);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nif [ \"$1\" = devices ]; then exec '" CUWB_FAKE_WORKER_PATH
+                     "' devices; fi\nexec '" CUWB_FAKE_SWEEP_WORKER_PATH "'\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+        cuwb::MainWindow::Settings settings;
+        settings.samplesDir = QStringLiteral(CUWB_SAMPLES_DIR);
+        settings.restoreLayout = false;
+        settings.prompts = false;
+        settings.cliPath = cli;
+        cuwb::MainWindow window(settings);
+        QVERIFY(window.openPath(QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cuwb")));
+        QVERIFY(window.lessonPanel()->hasLesson());
+        QVERIFY(!window.lessonDock()->isHidden());
+        window.resize(1600, 1000);
+
+        const QString png = dir.filePath(QStringLiteral("lesson.png"));
+        const QString report = dir.filePath(QStringLiteral("report.html"));
+        cuwb::LessonScreenshotRunner runner(&window, png);
+        runner.setPredictions({{QStringLiteral("best-block"), QStringLiteral("256")},
+                               {QStringLiteral("speedup"), QStringLiteral("3")}});
+        runner.setReportPath(report);
+        QSignalSpy finished(&runner, &cuwb::LessonScreenshotRunner::finished);
+        runner.start();
+        window.show();
+        QVERIFY(finished.wait(120000) || !finished.isEmpty());
+        QCOMPARE(finished.front().at(0).toInt(), 0);
+        QVERIFY(QFile::exists(png));
+        QVERIFY(QFile::exists(report));
+        QVERIFY(window.lessonPanel()->predictionsLocked());
+        QCOMPARE(window.lessonPanel()->prediction(QStringLiteral("best-block")),
+                 QStringLiteral("256"));
+        QVERIFY(!window.lessonPanel()->measuredText(QStringLiteral("best-block")).isEmpty());
+        QVERIFY(!window.lessonPanel()->measuredText(QStringLiteral("speedup")).isEmpty());
+        if (const QByteArray keep = qgetenv("CUWB_LESSON_SCREENSHOT"); !keep.isEmpty()) {
+            QFile::remove(QString::fromLocal8Bit(keep));
+            QFile::copy(png, QString::fromLocal8Bit(keep));
+        }
+
+        // A project without a lesson beside it clears the panel.
+        QVERIFY(window.openPath(QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cu")));
+    }
+
+    void noPredictionOfThatIdFails()
+    {
+        QTemporaryDir settingsDir;
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+        cuwb::MainWindow::Settings settings;
+        settings.samplesDir = QStringLiteral(CUWB_SAMPLES_DIR);
+        settings.restoreLayout = false;
+        settings.prompts = false;
+        settings.probeDevices = false;
+        cuwb::MainWindow window(settings);
+        QVERIFY(window.openPath(QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cuwb")));
+        QTemporaryDir dir;
+        cuwb::LessonScreenshotRunner runner(&window, dir.filePath(QStringLiteral("x.png")));
+        runner.setPredictions({{QStringLiteral("nope"), QStringLiteral("1")}});
+        QSignalSpy finished(&runner, &cuwb::LessonScreenshotRunner::finished);
+        runner.start();
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.front().at(0).toInt(), 1);
     }
 };
 
