@@ -403,13 +403,7 @@ int runMeasure(const std::vector<std::string> &arguments)
         options.arguments.insert(options.arguments.end(), {"--device", *text});
     }
 
-    RunRequest request;
-    request.source = std::move(source);
-    request.fileName = project.sourcePath.empty()
-                           ? (project.name.empty() ? std::string("kernel") : project.name) + ".cu"
-                           : std::filesystem::path(project.sourcePath).filename().string();
-    request.options = project.options;
-    request.launch = project.launch;
+    const RunRequest request = projectRunRequest(project, std::move(source));
 
     MetricsRequest metricsRequest;
     const std::vector<std::string> metricNames = parser.values("--metric");

@@ -322,14 +322,7 @@ int runSweep(const std::vector<std::string> &arguments)
         spec.settings.fixedSamples = int(*samples);
     }
 
-    RunRequest base;
-    base.source = std::move(source);
-    base.fileName = project.sourcePath.empty()
-                        ? (project.name.empty() ? std::string("kernel") : project.name) + ".cu"
-                        : std::filesystem::path(project.sourcePath).filename().string();
-    base.options = project.options;
-    base.launch = project.launch;
-    base.verification = project.verification;
+    const RunRequest base = projectRunRequest(project, std::move(source));
 
     // Expanded once here with the project's architecture, to refuse what cannot start before
     // a worker is started; the runner expands again with the device's own limits.

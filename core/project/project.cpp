@@ -551,4 +551,17 @@ bool readProjectSource(const Project &project, const std::string &projectPath, s
     return true;
 }
 
+RunRequest projectRunRequest(const Project &project, std::string source)
+{
+    RunRequest request;
+    request.source = std::move(source);
+    request.fileName = project.sourcePath.empty()
+                           ? (project.name.empty() ? std::string("kernel") : project.name) + ".cu"
+                           : std::filesystem::path(project.sourcePath).filename().string();
+    request.options = project.options;
+    request.launch = project.launch;
+    request.verification = project.verification;
+    return request;
+}
+
 } // namespace cuwb

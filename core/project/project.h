@@ -61,4 +61,9 @@ void resolveProjectPaths(Project &project, const std::string &projectPath);
 bool readProjectSource(const Project &project, const std::string &projectPath, std::string &source,
                        std::string &error);
 
+// The worker request that runs the project's launch on `source` (from readProjectSource):
+// its compile options, launch and verification, under the source file's name ("kernel.cu"
+// for an inline source: the project's name, or "kernel").
+RunRequest projectRunRequest(const Project &project, std::string source);
+
 } // namespace cuwb

@@ -61,12 +61,7 @@ void TestSweep::copyBlockSizesStep32()
     std::string error;
     QVERIFY2(readProjectSource(project, path, source, error), error.c_str());
 
-    RunRequest base;
-    base.source = source;
-    base.fileName = "copy.cu";
-    base.options = project.options;
-    base.launch = project.launch;
-    base.verification = project.verification;
+    const RunRequest base = projectRunRequest(project, source);
 
     const auto &presets = sweepPresets();
     const auto preset = std::find_if(presets.begin(), presets.end(),
