@@ -292,8 +292,8 @@ std::vector<std::string> expandProjectArguments(const std::vector<std::string> &
             continue;
         }
         std::vector<std::string> found;
-        fs::recursive_directory_iterator it(
-            argument, fs::directory_options::skip_permission_denied, code);
+        fs::recursive_directory_iterator it(argument, fs::directory_options::skip_permission_denied,
+                                            code);
         for (; !code && it != fs::recursive_directory_iterator(); it.increment(code)) {
             std::error_code fileCode;
             if (it->path().extension() == ".cuwb" && it->is_regular_file(fileCode)) {
@@ -370,7 +370,8 @@ int runRun(const std::vector<std::string> &arguments)
     const std::vector<std::string> projects =
         expandProjectArguments(parser.positionals(), expandError);
     if (projects.empty()) {
-        return usageError("run", expandError.empty() ? std::string("no project given") : expandError);
+        return usageError("run",
+                          expandError.empty() ? std::string("no project given") : expandError);
     }
     std::optional<double> deadline;
     if (const auto text = parser.value("--deadline")) {
@@ -465,8 +466,7 @@ int runRun(const std::vector<std::string> &arguments)
         } else if (outcomes.size() == 1) {
             document = nlohmann::json(document.front());
         }
-        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << '\n';
+        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else if (summary) {
         printSummary(std::cout, outcomes);
     }

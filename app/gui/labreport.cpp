@@ -53,8 +53,9 @@ QString paragraphs(const QString &text)
         const QString trimmed = block.trimmed();
         if (trimmed.isEmpty())
             continue;
-        html += QStringLiteral("<p>") + esc(trimmed).replace(QLatin1Char('\n'), QStringLiteral("<br>"))
-                + QStringLiteral("</p>\n");
+        html += QStringLiteral("<p>") +
+                esc(trimmed).replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
+                QStringLiteral("</p>\n");
     }
     return html;
 }
@@ -65,8 +66,8 @@ QString markdownHtml(const QString &markdown)
 {
     QTextDocument document;
     document.setMarkdown(markdown,
-                         QTextDocument::MarkdownFeatures(int(QTextDocument::MarkdownDialectGitHub)
-                                                         | int(QTextDocument::MarkdownNoHTML)));
+                         QTextDocument::MarkdownFeatures(int(QTextDocument::MarkdownDialectGitHub) |
+                                                         int(QTextDocument::MarkdownNoHTML)));
     QString html = document.toHtml();
     const qsizetype bodyTag = html.indexOf(QStringLiteral("<body"));
     if (bodyTag >= 0) {
@@ -120,24 +121,25 @@ QString sweepTable(const SweepResult &sweep)
             html += QStringLiteral("<td>%1</td><td>%2</td><td>%3</td>")
                         .arg(duration(s.medianNs), duration(s.minNs), duration(s.maxNs));
             const auto &gbps = point.measurement->throughput.effectiveGBps;
-            html += QStringLiteral("<td>") + (gbps ? fixed(*gbps, 0) : QString())
-                    + QStringLiteral("</td>");
+            html += QStringLiteral("<td>") + (gbps ? fixed(*gbps, 0) : QString()) +
+                    QStringLiteral("</td>");
         } else {
             html += QStringLiteral("<td></td><td></td><td></td><td></td>");
         }
-        html += QStringLiteral("<td>")
-                + (point.theoreticalOccupancy
-                       ? fixed(*point.theoreticalOccupancy * 100.0, 0) + QStringLiteral(" %")
-                       : QString())
-                + QStringLiteral("</td></tr>\n");
+        html += QStringLiteral("<td>") +
+                (point.theoreticalOccupancy
+                     ? fixed(*point.theoreticalOccupancy * 100.0, 0) + QStringLiteral(" %")
+                     : QString()) +
+                QStringLiteral("</td></tr>\n");
     }
     html += QStringLiteral("</tbody>\n</table>\n");
     if (best) {
-        html += QStringLiteral("<p class=\"best-note\">Best point: ")
-                + escStd(sweep.points[*best].point.label()) + QStringLiteral("</p>\n");
+        html += QStringLiteral("<p class=\"best-note\">Best point: ") +
+                escStd(sweep.points[*best].point.label()) + QStringLiteral("</p>\n");
     }
     if (!sweep.error.empty())
-        html += QStringLiteral("<p class=\"error\">") + escStd(sweep.error) + QStringLiteral("</p>\n");
+        html +=
+            QStringLiteral("<p class=\"error\">") + escStd(sweep.error) + QStringLiteral("</p>\n");
     return html;
 }
 
@@ -146,8 +148,8 @@ QString measurementTable(const Measurement &m)
     const SampleStatistics &s = m.statistics;
     QString html = QStringLiteral("<table class=\"figures\">\n<tbody>\n");
     const auto row = [&html](const QString &name, const QString &value) {
-        html += QStringLiteral("<tr><th>") + esc(name) + QStringLiteral("</th><td>") + esc(value)
-                + QStringLiteral("</td></tr>\n");
+        html += QStringLiteral("<tr><th>") + esc(name) + QStringLiteral("</th><td>") + esc(value) +
+                QStringLiteral("</td></tr>\n");
     };
     row(QStringLiteral("samples"), QString::number(s.count));
     row(QStringLiteral("median"), duration(s.medianNs));
@@ -157,11 +159,14 @@ QString measurementTable(const Measurement &m)
     row(QStringLiteral("relative noise"), fixed(s.relativeNoise * 100.0, 2) + QStringLiteral(" %"));
     const Throughput &t = m.throughput;
     if (t.effectiveGBps)
-        row(QStringLiteral("effective bandwidth"), fixed(*t.effectiveGBps, 0) + QStringLiteral(" GB/s"));
+        row(QStringLiteral("effective bandwidth"),
+            fixed(*t.effectiveGBps, 0) + QStringLiteral(" GB/s"));
     if (t.percentOfPeak)
-        row(QStringLiteral("of theoretical peak"), fixed(*t.percentOfPeak, 1) + QStringLiteral(" %"));
+        row(QStringLiteral("of theoretical peak"),
+            fixed(*t.percentOfPeak, 1) + QStringLiteral(" %"));
     if (t.percentOfCeiling)
-        row(QStringLiteral("of copy ceiling"), fixed(*t.percentOfCeiling, 1) + QStringLiteral(" %"));
+        row(QStringLiteral("of copy ceiling"),
+            fixed(*t.percentOfCeiling, 1) + QStringLiteral(" %"));
     if (t.gflops)
         row(QStringLiteral("GFLOP/s"), fixed(*t.gflops, 1));
     html += QStringLiteral("</tbody>\n</table>\n");
@@ -194,13 +199,15 @@ QString renderLabReport(const LabReportInput &input)
 {
     const QString title = input.title.isEmpty() ? QStringLiteral("Lab report") : input.title;
     QString html;
-    html += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                           "<title>")
-            + esc(title) + QStringLiteral("</title>\n<style>")
-            + QString::fromUtf8(kStyle) + QStringLiteral("</style>\n</head>\n<body>\n");
+    html +=
+        QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                       "<title>") +
+        esc(title) + QStringLiteral("</title>\n<style>") + QString::fromUtf8(kStyle) +
+        QStringLiteral("</style>\n</head>\n<body>\n");
 
-    html += QStringLiteral("<header>\n<h1>") + esc(title) + QStringLiteral("</h1>\n<p class=\"meta\">");
+    html +=
+        QStringLiteral("<header>\n<h1>") + esc(title) + QStringLiteral("</h1>\n<p class=\"meta\">");
     QStringList meta;
     if (!input.studentName.isEmpty())
         meta << QStringLiteral("Student: ") + esc(input.studentName);
@@ -212,24 +219,25 @@ QString renderLabReport(const LabReportInput &input)
     html += meta.join(QStringLiteral(" · ")) + QStringLiteral("</p>\n</header>\n");
 
     if (!input.lessonMarkdown.trimmed().isEmpty()) {
-        html += QStringLiteral("<section class=\"lesson\">\n<h2>Lesson</h2>\n")
-                + markdownHtml(input.lessonMarkdown) + QStringLiteral("</section>\n");
+        html += QStringLiteral("<section class=\"lesson\">\n<h2>Lesson</h2>\n") +
+                markdownHtml(input.lessonMarkdown) + QStringLiteral("</section>\n");
     }
 
     html += QStringLiteral("<section class=\"setup\">\n<h2>Device and configuration</h2>\n");
-    html += QStringLiteral("<p><strong>Device:</strong> ")
-            + (input.deviceName.isEmpty() ? QStringLiteral("unknown") : esc(input.deviceName))
-            + QStringLiteral("</p>\n");
+    html += QStringLiteral("<p><strong>Device:</strong> ") +
+            (input.deviceName.isEmpty() ? QStringLiteral("unknown") : esc(input.deviceName)) +
+            QStringLiteral("</p>\n");
     if (!input.kernel.isEmpty())
-        html += QStringLiteral("<p><strong>Kernel:</strong> <code>") + esc(input.kernel)
-                + QStringLiteral("</code></p>\n");
+        html += QStringLiteral("<p><strong>Kernel:</strong> <code>") + esc(input.kernel) +
+                QStringLiteral("</code></p>\n");
     if (!input.configuration.isEmpty())
-        html += QStringLiteral("<pre class=\"configuration\">") + esc(input.configuration)
-                + QStringLiteral("</pre>\n");
+        html += QStringLiteral("<pre class=\"configuration\">") + esc(input.configuration) +
+                QStringLiteral("</pre>\n");
     html += QStringLiteral("</section>\n");
 
-    html += QStringLiteral("<section class=\"source\">\n<h2>Kernel source</h2>\n<pre class=\"source\">")
-            + esc(input.source) + QStringLiteral("</pre>\n</section>\n");
+    html += QStringLiteral(
+                "<section class=\"source\">\n<h2>Kernel source</h2>\n<pre class=\"source\">") +
+            esc(input.source) + QStringLiteral("</pre>\n</section>\n");
 
     const bool hasChart = !input.chart.isNull();
     if (hasChart || input.sweep || input.measurement) {
@@ -237,11 +245,12 @@ QString renderLabReport(const LabReportInput &input)
         if (hasChart) {
             const QString uri = chartDataUri(input.chart);
             if (!uri.isEmpty())
-                html += QStringLiteral("<p><img class=\"chart\" alt=\"profiler chart\" width=\"%1\" "
-                                       "height=\"%2\" src=\"")
-                            .arg(input.chart.width())
-                            .arg(input.chart.height())
-                        + uri + QStringLiteral("\"></p>\n");
+                html +=
+                    QStringLiteral("<p><img class=\"chart\" alt=\"profiler chart\" width=\"%1\" "
+                                   "height=\"%2\" src=\"")
+                        .arg(input.chart.width())
+                        .arg(input.chart.height()) +
+                    uri + QStringLiteral("\"></p>\n");
         }
         if (input.sweep)
             html += sweepTable(*input.sweep);
@@ -251,9 +260,10 @@ QString renderLabReport(const LabReportInput &input)
     }
 
     if (!input.predictions.isEmpty() || !input.measured.isEmpty()) {
-        html += QStringLiteral("<section class=\"predictions\">\n<h2>Predictions and measurements</h2>\n"
-                               "<table class=\"predictions\">\n<thead><tr><th>Question</th>"
-                               "<th>Prediction</th><th>Measured</th></tr></thead>\n<tbody>\n");
+        html += QStringLiteral(
+            "<section class=\"predictions\">\n<h2>Predictions and measurements</h2>\n"
+            "<table class=\"predictions\">\n<thead><tr><th>Question</th>"
+            "<th>Prediction</th><th>Measured</th></tr></thead>\n<tbody>\n");
         const qsizetype rows = std::max(input.predictions.size(), input.measured.size());
         for (qsizetype k = 0; k < rows; ++k) {
             QString question;
@@ -270,22 +280,23 @@ QString renderLabReport(const LabReportInput &input)
                 if (!input.measured[k].first.isEmpty() && input.measured[k].first != question)
                     measured = input.measured[k].first + QStringLiteral(": ") + measured;
             }
-            html += QStringLiteral("<tr><td>") + esc(question) + QStringLiteral("</td><td>")
-                    + esc(answer) + QStringLiteral("</td><td>") + esc(measured)
-                    + QStringLiteral("</td></tr>\n");
+            html += QStringLiteral("<tr><td>") + esc(question) + QStringLiteral("</td><td>") +
+                    esc(answer) + QStringLiteral("</td><td>") + esc(measured) +
+                    QStringLiteral("</td></tr>\n");
         }
         html += QStringLiteral("</tbody>\n</table>\n</section>\n");
     }
 
     if (!input.notes.trimmed().isEmpty()) {
-        html += QStringLiteral("<section class=\"notes\">\n<h2>Notes</h2>\n") + paragraphs(input.notes)
-                + QStringLiteral("</section>\n");
+        html += QStringLiteral("<section class=\"notes\">\n<h2>Notes</h2>\n") +
+                paragraphs(input.notes) + QStringLiteral("</section>\n");
     }
 
-    const QDateTime when = input.createdAt.isValid() ? input.createdAt : QDateTime::currentDateTimeUtc();
-    html += QStringLiteral("<footer>\n<p>Generated by CUDA Workbench ")
-            + esc(QString::fromLatin1(CUWB_VERSION)) + QStringLiteral(" on ")
-            + esc(when.toUTC().toString(Qt::ISODate)) + QStringLiteral("</p>\n</footer>\n");
+    const QDateTime when =
+        input.createdAt.isValid() ? input.createdAt : QDateTime::currentDateTimeUtc();
+    html += QStringLiteral("<footer>\n<p>Generated by CUDA Workbench ") +
+            esc(QString::fromLatin1(CUWB_VERSION)) + QStringLiteral(" on ") +
+            esc(when.toUTC().toString(Qt::ISODate)) + QStringLiteral("</p>\n</footer>\n");
     html += QStringLiteral("</body>\n</html>\n");
     return html;
 }

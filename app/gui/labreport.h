@@ -29,7 +29,7 @@ struct LabReportInput
     QString lessonMarkdown; // the lesson text
     std::optional<SweepResult> sweep;
     std::optional<Measurement> measurement;
-    QImage chart;                                // the profiler chart, may be null
+    QImage chart;                               // the profiler chart, may be null
     QList<QPair<QString, QString>> predictions; // question, the student's answer
     QList<QPair<QString, QString>> measured;    // what was measured beside each prediction
     QString notes;                              // the student's notes / answers

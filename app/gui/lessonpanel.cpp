@@ -243,7 +243,7 @@ QString LessonPanel::measuredText(const QString &id) const
         for (std::size_t i = 0; i < m_lesson->predictions.size(); ++i)
             if (toQString(m_lesson->predictions[i].id) == id)
                 return m_measured[i]->text() == QStringLiteral("\u2014") ? QString()
-                                                                          : m_measured[i]->text();
+                                                                         : m_measured[i]->text();
     return {};
 }
 
@@ -305,8 +305,8 @@ void LessonPanel::showSweepResult(const SweepResult &result)
                             formatNs(slow.measurement->statistics.medianNs),
                             toQString(bestPoint.point.label()), formatNs(bestNs));
         } else {
-            text = tr("best: %1, median %2")
-                       .arg(toQString(bestPoint.point.label()), formatNs(bestNs));
+            text =
+                tr("best: %1, median %2").arg(toQString(bestPoint.point.label()), formatNs(bestNs));
             if (const auto gbps = bestPoint.measurement->throughput.effectiveGBps)
                 text += tr(" (%1 GB/s)").arg(*gbps, 0, 'f', 0);
         }
@@ -373,12 +373,11 @@ QString LessonPanel::exportReport(const QString &path) const
 
 void LessonPanel::exportWithDialog()
 {
-    const QString start = m_projectPath.isEmpty()
-                              ? QString()
-                              : QFileInfo(m_projectPath).absolutePath() +
-                                    QStringLiteral("/lab-report.html");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Lab Report"), start,
-                                                      tr("HTML (*.html)"));
+    const QString start = m_projectPath.isEmpty() ? QString()
+                                                  : QFileInfo(m_projectPath).absolutePath() +
+                                                        QStringLiteral("/lab-report.html");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Lab Report"), start, tr("HTML (*.html)"));
     if (path.isEmpty())
         return;
     const QString error = exportReport(path);

@@ -41,8 +41,8 @@ void LessonScreenshotRunner::start(int timeoutMs)
         return;
     }
     if (!m_window->lessonPanel()->hasLesson()) {
-        fail(tr("the project has no lesson: %1").arg(m_window->lessonPanel()->textBrowser()
-                                                          ->toPlainText()));
+        fail(tr("the project has no lesson: %1")
+                 .arg(m_window->lessonPanel()->textBrowser()->toPlainText()));
         return;
     }
     for (const auto &[id, value] : m_predictions)

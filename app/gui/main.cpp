@@ -145,8 +145,7 @@ int main(int argc, char *argv[])
         QStringLiteral("report.html"));
     parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption,
                        measureOption, metricsOption, sweepOption, presetOption, openSweepOption,
-                       baselineOption, sweepPageOption, lessonOption, predictOption,
-                       reportOption});
+                       baselineOption, sweepPageOption, lessonOption, predictOption, reportOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);

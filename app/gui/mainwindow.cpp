@@ -51,8 +51,8 @@
 #include <QSettings>
 #include <QShowEvent>
 #include <QSplitter>
-#include <QTemporaryDir>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -283,8 +283,8 @@ void MainWindow::loadLessonFor(const QString &projectPath)
     m_lessonAwaitsSweep = m_lessonSweepWhenReady = m_lessonAwaitsMeasurement = false;
     const std::optional<std::string> lesson = lessonPathFor(toStdString(projectPath));
     if (!lesson) {
-        m_lessonPanel->clearLesson(tr("%1 has no lesson.md beside it.")
-                                       .arg(QFileInfo(projectPath).fileName()));
+        m_lessonPanel->clearLesson(
+            tr("%1 has no lesson.md beside it.").arg(QFileInfo(projectPath).fileName()));
         return;
     }
     const QString error = m_lessonPanel->loadLesson(toQString(*lesson), projectPath);
@@ -553,7 +553,8 @@ void MainWindow::connectSignals()
         if (input.sweep) {
             QTemporaryDir dir;
             const QString png = dir.filePath(QStringLiteral("chart.png"));
-            if (dir.isValid() && m_sweepPanel->exportTo(SweepPanel::ExportFormat::Png, png).isEmpty())
+            if (dir.isValid() &&
+                m_sweepPanel->exportTo(SweepPanel::ExportFormat::Png, png).isEmpty())
                 input.chart = QImage(png);
         }
     });

@@ -39,9 +39,12 @@ std::string at(std::size_t line, const std::string &message)
 const char *lessonExperimentName(LessonExperiment experiment)
 {
     switch (experiment) {
-    case LessonExperiment::Sweep: return "sweep";
-    case LessonExperiment::Measure: return "measure";
-    case LessonExperiment::Run: return "run";
+    case LessonExperiment::Sweep:
+        return "sweep";
+    case LessonExperiment::Measure:
+        return "measure";
+    case LessonExperiment::Run:
+        return "run";
     }
     return "sweep";
 }
@@ -93,8 +96,8 @@ LessonParse parseLesson(std::string_view markdown)
         if (line.substr(0, 3) == "## " || line == "##") {
             const std::string_view name = trim(line.substr(2));
             if (section == 4)
-                return fail(i + 1, "unexpected section `" + std::string(name) +
-                                       "` after ## Questions");
+                return fail(i + 1,
+                            "unexpected section `" + std::string(name) + "` after ## Questions");
             const std::string expected = kSections[section];
             if (name != expected)
                 return fail(i + 1, "expected ## " + expected + ", found ## " + std::string(name));
@@ -107,8 +110,8 @@ LessonParse parseLesson(std::string_view markdown)
         body[section].push_back(lines[i]);
     }
     if (section < 4)
-        return fail(lines.size(), std::string("the lesson has no ## ") + kSections[section] +
-                                      " section");
+        return fail(lines.size(),
+                    std::string("the lesson has no ## ") + kSections[section] + " section");
 
     lesson.intro = trimmedBlock(body[0]);
     lesson.tryText = trimmedBlock(body[1]);
@@ -159,8 +162,8 @@ LessonParse parseLesson(std::string_view markdown)
         else if (word == "run")
             lesson.experiment = LessonExperiment::Run;
         else
-            return fail(lineNo, "unknown experiment `" + std::string(word) +
-                                    "`: sweep, measure or run");
+            return fail(lineNo,
+                        "unknown experiment `" + std::string(word) + "`: sweep, measure or run");
         experimentLine = lineNo;
     }
     if (!experimentLine)

@@ -88,10 +88,10 @@ void to_json(json &json, StopReason reason)
 
 void from_json(const json &json, StopReason &reason)
 {
-    static const StopReason all[] = {StopReason::NotStopped,        StopReason::NoiseBelowTarget,
-                                     StopReason::NoiseNotShrinking, StopReason::TimeCap,
-                                     StopReason::FixedCount,        StopReason::Cancelled,
-                                     StopReason::Fault};
+    static const StopReason all[] = {
+        StopReason::NotStopped, StopReason::NoiseBelowTarget, StopReason::NoiseNotShrinking,
+        StopReason::TimeCap,    StopReason::FixedCount,       StopReason::Cancelled,
+        StopReason::Fault};
     reason = enumFromName(json, all, stopReasonName);
 }
 

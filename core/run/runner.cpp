@@ -185,8 +185,8 @@ void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &w
     // clock's 64-bit nanoseconds.
     const double seconds = std::min(deadlineSeconds, 1e9);
     const auto begin = Clock::now();
-    const auto deadline = begin + std::chrono::duration_cast<Clock::duration>(
-                                      std::chrono::duration<double>(seconds));
+    const auto deadline =
+        begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     // Yield for the first 200 µs (a sleep costs at least the kernel's 50 µs timer slack, which
     // made every sample of a short kernel take a millisecond), then sleep an eighth of the time
     // waited so far, at most 1 ms: a wait ends at most 12.5% late and costs little CPU.
@@ -1216,13 +1216,14 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
     }
     if (m.statistics.count > 0 && m.statistics.medianNs < 5000.0) {
         char text[200];
-        std::snprintf(text, sizeof text,
-                      "median %.2f µs: the kernel is launch-bound — launching it costs about as "
-                      "much as running it%s",
-                      m.statistics.medianNs * 1e-3,
-                      m.timingSource == TimingSource::Events
-                          ? "; cuEvents add about 3 µs to any kernel, so this figure is mostly theirs"
-                          : "");
+        std::snprintf(
+            text, sizeof text,
+            "median %.2f µs: the kernel is launch-bound — launching it costs about as "
+            "much as running it%s",
+            m.statistics.medianNs * 1e-3,
+            m.timingSource == TimingSource::Events
+                ? "; cuEvents add about 3 µs to any kernel, so this figure is mostly theirs"
+                : "");
         m.notes.emplace_back(text);
     }
     return m;

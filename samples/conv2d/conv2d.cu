@@ -6,11 +6,11 @@
 // The image reads go through the L1 cache, where neighbouring threads share most of their
 // nine inputs; the block shape decides how many rows and columns a block's reads span.
 
-__constant__ float filter[9] = {0.0625f, 0.125f, 0.0625f, 0.125f, 0.25f,
-                                0.125f,  0.0625f, 0.125f, 0.0625f};
+__constant__ float filter[9] = {0.0625f, 0.125f,  0.0625f, 0.125f, 0.25f,
+                                0.125f,  0.0625f, 0.125f,  0.0625f};
 
-extern "C" __global__ void conv2d(const float *__restrict__ in, float *__restrict__ out,
-                                  int width, int height)
+extern "C" __global__ void conv2d(const float *__restrict__ in, float *__restrict__ out, int width,
+                                  int height)
 {
     const int col = blockIdx.x * blockDim.x + threadIdx.x;
     const int row = blockIdx.y * blockDim.y + threadIdx.y;

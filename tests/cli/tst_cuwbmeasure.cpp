@@ -94,8 +94,7 @@ void TestCuwbMeasure::rejectsBadUsage_data()
     QTest::newRow("cap missing value") << QStringList{project, QStringLiteral("--cap")};
     QTest::newRow("unknown option") << QStringList{project, QStringLiteral("--fast")};
     QTest::newRow("metric missing value") << QStringList{project, QStringLiteral("--metric")};
-    QTest::newRow("metric empty")
-        << QStringList{project, QStringLiteral("--metric"), QString()};
+    QTest::newRow("metric empty") << QStringList{project, QStringLiteral("--metric"), QString()};
 }
 
 void TestCuwbMeasure::rejectsBadUsage()

@@ -310,8 +310,8 @@ void TestCuwbRun::folderRunsEveryProjectSorted()
         QVERIFY2(QString::fromStdString(result.message).contains(m_reason), result.message.c_str());
     }
     // A folder and a file together: the folder's projects, then the file.
-    const Run mixed = runCuwb({QStringLiteral("run"), QStringLiteral("--json"), dir.path(),
-                               dataFile("add_one.cuwb")});
+    const Run mixed = runCuwb(
+        {QStringLiteral("run"), QStringLiteral("--json"), dir.path(), dataFile("add_one.cuwb")});
     QCOMPARE(mixed.exitCode, 1);
     const nlohmann::json mixedDocument = parseJson(mixed.out);
     QCOMPARE(mixedDocument.size(), std::size_t(3));

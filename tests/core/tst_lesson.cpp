@@ -71,7 +71,8 @@ private Q_SLOTS:
             QString text = good;
             return text.replace(QString::fromUtf8(from), QString::fromUtf8(to));
         };
-        QTest::newRow("empty") << QString() << QStringLiteral("line 1: a lesson starts with its title");
+        QTest::newRow("empty") << QString()
+                               << QStringLiteral("line 1: a lesson starts with its title");
         QTest::newRow("no title") << with("# Title\n", "Title\n")
                                   << QStringLiteral("line 1: a lesson starts with its title");
         QTest::newRow("no id") << with("- [speedup] How", "- How")
@@ -89,13 +90,12 @@ private Q_SLOTS:
                                         << QStringLiteral("line 11: unknown experiment `profile`");
         QTest::newRow("two experiments") << with("\nsweep\n", "\nsweep\nrun\n")
                                          << QStringLiteral("line 12: ## Experiment is one word");
-        QTest::newRow("empty experiment") << with("\nsweep\n", "\n")
-                                          << QStringLiteral("line 10: ## Experiment is empty");
+        QTest::newRow("empty experiment")
+            << with("\nsweep\n", "\n") << QStringLiteral("line 10: ## Experiment is empty");
         QTest::newRow("order") << with("## Try", "## Tries")
                                << QStringLiteral("line 5: expected ## Try, found ## Tries");
-        QTest::newRow("missing questions")
-            << with("## Questions\n- Why?\n- Why not?\n", "")
-            << QStringLiteral("no ## Questions section");
+        QTest::newRow("missing questions") << with("## Questions\n- Why?\n- Why not?\n", "")
+                                           << QStringLiteral("no ## Questions section");
         QTest::newRow("no predictions")
             << with("- [best-block] Which block?\n- [speedup] How much faster?\n", "")
             << QStringLiteral("line 7: ## Predict has no predictions");
@@ -124,8 +124,8 @@ private Q_SLOTS:
         int count = 0;
         while (it.hasNext()) {
             const QString path = it.next();
-            QTest::newRow(qPrintable(QDir(QStringLiteral(CUWB_SAMPLES_DIR))
-                                         .relativeFilePath(path))) << path;
+            QTest::newRow(qPrintable(QDir(QStringLiteral(CUWB_SAMPLES_DIR)).relativeFilePath(path)))
+                << path;
             ++count;
         }
         QVERIFY(count >= 10);
@@ -147,8 +147,8 @@ private Q_SLOTS:
     void lessonBesideProject()
     {
         const QString samples = QStringLiteral(CUWB_SAMPLES_DIR);
-        const auto found =
-            cuwb::lessonPathFor((samples + QStringLiteral("/vector_add/vector_add.cuwb")).toStdString());
+        const auto found = cuwb::lessonPathFor(
+            (samples + QStringLiteral("/vector_add/vector_add.cuwb")).toStdString());
         QVERIFY(found);
         QVERIFY(QString::fromStdString(*found).endsWith(QStringLiteral("vector_add/lesson.md")));
         QTemporaryDir dir;

@@ -64,8 +64,9 @@ void TestSweep::copyBlockSizesStep32()
     const RunRequest base = projectRunRequest(project, source);
 
     const auto &presets = sweepPresets();
-    const auto preset = std::find_if(presets.begin(), presets.end(),
-                                     [](const SweepPreset &p) { return p.id == "block-32-step-32"; });
+    const auto preset = std::find_if(presets.begin(), presets.end(), [](const SweepPreset &p) {
+        return p.id == "block-32-step-32";
+    });
     QVERIFY(preset != presets.end());
     SweepSpec spec = preset->spec;
     spec.verify = true;

@@ -20,15 +20,19 @@ LabReportInput sampleInput()
     input.title = QStringLiteral("Coalescing & block size");
     input.studentName = QStringLiteral("Ada <Lovelace>");
     input.projectPath = QStringLiteral("/home/ada/copy.cuwb");
-    input.source = QStringLiteral("__global__ void copy(float *out, const float *in) {\n"
-                                  "  if (i < n && n > 0) out[i] = in[i]; // <script>alert(1)</script>\n}\n");
+    input.source =
+        QStringLiteral("__global__ void copy(float *out, const float *in) {\n"
+                       "  if (i < n && n > 0) out[i] = in[i]; // <script>alert(1)</script>\n}\n");
     input.kernel = QStringLiteral("copy");
     input.deviceName = QStringLiteral("NVIDIA H200 (sm_90), driver 13.0");
-    input.configuration = QStringLiteral("-O3 -std=c++17\ngrid (N + 255) / 256, block 256\nN = 1<<28");
-    input.lessonMarkdown = QStringLiteral("# Copy\n\nA **copy** kernel.\n\n- one\n- two\n\n<script>x()</script>\n");
+    input.configuration =
+        QStringLiteral("-O3 -std=c++17\ngrid (N + 255) / 256, block 256\nN = 1<<28");
+    input.lessonMarkdown =
+        QStringLiteral("# Copy\n\nA **copy** kernel.\n\n- one\n- two\n\n<script>x()</script>\n");
     input.predictions = {{QStringLiteral("best block.x"), QStringLiteral("128 <maybe>")}};
     input.measured = {{QStringLiteral("best block.x"), QStringLiteral("256 (198 µs)")}};
-    input.notes = QStringLiteral("I think <script>alert('notes')</script> & more.\n\nSecond paragraph.");
+    input.notes =
+        QStringLiteral("I think <script>alert('notes')</script> & more.\n\nSecond paragraph.");
     input.createdAt = QDateTime(QDate(2026, 11, 29), QTime(12, 0), Qt::UTC);
     return input;
 }
@@ -54,7 +58,8 @@ private slots:
         const QString html = renderLabReport(sampleInput());
         QVERIFY(!html.contains(QStringLiteral("<script")));
         QVERIFY(html.contains(QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt;")));
-        QVERIFY(html.contains(QStringLiteral("&lt;script&gt;alert('notes')&lt;/script&gt; &amp; more.")));
+        QVERIFY(html.contains(
+            QStringLiteral("&lt;script&gt;alert('notes')&lt;/script&gt; &amp; more.")));
         QVERIFY(html.contains(QStringLiteral("Ada &lt;Lovelace&gt;")));
         QVERIFY(html.contains(QStringLiteral("Coalescing &amp; block size")));
         QVERIFY(html.contains(QStringLiteral("i &lt; n &amp;&amp; n &gt; 0")));
@@ -119,15 +124,17 @@ private slots:
         const std::optional<std::size_t> best = input.sweep->bestPoint();
         QVERIFY(best);
         const qsizetype bestRow = body.indexOf(QStringLiteral("<tr class=\"best\">"));
-        const QString row = body.mid(bestRow, body.indexOf(QStringLiteral("</tr>"), bestRow) - bestRow);
+        const QString row =
+            body.mid(bestRow, body.indexOf(QStringLiteral("</tr>"), bestRow) - bestRow);
         for (const auto &[target, value] : input.sweep->points[*best].point.values)
             QVERIFY2(row.contains(QStringLiteral("<td>%1</td>").arg(QString::fromStdString(value))),
                      qPrintable(row));
         QVERIFY(row.contains(QStringLiteral("best")));
         // Header: the axes and the figures.
-        for (const char *column : {"block.x", "block.y", "status", "median", "min", "max", "GB/s",
-                                   "occupancy"})
-            QVERIFY2(html.contains(QStringLiteral("<th>%1</th>").arg(QLatin1String(column))), column);
+        for (const char *column :
+             {"block.x", "block.y", "status", "median", "min", "max", "GB/s", "occupancy"})
+            QVERIFY2(html.contains(QStringLiteral("<th>%1</th>").arg(QLatin1String(column))),
+                     column);
     }
 
     void measurementFigures()
@@ -161,7 +168,8 @@ private slots:
             QVERIFY2(html.count(open) == html.count(close), tag);
             QVERIFY2(html.count(open) > 0, tag);
         }
-        QVERIFY(html.indexOf(QStringLiteral("<body")) < html.lastIndexOf(QStringLiteral("</body>")));
+        QVERIFY(html.indexOf(QStringLiteral("<body")) <
+                html.lastIndexOf(QStringLiteral("</body>")));
         QVERIFY(html.trimmed().endsWith(QStringLiteral("</html>")));
         QTextDocument document;
         document.setHtml(html);

@@ -11,12 +11,12 @@
 
 #include <QDir>
 #include <QDirIterator>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
-#include <QDockWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -44,8 +44,8 @@ private Q_SLOTS:
         int count = 0;
         while (it.hasNext()) {
             const QString path = it.next();
-            QTest::newRow(qPrintable(QDir(QStringLiteral(CUWB_SAMPLES_DIR))
-                                         .relativeFilePath(path))) << path;
+            QTest::newRow(qPrintable(QDir(QStringLiteral(CUWB_SAMPLES_DIR)).relativeFilePath(path)))
+                << path;
             ++count;
         }
         QVERIFY(count >= 10);
