@@ -7,8 +7,10 @@
 
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
+#include "compiler/kernellookup.h"
 #include "device/archlimits.h"
 #include "kernel/kernelsignature.h"
+#include "launch/launchenvironment.h"
 #include "launch/launchjson.h"
 #include "launch/launchvalidation.h"
 #include "project/project.h"
@@ -49,46 +51,8 @@ void printDiagnostics(std::ostream &out, const std::vector<Diagnostic> &diagnost
     }
 }
 
-std::string plainKernelName(const KernelInfo &kernel)
-{
-    std::string name = kernel.readableName.empty() ? kernel.loweredName : kernel.readableName;
-    name = name.substr(0, name.find('('));
-    if (const auto space = name.rfind(' '); space != std::string::npos && name.find('<') > space)
-        name.erase(0, space + 1);
-    return name;
-}
-
-// The project names its kernel by lowered name; a plain or demangled name is accepted too.
-const KernelInfo *findKernel(const std::vector<KernelInfo> &kernels, const std::string &name)
-{
-    if (name.empty())
-        return kernels.size() == 1 ? &kernels.front() : nullptr;
-    for (const KernelInfo &kernel : kernels) {
-        if (kernel.loweredName == name || kernel.readableName == name)
-            return &kernel;
-    }
-    const KernelInfo *match = nullptr;
-    for (const KernelInfo &kernel : kernels) {
-        const std::string plain = plainKernelName(kernel);
-        if (plain == name || plain.substr(0, plain.find('<')) == name) {
-            if (match)
-                return nullptr; // ambiguous
-            match = &kernel;
-        }
-    }
-    return match;
-}
-
-std::string kernelList(const std::vector<KernelInfo> &kernels)
-{
-    std::string text;
-    for (const KernelInfo &kernel : kernels)
-        text += (text.empty() ? "" : ", ") + kernel.loweredName;
-    return text.empty() ? std::string("none") : text;
-}
-
 void checkVerification(const VerificationSpec &verification, const KernelSignature &signature,
-                       const std::vector<KernelInfo> &kernels, std::vector<LaunchIssue> &issues)
+                       const CompileResult &compiled, std::vector<LaunchIssue> &issues)
 {
     if (verification.kind == ReferenceKind::None)
         return;
@@ -109,12 +73,15 @@ void checkVerification(const VerificationSpec &verification, const KernelSignatu
     else if (verification.kind == ReferenceKind::File &&
              !std::filesystem::is_regular_file(verification.file))
         issues.push_back({"verification: file", "'" + verification.file + "' does not exist", -1});
-    if (verification.kind == ReferenceKind::Kernel &&
-        !findKernel(kernels, verification.referenceKernel))
-        issues.push_back({"verification: referenceKernel",
-                          "no kernel named '" + verification.referenceKernel +
-                              "' in the source (kernels: " + kernelList(kernels) + ")",
-                          -1});
+    if (verification.kind == ReferenceKind::Kernel) {
+        if (verification.referenceKernel.empty()) {
+            issues.push_back({"verification: referenceKernel", "names no reference kernel", -1});
+        } else if (const KernelLookup reference =
+                       findKernel(compiled, verification.referenceKernel);
+                   !reference.found()) {
+            issues.push_back({"verification: referenceKernel", reference.error, -1});
+        }
+    }
 }
 
 std::string dims(const std::array<std::uint64_t, 3> &values)
@@ -219,6 +186,11 @@ int runCheck(const std::vector<std::string> &arguments)
         return ExitUsage;
     }
 
+    // The launch's defines are part of the compile options: evaluated here as the worker will.
+    LaunchSpec launch = project.launch;
+    std::vector<LaunchIssue> issues =
+        bindLaunchDefines(launch, options, {launch.kernel, project.verification.referenceKernel});
+
     KernelCompiler compiler;
     const CompileResult result = compiler.compile(source, fileName, options);
     nlohmann::json report{{"project", projectPath}, {"arch", options.arch}};
@@ -227,10 +199,12 @@ int runCheck(const std::vector<std::string> &arguments)
             report["ok"] = false;
             report["diagnostics"] = result.diagnostics;
             report["failureMessage"] = result.failureMessage;
-            report["issues"] = nlohmann::json::array();
+            report["issues"] = issues;
             std::cout << report.dump(2) << "\n";
         } else {
             printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
+            for (const LaunchIssue &issue : issues)
+                std::cout << projectPath << ": " << issue.field << ": " << issue.message << "\n";
             if (!result.failureMessage.empty())
                 std::cout << projectPath << ": compile: " << result.failureMessage << "\n";
             std::cout << projectPath << ": compile: " << shownSource << " does not compile for "
@@ -240,23 +214,44 @@ int runCheck(const std::vector<std::string> &arguments)
                                                                              : ExitFailure;
     }
 
-    std::vector<LaunchIssue> issues;
     KernelSignature signature;
     ResolvedLaunch resolved;
-    const KernelInfo *kernel = findKernel(result.kernels, project.launch.kernel);
-    if (!kernel) {
-        issues.push_back(
-            {"launch: kernel",
-             (project.launch.kernel.empty() ? std::string("names no kernel")
-                                            : "no kernel named '" + project.launch.kernel + "'") +
-                 " in the source (kernels: " + kernelList(result.kernels) + ")",
-             -1});
+    const KernelLookup lookup = findKernel(result, launch.kernel);
+    const KernelInfo *kernel = lookup.kernel;
+    if (!issues.empty()) {
+        // The launch's defines did not evaluate; what follows would only repeat that.
+    } else if (!kernel) {
+        issues.push_back({"launch: kernel", lookup.error, -1});
     } else {
         signature = parseKernelSignature(source, result.ptx, *kernel);
-        resolved = resolveLaunch(project.launch, signature);
+        resolved = resolveLaunch(launch, signature, options.defines);
         const ValidationContext context{*limits, options.arch, std::nullopt};
         issues = validateLaunch(resolved, kernel->resources, context);
-        checkVerification(project.verification, signature, result.kernels, issues);
+        checkVerification(project.verification, signature, result, issues);
+        const std::vector<ModuleVariable> variables = moduleVariables(result.ptx);
+        for (const ResolvedBuffer &global : resolved.globals) {
+            const auto found =
+                std::find_if(variables.begin(), variables.end(),
+                             [&](const ModuleVariable &v) { return v.name == global.parameter; });
+            if (found == variables.end()) {
+                const std::string known = moduleVariableList(result.ptx);
+                issues.push_back({"global " + global.parameter,
+                                  "the module has no __constant__ or __device__ variable `" +
+                                      global.parameter + "` (" +
+                                      (known.empty() ? std::string("it has none")
+                                                     : "it has: " + known) +
+                                      ")",
+                                  -1});
+            } else if (global.bytes > found->bytes) {
+                issues.push_back({"global " + global.parameter,
+                                  std::to_string(global.count) + " × " +
+                                      global.elementType.name() + " is " +
+                                      std::to_string(global.bytes) +
+                                      " bytes, but the variable has " +
+                                      std::to_string(found->bytes),
+                                  -1});
+            }
+        }
         for (const ArgumentSpec &argument : project.launch.arguments) {
             if (argument.isBuffer && argument.init.kind == InitKind::File &&
                 !std::filesystem::is_regular_file(argument.init.file))
@@ -268,6 +263,7 @@ int runCheck(const std::vector<std::string> &arguments)
     if (asJson) {
         report["ok"] = issues.empty();
         report["kernel"] = kernel ? kernel->loweredName : std::string();
+        report["kernelName"] = kernel ? displayName(*kernel) : std::string();
         report["diagnostics"] = result.diagnostics;
         report["parameters"] = signature.parameters;
         report["issues"] = issues;
@@ -295,7 +291,7 @@ int runCheck(const std::vector<std::string> &arguments)
                   << (issues.size() == 1 ? " problem" : " problems") << "\n";
         return ExitFailure;
     }
-    std::cout << projectPath << ": " << kernel->loweredName << " would run on " << options.arch
+    std::cout << projectPath << ": " << displayName(*kernel) << " would run on " << options.arch
               << ": grid " << dims(resolved.grid) << ", block " << dims(resolved.block) << ", "
               << resolved.buffers.size() << (resolved.buffers.size() == 1 ? " buffer" : " buffers")
               << " of " << resolved.totalBufferBytes() << " bytes\n";

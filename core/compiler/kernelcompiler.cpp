@@ -135,11 +135,92 @@ bool isIdentifierChar(char c)
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// 1-based line of the first "__global__ ... identifier(" in the code, 0 if none.
-int declarationLine(const std::string &code, const std::string &identifier)
+// The parameter types of a demangled name, reduced to their words: "(double*, int const*)"
+// -> {"double", "int const"}.
+std::vector<std::string> parameterTypeWords(const std::string &readableName)
+{
+    std::vector<std::string> types;
+    const std::size_t open = readableName.find('(');
+    if (open == std::string::npos)
+        return types;
+    std::string current;
+    int depth = 0;
+    for (std::size_t i = open + 1; i < readableName.size(); ++i) {
+        const char c = readableName[i];
+        if (c == '<' || c == '(')
+            ++depth;
+        if ((c == '>' || c == ')') && depth-- == 0) {
+            break;
+        }
+        if (c == ',' && depth == 0) {
+            types.push_back(current);
+            current.clear();
+        } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' ||
+                   c == ' ') {
+            current += c;
+        }
+    }
+    if (!current.empty())
+        types.push_back(current);
+    for (std::string &type : types) {
+        const std::size_t first = type.find_first_not_of(' ');
+        type = first == std::string::npos ? std::string() : type.substr(first, type.find_last_not_of(' ') - first + 1);
+    }
+    return types;
+}
+
+// How well a declaration's parameter list (from its '(') fits the demangled parameter types:
+// the number of parameters whose text contains every word of the type, in order.
+int parameterFit(const std::string &code, std::size_t open, const std::vector<std::string> &types)
+{
+    std::vector<std::string> parameters;
+    std::string current;
+    int depth = 0;
+    for (std::size_t i = open + 1; i < code.size(); ++i) {
+        const char c = code[i];
+        if (c == '(' || c == '<' || c == '[')
+            ++depth;
+        if ((c == ')' || c == '>' || c == ']') && depth-- == 0)
+            break;
+        if (c == ',' && depth == 0) {
+            parameters.push_back(current);
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    if (!current.empty())
+        parameters.push_back(current);
+    if (parameters.size() != types.size() && !(types.size() == 1 && types[0] == "void"))
+        return -1;
+    int fit = 0;
+    for (std::size_t i = 0; i < parameters.size() && i < types.size(); ++i) {
+        bool all = true;
+        const std::string &type = types[i];
+        for (std::size_t start = 0; start < type.size();) {
+            std::size_t end = type.find(' ', start);
+            if (end == std::string::npos)
+                end = type.size();
+            const std::string word = type.substr(start, end - start);
+            start = end + 1;
+            if (!word.empty() && word != "const")
+                all = all && parameters[i].find(word) != std::string::npos;
+        }
+        fit += all ? 1 : 0;
+    }
+    return fit;
+}
+
+// 1-based line of the "__global__ ... identifier(" in the code whose parameters fit the
+// demangled name's best (overloads), the first on a tie; 0 if none.
+int declarationLine(const std::string &code, const std::string &identifier,
+                    const std::string &readableName)
 {
     if (identifier.empty())
         return 0;
+    const std::vector<std::string> types = parameterTypeWords(readableName);
+    int bestLine = 0;
+    int bestFit = -2;
     for (std::size_t pos = code.find(identifier); pos != std::string::npos;
          pos = code.find(identifier, pos + 1)) {
         const std::size_t end = pos + identifier.size();
@@ -158,11 +239,15 @@ int declarationLine(const std::string &code, const std::string &identifier)
         const std::size_t global = declaration.find("__global__");
         if (global == std::string_view::npos)
             continue;
-        return static_cast<int>(
-                   std::count(code.begin(), code.begin() + static_cast<long>(pos), '\n')) +
-               1;
+        const int fit = parameterFit(code, after, types);
+        if (fit > bestFit) {
+            bestFit = fit;
+            bestLine = static_cast<int>(std::count(code.begin(),
+                                                   code.begin() + static_cast<long>(pos), '\n')) +
+                       1;
+        }
     }
-    return 0;
+    return bestLine;
 }
 
 // Every ".entry name(" of the module, in PTX order.
@@ -289,7 +374,8 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
             kernel.readableName = demangle(lowered);
             if (const auto it = expressionOf.find(lowered); it != expressionOf.end())
                 kernel.nameExpression = it->second;
-            kernel.sourceLine = declarationLine(code, plainIdentifier(kernel.readableName));
+            kernel.sourceLine =
+                declarationLine(code, plainIdentifier(kernel.readableName), kernel.readableName);
             if (const auto it = resources.find(lowered); it != resources.end())
                 kernel.resources = it->second;
             result.kernels.push_back(std::move(kernel));

@@ -32,6 +32,7 @@ struct DriverFunctions
     PFN_cuModuleLoadData_v2000 cuModuleLoadData = nullptr;
     PFN_cuModuleUnload_v2000 cuModuleUnload = nullptr;
     PFN_cuModuleGetFunction_v2000 cuModuleGetFunction = nullptr;
+    PFN_cuModuleGetGlobal_v3020 cuModuleGetGlobal = nullptr;
     PFN_cuFuncGetAttribute_v2020 cuFuncGetAttribute = nullptr;
     PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050
         cuOccupancyMaxActiveBlocksPerMultiprocessor = nullptr;

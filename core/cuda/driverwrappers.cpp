@@ -242,6 +242,18 @@ Function Module::function(const std::string &loweredName) const
     return Function(function);
 }
 
+std::optional<Module::Global> Module::global(const std::string &name) const
+{
+    CUdeviceptr address = 0;
+    std::size_t bytes = 0;
+    const CUresult status =
+        detail::driverFunctions().cuModuleGetGlobal(&address, &bytes, m_module, name.c_str());
+    if (status == CUDA_ERROR_NOT_FOUND)
+        return std::nullopt;
+    CUWB_CU_CHECK(cuModuleGetGlobal, &address, &bytes, m_module, name.c_str());
+    return Global{std::uint64_t(address), bytes};
+}
+
 void Module::unload() noexcept
 {
     if (!m_module) {

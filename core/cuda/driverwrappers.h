@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 struct CUmod_st;  // CUmodule, as <cuda.h> declares it
@@ -129,6 +131,15 @@ public:
     Module &operator=(const Module &) = delete;
 
     [[nodiscard]] Function function(const std::string &loweredName) const;
+
+    // A __constant__ or __device__ variable of the module: its address and size in bytes;
+    // nullopt when the module has no variable of that (lowered) name.
+    struct Global
+    {
+        std::uint64_t address = 0; // a CUdeviceptr
+        std::size_t bytes = 0;
+    };
+    [[nodiscard]] std::optional<Global> global(const std::string &name) const;
 
 private:
     void unload() noexcept;

@@ -122,7 +122,7 @@ ExpressionValue evaluateExpression(std::string_view expression, const Variables 
 {
     ExpressionValue result;
     if (expression.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        result.error = ExpressionError{"the expression is empty", 0};
+        result.error = ExpressionError{"the expression is empty", 0, {}};
         return result;
     }
     // muparser keeps pointers to the variables; give it a copy it may point into.
@@ -147,16 +147,18 @@ ExpressionValue evaluateExpression(std::string_view expression, const Variables 
         parser.SetExpr(std::string(expression));
         const double value = parser.Eval();
         if (std::isnan(value)) {
-            result.error = ExpressionError{"the result is not a number", -1};
+            result.error = ExpressionError{"the result is not a number", -1, {}};
         } else if (std::isinf(value)) {
-            result.error = ExpressionError{"the result is infinite (division by zero?)", -1};
+            result.error = ExpressionError{"the result is infinite (division by zero?)", -1, {}};
         } else {
             result.value = value;
         }
     } catch (const mu::Parser::exception_type &error) {
         // At the end muparser reports one past it; point at the end instead.
         const int position = std::min(error.GetPos(), int(expression.size()));
-        result.error = ExpressionError{plainMessage(error, expression), position};
+        result.error = ExpressionError{plainMessage(error, expression), position, {}};
+        if (error.GetCode() == mu::ecUNASSIGNABLE_TOKEN && looksLikeName(error.GetToken()))
+            result.error->unknownName = error.GetToken();
     }
     return result;
 }
@@ -168,7 +170,7 @@ evaluateVariables(const std::vector<std::pair<std::string, std::string>> &defini
     for (const auto &[name, expression] : definitions) {
         if (!looksLikeName(name)) {
             result.failedName = name;
-            result.error = ExpressionError{"'" + name + "' is not a valid variable name", -1};
+            result.error = ExpressionError{"'" + name + "' is not a valid variable name", -1, {}};
             return result;
         }
         const ExpressionValue value = evaluateExpression(expression, result.values);

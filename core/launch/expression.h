@@ -18,6 +18,7 @@ struct ExpressionError
 {
     std::string message; // "unknown variable 'M'"
     int position = -1;   // 0-based character in the expression, -1 when unknown
+    std::string unknownName; // the name when the error is "unknown variable 'NAME'"
 };
 
 struct ExpressionValue

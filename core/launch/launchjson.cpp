@@ -1,5 +1,7 @@
 #include "launch/launchjson.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -146,7 +148,10 @@ constexpr InitKind kInitKinds[] = {InitKind::Zeros,   InitKind::Constant, InitKi
                                    InitKind::Uniform, InitKind::Normal,   InitKind::File,
                                    InitKind::CopyOf};
 constexpr ReferenceKind kReferenceKinds[] = {ReferenceKind::None, ReferenceKind::Expression,
-                                             ReferenceKind::Kernel, ReferenceKind::File};
+                                             ReferenceKind::Kernel, ReferenceKind::File,
+                                             ReferenceKind::Aggregate};
+constexpr Reduction kReductions[] = {Reduction::None, Reduction::Sum, Reduction::Min,
+                                     Reduction::Max};
 constexpr ToleranceKind kToleranceKinds[] = {ToleranceKind::Absolute, ToleranceKind::Relative,
                                              ToleranceKind::Ulp};
 
@@ -292,42 +297,123 @@ void from_json(const json &j, ArgumentSpec &argument)
     readExpression(j, "value", argument.value);
 }
 
+void to_json(json &j, const GlobalSpec &global)
+{
+    j = json{{"name", global.name},
+             {"elementType", global.elementType},
+             {"count", global.count},
+             {"init", global.init}};
+}
+
+void from_json(const json &j, GlobalSpec &global)
+{
+    requireObject(j);
+    readString(j, "name", global.name);
+    if (global.name.empty())
+        fail("name: a global needs the name of a __constant__ or __device__ variable");
+    if (const json *type = member(j, "elementType"))
+        inField("elementType", [&] { from_json(*type, global.elementType); });
+    readExpression(j, "count", global.count);
+    if (const json *init = member(j, "init"))
+        inField("init", [&] { from_json(*init, global.init); });
+    if (global.init.kind == InitKind::CopyOf)
+        fail("init: a global cannot be a copy of a buffer; use a file or a generated init");
+}
+
+namespace {
+
+bool looksLikeIdentifier(const std::string &name)
+{
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())))
+        return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+json namedExpressions(const std::vector<std::pair<std::string, std::string>> &entries)
+{
+    json list = json::array();
+    for (const auto &[name, expression] : entries)
+        list.push_back(json{{"name", name}, {"value", expression}});
+    return list;
+}
+
+void readNamedExpressions(const json &j, const char *key, const char *what,
+                          std::vector<std::pair<std::string, std::string>> &entries)
+{
+    const json *list = member(j, key);
+    if (!list)
+        return;
+    inField(key, [&] {
+        if (!list->is_array())
+            fail("expected an array of {\"name\", \"value\"}, found " + typeNameOf(*list));
+        entries.clear();
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            inField("[" + std::to_string(i) + "]", [&] {
+                const json &entry = (*list)[i];
+                requireObject(entry);
+                std::string name;
+                std::string value = "0";
+                readString(entry, "name", name);
+                readExpression(entry, "value", value);
+                if (name.empty())
+                    fail(std::string("name: a ") + what + " needs a name");
+                entries.emplace_back(name, value);
+            });
+        }
+    });
+}
+
+} // namespace
+
 void to_json(json &j, const LaunchSpec &spec)
 {
-    json variables = json::array();
-    for (const auto &[name, expression] : spec.variables)
-        variables.push_back(json{{"name", name}, {"value", expression}});
     j = json{
         {"kernel", spec.kernel},
-        {"variables", variables},
+        {"variables", namedExpressions(spec.variables)},
         {"arguments", spec.arguments},
         {"grid", spec.grid},
         {"block", spec.block},
         {"dynamicSharedBytes", spec.dynamicSharedBytes},
         {"deadlineSeconds", spec.deadlineSeconds},
     };
+    // Written only when used, so projects without them keep their shape.
+    if (!spec.defines.empty())
+        j["defines"] = namedExpressions(spec.defines);
+    if (spec.tunerDefines)
+        j["tunerDefines"] = true;
+    if (!spec.globals.empty())
+        j["globals"] = spec.globals;
 }
 
 void from_json(const json &j, LaunchSpec &spec)
 {
     requireObject(j);
     readString(j, "kernel", spec.kernel);
-    if (const json *variables = member(j, "variables")) {
-        inField("variables", [&] {
-            if (!variables->is_array())
-                fail("expected an array of {\"name\", \"value\"}, found " + typeNameOf(*variables));
-            spec.variables.clear();
-            for (std::size_t i = 0; i < variables->size(); ++i) {
+    readNamedExpressions(j, "variables", "variable", spec.variables);
+    readNamedExpressions(j, "defines", "define", spec.defines);
+    for (const auto &[name, value] : spec.defines) {
+        if (!looksLikeIdentifier(name))
+            fail("defines: `" + name + "` is not a name a define can have");
+    }
+    if (const json *tuner = member(j, "tunerDefines")) {
+        inField("tunerDefines", [&] {
+            if (!tuner->is_boolean())
+                fail("expected true or false, found " + typeNameOf(*tuner));
+            spec.tunerDefines = tuner->get<bool>();
+        });
+    }
+    if (const json *globals = member(j, "globals")) {
+        inField("globals", [&] {
+            if (!globals->is_array())
+                fail("expected an array, found " + typeNameOf(*globals));
+            spec.globals.clear();
+            for (std::size_t i = 0; i < globals->size(); ++i) {
                 inField("[" + std::to_string(i) + "]", [&] {
-                    const json &entry = (*variables)[i];
-                    requireObject(entry);
-                    std::string name;
-                    std::string value = "0";
-                    readString(entry, "name", name);
-                    readExpression(entry, "value", value);
-                    if (name.empty())
-                        fail("name: a variable needs a name");
-                    spec.variables.emplace_back(name, value);
+                    GlobalSpec global;
+                    from_json((*globals)[i], global);
+                    spec.globals.push_back(global);
                 });
             }
         });
@@ -384,9 +470,19 @@ void to_json(json &j, const VerificationSpec &spec)
     case ReferenceKind::File:
         j["file"] = spec.file;
         break;
+    case ReferenceKind::Aggregate:
+        if (!spec.of.empty())
+            j["of"] = spec.of;
+        if (!spec.expected.empty())
+            j["expected"] = spec.expected;
+        break;
     case ReferenceKind::None:
         break;
     }
+    if (spec.reduce != Reduction::None)
+        j["reduce"] = reductionName(spec.reduce);
+    if (!spec.count.empty())
+        j["count"] = spec.count;
     j["tolerance"] = toleranceKindName(spec.tolerance);
     j["toleranceValue"] = spec.toleranceValue;
 }
@@ -399,6 +495,17 @@ void from_json(const json &j, VerificationSpec &spec)
     readString(j, "expression", spec.expression);
     readString(j, "referenceKernel", spec.referenceKernel);
     readString(j, "file", spec.file);
+    readEnum(j, "reduce", spec.reduce, kReductions, reductionName);
+    readString(j, "of", spec.of);
+    readExpression(j, "expected", spec.expected);
+    readExpression(j, "count", spec.count);
+    if (spec.kind == ReferenceKind::Aggregate) {
+        if (spec.reduce == Reduction::None)
+            fail("reduce: an aggregate check needs \"sum\", \"min\" or \"max\"");
+        if (spec.of.empty() == spec.expected.empty())
+            fail("an aggregate check compares with either \"of\" (a buffer) or \"expected\" (an "
+                 "expression), not both and not neither");
+    }
     readEnum(j, "tolerance", spec.tolerance, kToleranceKinds, toleranceKindName);
     readNumber(j, "toleranceValue", spec.toleranceValue);
     if (!(spec.toleranceValue >= 0) || !std::isfinite(spec.toleranceValue))

@@ -23,6 +23,8 @@ void to_json(nlohmann::json &json, const BufferInit &init); // only the fields o
 void from_json(const nlohmann::json &json, BufferInit &init);
 void to_json(nlohmann::json &json, const ArgumentSpec &argument);
 void from_json(const nlohmann::json &json, ArgumentSpec &argument);
+void to_json(nlohmann::json &json, const GlobalSpec &global);
+void from_json(const nlohmann::json &json, GlobalSpec &global);
 void to_json(nlohmann::json &json, const LaunchSpec &spec);
 void from_json(const nlohmann::json &json, LaunchSpec &spec);
 void to_json(nlohmann::json &json, const VerificationSpec &spec);

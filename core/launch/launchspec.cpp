@@ -1,6 +1,7 @@
 #include "launch/launchspec.h"
 
 #include "kernel/kernelsignature.h"
+#include "launch/launchenvironment.h"
 
 #include <algorithm>
 #include <cctype>
@@ -316,9 +317,11 @@ namespace {
 class Resolver
 {
 public:
-    Resolver(const LaunchSpec &spec, const KernelSignature &signature, ResolvedLaunch &out)
+    Resolver(const LaunchSpec &spec, const KernelSignature &signature,
+             const std::vector<std::string> &compileDefines, ResolvedLaunch &out)
         : m_spec(spec)
         , m_signature(signature)
+        , m_compileDefines(compileDefines)
         , m_out(out)
     {}
 
@@ -328,33 +331,29 @@ public:
             issue("kernel", m_signature.error);
             return;
         }
-        const VariablesResult variables = evaluateVariables(m_spec.variables);
-        m_out.variables = variables.values;
-        if (variables.error) {
-            issue("variables: " + variables.failedName, variables.error->message,
-                  variables.error->position);
-            return; // everything after would only repeat "unknown variable"
-        }
+        LaunchEnvironment environment = evaluateLaunchEnvironment(m_spec, m_compileDefines);
+        m_out.variables = std::move(environment.values);
+        for (LaunchIssue &problem : environment.issues)
+            m_out.issues.push_back(std::move(problem));
         static const char *const kAxes[] = {"x", "y", "z"};
-        bool blockOk = true;
-        for (int axis = 0; axis < 3; ++axis) {
-            const std::string field = std::string("block.") + kAxes[axis];
-            if (const auto value = count(field, m_spec.block[std::size_t(axis)])) {
-                m_out.block[std::size_t(axis)] = *value;
-                m_out.variables[field] = double(*value);
-            } else {
-                blockOk = false;
-            }
-        }
-        if (blockOk) {
+        for (const char *prefix : {"block.", "grid."}) {
             for (int axis = 0; axis < 3; ++axis) {
-                const std::string field = std::string("grid.") + kAxes[axis];
-                if (const auto value = count(field, m_spec.grid[std::size_t(axis)])) {
-                    m_out.grid[std::size_t(axis)] = *value;
-                    m_out.variables[field] = double(*value);
-                }
+                const std::string field = prefix + std::string(kAxes[axis]);
+                const auto value = m_out.variables.find(field);
+                if (value == m_out.variables.end())
+                    continue; // its problem is reported already
+                const std::string &expression = prefix[0] == 'b'
+                                                    ? m_spec.block[std::size_t(axis)]
+                                                    : m_spec.grid[std::size_t(axis)];
+                auto &target = prefix[0] == 'b' ? m_out.block : m_out.grid;
+                if (const auto whole = countOf(field, expression, value->second))
+                    target[std::size_t(axis)] = *whole;
+                else
+                    m_out.variables.erase(value);
             }
         }
+        if (!m_out.issues.empty())
+            return; // everything after would only repeat "unknown variable"
         if (const auto value = evaluate("dynamic shared memory", m_spec.dynamicSharedBytes)) {
             if (*value < 0 || *value != std::trunc(*value) || *value >= 18446744073709551615.0) {
                 issue("dynamic shared memory",
@@ -389,20 +388,26 @@ private:
         const auto value = evaluate(field, expression);
         if (!value)
             return std::nullopt;
-        const std::string shown = describe(expression, *value);
-        if (*value != std::trunc(*value)) {
+        return countOf(field, expression, *value);
+    }
+
+    std::optional<std::uint64_t> countOf(const std::string &field, const std::string &expression,
+                                         double value)
+    {
+        const std::string shown = describe(expression, value);
+        if (value != std::trunc(value)) {
             issue(field, shown + "; it must be a whole number");
             return std::nullopt;
         }
-        if (*value < 1) {
+        if (value < 1) {
             issue(field, shown + "; it must be at least 1");
             return std::nullopt;
         }
-        if (*value >= 18446744073709551615.0) {
+        if (value >= 18446744073709551615.0) {
             issue(field, shown + ", which is too large to count");
             return std::nullopt;
         }
-        return std::uint64_t(*value);
+        return std::uint64_t(value);
     }
 
     // "is 0" or "is N / 2 = 0": the value with the expression when it is not a plain number.
@@ -465,6 +470,21 @@ private:
                 }
                 m_out.scalars.push_back(std::move(scalar));
             }
+        }
+        for (const GlobalSpec &global : m_spec.globals) {
+            ArgumentSpec asBuffer;
+            asBuffer.parameter = global.name;
+            asBuffer.elementType = global.elementType;
+            asBuffer.count = global.count;
+            asBuffer.role = BufferRole::In;
+            asBuffer.init = global.init;
+            ResolvedBuffer resolved;
+            resolved.parameter = global.name;
+            resolveBuffer(asBuffer, "global " + global.name, resolved);
+            if (global.init.kind == InitKind::CopyOf)
+                issue("global " + global.name + ": init",
+                      "a global cannot be a copy of a buffer; use a file or a generated init");
+            m_out.globals.push_back(std::move(resolved));
         }
         for (const ArgumentSpec &argument : m_spec.arguments) {
             const bool known =
@@ -599,15 +619,29 @@ private:
 
     const LaunchSpec &m_spec;
     const KernelSignature &m_signature;
+    const std::vector<std::string> &m_compileDefines;
     ResolvedLaunch &m_out;
 };
 
 } // namespace
 
-ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature)
+std::string joinIssues(const std::vector<LaunchIssue> &issues)
+{
+    std::string text;
+    for (const LaunchIssue &issue : issues) {
+        const std::string head = issue.field.substr(0, issue.field.find('.'));
+        text +=
+            (text.empty() ? "" : "; ") +
+            (issue.message.starts_with(head) ? issue.message : issue.field + ": " + issue.message);
+    }
+    return text;
+}
+
+ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature,
+                             const std::vector<std::string> &compileDefines)
 {
     ResolvedLaunch resolved;
-    Resolver(spec, signature, resolved).run();
+    Resolver(spec, signature, compileDefines, resolved).run();
     return resolved;
 }
 

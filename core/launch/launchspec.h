@@ -53,10 +53,30 @@ struct ArgumentSpec
     bool operator==(const ArgumentSpec &) const = default;
 };
 
+// A __constant__ or __device__ variable of the module, initialised before the launch like a
+// buffer: `count` elements of `elementType` from `init`. Its size must match the module's.
+struct GlobalSpec
+{
+    std::string name; // as declared, e.g. "c_Kernel"
+    ElementType elementType;
+    std::string count = "1"; // element-count expression
+    BufferInit init;
+    bool operator==(const GlobalSpec &) const = default;
+};
+
 struct LaunchSpec
 {
-    std::string kernel;                                         // lowered name
-    std::vector<std::pair<std::string, std::string>> variables; // name, expression, in order
+    // The kernel as the user writes it: "vector_add", "ns::scale", "scale(float*, int)",
+    // "scale<float, 4>" or the lowered name (compiler/kernellookup.h).
+    std::string kernel;
+    std::vector<std::pair<std::string, std::string>> variables; // name, expression
+    // Defines whose values are expressions (over variables, block, grid and each other),
+    // evaluated per launch and passed as -DNAME=value; their names are visible to every
+    // expression (launch/launchenvironment.h).
+    std::vector<std::pair<std::string, std::string>> defines;
+    // The auto-tuner convention: block_size_x/y/z and grid_size_x/y/z defined from the launch.
+    bool tunerDefines = false;
+    std::vector<GlobalSpec> globals; // module variables to initialise
     std::vector<ArgumentSpec> arguments;                        // in parameter order
     std::array<std::string, 3> grid{"ceil(N / block.x)", "1", "1"};
     std::array<std::string, 3> block{"256", "1", "1"};
@@ -105,6 +125,7 @@ struct ResolvedLaunch
     std::vector<ResolvedBuffer> buffers; // in parameter order among pointers
     std::vector<ResolvedScalar> scalars; // in parameter order among scalars
     std::vector<int> parameterSlots;     // per parameter: buffer index, or -(scalar index + 1)
+    std::vector<ResolvedBuffer> globals; // module variables to initialise (role In)
     std::array<std::uint64_t, 3> grid{1, 1, 1};
     std::array<std::uint64_t, 3> block{1, 1, 1};
     std::uint64_t dynamicSharedBytes = 0;
@@ -125,6 +146,12 @@ std::optional<std::string> encodeScalar(const ElementType &type, double value,
                                         const std::string &typeName = {});
 
 // Evaluates every expression (variables first, then block, then grid, which may use block.x).
-ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature);
+// "block.x: is 0; it must be at least 1; grid.y: unknown variable 'M'": issues in one line, a
+// message that names its own field ("block has 2048 threads ...") without the field again.
+std::string joinIssues(const std::vector<LaunchIssue> &issues);
+
+// `compileDefines`: the compile options' defines; numeric ones are names expressions may use.
+ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature,
+                             const std::vector<std::string> &compileDefines = {});
 
 } // namespace cuwb

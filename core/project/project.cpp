@@ -327,8 +327,8 @@ ProjectLoad parseProject(std::string_view text)
         if (const auto launch = document.find("launch"); launch != document.end()) {
             from_json(*launch, project.launch);
             keepUnknown(*launch, "launch",
-                        {"kernel", "variables", "arguments", "grid", "block", "dynamicSharedBytes",
-                         "deadlineSeconds"},
+                        {"kernel", "variables", "defines", "tunerDefines", "globals", "arguments",
+                         "grid", "block", "dynamicSharedBytes", "deadlineSeconds"},
                         project.unknownFields);
         }
         field = "verification";
@@ -336,8 +336,8 @@ ProjectLoad parseProject(std::string_view text)
             verification != document.end()) {
             from_json(*verification, project.verification);
             keepUnknown(*verification, "verification",
-                        {"kind", "output", "expression", "referenceKernel", "file", "tolerance",
-                         "toleranceValue"},
+                        {"kind", "output", "expression", "referenceKernel", "file", "reduce", "of",
+                         "expected", "count", "tolerance", "toleranceValue"},
                         project.unknownFields);
         }
         field = "measure";

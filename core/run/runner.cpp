@@ -2,6 +2,7 @@
 
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
+#include "compiler/kernellookup.h"
 #include "compiler/nvrtcinfo.h"
 #include "cuda/apierror.h"
 #include "cuda/cuptiactivity.h"
@@ -13,6 +14,7 @@
 #include "device/archlimits.h"
 #include "device/occupancy.h"
 #include "kernel/kernelsignature.h"
+#include "launch/launchenvironment.h"
 #include "launch/launchvalidation.h"
 #include "measure/statistics.h"
 #include "measure/stoppingcriterion.h"
@@ -437,26 +439,6 @@ std::string firstErrors(const CompileResult &compiled, int most)
     return text;
 }
 
-const KernelInfo *findKernelIn(const CompileResult &compiled, const std::string &name)
-{
-    for (const KernelInfo &k : compiled.kernels) {
-        if (k.loweredName == name || k.readableName == name ||
-            (!k.nameExpression.empty() && k.nameExpression == name)) {
-            return &k;
-        }
-    }
-    return nullptr;
-}
-
-std::string kernelNames(const CompileResult &compiled)
-{
-    std::string list;
-    for (const KernelInfo &k : compiled.kernels) {
-        list += (list.empty() ? "" : ", ") + k.loweredName;
-    }
-    return list;
-}
-
 // Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
 std::vector<void *> parameterPointerList(const ResolvedLaunch &resolved,
                                          const std::vector<DevicePointer> &pointers)
@@ -476,6 +458,8 @@ std::vector<void *> parameterPointerList(const ResolvedLaunch &resolved,
 // A prepared launch: what run() and measure() share before the first launch.
 struct Prepared
 {
+    LaunchSpec launch;                       // the request's, with its defines bound
+    std::vector<std::string> compileDefines; // the options' defines, the bound ones included
     CompileResult compiled;
     ResolvedLaunch resolved;
     std::unique_ptr<RunResources> resources;
@@ -508,6 +492,100 @@ struct LeakOnLoss
         }
     }
 };
+
+// Writes the initial contents `r.init` asks for into `count` elements at `data` (not copies).
+void initialiseElements(GpuHelpers &helpers, const Stream &gpu, DevicePointer data,
+                        const ElementType &type, std::uint64_t count, const ResolvedBuffer &r,
+                        const std::string &field)
+{
+    const std::uint64_t scalars = count * std::uint64_t(type.lanes);
+    switch (r.init.kind) {
+    case InitKind::Zeros:
+        fillBytesAsync(data, 0, count * type.sizeBytes(), gpu);
+        break;
+    case InitKind::Constant:
+        helpers.fill(data, scalars, type.scalar, FillMode::Constant, r.initA, 0, 0, gpu);
+        break;
+    case InitKind::Range:
+        helpers.fill(data, scalars, type.scalar, FillMode::Range, r.initA, r.initB, 0, gpu);
+        break;
+    case InitKind::Uniform:
+        helpers.fill(data, scalars, type.scalar, FillMode::Uniform, r.initA, r.initB, r.init.seed,
+                     gpu);
+        break;
+    case InitKind::Normal:
+        helpers.fill(data, scalars, type.scalar, FillMode::Normal, r.initA, r.initB, r.init.seed,
+                     gpu);
+        break;
+    case InitKind::File:
+        gpu.synchronize();
+        try {
+            loadFileToDevice(r.init.file, type, count, data, "`" + r.parameter + "`");
+        } catch (const FileProblem &problem) {
+            throw RunFailure{RunStatus::InvalidLaunch, field + ": " + problem.what()};
+        }
+        break;
+    case InitKind::CopyOf:
+        break;
+    }
+}
+
+double reduced(const ScalarStats &stats, Reduction reduction)
+{
+    switch (reduction) {
+    case Reduction::Min:
+        return stats.min;
+    case Reduction::Max:
+        return stats.max;
+    case Reduction::Sum:
+    case Reduction::None:
+        break;
+    }
+    return stats.sum;
+}
+
+// An aggregate check: reduce the first `scalars` values of `out` on the GPU (one pass) and
+// compare with `expected`, or with the same reduction of `reference` (a reference kernel's
+// output) when no value is given.
+void verifyAggregate(VerificationResult &verdict, const VerificationSpec &verify,
+                     const Allocation &out, std::uint64_t scalars, std::uint64_t elements,
+                     std::optional<double> expected, DevicePointer reference, GpuHelpers &helpers,
+                     const Stream &gpu)
+{
+    const char *how = reductionName(verify.reduce == Reduction::None ? Reduction::Sum
+                                                                     : verify.reduce);
+    const Reduction reduction = verify.reduce == Reduction::None ? Reduction::Sum : verify.reduce;
+    const ScalarStats actualStats = helpers.stats(out.data(), scalars, out.type.scalar, gpu);
+    verdict.checked = elements;
+    if (actualStats.nan + actualStats.inf > 0) {
+        verdict.passed = false;
+        verdict.mismatches = actualStats.nan + actualStats.inf;
+        verdict.message = "`" + out.parameter + "` holds " +
+                          plural(actualStats.nan + actualStats.inf, "value") +
+                          " that are not finite, so its " + how + " is meaningless";
+        return;
+    }
+    const double actual = reduced(actualStats, reduction);
+    if (!expected)
+        expected = reduced(helpers.stats(reference, scalars, out.type.scalar, gpu), reduction);
+    verdict.aggregateActual = actual;
+    verdict.aggregateExpected = *expected;
+    const double difference = std::fabs(actual - *expected);
+    double error = difference;
+    if (verify.tolerance != ToleranceKind::Absolute)
+        error = *expected == 0.0 ? difference : difference / std::fabs(*expected);
+    verdict.maxError = error;
+    verdict.passed = error <= verify.toleranceValue;
+    verdict.mismatches = verdict.passed ? 0 : 1;
+    const std::string unit = verify.tolerance == ToleranceKind::Absolute ? "abs" : "rel";
+    const std::string part =
+        elements == out.count ? std::string() : " (the first " + std::to_string(elements) + ")";
+    verdict.message = std::string("the ") + how + " of `" +
+                      out.parameter + "`" + part + " is " + shortNumber(actual) +
+                      (verdict.passed ? ", as expected " : ", expected ") + shortNumber(*expected) +
+                      " (" + unit + " error " + shortNumber(error) +
+                      (verdict.passed ? " ≤ " : " > ") + shortNumber(verify.toleranceValue) + ")";
+}
 
 } // namespace
 
@@ -673,9 +751,20 @@ RunResult Runner::run(const RunRequest &request)
 // resolves and validates, loads the module, allocates with guard bands and initialises.
 void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string &phase)
 {
+    // The launch's defines become -D options and plain variables; template instantiations the
+    // kernel names need become name expressions.
+    phase = "evaluating the launch";
+    p.launch = request.launch;
+    CompileOptions options = request.options;
+    if (const std::vector<LaunchIssue> issues = bindLaunchDefines(
+            p.launch, options, {request.launch.kernel, request.verification.referenceKernel});
+        !issues.empty()) {
+        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
+    }
+    p.compileDefines = options.defines;
+
     // Compile for this device, whatever the request was written for.
     phase = "compiling";
-    CompileOptions options = request.options;
     std::string &note = p.note;
     if (options.arch != device.arch()) {
         note = "compiled for " + device.arch() + " (the device's architecture) instead of " +
@@ -690,26 +779,11 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
     }
 
     // The kernel: the one named, or the only one.
-    const LaunchSpec &spec = request.launch;
-    const auto names = [&] { return kernelNames(compiled); };
-    const auto findKernel = [&](const std::string &name) { return findKernelIn(compiled, name); };
-    const KernelInfo *kernel = nullptr;
-    if (spec.kernel.empty()) {
-        if (compiled.kernels.size() != 1) {
-            throw RunFailure{RunStatus::InvalidLaunch,
-                             compiled.kernels.empty()
-                                 ? std::string("the source has no __global__ kernel to run")
-                                 : "the source has " + std::to_string(compiled.kernels.size()) +
-                                       " kernels; choose one: " + names()};
-        }
-        kernel = &compiled.kernels.front();
-    } else {
-        kernel = findKernel(spec.kernel);
-        if (!kernel) {
-            throw RunFailure{RunStatus::InvalidLaunch, "the source has no kernel `" + spec.kernel +
-                                                           "` (it has: " + names() + ")"};
-        }
-    }
+    const LaunchSpec &spec = p.launch;
+    const KernelLookup lookup = findKernel(compiled, spec.kernel);
+    if (!lookup.found())
+        throw RunFailure{RunStatus::InvalidLaunch, lookup.error};
+    const KernelInfo *kernel = lookup.kernel;
 
     const KernelSignature signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
     if (!signature.drivable()) {
@@ -726,7 +800,7 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
 
     // Resolve and validate before anything touches the GPU.
     phase = "validating the launch";
-    p.resolved = resolveLaunch(spec, signature);
+    p.resolved = resolveLaunch(spec, signature, p.compileDefines);
     const ResolvedLaunch &resolved = p.resolved;
     ValidationContext validation;
     validation.limits = device.limits();
@@ -734,11 +808,7 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
     validation.freeMemoryBytes = deviceMemoryInfo().freeBytes;
     const std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
     if (!issues.empty()) {
-        std::string message;
-        for (const LaunchIssue &issue : issues) {
-            message += (message.empty() ? "" : "; ") + issue.field + ": " + issue.message;
-        }
-        throw RunFailure{RunStatus::InvalidLaunch, message};
+        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
     }
     for (const ResolvedBuffer &buffer : resolved.buffers) {
         if (buffer.role != BufferRole::Out && buffer.init.kind == InitKind::CopyOf) {
@@ -807,38 +877,9 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
             ready[k] = true;
             continue;
         }
-        switch (r.init.kind) {
-        case InitKind::Zeros:
-            fillBytesAsync(a.data(), 0, a.bytes, gpu);
-            break;
-        case InitKind::Constant:
-            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Constant, r.initA, 0, 0,
-                         gpu);
-            break;
-        case InitKind::Range:
-            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Range, r.initA, r.initB, 0,
-                         gpu);
-            break;
-        case InitKind::Uniform:
-            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Uniform, r.initA, r.initB,
-                         r.init.seed, gpu);
-            break;
-        case InitKind::Normal:
-            helpers.fill(a.data(), a.scalars(), a.type.scalar, FillMode::Normal, r.initA, r.initB,
-                         r.init.seed, gpu);
-            break;
-        case InitKind::File:
-            gpu.synchronize();
-            try {
-                loadFileToDevice(r.init.file, a.type, a.count, a.data(), "`" + a.parameter + "`");
-            } catch (const FileProblem &problem) {
-                throw RunFailure{RunStatus::InvalidLaunch,
-                                 "argument " + a.parameter + ": " + problem.what()};
-            }
-            break;
-        case InitKind::CopyOf:
+        if (r.init.kind == InitKind::CopyOf)
             continue; // below, once its source is ready
-        }
+        initialiseElements(helpers, gpu, a.data(), a.type, a.count, r, "argument " + a.parameter);
         ready[k] = true;
     }
     gpu.synchronize();
@@ -858,6 +899,34 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
     if (std::find(ready.begin(), ready.end(), false) != ready.end()) {
         throw RunFailure{RunStatus::InvalidLaunch,
                          "buffers that are copies of each other in a circle cannot be initialised"};
+    }
+
+    // Module variables (__constant__, __device__): generated in a scratch buffer, then copied
+    // as cuMemcpyToSymbol would, since constant memory is not for kernels to write.
+    for (const ResolvedBuffer &g : resolved.globals) {
+        phase = "initialising the global `" + g.parameter + "`";
+        const std::optional<Module::Global> global = resources->module->global(g.parameter);
+        if (!global) {
+            const std::string known = moduleVariableList(compiled.ptx);
+            throw RunFailure{RunStatus::InvalidLaunch,
+                             "global " + g.parameter + ": the module has no __constant__ or "
+                                                       "__device__ variable `" +
+                                 g.parameter + "` (" +
+                                 (known.empty() ? std::string("it has none") : "it has: " + known) +
+                                 ")"};
+        }
+        if (g.bytes > global->bytes) {
+            throw RunFailure{RunStatus::InvalidLaunch,
+                             "global " + g.parameter + ": " + std::to_string(g.count) + " × " +
+                                 g.elementType.name() + " is " + std::to_string(g.bytes) +
+                                 " bytes, but the variable has " +
+                                 std::to_string(global->bytes)};
+        }
+        DeviceBuffer scratch(std::max<std::uint64_t>(g.bytes, 1));
+        initialiseElements(helpers, gpu, scratch.pointer(), g.elementType, g.count, g,
+                           "global " + g.parameter);
+        gpu.synchronize();
+        copyDeviceToDevice(global->address, scratch.pointer(), g.bytes);
     }
 
     for (const Allocation &a : resources->buffers) {
@@ -884,8 +953,6 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
     const LeakOnLoss leak{prepared.resources, contextLost};
     prepare(request, prepared, phase);
     const CompileResult &compiled = prepared.compiled;
-    const auto names = [&] { return kernelNames(compiled); };
-    const auto findKernel = [&](const std::string &name) { return findKernelIn(compiled, name); };
     const ResolvedLaunch &resolved = prepared.resolved;
     std::unique_ptr<RunResources> &resources = prepared.resources;
     const Function &function = *prepared.function;
@@ -918,6 +985,29 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
                 "cannot verify: `" + verify.output + "` is not a buffer of the kernel";
         }
     }
+    // The elements that count: all of the output, or the first `count` of them.
+    std::uint64_t checkedElements = 0;
+    if (outputIndex >= 0) {
+        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
+        checkedElements = out.count;
+        if (!verify.count.empty()) {
+            const ExpressionValue count = evaluateExpression(verify.count, resolved.variables);
+            if (!count.ok()) {
+                verdict.message = "cannot verify: count `" + verify.count + "`: " +
+                                  count.error->message;
+                outputIndex = -1;
+            } else if (count.value < 1 || count.value != std::trunc(count.value) ||
+                       count.value > double(out.count)) {
+                verdict.message = "cannot verify: count `" + verify.count + "` is " +
+                                  shortNumber(count.value) + "; `" + out.parameter + "` has " +
+                                  plural(out.count, "element");
+                outputIndex = -1;
+            } else {
+                checkedElements = std::uint64_t(count.value);
+            }
+        }
+    }
+    std::optional<double> expectedAggregate;
     if (outputIndex >= 0) {
         const Allocation &out = resources->buffers[std::size_t(outputIndex)];
         phase = "allocating the reference for `" + out.parameter + "`";
@@ -964,12 +1054,12 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             break;
         }
         case ReferenceKind::Kernel: {
-            const KernelInfo *refKernel = findKernel(verify.referenceKernel);
-            if (!refKernel) {
-                verdict.message = "cannot verify: the source has no kernel `" +
-                                  verify.referenceKernel + "` (it has: " + names() + ")";
+            const KernelLookup refLookup = findKernel(compiled, verify.referenceKernel);
+            if (!refLookup.found()) {
+                verdict.message = "cannot verify: the reference kernel: " + refLookup.error;
                 break;
             }
+            const KernelInfo *refKernel = refLookup.kernel;
             const Function refFunction = resources->module->function(refKernel->loweredName);
             std::vector<DevicePointer> copyPointers;
             for (const Allocation &a : resources->buffers) {
@@ -992,6 +1082,38 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             referenceReady = true;
             break;
         }
+        case ReferenceKind::Aggregate:
+            phase = "reducing the expected value";
+            if (!verify.of.empty()) {
+                const auto of = std::find_if(
+                    resources->buffers.begin(), resources->buffers.end(),
+                    [&](const Allocation &a) { return a.parameter == verify.of; });
+                if (of == resources->buffers.end()) {
+                    verdict.message =
+                        "cannot verify: `" + verify.of + "` is not a buffer of the kernel";
+                    break;
+                }
+                // The buffer as the kernel will find it: reduced before the launch.
+                const ScalarStats stats = helpers.stats(of->data(), of->scalars(), of->type.scalar, gpu);
+                if (stats.nan + stats.inf > 0) {
+                    verdict.message = "cannot verify: `" + verify.of + "` holds " +
+                                      plural(stats.nan + stats.inf, "value") +
+                                      " that are not finite";
+                    break;
+                }
+                expectedAggregate = reduced(stats, verify.reduce);
+            } else {
+                const ExpressionValue expected =
+                    evaluateExpression(verify.expected, resolved.variables);
+                if (!expected.ok()) {
+                    verdict.message = "cannot verify: expected `" + verify.expected + "`: " +
+                                      expected.error->message;
+                    break;
+                }
+                expectedAggregate = expected.value;
+            }
+            referenceReady = true;
+            break;
         case ReferenceKind::File:
             resources->reference = DeviceBuffer(std::max<std::uint64_t>(out.bytes, 1));
             phase = "reading the reference file";
@@ -1072,17 +1194,25 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
     }
 
     // Verification.
-    if (referenceReady) {
+    if (referenceReady && (verify.kind == ReferenceKind::Aggregate ||
+                           verify.reduce != Reduction::None)) {
+        phase = "verifying `" + verify.output + "`";
+        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
+        const std::uint64_t scalars = checkedElements * std::uint64_t(out.type.lanes);
+        verifyAggregate(verdict, verify, out, scalars, checkedElements, expectedAggregate,
+                        resources->reference.pointer(), helpers, gpu);
+    } else if (referenceReady) {
         phase = "verifying `" + verify.output + "`";
         const Allocation &out = resources->buffers[std::size_t(outputIndex)];
         const DevicePointer reference = resources->reference.pointer();
         const int tolerance = toleranceCode(verify.tolerance);
-        const CompareSummary summary =
-            helpers.compare(out.data(), reference, out.scalars(), out.type.scalar, tolerance,
-                            verify.toleranceValue, 0, gpu);
         const std::uint64_t lanes = std::uint64_t(out.type.lanes);
+        const std::uint64_t checkedScalars = checkedElements * lanes;
+        const CompareSummary summary =
+            helpers.compare(out.data(), reference, checkedScalars, out.type.scalar, tolerance,
+                            verify.toleranceValue, 0, gpu);
         const std::size_t scalarBytes = scalarSizeBytes(out.type.scalar);
-        verdict.checked = out.count;
+        verdict.checked = checkedElements;
         verdict.mismatches = summary.mismatches;
         verdict.maxError = summary.maxError;
         verdict.maxErrorIndex = summary.maxErrorScalar / lanes;
@@ -1115,20 +1245,23 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
                 break;
             }
             next = helpers
-                       .compare(out.data(), reference, out.scalars(), out.type.scalar, tolerance,
+                       .compare(out.data(), reference, checkedScalars, out.type.scalar, tolerance,
                                 verify.toleranceValue, (m.index + 1) * lanes, gpu)
                        .firstScalar;
         }
         const std::string bound = std::string(toleranceKindName(verify.tolerance)) +
                                   (verdict.passed ? " ≤ " : " > ") +
                                   shortNumber(verify.toleranceValue);
+        const std::string part = checkedElements == out.count
+                                     ? std::string()
+                                     : " (the first " + std::to_string(checkedElements) + ")";
         if (verdict.passed) {
-            verdict.message = "all " + plural(out.count, "element") + " of `" + out.parameter +
-                              "` match (" + bound + "; largest error " +
+            verdict.message = "all " + plural(checkedElements, "element") + part + " of `" +
+                              out.parameter + "` match (" + bound + "; largest error " +
                               shortNumber(summary.maxError) + ")";
         } else {
             verdict.message =
-                std::to_string(summary.mismatches) + " of " + std::to_string(out.count * lanes) +
+                std::to_string(summary.mismatches) + " of " + std::to_string(checkedScalars) +
                 (lanes > 1 ? " values" : " elements") + " of `" + out.parameter + "` differ (" +
                 bound + "); largest error " + shortNumber(summary.maxError) + " at index " +
                 std::to_string(verdict.maxErrorIndex) +

@@ -13,6 +13,23 @@ const char *referenceKindName(ReferenceKind kind)
         return "kernel";
     case ReferenceKind::File:
         return "file";
+    case ReferenceKind::Aggregate:
+        return "aggregate";
+    }
+    return "?";
+}
+
+const char *reductionName(Reduction reduction)
+{
+    switch (reduction) {
+    case Reduction::None:
+        return "none";
+    case Reduction::Sum:
+        return "sum";
+    case Reduction::Min:
+        return "min";
+    case Reduction::Max:
+        return "max";
     }
     return "?";
 }

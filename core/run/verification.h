@@ -3,12 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cuwb {
 
-enum class ReferenceKind { None, Expression, Kernel, File };
+enum class ReferenceKind { None, Expression, Kernel, File, Aggregate };
+// How an aggregate check reduces a buffer: the sum, smallest or largest element.
+enum class Reduction { None, Sum, Min, Max };
+const char *reductionName(Reduction reduction); // "none", "sum", "min", "max"
 enum class ToleranceKind { Absolute, Relative, Ulp };
 const char *referenceKindName(ReferenceKind kind); // "none", "expression", "kernel", "file"
 const char *toleranceKindName(ToleranceKind kind); // "abs", "rel", "ulp"
@@ -24,6 +28,16 @@ struct VerificationSpec
     // it runs on copies of the initial buffers and its `output` is the reference.
     std::string referenceKernel;
     std::string file; // File: .npy or .bin of the output's element type
+    // Aggregate: reduce(output's first `count` elements) against reduce(`of`, as it was
+    // before the launch) or against the value of `expected`, an expression over the
+    // variables (e.g. "N * (N - 1) / 2"). Kernel: with a reduction, the two outputs' reductions
+    // are compared instead of the elements (partial results whose layout differs).
+    Reduction reduce = Reduction::None;
+    std::string of;
+    std::string expected;
+    // Only the first `count` elements of the output are meaningful (an expression; empty: all
+    // of them), as with an auto-tuner's `answer` for partly written outputs.
+    std::string count;
     ToleranceKind tolerance = ToleranceKind::Relative;
     double toleranceValue = 1e-5; // abs/rel: the bound; ulp: units in the last place
     bool operator==(const VerificationSpec &) const = default;
@@ -49,6 +63,9 @@ struct VerificationResult
     double maxError = 0.0;
     std::uint64_t maxErrorIndex = 0;
     std::vector<Mismatch> firstMismatches; // at most 10
+    // Aggregate checks: the two reductions compared.
+    std::optional<double> aggregateActual;
+    std::optional<double> aggregateExpected;
 };
 
 } // namespace cuwb

@@ -63,6 +63,9 @@ struct SweepAxis
     double from = 0.0;               // Range, PowersOfTwo
     double to = 0.0;
     double step = 1.0; // Range
+    // Axes that name the same group are zipped (the n-th values together, so they need the
+    // same number of values); groups, and axes without one, combine as a cartesian product.
+    std::string group;
     bool operator==(const SweepAxis &) const = default;
 };
 
@@ -76,6 +79,8 @@ struct AxisValueList
 };
 AxisValueList axisValues(const SweepAxis &axis);
 
+// Cartesian: the groups (see SweepAxis::group) combine as a product, the first varying
+// slowest. Zip: every axis in one group.
 enum class AxisCombination { Cartesian, Zip };
 const char *axisCombinationName(AxisCombination combination); // "cartesian", "zip"
 const char *axisValuesName(AxisValues kind);                  // "list", "range", "powersOfTwo"

@@ -8,6 +8,7 @@
 
 #include "compiler/kernelinfo.h"
 #include "launch/expression.h"
+#include "launch/launchenvironment.h"
 #include "launch/launchspec.h"
 #include "launch/launchvalidation.h"
 
@@ -102,7 +103,52 @@ struct PreparedAxis
     AxisTargetInfo info;
     std::string target; // as written, trimmed
     std::vector<std::string> values;
+    std::string group; // axes of one group are zipped; groups combine as a product
+    // A define whose values are numbers or expressions over known names: it becomes a launch
+    // define, evaluated per point and visible to every expression.
+    bool numericDefine = false;
 };
+
+// A group of zipped axes: the axes' indices and the number of values they share.
+struct AxisGroup
+{
+    std::string name;
+    std::vector<std::size_t> axes;
+    std::size_t size = 0;
+};
+
+// The names an expression uses, functions (a name followed by '(') left out.
+std::vector<std::string> namesIn(std::string_view expression)
+{
+    std::vector<std::string> names;
+    std::size_t i = 0;
+    while (i < expression.size()) {
+        const char c = expression[i];
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            // A number, hexadecimal and exponents included: skip its letters too.
+            while (i < expression.size() &&
+                   (std::isalnum(static_cast<unsigned char>(expression[i])) ||
+                    expression[i] == '.'))
+                ++i;
+            continue;
+        }
+        if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < expression.size() &&
+               (isIdentifierChar(expression[end]) || expression[end] == '.'))
+            ++end;
+        std::size_t next = end;
+        while (next < expression.size() && std::isspace(static_cast<unsigned char>(expression[next])))
+            ++next;
+        if (next >= expression.size() || expression[next] != '(')
+            names.emplace_back(expression.substr(i, end - i));
+        i = end;
+    }
+    return names;
+}
 
 // Messages of expression errors that depend on the values (division by zero at one point)
 // rather than on the text (a typo, an unknown name).
@@ -112,46 +158,54 @@ bool isValueError(const ExpressionError &error)
            error.message.starts_with("the result is infinite");
 }
 
-std::string joinIssues(const std::vector<LaunchIssue> &issues)
+// The expression behind an environment field: "variables: N", "defines: TILE", "block.x",
+// "grid.y", "tuner define block_size_x".
+std::string expressionOf(const LaunchSpec &launch, const std::string &field)
 {
-    std::string text;
-    for (const LaunchIssue &issue : issues) {
-        if (!text.empty()) {
-            text += "; ";
-        }
-        // Messages of the limits name their field already ("block has 2048 threads ...").
-        const std::string head = issue.field.substr(0, issue.field.find('.'));
-        text +=
-            issue.message.starts_with(head) ? issue.message : issue.field + ": " + issue.message;
+    static const char *const kAxes[] = {"x", "y", "z"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (field == std::string("block.") + kAxes[i])
+            return trim(launch.block[i]);
+        if (field == std::string("grid.") + kAxes[i])
+            return trim(launch.grid[i]);
     }
-    return text;
+    const auto named = [&](const auto &list, std::string_view prefix) -> std::string {
+        if (!field.starts_with(prefix))
+            return {};
+        const std::string name = field.substr(prefix.size());
+        for (const auto &[n, expression] : list) {
+            if (n == name)
+                return trim(expression);
+        }
+        return {};
+    };
+    if (std::string e = named(launch.variables, "variables: "); !e.empty())
+        return e;
+    if (std::string e = named(launch.defines, "defines: "); !e.empty())
+        return e;
+    return named(tunerDefineExpressions(), "tuner define ");
 }
 
-// A positive whole number from an expression, or a skip reason.
-std::optional<std::uint64_t> evaluateCount(const std::string &field, const std::string &expression,
-                                           const Variables &variables, std::string &reason)
+// A positive whole number, or a skip reason.
+std::optional<std::uint64_t> checkedCount(const std::string &field, const std::string &expression,
+                                          double value, std::string &reason)
 {
-    const ExpressionValue value = evaluateExpression(expression, variables);
-    if (!value.ok()) {
-        reason = field + " = " + trim(expression) + ": " + value.error->message;
-        return std::nullopt;
-    }
-    const std::string shown = trim(expression) == formatNumber(value.value)
-                                  ? formatNumber(value.value)
-                                  : trim(expression) + " = " + formatNumber(value.value);
-    if (value.value != std::trunc(value.value)) {
+    const std::string shown = expression == formatNumber(value)
+                                  ? formatNumber(value)
+                                  : expression + " = " + formatNumber(value);
+    if (value != std::trunc(value)) {
         reason = field + " is " + shown + "; it must be a whole number";
         return std::nullopt;
     }
-    if (value.value < 1) {
+    if (value < 1) {
         reason = field + " is " + shown + "; it must be at least 1";
         return std::nullopt;
     }
-    if (value.value >= 18446744073709551615.0) {
+    if (value >= 18446744073709551615.0) {
         reason = field + " is " + shown + ", which is too large to count";
         return std::nullopt;
     }
-    return std::uint64_t(value.value);
+    return std::uint64_t(value);
 }
 
 class Expander
@@ -229,8 +283,11 @@ private:
                 }
             }
             prepared.values = std::move(values.values);
+            prepared.group = m_spec.combination == AxisCombination::Zip ? std::string("zip")
+                                                                         : trim(axis.group);
             m_axes.push_back(std::move(prepared));
         }
+        classifyDefines();
         if (const std::string problem = countPoints(); !problem.empty()) {
             return problem;
         }
@@ -268,31 +325,90 @@ private:
         return {};
     }
 
+    // The names every point's expressions may use, whatever the values.
+    std::vector<std::string> knownNames() const
+    {
+        std::vector<std::string> names = {"block.x", "block.y", "block.z",
+                                          "grid.x",  "grid.y",  "grid.z"};
+        const LaunchSpec &launch = m_base.launch;
+        for (const auto &variable : launch.variables)
+            names.push_back(variable.first);
+        for (const auto &define : launch.defines)
+            names.push_back(define.first);
+        if (launch.tunerDefines) {
+            for (const auto &define : tunerDefineExpressions())
+                names.push_back(define.first);
+        }
+        for (const std::string &define : m_base.options.defines) {
+            const std::size_t equals = define.find('=');
+            char *end = nullptr;
+            const std::string value =
+                equals == std::string::npos ? std::string() : trim(define.substr(equals + 1));
+            std::strtod(value.c_str(), &end);
+            if (!value.empty() && *end == '\0')
+                names.push_back(defineName(define));
+        }
+        return names;
+    }
+
+    // A -D axis is numeric when every value is a number or an expression over known names
+    // (other numeric define axes included); then its name is visible to every expression.
+    void classifyDefines()
+    {
+        std::vector<std::string> known = knownNames();
+        for (PreparedAxis &axis : m_axes) {
+            if (axis.info.kind == AxisTarget::Define)
+                known.push_back(axis.info.name);
+        }
+        for (PreparedAxis &axis : m_axes) {
+            if (axis.info.kind != AxisTarget::Define)
+                continue;
+            axis.numericDefine = std::all_of(
+                axis.values.begin(), axis.values.end(), [&](const std::string &value) {
+                    const std::vector<std::string> names = namesIn(value);
+                    return std::all_of(names.begin(), names.end(), [&](const std::string &n) {
+                        return std::find(known.begin(), known.end(), n) != known.end();
+                    });
+                });
+        }
+    }
+
+    // Groups in order of their first axis; an axis without a group is a group of its own.
     std::string countPoints()
     {
-        if (m_spec.combination == AxisCombination::Zip) {
-            for (const PreparedAxis &axis : m_axes) {
-                if (axis.values.size() != m_axes.front().values.size()) {
-                    std::string sizes;
-                    for (std::size_t i = 0; i < m_axes.size(); ++i) {
-                        sizes += (i == 0 ? "" : ", ") + std::string("axis ") +
-                                 std::to_string(i + 1) + " (" + m_axes[i].target + ") has " +
-                                 std::to_string(m_axes[i].values.size());
-                    }
-                    return "zipped axes need the same number of values: " + sizes;
-                }
+        m_groups.clear();
+        for (std::size_t i = 0; i < m_axes.size(); ++i) {
+            const std::string &name = m_axes[i].group;
+            auto group = name.empty() ? m_groups.end()
+                                      : std::find_if(m_groups.begin(), m_groups.end(),
+                                                     [&](const AxisGroup &g) { return g.name == name; });
+            if (group == m_groups.end()) {
+                m_groups.push_back(AxisGroup{name, {i}, m_axes[i].values.size()});
+                continue;
             }
-            m_count = m_axes.front().values.size();
-            return {};
+            if (m_axes[i].values.size() != group->size) {
+                std::string sizes;
+                for (const std::size_t a : group->axes) {
+                    sizes += "axis " + std::to_string(a + 1) + " (" + m_axes[a].target + ") has " +
+                             std::to_string(m_axes[a].values.size()) + ", ";
+                }
+                sizes += "axis " + std::to_string(i + 1) + " (" + m_axes[i].target + ") has " +
+                         std::to_string(m_axes[i].values.size());
+                return (name == "zip" && m_spec.combination == AxisCombination::Zip
+                            ? std::string("zipped axes")
+                            : "the axes of group `" + name + "`") +
+                       " need the same number of values: " + sizes;
+            }
+            group->axes.push_back(i);
         }
         std::size_t count = 1;
         std::string product;
-        for (const PreparedAxis &axis : m_axes) {
-            product += (product.empty() ? "" : " × ") + std::to_string(axis.values.size());
-            if (count > kMaxSweepPoints / axis.values.size()) {
+        for (const AxisGroup &group : m_groups) {
+            product += (product.empty() ? "" : " × ") + std::to_string(group.size);
+            if (count > kMaxSweepPoints / group.size) {
                 count = kMaxSweepPoints + 1;
             } else {
-                count *= axis.values.size();
+                count *= group.size;
             }
         }
         if (count > kMaxSweepPoints) {
@@ -308,11 +424,13 @@ private:
     std::string checkConstraints() const
     {
         Variables names;
-        for (const auto &variable : m_base.launch.variables) {
-            names[variable.first] = 1.0;
-        }
-        for (const char *name : {"block.x", "block.y", "block.z", "grid.x", "grid.y", "grid.z"}) {
+        for (const std::string &name : knownNames()) {
             names[name] = 1.0;
+        }
+        for (const PreparedAxis &axis : m_axes) {
+            if (axis.numericDefine) {
+                names[axis.info.name] = 1.0;
+            }
         }
         for (std::size_t i = 0; i < m_spec.constraints.size(); ++i) {
             const std::string &constraint = m_spec.constraints[i];
@@ -331,13 +449,13 @@ private:
     // The value index of each axis at point `index`: the first axis varies slowest.
     std::vector<std::size_t> valueIndices(std::size_t index) const
     {
-        std::vector<std::size_t> indices(m_axes.size(), index);
-        if (m_spec.combination == AxisCombination::Zip) {
-            return indices;
-        }
-        for (std::size_t i = m_axes.size(); i-- > 0;) {
-            indices[i] = index % m_axes[i].values.size();
-            index /= m_axes[i].values.size();
+        std::vector<std::size_t> indices(m_axes.size(), 0);
+        for (std::size_t g = m_groups.size(); g-- > 0;) {
+            const AxisGroup &group = m_groups[g];
+            for (const std::size_t axis : group.axes) {
+                indices[axis] = index % group.size;
+            }
+            index /= group.size;
         }
         return indices;
     }
@@ -353,18 +471,27 @@ private:
             const PreparedAxis &axis = m_axes[i];
             const std::string &value = axis.values[indices[i]];
             point.values.emplace_back(axis.target, value);
-            apply(axis.info, value, point.request);
+            apply(axis, value, point.request);
             templated = templated || axis.info.kind == AxisTarget::Template;
         }
         if (templated) {
             followTemplate(point.request);
         }
         point.skipReason = check(point);
+        if (point.skipReason.empty()) {
+            // The point's request is what runs: its defines evaluated into -D options.
+            const std::vector<LaunchIssue> issues =
+                bindLaunchDefines(point.request.launch, point.request.options,
+                                  {point.request.launch.kernel,
+                                   point.request.verification.referenceKernel});
+            point.skipReason = joinIssues(issues);
+        }
         return point;
     }
 
-    static void apply(const AxisTargetInfo &info, const std::string &value, RunRequest &request)
+    static void apply(const PreparedAxis &axis, const std::string &value, RunRequest &request)
     {
+        const AxisTargetInfo &info = axis.info;
         switch (info.kind) {
         case AxisTarget::Block:
             request.launch.block[std::size_t(info.blockIndex)] = value;
@@ -377,14 +504,22 @@ private:
             }
             break;
         case AxisTarget::Define: {
-            auto &defines = request.options.defines;
             // The point's value replaces the project's own definition of the name.
+            auto &defines = request.options.defines;
             defines.erase(std::remove_if(defines.begin(), defines.end(),
                                          [&](const std::string &define) {
-                                             return define.substr(0, define.find('=')) == info.name;
+                                             return defineName(define) == info.name;
                                          }),
                           defines.end());
-            defines.push_back(info.name + "=" + value);
+            auto &launchDefines = request.launch.defines;
+            launchDefines.erase(std::remove_if(launchDefines.begin(), launchDefines.end(),
+                                               [&](const auto &d) { return d.first == info.name; }),
+                                launchDefines.end());
+            if (axis.numericDefine) {
+                launchDefines.emplace_back(info.name, value);
+            } else {
+                defines.push_back(info.name + "=" + value);
+            }
             break;
         }
         case AxisTarget::Template:
@@ -429,37 +564,29 @@ private:
     std::string check(SweepPoint &point) const
     {
         const RunRequest &request = point.request;
-        const VariablesResult variables = evaluateVariables(request.launch.variables);
-        if (variables.error) {
-            std::string expression;
-            for (const auto &variable : request.launch.variables) {
-                if (variable.first == variables.failedName) {
-                    expression = trim(variable.second);
-                }
-            }
-            return variables.failedName + (expression.empty() ? "" : " = " + expression) + ": " +
-                   variables.error->message;
+        const LaunchEnvironment environment =
+            evaluateLaunchEnvironment(request.launch, request.options.defines);
+        if (!environment.ok()) {
+            const LaunchIssue &first = environment.issues.front();
+            const std::string expression = expressionOf(request.launch, first.field);
+            const std::string name = first.field.starts_with("variables: ")
+                                         ? first.field.substr(11)
+                                         : first.field;
+            return name + (expression.empty() ? "" : " = " + expression) + ": " + first.message;
         }
-        Variables values = variables.values;
+        const Variables &values = environment.values;
         static const char *const kAxes[] = {"x", "y", "z"};
         std::string reason;
-        for (std::size_t i = 0; i < 3; ++i) {
-            const std::string field = std::string("block.") + kAxes[i];
-            const auto value = evaluateCount(field, request.launch.block[i], values, reason);
-            if (!value) {
-                return reason;
+        for (const char *prefix : {"block.", "grid."}) {
+            for (std::size_t i = 0; i < 3; ++i) {
+                const std::string field = prefix + std::string(kAxes[i]);
+                const auto value = checkedCount(field, expressionOf(request.launch, field),
+                                                values.at(field), reason);
+                if (!value) {
+                    return reason;
+                }
+                (prefix[0] == 'b' ? point.block : point.grid)[i] = *value;
             }
-            point.block[i] = *value;
-            values[field] = double(*value);
-        }
-        for (std::size_t i = 0; i < 3; ++i) {
-            const std::string field = std::string("grid.") + kAxes[i];
-            const auto value = evaluateCount(field, request.launch.grid[i], values, reason);
-            if (!value) {
-                return reason;
-            }
-            point.grid[i] = *value;
-            values[field] = double(*value);
         }
         for (const std::string &constraint : m_spec.constraints) {
             const ExpressionValue holds = evaluateExpression(constraint, values);
@@ -497,6 +624,7 @@ private:
     const RunRequest &m_base;
     const ArchLimits *m_limits;
     std::vector<PreparedAxis> m_axes;
+    std::vector<AxisGroup> m_groups;
     std::size_t m_count = 0;
 };
 

@@ -180,6 +180,9 @@ void readArrayOf3(const json &object, const char *key, std::array<std::uint64_t,
 void to_json(json &j, const SweepAxis &axis)
 {
     j = json{{"target", axis.target}, {"kind", axisValuesName(axis.kind)}};
+    if (!axis.group.empty()) {
+        j["group"] = axis.group;
+    }
     switch (axis.kind) {
     case AxisValues::List: {
         json values = json::array();
@@ -206,6 +209,7 @@ void from_json(const json &j, SweepAxis &axis)
     requireObject(j);
     axis = SweepAxis{};
     readString(j, "target", axis.target);
+    readString(j, "group", axis.group);
     if (const json *kind = member(j, "kind")) {
         inField("kind", [&] { axis.kind = enumFromName(*kind, kAxisKinds, axisValuesName); });
     } else if (!member(j, "values")) {

@@ -1,6 +1,7 @@
 #include "sweep/sweeprunner.h"
 
 #include "compiler/kernelcompiler.h"
+#include "compiler/kernellookup.h"
 #include "device/occupancy.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchvalidation.h"
@@ -51,42 +52,6 @@ std::string firstCompileError(const CompileResult &compiled)
     }
     std::string log = compiled.log.substr(0, compiled.log.find('\n'));
     return log.empty() ? std::string("the source did not compile") : log;
-}
-
-const KernelInfo *findKernel(const CompileResult &compiled, const std::string &name)
-{
-    if (name.empty()) {
-        return compiled.kernels.size() == 1 ? &compiled.kernels.front() : nullptr;
-    }
-    for (const KernelInfo &k : compiled.kernels) {
-        if (k.loweredName == name || k.readableName == name ||
-            (!k.nameExpression.empty() && k.nameExpression == name)) {
-            return &k;
-        }
-    }
-    return nullptr;
-}
-
-std::string kernelNames(const CompileResult &compiled)
-{
-    std::string list;
-    for (const KernelInfo &k : compiled.kernels) {
-        list += (list.empty() ? "" : ", ") +
-                (k.nameExpression.empty() ? k.loweredName : k.nameExpression);
-    }
-    return list;
-}
-
-std::string joinIssues(const std::vector<LaunchIssue> &issues)
-{
-    std::string text;
-    for (const LaunchIssue &issue : issues) {
-        const std::string head = issue.field.substr(0, issue.field.find('.'));
-        text +=
-            (text.empty() ? "" : "; ") +
-            (issue.message.starts_with(head) ? issue.message : issue.field + ": " + issue.message);
-    }
-    return text;
 }
 
 std::string failureText(const WorkerProcess::Reply &reply)
@@ -143,25 +108,20 @@ struct SweepRunner::State
             if (!compiled.success) {
                 k.compileError = true;
                 k.error = "does not compile: " + firstCompileError(compiled);
-            } else if (const KernelInfo *kernel = findKernel(compiled, request.launch.kernel)) {
-                k.kernel = *kernel;
-                k.signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
+            } else if (const KernelLookup lookup = findKernel(compiled, request.launch.kernel);
+                       lookup.found()) {
+                k.kernel = *lookup.kernel;
+                k.signature = parseKernelSignature(request.source, compiled.ptx, *lookup.kernel);
                 if (!k.signature.drivable()) {
                     k.error =
-                        "the kernel `" + kernel->loweredName + "` cannot be run: " +
+                        "the kernel `" + displayName(*lookup.kernel) + "` cannot be run: " +
                         (k.signature.error.empty() ? std::string("a parameter is not supported")
                                                    : k.signature.error);
                 } else {
                     k.compiled = true;
                 }
-            } else if (request.launch.kernel.empty()) {
-                k.error = compiled.kernels.empty()
-                              ? std::string("the source has no __global__ kernel to run")
-                              : "the source has " + std::to_string(compiled.kernels.size()) +
-                                    " kernels; the project must name one: " + kernelNames(compiled);
             } else {
-                k.error = "the source has no kernel `" + request.launch.kernel +
-                          "` (it has: " + kernelNames(compiled) + ")";
+                k.error = lookup.error;
             }
         } catch (const std::exception &error) {
             k.error = std::string("could not be compiled on the host: ") + error.what();
@@ -198,7 +158,8 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
     r.staticSharedBytes = resources.staticSharedBytes;
 
     // What needs the compiled kernel: registers and static shared memory against the limits.
-    const ResolvedLaunch resolved = resolveLaunch(request.launch, k.signature);
+    const ResolvedLaunch resolved =
+        resolveLaunch(request.launch, k.signature, request.options.defines);
     if (const std::vector<LaunchIssue> issues =
             validateLaunch(resolved, resources, target.validation);
         !issues.empty()) {

@@ -256,6 +256,10 @@ void to_json(json &j, const VerificationResult &v)
         {"maxErrorIndex", v.maxErrorIndex},
         {"firstMismatches", v.firstMismatches},
     };
+    if (v.aggregateActual)
+        j["aggregateActual"] = finiteSafe(*v.aggregateActual);
+    if (v.aggregateExpected)
+        j["aggregateExpected"] = finiteSafe(*v.aggregateExpected);
 }
 
 void from_json(const json &j, VerificationResult &v)
@@ -269,6 +273,12 @@ void from_json(const json &j, VerificationResult &v)
     readDoubleIfPresent(j, "maxError", v.maxError);
     readIfPresent(j, "maxErrorIndex", v.maxErrorIndex);
     readIfPresent(j, "firstMismatches", v.firstMismatches);
+    for (const char *key : {"aggregateActual", "aggregateExpected"}) {
+        if (const auto it = j.find(key); it != j.end() && it->is_number())
+            (std::string_view(key) == "aggregateActual" ? v.aggregateActual
+                                                        : v.aggregateExpected) =
+                it->get<double>();
+    }
 }
 
 void to_json(json &j, const RunResult &r)

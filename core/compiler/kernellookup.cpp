@@ -1,0 +1,311 @@
+#include "compiler/kernellookup.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <functional>
+#include <utility>
+
+namespace cuwb {
+
+namespace {
+
+std::string withoutSpaces(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            out += c;
+    }
+    return out;
+}
+
+// Position of the parameter list's '(' in a readable name, outside template arguments.
+std::size_t parameterListStart(std::string_view readable)
+{
+    int depth = 0;
+    for (std::size_t i = 0; i < readable.size(); ++i) {
+        const char c = readable[i];
+        if (c == '<')
+            ++depth;
+        else if (c == '>')
+            --depth;
+        else if (c == '(' && depth == 0)
+            return i;
+    }
+    return std::string_view::npos;
+}
+
+// The name part's last "::" outside template arguments, or npos.
+std::size_t lastScope(std::string_view name)
+{
+    int depth = 0;
+    std::size_t scope = std::string_view::npos;
+    for (std::size_t i = 0; i + 1 < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '<')
+            ++depth;
+        else if (c == '>')
+            --depth;
+        else if (c == ':' && name[i + 1] == ':' && depth == 0)
+            scope = i++;
+    }
+    return scope;
+}
+
+std::string withoutTemplateArguments(std::string_view name)
+{
+    std::string out;
+    int depth = 0;
+    for (char c : name) {
+        if (c == '<')
+            ++depth;
+        else if (c == '>')
+            --depth;
+        else if (depth == 0)
+            out += c;
+    }
+    return out;
+}
+
+// The spellings one kernel answers to, from most to least specific. All without spaces.
+struct Spellings
+{
+    std::string full;           // "demo::scale<float>(float*,int)"
+    std::string unqualified;    // "scale<float>(float*,int)"
+    std::string expression;     // the name expression, if any
+    std::string qualifiedName;  // "demo::scale<float>"
+    std::string name;           // "scale<float>"
+    std::string qualifiedPlain; // "demo::scale"
+    std::string plain;          // "scale"
+};
+
+Spellings spellingsOf(const KernelInfo &kernel)
+{
+    Spellings s;
+    if (kernel.externC || kernel.readableName.empty()) {
+        s.full = s.unqualified = s.qualifiedName = s.name = s.qualifiedPlain = s.plain =
+            kernel.loweredName;
+        return s;
+    }
+    s.full = withoutSpaces(displayName(kernel));
+    const std::size_t open = parameterListStart(s.full);
+    s.qualifiedName = s.full.substr(0, open);
+    const std::string parameters = open == std::string::npos ? std::string() : s.full.substr(open);
+    const std::size_t scope = lastScope(s.qualifiedName);
+    s.name = scope == std::string::npos ? s.qualifiedName : s.qualifiedName.substr(scope + 2);
+    s.unqualified = s.name + parameters;
+    s.qualifiedPlain = withoutTemplateArguments(s.qualifiedName);
+    s.plain = withoutTemplateArguments(s.name);
+    s.expression = withoutSpaces(kernel.nameExpression);
+    return s;
+}
+
+} // namespace
+
+std::string displayName(const KernelInfo &kernel)
+{
+    if (kernel.externC || kernel.readableName.empty())
+        return kernel.loweredName;
+    std::string readable = kernel.readableName;
+    // Demanglers print the return type of a template instantiation; kernels return void.
+    if (readable.rfind("void ", 0) == 0)
+        readable.erase(0, 5);
+    return readable;
+}
+
+std::string kernelList(const std::vector<KernelInfo> &kernels)
+{
+    std::string list;
+    for (const KernelInfo &kernel : kernels)
+        list += (list.empty() ? "" : ", ") + displayName(kernel);
+    return list;
+}
+
+KernelLookup findKernel(const CompileResult &compiled, std::string_view name)
+{
+    return findKernel(compiled.kernels, name);
+}
+
+std::string preferredName(const std::vector<KernelInfo> &kernels, const KernelInfo &kernel)
+{
+    const Spellings s = spellingsOf(kernel);
+    // The same spellings as written by the demangler, spaces kept: "scale<float, 4>".
+    const std::string display = displayName(kernel);
+    const std::string qualified = display.substr(0, parameterListStart(display));
+    const std::size_t scope = lastScope(qualified);
+    const std::string name = scope == std::string::npos ? qualified : qualified.substr(scope + 2);
+    for (const std::string &candidate : {s.plain, s.qualifiedPlain, name, qualified, display}) {
+        if (!candidate.empty() && findKernel(kernels, candidate).kernel == &kernel)
+            return candidate;
+    }
+    return kernel.loweredName;
+}
+
+KernelLookup findKernel(const std::vector<KernelInfo> &kernels, std::string_view name)
+{
+    KernelLookup lookup;
+    const std::string wanted = withoutSpaces(name);
+    if (wanted.empty()) {
+        if (kernels.size() == 1) {
+            lookup.kernel = &kernels.front();
+        } else {
+            lookup.error = kernels.empty()
+                               ? std::string("the source has no __global__ kernel to run")
+                               : "the source has " + std::to_string(kernels.size()) +
+                                     " kernels; name the one to run: " + kernelList(kernels);
+        }
+        return lookup;
+    }
+    for (const KernelInfo &kernel : kernels) {
+        if (kernel.loweredName == wanted) {
+            lookup.kernel = &kernel;
+            return lookup;
+        }
+    }
+    std::vector<Spellings> spellings;
+    spellings.reserve(kernels.size());
+    for (const KernelInfo &kernel : kernels)
+        spellings.push_back(spellingsOf(kernel));
+
+    using Level = std::function<bool(const Spellings &)>;
+    const Level levels[] = {
+        [&](const Spellings &s) { return s.full == wanted || s.unqualified == wanted; },
+        [&](const Spellings &s) { return !s.expression.empty() && s.expression == wanted; },
+        [&](const Spellings &s) { return s.qualifiedName == wanted || s.name == wanted; },
+        [&](const Spellings &s) { return s.qualifiedPlain == wanted || s.plain == wanted; },
+    };
+    for (const Level &matches : levels) {
+        std::vector<const KernelInfo *> found;
+        for (std::size_t i = 0; i < kernels.size(); ++i) {
+            if (matches(spellings[i]))
+                found.push_back(&kernels[i]);
+        }
+        if (found.size() == 1) {
+            lookup.kernel = found.front();
+            return lookup;
+        }
+        if (found.size() > 1) {
+            std::string candidates;
+            for (const KernelInfo *kernel : found)
+                candidates += (candidates.empty() ? "" : ", ") + displayName(*kernel);
+            lookup.error = "`" + std::string(name) + "` names " + std::to_string(found.size()) +
+                           " kernels; name one by its signature or template arguments: " +
+                           candidates;
+            return lookup;
+        }
+    }
+    lookup.error = "the source has no kernel `" + std::string(name) + "` (" +
+                   (kernels.empty() ? std::string("it has no __global__ kernel")
+                                    : "it has: " + kernelList(kernels)) +
+                   ")";
+    return lookup;
+}
+
+std::vector<ModuleVariable> moduleVariables(std::string_view ptx)
+{
+    std::vector<ModuleVariable> variables;
+    int depth = 0; // inside a function body, .global and .const are not declarations
+    std::size_t start = 0;
+    while (start < ptx.size()) {
+        std::size_t end = ptx.find('\n', start);
+        if (end == std::string_view::npos)
+            end = ptx.size();
+        const std::string_view line = ptx.substr(start, end - start);
+        start = end + 1;
+        if (depth == 0) {
+            // "[.visible|.extern|.weak] (.global|.const) [.align N] .TYPE NAME[[COUNT]] [= ...];"
+            std::vector<std::string_view> words;
+            std::size_t i = 0;
+            while (i < line.size()) {
+                while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i])))
+                    ++i;
+                std::size_t j = i;
+                while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])) &&
+                       line[j] != ';' && line[j] != '=')
+                    ++j;
+                if (j > i)
+                    words.push_back(line.substr(i, j - i));
+                if (j < line.size() && (line[j] == ';' || line[j] == '='))
+                    break;
+                i = j;
+            }
+            std::size_t w = 0;
+            while (w < words.size() &&
+                   (words[w] == ".visible" || words[w] == ".extern" || words[w] == ".weak"))
+                ++w;
+            if (w < words.size() && (words[w] == ".global" || words[w] == ".const")) {
+                ModuleVariable variable;
+                variable.constant = words[w] == ".const";
+                ++w;
+                if (w + 1 < words.size() && words[w] == ".align")
+                    w += 2;
+                if (w + 1 < words.size() && words[w].starts_with(".")) {
+                    const std::string_view type = words[w];
+                    std::uint64_t size = 4;
+                    for (const auto &[suffix, bytes] :
+                         {std::pair{"8", 1}, std::pair{"16", 2}, std::pair{"32", 4},
+                          std::pair{"64", 8}}) {
+                        if (type.ends_with(suffix))
+                            size = std::uint64_t(bytes);
+                    }
+                    std::string_view declarator = words[w + 1];
+                    std::uint64_t count = 1;
+                    if (const std::size_t open = declarator.find('['); open != declarator.npos) {
+                        count = std::strtoull(std::string(declarator.substr(open + 1)).c_str(),
+                                              nullptr, 10);
+                        declarator = declarator.substr(0, open);
+                    }
+                    variable.name = std::string(declarator);
+                    variable.bytes = size * count;
+                    if (!variable.name.empty() && variable.name.front() != '$')
+                        variables.push_back(std::move(variable));
+                }
+            }
+        }
+        for (char c : line) {
+            if (c == '{')
+                ++depth;
+            else if (c == '}')
+                --depth;
+        }
+    }
+    return variables;
+}
+
+std::string moduleVariableList(std::string_view ptx)
+{
+    std::string list;
+    for (const ModuleVariable &variable : moduleVariables(ptx)) {
+        list += (list.empty() ? "" : ", ") + variable.name + " (" +
+                (variable.constant ? "__constant__" : "__device__") + ", " +
+                std::to_string(variable.bytes) + " bytes)";
+    }
+    return list;
+}
+
+bool needsNameExpression(std::string_view name)
+{
+    const std::size_t open = name.find('<');
+    return open != std::string_view::npos && open > 0 && name.find('>', open) != name.npos &&
+           name.find('(') == std::string_view::npos;
+}
+
+CompileOptions withKernelNameExpressions(CompileOptions options,
+                                         const std::vector<std::string> &kernelNames)
+{
+    for (const std::string &name : kernelNames) {
+        if (!needsNameExpression(name))
+            continue;
+        const std::string wanted = withoutSpaces(name);
+        const bool present = std::any_of(
+            options.nameExpressions.begin(), options.nameExpressions.end(),
+            [&](const std::string &expression) { return withoutSpaces(expression) == wanted; });
+        if (!present)
+            options.nameExpressions.push_back(name);
+    }
+    return options;
+}
+
+} // namespace cuwb
