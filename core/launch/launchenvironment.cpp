@@ -75,9 +75,27 @@ public:
                     progress = true;
             }
         }
-        for (Item &item : m_items) {
-            if (item.state == Item::State::Pending)
-                reportCycle(item);
+        // What is left waits on a cycle, or on a name that waits on one: report each cycle
+        // once, and what merely depends on it not at all.
+        for (bool pending = true; pending;) {
+            pending = false;
+            for (bool settled = true; settled;) {
+                settled = false;
+                for (Item &item : m_items) {
+                    if (item.state == Item::State::Pending &&
+                        m_items[m_index.at(item.waitingFor)].state == Item::State::Failed) {
+                        item.state = Item::State::Failed;
+                        settled = true;
+                    }
+                }
+            }
+            for (Item &item : m_items) {
+                if (item.state == Item::State::Pending) {
+                    reportCycle(item);
+                    pending = true;
+                    break;
+                }
+            }
         }
     }
 
@@ -108,34 +126,30 @@ private:
         return true;
     }
 
-    // "block.x -> TILE -> block.x": the names a pending item waits on, up to the repeat.
-    void reportCycle(Item &start)
+    // Follows what `start` waits on to the cycle it ends in, and reports that cycle once, at
+    // its member first reached: "depends on itself: TILE → block.x → TILE".
+    void reportCycle(const Item &start)
     {
-        std::vector<std::string> chain{start.name};
         std::set<std::string> seen{start.name};
         const Item *item = &start;
-        while (!item->waitingFor.empty()) {
-            chain.push_back(item->waitingFor);
-            if (!seen.insert(item->waitingFor).second)
-                break;
+        while (seen.insert(item->waitingFor).second)
             item = &m_items[m_index.at(item->waitingFor)];
+        Item &member = m_items[m_index.at(item->waitingFor)];
+        std::string text = member.name;
+        for (const Item *next = &member;;) {
+            next = &m_items[m_index.at(next->waitingFor)];
+            text += " → " + next->name;
+            if (next == &member)
+                break;
         }
-        // Report a cycle once, at the first of its members in declaration order.
-        const std::string &repeated = chain.back();
-        const bool member = repeated == start.name;
-        std::string text;
-        for (const std::string &name : chain)
-            text += (text.empty() ? "" : " → ") + name;
-        for (Item &other : m_items) {
-            if (other.state == Item::State::Pending && seen.count(other.name))
-                other.state = Item::State::Failed;
+        for (const Item *next = &member;;) {
+            Item &inCycle = m_items[m_index.at(next->waitingFor)];
+            inCycle.state = Item::State::Failed;
+            if (&inCycle == &member)
+                break;
+            next = &inCycle;
         }
-        start.state = Item::State::Failed;
-        m_out.issues.push_back(LaunchIssue{
-            start.field,
-            member ? "depends on itself: " + text
-                   : "uses `" + start.waitingFor + "`, which depends on itself (" + text + ")",
-            -1});
+        m_out.issues.push_back(LaunchIssue{member.field, "depends on itself: " + text, -1});
     }
 
     LaunchEnvironment &m_out;

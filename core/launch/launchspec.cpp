@@ -333,27 +333,45 @@ public:
         }
         LaunchEnvironment environment = evaluateLaunchEnvironment(m_spec, m_compileDefines);
         m_out.variables = std::move(environment.values);
-        for (LaunchIssue &problem : environment.issues)
-            m_out.issues.push_back(std::move(problem));
+        // A variable or define that fails would only be repeated as "unknown variable" below.
+        bool namesFailed = false;
+        for (const LaunchIssue &problem : environment.issues) {
+            if (problem.field.find('.') == std::string::npos) {
+                m_out.issues.push_back(problem);
+                namesFailed = true;
+            }
+        }
+        if (namesFailed)
+            return;
         static const char *const kAxes[] = {"x", "y", "z"};
+        bool blockOk = true;
         for (const char *prefix : {"block.", "grid."}) {
+            if (prefix[0] == 'g' && !blockOk)
+                break; // the grid follows the block; its errors would mislead
             for (int axis = 0; axis < 3; ++axis) {
                 const std::string field = prefix + std::string(kAxes[axis]);
+                const auto problem = std::find_if(
+                    environment.issues.begin(), environment.issues.end(),
+                    [&](const LaunchIssue &i) { return i.field == field; });
                 const auto value = m_out.variables.find(field);
-                if (value == m_out.variables.end())
-                    continue; // its problem is reported already
+                if (problem != environment.issues.end() || value == m_out.variables.end()) {
+                    if (problem != environment.issues.end())
+                        m_out.issues.push_back(*problem);
+                    blockOk = blockOk && prefix[0] != 'b';
+                    continue;
+                }
                 const std::string &expression = prefix[0] == 'b'
                                                     ? m_spec.block[std::size_t(axis)]
                                                     : m_spec.grid[std::size_t(axis)];
                 auto &target = prefix[0] == 'b' ? m_out.block : m_out.grid;
-                if (const auto whole = countOf(field, expression, value->second))
+                if (const auto whole = countOf(field, expression, value->second)) {
                     target[std::size_t(axis)] = *whole;
-                else
+                } else {
                     m_out.variables.erase(value);
+                    blockOk = blockOk && prefix[0] != 'b';
+                }
             }
         }
-        if (!m_out.issues.empty())
-            return; // everything after would only repeat "unknown variable"
         if (const auto value = evaluate("dynamic shared memory", m_spec.dynamicSharedBytes)) {
             if (*value < 0 || *value != std::trunc(*value) || *value >= 18446744073709551615.0) {
                 issue("dynamic shared memory",

@@ -566,6 +566,21 @@ private:
         const RunRequest &request = point.request;
         const LaunchEnvironment environment =
             evaluateLaunchEnvironment(request.launch, request.options.defines);
+        const Variables &values = environment.values;
+        static const char *const kAxes[] = {"x", "y", "z"};
+        std::string reason;
+        // The block first: a grid that divides by a block of 0 is the block's fault.
+        for (std::size_t i = 0; i < 3; ++i) {
+            const std::string field = std::string("block.") + kAxes[i];
+            if (const auto value = values.find(field); value != values.end()) {
+                const auto count =
+                    checkedCount(field, expressionOf(request.launch, field), value->second, reason);
+                if (!count) {
+                    return reason;
+                }
+                point.block[i] = *count;
+            }
+        }
         if (!environment.ok()) {
             const LaunchIssue &first = environment.issues.front();
             const std::string expression = expressionOf(request.launch, first.field);
@@ -574,19 +589,14 @@ private:
                                          : first.field;
             return name + (expression.empty() ? "" : " = " + expression) + ": " + first.message;
         }
-        const Variables &values = environment.values;
-        static const char *const kAxes[] = {"x", "y", "z"};
-        std::string reason;
-        for (const char *prefix : {"block.", "grid."}) {
-            for (std::size_t i = 0; i < 3; ++i) {
-                const std::string field = prefix + std::string(kAxes[i]);
-                const auto value = checkedCount(field, expressionOf(request.launch, field),
-                                                values.at(field), reason);
-                if (!value) {
-                    return reason;
-                }
-                (prefix[0] == 'b' ? point.block : point.grid)[i] = *value;
+        for (std::size_t i = 0; i < 3; ++i) {
+            const std::string field = std::string("grid.") + kAxes[i];
+            const auto count =
+                checkedCount(field, expressionOf(request.launch, field), values.at(field), reason);
+            if (!count) {
+                return reason;
             }
+            point.grid[i] = *count;
         }
         for (const std::string &constraint : m_spec.constraints) {
             const ExpressionValue holds = evaluateExpression(constraint, values);

@@ -122,8 +122,8 @@ void TestCuwbCheck::wrongKernel()
     const Run run = check("check_wrong_kernel.cuwb");
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.outLines().value(0),
-             QStringLiteral("check_wrong_kernel.cuwb: launch: kernel: no kernel named 'vectorAdd' "
-                            "in the source (kernels: vector_add)"));
+             QStringLiteral("check_wrong_kernel.cuwb: launch: kernel: the source has no kernel "
+                            "`vectorAdd` (it has: vector_add)"));
 }
 
 void TestCuwbCheck::missingFilesAreNamedFromTheProjectFolder()

@@ -67,6 +67,11 @@ private Q_SLOTS:
     void cartesianVariesLastAxisFastest();
     void zipPairsValues();
     void zipOfUnequalLengthsIsAnError();
+    void groupsCombineAsProduct();
+    void groupOfUnequalLengthsIsAnError();
+    void numericDefineAxisIsVisibleToExpressions();
+    void textDefineAxisIsPassedAsWritten();
+    void tunerDefinesFollowEachPoint();
     void emptySweepIsAnError();
     void tooManyPointsIsAnError();
     void constraintsSkipPoints();
@@ -517,6 +522,80 @@ void TestSweepExpand::labelsNameEachAxis()
     SweepPoint point;
     point.values = {{"block.x", "32"}, {"block.y", "8"}, {"-DTILE", "16"}, {"N", "1<<20"}};
     QCOMPARE(point.label(), std::string("block.x=32 block.y=8 TILE=16 N=1<<20"));
+}
+
+void TestSweepExpand::groupsCombineAsProduct()
+{
+    SweepAxis bx = listAxis("block.x", {"16", "32"});
+    SweepAxis by = listAxis("block.y", {"16", "8"});
+    bx.group = by.group = "block";
+    SweepAxis tile = listAxis("-DTILE", {"1", "2", "4"});
+    const SweepExpansion expansion = expandSweep(specOf({bx, tile, by}), baseRequest());
+    QVERIFY2(expansion.ok(), expansion.error.c_str());
+    QCOMPARE(labels(expansion),
+             (std::vector<std::string>{
+                 "block.x=16 TILE=1 block.y=16", "block.x=16 TILE=2 block.y=16",
+                 "block.x=16 TILE=4 block.y=16", "block.x=32 TILE=1 block.y=8",
+                 "block.x=32 TILE=2 block.y=8", "block.x=32 TILE=4 block.y=8"}));
+}
+
+void TestSweepExpand::groupOfUnequalLengthsIsAnError()
+{
+    SweepAxis bx = listAxis("block.x", {"16", "32"});
+    SweepAxis by = listAxis("block.y", {"16"});
+    bx.group = by.group = "shape";
+    const SweepExpansion expansion = expandSweep(specOf({bx, by}), baseRequest());
+    QCOMPARE(expansion.error, std::string("the axes of group `shape` need the same number of "
+                                          "values: axis 1 (block.x) has 2, axis 2 (block.y) has 1"));
+}
+
+void TestSweepExpand::numericDefineAxisIsVisibleToExpressions()
+{
+    // The auto-tuners' tiled kernel: the grid divides by block.x × the tile define.
+    RunRequest base = baseRequest();
+    base.launch.grid = {"ceil(N / (block.x * tile_size_x))", "1", "1"};
+    SweepSpec spec = specOf({listAxis("block.x", {"128", "256"}),
+                             listAxis("-Dtile_size_x", {"1", "2", "block.x / 64"})});
+    spec.constraints = {"block.x * tile_size_x <= 512"};
+    const SweepExpansion expansion = expandSweep(spec, base, &sm90());
+    QVERIFY2(expansion.ok(), expansion.error.c_str());
+    QCOMPARE(expansion.points.size(), std::size_t(6));
+    const SweepPoint &first = expansion.points[0]; // block 128, tile 1
+    QVERIFY(first.runnable());
+    QCOMPARE(first.grid[0], std::uint64_t(8192));
+    QVERIFY(std::find(first.request.options.defines.begin(), first.request.options.defines.end(),
+                      "tile_size_x=1") != first.request.options.defines.end());
+    const SweepPoint &third = expansion.points[2]; // block 128, tile 128/64 = 2
+    QCOMPARE(third.grid[0], std::uint64_t(4096));
+    QVERIFY(std::find(third.request.options.defines.begin(), third.request.options.defines.end(),
+                      "tile_size_x=2") != third.request.options.defines.end());
+    QVERIFY(expansion.points[4].runnable()); // block 256, tile 2: 512 threads' worth of tiles
+    const SweepPoint &sixth = expansion.points[5]; // block 256, tile 256/64 = 4: excluded
+    QCOMPARE(sixth.skipReason,
+             std::string("excluded by the constraint `block.x * tile_size_x <= 512`"));
+}
+
+void TestSweepExpand::textDefineAxisIsPassedAsWritten()
+{
+    const SweepExpansion expansion =
+        expandSweep(specOf({listAxis("-DREAL", {"float", "double"})}), baseRequest());
+    QVERIFY2(expansion.ok(), expansion.error.c_str());
+    QCOMPARE(expansion.points[1].request.options.defines, std::vector<std::string>{"REAL=double"});
+    QVERIFY(expansion.points[1].request.launch.defines.empty());
+}
+
+void TestSweepExpand::tunerDefinesFollowEachPoint()
+{
+    RunRequest base = baseRequest();
+    base.launch.tunerDefines = true;
+    const SweepExpansion expansion =
+        expandSweep(specOf({listAxis("block.x", {"64", "128"})}), base);
+    QVERIFY2(expansion.ok(), expansion.error.c_str());
+    const auto &defines = expansion.points[1].request.options.defines;
+    QVERIFY(std::find(defines.begin(), defines.end(), "block_size_x=128") != defines.end());
+    QVERIFY(std::find(defines.begin(), defines.end(), "grid_size_x=8192") != defines.end());
+    // Bound: the worker gets plain numbers, not the convention again.
+    QVERIFY(!expansion.points[1].request.launch.tunerDefines);
 }
 
 QTEST_GUILESS_MAIN(TestSweepExpand)

@@ -1,0 +1,52 @@
+// The corpus of public kernels (tests/realworld/) without a GPU: every project passes
+// `cuwb check` (its kernel named as written in the source, its defines, globals and
+// verification), and its sweep expands with runnable points (`cuwb sweep --list`).
+#include "cuwbprocess.h"
+
+#include <QDirIterator>
+#include <QtTest>
+
+namespace {
+
+QString corpusDir()
+{
+    return QStringLiteral(CUWB_TEST_DATA_DIR "/../../realworld");
+}
+
+} // namespace
+
+class TestRealWorld : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void checksAndLists_data();
+    void checksAndLists();
+};
+
+void TestRealWorld::checksAndLists_data()
+{
+    QTest::addColumn<QString>("project");
+    QDirIterator it(corpusDir(), {QStringLiteral("*.cuwb")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    QStringList projects;
+    while (it.hasNext())
+        projects << it.next();
+    projects.sort();
+    for (const QString &project : projects)
+        QTest::newRow(qPrintable(QDir(corpusDir()).relativeFilePath(project))) << project;
+    QVERIFY2(projects.size() >= 25, "issue 10 asks for at least 25 public kernels");
+}
+
+void TestRealWorld::checksAndLists()
+{
+    QFETCH(QString, project);
+    const CuwbRun check = runCuwbProcess({QStringLiteral("check"), project});
+    QVERIFY2(check.exitCode == 0, qPrintable(check.out + check.err));
+    const CuwbRun list = runCuwbProcess({QStringLiteral("sweep"), project, QStringLiteral("--list")});
+    QVERIFY2(list.exitCode == 0, qPrintable(list.out + list.err));
+    QVERIFY2(!list.out.contains(QStringLiteral(" 0 to measure")), qPrintable(list.out));
+}
+
+QTEST_GUILESS_MAIN(TestRealWorld)
+#include "tst_realworld.moc"

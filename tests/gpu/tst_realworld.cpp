@@ -1,0 +1,109 @@
+// On a real GPU: every project of the corpus of public kernels (tests/realworld/) runs and
+// verifies through `cuwb run --json`, and its sweep measures with every point verified through
+// `cuwb sweep --verify --json`: no point may be skipped for a reason other than the device's
+// limits or its constraints, and none may be wrong. Skips, saying why, without a GPU.
+#include "gpuavailability.h"
+
+#include <QCoreApplication>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+QString cuwbPath()
+{
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/cuwb");
+    return QFileInfo(beside).isExecutable() ? beside : QStringLiteral(CUWB_CLI_PATH);
+}
+
+QString corpusDir()
+{
+    return QStringLiteral(CUWB_TEST_DATA_DIR "/../../realworld");
+}
+
+} // namespace
+
+class TestRealWorldOnGpu : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void runsVerifiesAndSweeps_data();
+    void runsVerifiesAndSweeps();
+
+private:
+    QString m_skipReason;
+};
+
+void TestRealWorldOnGpu::initTestCase()
+{
+    m_skipReason = gpuSkipReason();
+}
+
+void TestRealWorldOnGpu::runsVerifiesAndSweeps_data()
+{
+    QTest::addColumn<QString>("project");
+    QDirIterator it(corpusDir(), {QStringLiteral("*.cuwb")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    QStringList projects;
+    while (it.hasNext())
+        projects << it.next();
+    projects.sort();
+    for (const QString &project : projects)
+        QTest::newRow(qPrintable(QDir(corpusDir()).relativeFilePath(project))) << project;
+    QVERIFY2(projects.size() >= 25, "issue 10 asks for at least 25 public kernels");
+}
+
+void TestRealWorldOnGpu::runsVerifiesAndSweeps()
+{
+    if (!m_skipReason.isEmpty())
+        QSKIP(qPrintable(m_skipReason));
+    QFETCH(QString, project);
+    QProcess run;
+    run.start(cuwbPath(), {QStringLiteral("run"), QStringLiteral("--json"), project});
+    QVERIFY(run.waitForFinished(180000));
+    const QByteArray out = run.readAllStandardOutput();
+    QVERIFY2(run.exitStatus() == QProcess::NormalExit, run.readAllStandardError().constData());
+    const QJsonDocument json = QJsonDocument::fromJson(out);
+    const QJsonObject entry = json.isArray() ? json.array().first().toObject() : json.object();
+    QVERIFY2(entry.value(QStringLiteral("passed")).toBool(), out.left(3000).constData());
+    QVERIFY2(entry.value(QStringLiteral("verification")).toObject().value(QStringLiteral("ran")).toBool(),
+             "every corpus project verifies its output");
+
+    QTemporaryDir dir;
+    const QString result = dir.filePath(QStringLiteral("sweep.json"));
+    QProcess sweep;
+    sweep.start(cuwbPath(), {QStringLiteral("sweep"), project, QStringLiteral("--verify"),
+                             QStringLiteral("--samples"), QStringLiteral("5"),
+                             QStringLiteral("--json"), result});
+    QVERIFY(sweep.waitForFinished(300000));
+    const QByteArray sweepOut = sweep.readAllStandardOutput() + sweep.readAllStandardError();
+    QVERIFY2(sweep.exitCode() == 0, sweepOut.right(3000).constData());
+    QFile file(result);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray points =
+        QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("points")).toArray();
+    QVERIFY(!points.isEmpty());
+    for (const QJsonValue &value : points) {
+        const QJsonObject point = value.toObject();
+        const QString status = point.value(QStringLiteral("status")).toString();
+        const QString message = point.value(QStringLiteral("message")).toString();
+        if (status == QStringLiteral("skipped")) {
+            // Only what the device or the project's constraints exclude may be skipped.
+            QVERIFY2(!point.value(QStringLiteral("compileFailed")).toBool(), qPrintable(message));
+            QVERIFY2(!message.contains(QStringLiteral("no kernel")), qPrintable(message));
+            continue;
+        }
+        QVERIFY2(status == QStringLiteral("measured"), qPrintable(status + QStringLiteral(": ") + message));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestRealWorldOnGpu)
+#include "tst_realworld.moc"
