@@ -511,6 +511,10 @@ void resolveProjectPaths(Project &project, const std::string &projectPath)
         if (argument.isBuffer && argument.init.kind == InitKind::File)
             resolve(argument.init.file);
     }
+    for (GlobalSpec &global : project.launch.globals) {
+        if (global.init.kind == InitKind::File)
+            resolve(global.init.file);
+    }
     if (project.verification.kind == ReferenceKind::File)
         resolve(project.verification.file);
 
