@@ -14,6 +14,7 @@
 #include "launch/launchjson.h"
 #include "launch/launchvalidation.h"
 #include "project/project.h"
+#include "sweep/sweephostcheck.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -105,7 +106,12 @@ void printCheckHelp(std::ostream &out)
            "\n"
            "  --arch sm_XX      check against this architecture instead of the project's\n"
            "  --json            print one JSON document: ok, arch, kernel, parameters,\n"
-           "                    diagnostics, issues, resolved grid, block and buffer bytes\n"
+           "                    diagnostics, issues, resolved grid, block and buffer bytes,\n"
+           "                    and the sweep's points that would not run\n"
+           "  --no-sweep        check the base launch only, not every point of the sweep\n"
+           "\n"
+           "A project with a sweep has every point checked too: its expressions, the limits,\n"
+           "and a compile of each variant, so what ptxas would reject is listed here.\n"
            "\n"
            "Exit status: 0 the launch would run, 1 it would not (compile errors included),\n"
            "2 usage error, unreadable or malformed project.\n";
@@ -116,6 +122,7 @@ int runCheck(const std::vector<std::string> &arguments)
     ArgumentParser parser;
     parser.addOption({"--arch", "-arch", "--gpu-architecture"});
     parser.addFlag({"--json"});
+    parser.addFlag({"--no-sweep"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments))
         return usageError(kCommand, parser.error());
@@ -187,6 +194,7 @@ int runCheck(const std::vector<std::string> &arguments)
     }
 
     // The launch's defines are part of the compile options: evaluated here as the worker will.
+    const CompileOptions unboundOptions = options; // each sweep point binds its own defines
     LaunchSpec launch = project.launch;
     std::vector<LaunchIssue> issues =
         bindLaunchDefines(launch, options, {launch.kernel, project.verification.referenceKernel});
@@ -260,8 +268,41 @@ int runCheck(const std::vector<std::string> &arguments)
         }
     }
 
+    // Every point of the project's sweep, as the sweep would see it, compiled per variant.
+    std::optional<SweepPlan> plan;
+    if (project.sweep && !parser.isSet("--no-sweep") && !project.sweep->axes.empty()) {
+        RunRequest base;
+        base.source = source;
+        base.fileName = fileName;
+        base.options = unboundOptions;
+        base.launch = project.launch;
+        base.verification = project.verification;
+        plan = planSweep(*project.sweep, base, options.arch);
+        if (!plan->result.error.empty())
+            issues.push_back({"sweep", plan->result.error, -1});
+        else if (plan->runnable() == 0)
+            issues.push_back({"sweep", "no point of the sweep would run (" +
+                                           std::to_string(plan->result.points.size()) +
+                                           " points, all skipped)",
+                              -1});
+    }
+
     if (asJson) {
         report["ok"] = issues.empty();
+        if (plan && plan->result.error.empty()) {
+            nlohmann::json skipped = nlohmann::json::array();
+            for (const SweepPointResult &r : plan->result.points) {
+                if (r.status == PointStatus::Skipped)
+                    skipped.push_back({{"point", r.point.label()},
+                                       {"reason", r.message},
+                                       {"compileFailed", r.compileFailed}});
+            }
+            report["sweep"] = {{"points", plan->result.points.size()},
+                               {"runnable", plan->runnable()},
+                               {"skipped", skipped},
+                               {"variantsCompiled", plan->compiles},
+                               {"compileMs", plan->compileMs}};
+        }
         report["kernel"] = kernel ? kernel->loweredName : std::string();
         report["kernelName"] = kernel ? displayName(*kernel) : std::string();
         report["diagnostics"] = result.diagnostics;
@@ -295,6 +336,24 @@ int runCheck(const std::vector<std::string> &arguments)
               << ": grid " << dims(resolved.grid) << ", block " << dims(resolved.block) << ", "
               << resolved.buffers.size() << (resolved.buffers.size() == 1 ? " buffer" : " buffers")
               << " of " << resolved.totalBufferBytes() << " bytes\n";
+    if (plan) {
+        const std::size_t total = plan->result.points.size();
+        std::cout << projectPath << ": sweep: " << plan->runnable() << " of " << total
+                  << " points would run on " << options.arch << " (" << plan->compiles
+                  << (plan->compiles == 1 ? " variant" : " variants") << " compiled)\n";
+        std::size_t shown = 0;
+        constexpr std::size_t kShownSkips = 20;
+        for (const SweepPointResult &r : plan->result.points) {
+            if (r.status != PointStatus::Skipped)
+                continue;
+            if (shown++ < kShownSkips)
+                std::cout << projectPath << ": sweep: " << r.point.label() << ": skipped: "
+                          << r.message << "\n";
+        }
+        if (shown > kShownSkips)
+            std::cout << projectPath << ": sweep: ... and " << shown - kShownSkips
+                      << " more skipped (cuwb sweep --list shows every point)\n";
+    }
     return ExitSuccess;
 }
 

@@ -8,6 +8,7 @@
 
 #include "project/project.h"
 #include "sweep/sweepexport.h"
+#include "sweep/sweephostcheck.h"
 #include "sweep/sweepjson.h"
 #include "sweep/sweeprunner.h"
 #include "worker/workerprocess.h"
@@ -149,6 +150,17 @@ void printSummary(std::ostream &out, const SweepResult &result)
             out << '\n';
         }
     }
+    if (const SweepTimeBreakdown t = result.timeBreakdown(); t.measuredPoints > 0) {
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "time: %.0f ms in all: host compiles %.0f ms, worker compiles %.0f ms, "
+                      "verification runs %.0f ms, measurements %.0f ms (of which the kernels' "
+                      "samples %.0f ms), other %.0f ms; %.2f ms a point beyond its kernels and "
+                      "compile\n",
+                      t.wallMs, t.hostCompileMs, t.workerCompileMs, t.verifyMs, t.measureMs,
+                      t.gpuSampleMs, t.otherMs, t.overheadPerPointMs);
+        out << line;
+    }
     for (const std::string &note : result.notes) {
         out << "note: " << note << '\n';
     }
@@ -192,7 +204,8 @@ void printSweepHelp(std::ostream &out)
 {
     out << "Usage: cuwb sweep PROJECT.cuwb [--csv FILE] [--json FILE] [--t4 FILE] [--yes]\n"
            "                  [--preset ID] [--verify] [--metrics] [--samples N]\n"
-           "                  [--cold|--hot] [--list] [--device N] [--worker COMMAND]\n"
+           "                  [--cold|--hot] [--list [--arch ARCH]] [--device N]\n"
+           "                  [--worker COMMAND]\n"
            "\n"
            "Measures the project's kernel at every point of its sweep (the project's\n"
            "\"sweep\" section: axes over block.x/y/z, variables, -D defines, <template>\n"
@@ -216,7 +229,11 @@ void printSweepHelp(std::ostream &out)
            "  --samples N       take N samples at each point\n"
            "  --cold            flush L2 before each sample\n"
            "  --hot             back-to-back launches, L2 kept (the sweep default)\n"
-           "  --list            print the points and the estimated time, run nothing\n"
+           "  --list            check every point on the host and print it, run nothing:\n"
+           "                    expressions, limits and a compile of each variant, so\n"
+           "                    what ptxas rejects is listed as skipped (with --json FILE,\n"
+           "                    the points as JSON)\n"
+           "  --arch ARCH       with --list: plan for ARCH instead of the project's\n"
            "  --device N        the GPU to measure on (default 0)\n"
            "  --worker COMMAND  the worker to run instead of 'cuwb worker', e.g.\n"
            "                    'ssh gpu-host cuwb worker'\n"
@@ -230,6 +247,57 @@ void printSweepHelp(std::ostream &out)
            "sweep that cannot be used, or a sweep of more than 1000 points without --yes,\n"
            "130 cancelled with Ctrl+C.\n";
 }
+
+namespace {
+
+// `cuwb sweep --list`: every point checked on the host for `arch` (expressions, limits, and a
+// compile of each variant, so what ptxas rejects is known before anything runs).
+int listSweep(const std::string &path, const SweepSpec &spec, const RunRequest &base,
+              const std::string &arch, const std::optional<std::string> &jsonPath)
+{
+    if (jsonPath) {
+        if (const std::string problem = checkWritable(*jsonPath); !problem.empty()) {
+            return usageError("sweep", "--json: " + problem);
+        }
+    }
+    if (!archLimits(arch)) {
+        return usageError("sweep", "--arch: unknown architecture '" + arch + "'");
+    }
+    const SweepPlan plan = planSweep(spec, base, arch);
+    if (!plan.result.error.empty()) {
+        std::cerr << "cuwb sweep: " << path << ": sweep: " << plan.result.error << '\n';
+        return ExitUsage;
+    }
+    const std::size_t total = plan.result.points.size();
+    for (const SweepPointResult &r : plan.result.points) {
+        std::cout << progressTag(r.point.index + 1, total) << ' ' << r.point.label()
+                  << (r.status == PointStatus::Skipped ? ": skipped: " + r.message : std::string())
+                  << '\n';
+    }
+    const std::size_t runnable = plan.runnable();
+    char compiled[64];
+    std::snprintf(compiled, sizeof compiled, "%.0f ms", plan.compileMs);
+    std::cout << total << " points, " << runnable << " to measure on " << arch << " ("
+              << plan.compiles << (plan.compiles == 1 ? " variant" : " variants")
+              << " compiled on the host in " << compiled << "); "
+              << estimateText(spec, runnable, base.launch.deadlineSeconds) << '\n';
+    if (jsonPath) {
+        if (const std::string problem = writeTextFile(*jsonPath, serializeSweepResult(plan.result));
+            !problem.empty()) {
+            std::cerr << "cuwb sweep: " << problem << '\n';
+            return ExitUsage;
+        }
+        std::cout << "wrote JSON to " << *jsonPath << '\n';
+    }
+    if (runnable == 0) {
+        std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
+                  << " points are skipped (reasons above)\n";
+        return ExitFailure;
+    }
+    return ExitSuccess;
+}
+
+} // namespace
 
 int runSweep(const std::vector<std::string> &arguments)
 {
@@ -245,6 +313,7 @@ int runSweep(const std::vector<std::string> &arguments)
     parser.addFlag({"--cold"});
     parser.addFlag({"--hot"});
     parser.addFlag({"--list"});
+    parser.addOption({"--arch"});
     parser.addOption({"--device"});
     parser.addOption({"--worker"});
     parser.addFlag({"--help", "-h"});
@@ -263,6 +332,10 @@ int runSweep(const std::vector<std::string> &arguments)
     }
     if (parser.isSet("--cold") && parser.isSet("--hot")) {
         return usageError("sweep", "--cold and --hot exclude each other");
+    }
+    if (parser.isSet("--arch") && !parser.isSet("--list")) {
+        return usageError("sweep", "--arch goes with --list: a sweep that runs is compiled for "
+                                   "its GPU's own architecture");
     }
     if (parser.isSet("--device") && parser.isSet("--worker")) {
         return usageError("sweep", "--device is for the built-in worker; give it in --worker");
@@ -335,7 +408,11 @@ int runSweep(const std::vector<std::string> &arguments)
     const std::size_t total = expansion.points.size();
     const std::size_t runnable = expansion.runnableCount();
     const std::string estimate = estimateText(spec, runnable, base.launch.deadlineSeconds);
-    if (parser.isSet("--list") || runnable == 0) {
+    if (parser.isSet("--list")) {
+        return listSweep(path, spec, base, parser.value("--arch").value_or(project.options.arch),
+                         parser.value("--json"));
+    }
+    if (runnable == 0) {
         for (const SweepPoint &point : expansion.points) {
             std::cout << progressTag(point.index + 1, total) << ' ' << point.label()
                       << (point.runnable() ? std::string() : ": skipped: " + point.skipReason)
@@ -346,10 +423,6 @@ int runSweep(const std::vector<std::string> &arguments)
         std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
                   << " points are skipped (reasons above)\n";
         return ExitFailure;
-    }
-    if (parser.isSet("--list")) {
-        std::cout << total << " points, " << runnable << " to measure; " << estimate << '\n';
-        return ExitSuccess;
     }
     if (total > kConfirmPoints && !parser.isSet("--yes")) {
         std::cerr << "cuwb sweep: " << path << ": the sweep has " << total << " points ("

@@ -9,6 +9,9 @@
 #include "variablesmodel.h"
 #include "verificationwidget.h"
 
+#include "compiler/kernellookup.h"
+#include "launch/launchenvironment.h"
+
 #include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -349,14 +352,10 @@ void LaunchPanel::setCompileResult(const CompileResult &result, const QString &s
     const QString previous = currentKernel();
     m_kernels = result.kernels;
 
-    QString wanted = previous;
-    if (m_pendingSpec)
-        wanted = toQString(m_pendingSpec->kernel);
-    int index = -1;
-    for (std::size_t i = 0; i < m_kernels.size(); ++i) {
-        if (toQString(m_kernels[i].loweredName) == wanted)
-            index = int(i);
-    }
+    // The project names its kernel as written in the source; the lookup finds it in this
+    // compiled variant, whatever its lowered name is now.
+    const std::string wanted = m_pendingSpec ? m_pendingSpec->kernel : toStdString(previous);
+    int index = kernelIndex(wanted);
     if (index < 0 && !m_kernels.empty())
         index = 0;
 
@@ -412,6 +411,12 @@ bool LaunchPanel::selectKernel(const QString &loweredName)
     return true;
 }
 
+int LaunchPanel::kernelIndex(const std::string &name) const
+{
+    const KernelLookup lookup = findKernel(m_kernels, name);
+    return lookup.found() ? int(lookup.kernel - m_kernels.data()) : -1;
+}
+
 QString LaunchPanel::currentKernel() const
 {
     if (m_kernelIndex < 0 || std::size_t(m_kernelIndex) >= m_kernels.size())
@@ -435,10 +440,11 @@ void LaunchPanel::setLaunch(const LaunchSpec &spec, const VerificationSpec &veri
     m_specsByKernel.clear();
     m_pendingSpec = spec;
     const QString kernel = toQString(spec.kernel);
-    if (!m_kernels.empty() && (kernel.isEmpty() || m_kernelCombo->findData(kernel) >= 0)) {
+    if (!m_kernels.empty() && (kernel.isEmpty() || kernelIndex(spec.kernel) >= 0)) {
         if (kernel.isEmpty())
-            m_pendingSpec->kernel = m_kernels[std::size_t(std::max(0, m_kernelIndex))].loweredName;
-        const int index = m_kernelCombo->findData(toQString(m_pendingSpec->kernel));
+            m_pendingSpec->kernel = preferredName(
+                m_kernels, m_kernels[std::size_t(std::max(0, m_kernelIndex))]);
+        const int index = kernelIndex(m_pendingSpec->kernel);
         {
             const QSignalBlocker blocker(m_kernelCombo);
             m_kernelCombo->setCurrentIndex(index);
@@ -470,13 +476,16 @@ void LaunchPanel::adoptSignature()
         signature.kernelName = kernel.loweredName;
 
     std::optional<LaunchSpec> base;
-    if (m_pendingSpec && (m_pendingSpec->kernel == kernel.loweredName)) {
+    const auto names = [&](const std::string &name) {
+        return findKernel(m_kernels, name).kernel == &kernel;
+    };
+    if (m_pendingSpec && names(m_pendingSpec->kernel)) {
         base = *m_pendingSpec;
         m_pendingSpec.reset();
     } else if (const auto found = m_specsByKernel.find(kernel.loweredName);
                found != m_specsByKernel.end()) {
         base = found->second;
-    } else if (m_spec.kernel == kernel.loweredName) {
+    } else if (!m_spec.kernel.empty() && names(m_spec.kernel)) {
         base = m_spec;
     }
     LaunchSpec spec;
@@ -485,13 +494,15 @@ void LaunchPanel::adoptSignature()
     } catch (const std::exception &) {
         spec = base.value_or(LaunchSpec{});
     }
-    spec.kernel = kernel.loweredName;
+    // Keep the user's spelling when it names this kernel; else the shortest name that does,
+    // which survives a define that changes the kernel's parameter types.
+    spec.kernel = base && names(base->kernel) ? base->kernel : preferredName(m_kernels, kernel);
 
     const bool unchanged = signature.parameters == m_signature.parameters &&
                            signature.error == m_signature.error && spec == m_spec;
     m_signature = signature;
     m_spec = spec;
-    m_specsByKernel[spec.kernel] = spec;
+    m_specsByKernel[kernel.loweredName] = spec;
     if (!unchanged)
         showSpec();
     revalidate();
@@ -527,8 +538,8 @@ void LaunchPanel::showSpec()
     }
     QStringList otherKernels;
     for (const KernelInfo &kernel : m_kernels) {
-        if (kernel.loweredName != m_spec.kernel)
-            otherKernels << toQString(kernel.loweredName);
+        if (&kernel != &m_kernels[std::size_t(m_kernelIndex)])
+            otherKernels << toQString(preferredName(m_kernels, kernel));
     }
     if (m_verification.kind != ReferenceKind::None && m_verification.output.empty() &&
         !firstOutput.isEmpty())
@@ -559,7 +570,8 @@ void LaunchPanel::syncFromWidgets()
     }
     m_spec.dynamicSharedBytes = toStdString(m_shared->expression().trimmed());
     m_spec.deadlineSeconds = m_deadline->value();
-    m_specsByKernel[m_spec.kernel] = m_spec;
+    if (m_kernelIndex >= 0 && std::size_t(m_kernelIndex) < m_kernels.size())
+        m_specsByKernel[m_kernels[std::size_t(m_kernelIndex)].loweredName] = m_spec;
 }
 
 void LaunchPanel::edited()
@@ -592,11 +604,21 @@ void LaunchPanel::setRunning(bool running)
     updateRunState();
 }
 
+LaunchSpec LaunchPanel::launchForCompile() const
+{
+    return m_pendingSpec ? *m_pendingSpec : m_spec;
+}
+
 void LaunchPanel::revalidate()
 {
     const bool haveKernel = m_kernelIndex >= 0 && std::size_t(m_kernelIndex) < m_kernels.size();
-    // Each field shows its own value or error.
-    const Variables variables = m_variablesModel->values();
+    // Each field shows its own value or error; the launch's defines and the tuner defines are
+    // names the fields may use (launch/launchenvironment.h).
+    Variables variables = m_variablesModel->values();
+    for (const auto &[name, value] : evaluateLaunchEnvironment(m_spec, m_options.defines).values) {
+        if (name.find('.') == std::string::npos)
+            variables.emplace(name, value);
+    }
     m_argumentsModel->setVariables(variables);
     Variables withBlock = variables;
     for (int axis = 0; axis < 3; ++axis) {
@@ -657,7 +679,7 @@ void LaunchPanel::revalidate()
                  m_device ? QString() : tr(" (no GPU: the target architecture)")));
     if (haveKernel) {
         try {
-            const ResolvedLaunch resolved = resolveLaunch(m_spec, m_signature);
+            const ResolvedLaunch resolved = resolveLaunch(m_spec, m_signature, m_options.defines);
             m_issues =
                 validateLaunch(resolved, m_kernels[std::size_t(m_kernelIndex)].resources, context);
         } catch (const std::exception &error) {

@@ -72,6 +72,8 @@ public:
     [[nodiscard]] QString runBlockedReason() const { return m_blockedReason; }
     // What to send to the worker for the current state.
     [[nodiscard]] RunRequest runRequest() const;
+    // The launch as set up: the project's, until a compile has adopted it.
+    [[nodiscard]] LaunchSpec launchForCompile() const;
     // The element type names of the current buffers, by parameter.
     [[nodiscard]] QHash<QString, QString> bufferTypeNames() const;
 
@@ -109,6 +111,8 @@ Q_SIGNALS:
     void kernelChanged(const QString &loweredName);
 
 private:
+    // The index in m_kernels of the kernel `name` (as a user writes it), -1 when none.
+    [[nodiscard]] int kernelIndex(const std::string &name) const;
     void onKernelChosen(int index);
     void adoptSignature();
     void showSpec();

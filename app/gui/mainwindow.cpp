@@ -34,6 +34,7 @@
 #include "history/historystore.h"
 #include "lesson/lesson.h"
 #include "measure/measurejson.h"
+#include "launch/launchenvironment.h"
 #include "sweep/sweephistory.h"
 #include "sweep/sweepjson.h"
 
@@ -70,7 +71,7 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     createMenus();
     connectSignals();
     restoreSettings();
-    m_controller->setOptions(m_optionsWidget->options());
+    m_controller->setOptions(editorCompileOptions());
     m_kernelsModel->setArchitecture(m_controller->options().arch);
     updateWindowTitle();
     if (!m_settings.cliPath.isEmpty()) {
@@ -511,6 +512,7 @@ void MainWindow::connectSignals()
     // configuration goes back to the launch panel; finished sweeps and measurements go into
     // the history, which reopens them.
     connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::updateSweepBase);
+    connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::onLaunchEdited);
     connect(m_launchPanel, &LaunchPanel::kernelChanged, this, &MainWindow::updateSweepBase);
     connect(m_sweepPanel, &SweepPanel::pointActivated, this, &MainWindow::applySweepPoint);
     connect(m_sweepPanel, &SweepPanel::sweepShown, this, &MainWindow::onSweepShown);
@@ -726,9 +728,28 @@ void MainWindow::onCurrentDocumentChanged(Document *document)
     m_controller->compileNow();
 }
 
+CompileOptions MainWindow::editorCompileOptions() const
+{
+    // The launch's defines are part of what the source means (a kernel may use block_size_x):
+    // the editor compiles with the values of the launch as it is set up.
+    CompileOptions options = m_optionsWidget->options();
+    LaunchSpec launch = m_launchPanel->launchForCompile();
+    (void)bindLaunchDefines(launch, options, {launch.kernel});
+    return options;
+}
+
+void MainWindow::onLaunchEdited()
+{
+    const CompileOptions options = editorCompileOptions();
+    if (options == m_controller->options())
+        return;
+    m_controller->setOptions(options);
+    m_controller->compileNow();
+}
+
 void MainWindow::onOptionsChanged()
 {
-    m_controller->setOptions(m_optionsWidget->options());
+    m_controller->setOptions(editorCompileOptions());
     m_kernelsModel->setArchitecture(m_controller->options().arch);
     m_controller->compileNow();
 }

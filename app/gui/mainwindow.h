@@ -134,6 +134,9 @@ private:
     void onCompileFinished(quint64 jobId, int documentId, const CompileResult &result);
     void onCurrentDocumentChanged(Document *document);
     void onOptionsChanged();
+    void onLaunchEdited();
+    // The options dock's options with the launch's defines bound (launch/launchenvironment.h).
+    [[nodiscard]] CompileOptions editorCompileOptions() const;
     void onDevicesProbed();
     void onRunRequested();
     void onRunFinished(quint64 jobId, const RunResult &result);

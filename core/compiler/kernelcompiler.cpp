@@ -429,6 +429,22 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
     return result;
 }
 
+void KernelCompiler::store(std::string_view source, std::string_view fileName,
+                           const CompileOptions &options, CompileResult result)
+{
+    if (m_capacity == 0)
+        return;
+    const std::string key = cacheKey(source, fileName, options);
+    const std::lock_guard lock(m_mutex);
+    const auto it = std::find_if(m_cache.begin(), m_cache.end(),
+                                 [&key](const auto &entry) { return entry.first == key; });
+    if (it != m_cache.end())
+        m_cache.erase(it);
+    m_cache.emplace_front(key, std::move(result));
+    while (m_cache.size() > m_capacity)
+        m_cache.pop_back();
+}
+
 std::size_t KernelCompiler::cacheHits() const
 {
     const std::lock_guard lock(m_mutex);

@@ -24,6 +24,10 @@ public:
                           const CompileOptions &options);
 
     [[nodiscard]] std::size_t cacheHits() const;
+    // Puts a result compiled elsewhere (the host's compile of a sweep variant) in the cache, so
+    // that compile() of the same source, file name and options returns it.
+    void store(std::string_view source, std::string_view fileName, const CompileOptions &options,
+               CompileResult result);
     [[nodiscard]] std::size_t cacheSize() const;
     void clearCache();
 

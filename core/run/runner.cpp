@@ -460,6 +460,7 @@ struct Prepared
 {
     LaunchSpec launch;                       // the request's, with its defines bound
     std::vector<std::string> compileDefines; // the options' defines, the bound ones included
+    double workerCompileMs = 0.0;            // NVRTC here; 0 when compiled by the host or cached
     CompileResult compiled;
     ResolvedLaunch resolved;
     std::unique_ptr<RunResources> resources;
@@ -771,7 +772,20 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
                options.arch;
         options.arch = device.arch();
     }
+    // A variant the host compiled already (a sweep's) is used as it is, not compiled again.
+    if (request.image && request.image->options == options) {
+        CompileResult image;
+        image.success = true;
+        image.fileName = request.fileName;
+        image.options = options;
+        image.ptx = request.image->ptx;
+        image.cubin = request.image->cubin;
+        image.kernels = request.image->kernels;
+        image.compileTimeMs = request.image->compileTimeMs;
+        compiler.store(request.source, request.fileName, options, std::move(image));
+    }
     p.compiled = compiler.compile(request.source, request.fileName, options);
+    p.workerCompileMs = p.compiled.fromCache ? 0.0 : p.compiled.compileTimeMs;
     const CompileResult &compiled = p.compiled;
     if (!compiled.success) {
         throw RunFailure{RunStatus::CompileFailed,
@@ -1139,6 +1153,7 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
     phase = "running the user's kernel";
     waitOrThrow(finished, deadlineSeconds, "the kernel", contextLost);
     result.kernelTimeMs = Event::elapsedMs(started, finished);
+    result.compileMs = prepared.workerCompileMs;
 
     // Reports: guard bands, unwritten outputs, statistics.
     std::vector<unsigned char> band;

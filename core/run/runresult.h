@@ -59,6 +59,7 @@ struct RunResult
     std::string deviceError;   // e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", empty when none
     double kernelTimeMs = 0.0; // cuEvent time of the launch
     double wallTimeMs = 0.0;   // of the whole run in the worker
+    double compileMs = 0.0;    // NVRTC in the worker; 0 when the variant came compiled or cached
     std::vector<BufferReport> buffers;
     VerificationResult verification;
     std::string device; // "NVIDIA H200 (sm_90)"

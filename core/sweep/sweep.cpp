@@ -117,6 +117,28 @@ std::size_t SweepResult::count(PointStatus status) const
     }));
 }
 
+SweepTimeBreakdown SweepResult::timeBreakdown() const
+{
+    SweepTimeBreakdown t;
+    t.wallMs = wallSeconds * 1e3;
+    for (const SweepPointResult &p : points) {
+        t.hostCompileMs += p.compileMs;
+        t.workerCompileMs += p.workerCompileMs;
+        t.verifyMs += p.verifyMs;
+        t.measureMs += p.measureMs;
+        if (p.measurement) {
+            t.gpuSampleMs += p.measurement->statistics.totalNs / 1e6;
+            ++t.measuredPoints;
+        }
+    }
+    t.otherMs = std::max(0.0, t.wallMs - t.hostCompileMs - t.verifyMs - t.measureMs);
+    if (t.measuredPoints > 0) {
+        t.overheadPerPointMs =
+            std::max(0.0, t.wallMs - t.gpuSampleMs - t.hostCompileMs) / double(t.measuredPoints);
+    }
+    return t;
+}
+
 std::optional<std::size_t> SweepResult::bestPoint() const
 {
     std::optional<std::size_t> best;

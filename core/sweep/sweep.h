@@ -175,12 +175,32 @@ struct SweepPointResult
     int staticSharedBytes = 0;
     double compileMs = 0.0; // host compile of this point; 0 when an earlier point's was reused
     double verifyMs = 0.0;  // the verification run's wall time, when the spec asked for one
+    double measureMs = 0.0; // the measurement request's wall time (setup, warm-up, samples)
+    double workerCompileMs = 0.0; // NVRTC in the worker (0 when it got the host's compile)
     std::string measuredAt; // ISO 8601, UTC, when the point was finished; empty when pending
 };
 
 // The version of SweepResult's JSON form (sweepjson.h); a file of another version is refused
 // with both versions named.
 inline constexpr int kSweepResultFormatVersion = 1;
+
+// Where a sweep's wall time went, from its points (milliseconds). The worker's part of a
+// measurement beyond the GPU's sample time is its setup: module load, allocation and
+// initialisation of the buffers, warm-up launches and the timing itself.
+struct SweepTimeBreakdown
+{
+    double wallMs = 0.0;
+    double hostCompileMs = 0.0;   // NVRTC on the host, once per variant
+    double workerCompileMs = 0.0; // NVRTC in the worker (0 when it got the host's compile)
+    double verifyMs = 0.0;        // verification runs, whole requests
+    double measureMs = 0.0;       // measurement requests, whole
+    double gpuSampleMs = 0.0;     // of which the timed kernels themselves
+    double otherMs = 0.0; // the rest: worker start, device query, copy ceiling, bookkeeping
+    std::size_t measuredPoints = 0;
+    // (wall - GPU sample time - host compiles) per measured point: what a point costs beyond
+    // its kernels and its compile.
+    double overheadPerPointMs = 0.0;
+};
 
 struct SweepResult
 {
@@ -204,6 +224,7 @@ struct SweepResult
     std::vector<std::string> notes;
 
     [[nodiscard]] std::size_t count(PointStatus status) const;
+    [[nodiscard]] SweepTimeBreakdown timeBreakdown() const;
     // The fastest measured point that verified (or was not verified) by median time; absent
     // when none. Wrong, failed and skipped points are never best.
     [[nodiscard]] std::optional<std::size_t> bestPoint() const;

@@ -351,6 +351,8 @@ void to_json(json &j, const SweepPointResult &r)
     j["staticSharedBytes"] = r.staticSharedBytes;
     j["compileMs"] = finiteSafe(r.compileMs);
     j["verifyMs"] = finiteSafe(r.verifyMs);
+    j["measureMs"] = finiteSafe(r.measureMs);
+    j["workerCompileMs"] = finiteSafe(r.workerCompileMs);
     j["measuredAt"] = r.measuredAt;
 }
 
@@ -393,6 +395,8 @@ void from_json(const json &j, SweepPointResult &r)
     readDouble(j, "theoreticalOccupancy", r.theoreticalOccupancy);
     readString(j, "occupancyLimiter", r.occupancyLimiter);
     readDouble(j, "waves", r.waves);
+    readDouble(j, "measureMs", r.measureMs);
+    readDouble(j, "workerCompileMs", r.workerCompileMs);
     readDouble(j, "wallSeconds", r.wallSeconds);
     readBool(j, "compileFailed", r.compileFailed);
     read(j, "registersPerThread", r.registersPerThread);
@@ -415,6 +419,17 @@ json sweepResultToJson(const SweepResult &result)
                   {"cancelled", result.cancelled},
                   {"error", result.error},
                   {"notes", result.notes}};
+    // Derived from the points; written for readers of the file, recomputed when read.
+    const SweepTimeBreakdown t = result.timeBreakdown();
+    document["timeBreakdown"] = {{"wallMs", finiteSafe(t.wallMs)},
+                                 {"hostCompileMs", finiteSafe(t.hostCompileMs)},
+                                 {"workerCompileMs", finiteSafe(t.workerCompileMs)},
+                                 {"verifyMs", finiteSafe(t.verifyMs)},
+                                 {"measureMs", finiteSafe(t.measureMs)},
+                                 {"gpuSampleMs", finiteSafe(t.gpuSampleMs)},
+                                 {"otherMs", finiteSafe(t.otherMs)},
+                                 {"measuredPoints", t.measuredPoints},
+                                 {"overheadPerPointMs", finiteSafe(t.overheadPerPointMs)}};
     if (result.theoreticalPeakGBps) {
         document["theoreticalPeakGBps"] = finiteSafe(*result.theoreticalPeakGBps);
     }

@@ -1,9 +1,6 @@
 #include "sweep/sweeprunner.h"
 
-#include "compiler/kernelcompiler.h"
-#include "compiler/kernellookup.h"
-#include "device/occupancy.h"
-#include "kernel/kernelsignature.h"
+#include "sweep/sweephostcheck.h"
 #include "launch/launchvalidation.h"
 #include "worker/workerprocess.h"
 
@@ -13,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <set>
 
 namespace cuwb {
 
@@ -39,21 +37,6 @@ std::string nowIso8601()
 constexpr double kPointOverheadSeconds = 0.02;
 constexpr double kHelloTimeoutSeconds = 60.0;
 
-std::string firstCompileError(const CompileResult &compiled)
-{
-    if (!compiled.failureMessage.empty()) {
-        return compiled.failureMessage;
-    }
-    for (const Diagnostic &d : compiled.diagnostics) {
-        if (d.severity == Severity::Error) {
-            return d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
-                   d.message;
-        }
-    }
-    std::string log = compiled.log.substr(0, compiled.log.find('\n'));
-    return log.empty() ? std::string("the source did not compile") : log;
-}
-
 std::string failureText(const WorkerProcess::Reply &reply)
 {
     switch (reply.failure) {
@@ -67,67 +50,14 @@ std::string failureText(const WorkerProcess::Reply &reply)
 }
 
 // One kernel of one distinct (options, kernel name): compiled once per run().
-struct HostKernel
-{
-    bool compiled = false;
-    std::string error; // compile error, or why the kernel cannot be found or driven
-    bool compileError = false;
-    KernelInfo kernel;
-    KernelSignature signature;
-    double compileMs = 0.0;
-};
-
 } // namespace
 
 struct SweepRunner::State
 {
-    KernelCompiler compiler{4}; // results are kept below, by options
-    std::map<std::string, HostKernel> kernels;
-    std::size_t compiles = 0;
-
-    // The kernel of `request` compiled for `arch`, once per distinct options and kernel name.
-    // firstUse: this call compiled it (its compile time belongs to this point).
-    const HostKernel &kernelFor(const RunRequest &request, const std::string &arch, bool &firstUse)
-    {
-        CompileOptions options = request.options;
-        options.arch = arch;
-        const std::string key = options.canonicalText() + "kernel=" + request.launch.kernel;
-        firstUse = false;
-        if (const auto found = kernels.find(key); found != kernels.end()) {
-            return found->second;
-        }
-        firstUse = true;
-        HostKernel k;
-        try {
-            const CompileResult compiled =
-                compiler.compile(request.source, request.fileName, options);
-            if (!compiled.fromCache) {
-                ++compiles;
-                k.compileMs = compiled.compileTimeMs;
-            }
-            if (!compiled.success) {
-                k.compileError = true;
-                k.error = "does not compile: " + firstCompileError(compiled);
-            } else if (const KernelLookup lookup = findKernel(compiled, request.launch.kernel);
-                       lookup.found()) {
-                k.kernel = *lookup.kernel;
-                k.signature = parseKernelSignature(request.source, compiled.ptx, *lookup.kernel);
-                if (!k.signature.drivable()) {
-                    k.error =
-                        "the kernel `" + displayName(*lookup.kernel) + "` cannot be run: " +
-                        (k.signature.error.empty() ? std::string("a parameter is not supported")
-                                                   : k.signature.error);
-                } else {
-                    k.compiled = true;
-                }
-            } else {
-                k.error = lookup.error;
-            }
-        } catch (const std::exception &error) {
-            k.error = std::string("could not be compiled on the host: ") + error.what();
-        }
-        return kernels.emplace(key, std::move(k)).first->second;
-    }
+    // Created per run() with the worker's device: each variant compiled once on the host.
+    std::unique_ptr<SweepHostCheck> host;
+    // The variants each worker process (by pid) has received and keeps.
+    std::set<std::pair<long, const CompileResult *>> imagesSent;
 };
 
 struct SweepRunner::DeviceTarget
@@ -141,50 +71,40 @@ struct SweepRunner::DeviceTarget
 void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,
                            const DeviceTarget &target, bool &ranOnWorker)
 {
-    const RunRequest &request = r.point.request;
-    bool firstUse = false;
-    const HostKernel &k = m_state->kernelFor(request, target.arch, firstUse);
-    if (firstUse) {
-        r.compileMs = k.compileMs;
-    }
-    if (!k.compiled) {
+    (void)target;
+    const HostPointCheck host = m_state->host->check(r.point.request);
+    r.compileMs = host.compileMs;
+    r.registersPerThread = host.registersPerThread;
+    r.staticSharedBytes = host.staticSharedBytes;
+    if (!host.runnable) {
         r.status = PointStatus::Skipped;
-        r.compileFailed = k.compileError;
-        r.message = k.error;
+        r.compileFailed = host.compileFailed;
+        r.message = host.message;
         return;
     }
-    const KernelResources &resources = k.kernel.resources;
-    r.registersPerThread = resources.registers;
-    r.staticSharedBytes = resources.staticSharedBytes;
+    r.theoreticalOccupancy = host.theoreticalOccupancy;
+    r.occupancyLimiter = host.occupancyLimiter;
+    r.waves = host.waves;
 
-    // What needs the compiled kernel: registers and static shared memory against the limits.
-    const ResolvedLaunch resolved =
-        resolveLaunch(request.launch, k.signature, request.options.defines);
-    if (const std::vector<LaunchIssue> issues =
-            validateLaunch(resolved, resources, target.validation);
-        !issues.empty()) {
-        r.status = PointStatus::Skipped;
-        r.message = joinIssues(issues);
-        return;
+    // The worker gets the variant the host compiled with its first request for it, and keeps
+    // it; it does not compile the same source and options again.
+    RunRequest request = r.point.request;
+    const auto sentKey = [&] { return std::make_pair(long(m_worker.pid()), host.compiled.get()); };
+    if (host.compiled && host.compiled->success && !m_state->imagesSent.count(sentKey())) {
+        CompiledImage image;
+        image.options = host.compiled->options;
+        image.cubin = host.compiled->cubin;
+        image.ptx = host.compiled->ptx;
+        image.kernels = host.compiled->kernels;
+        image.compileTimeMs = host.compiled->compileTimeMs;
+        request.image = std::move(image);
     }
-    OccupancyInput input;
-    input.registersPerThread = resources.registers;
-    input.staticSharedBytes = std::size_t(std::max(resources.staticSharedBytes, 0));
-    input.dynamicSharedBytes = std::size_t(resolved.dynamicSharedBytes);
-    input.blockSize = int(resolved.block[0] * resolved.block[1] * resolved.block[2]);
-    const OccupancyResult occupancy = computeOccupancy(target.limits, input);
-    if (!occupancy.valid) {
-        r.status = PointStatus::Skipped;
-        r.message = "cannot run: " + occupancy.error;
-        return;
-    }
-    r.theoreticalOccupancy = occupancy.occupancy;
-    r.occupancyLimiter = limiterName(occupancy.limiter);
-    if (target.smCount > 0) {
-        const long long blocks =
-            (long long)(resolved.grid[0] * resolved.grid[1] * resolved.grid[2]);
-        r.waves = occupancyWaves(occupancy, blocks, target.smCount);
-    }
+    const auto delivered = [&](const WorkerProcess::Reply &reply) {
+        if (reply.ok() && request.image) {
+            m_state->imagesSent.insert(sentKey());
+            request.image.reset();
+        }
+    };
 
     bool wrong = false;
     std::string wrongMessage;
@@ -196,6 +116,7 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         const Clock::time_point start = Clock::now();
         const WorkerProcess::Reply reply = m_worker.request(
             makeRunRequest(request), request.launch.deadlineSeconds + kRequestMarginSeconds);
+        delivered(reply);
         ranOnWorker = true;
         r.verifyMs = secondsSince(start) * 1e3;
         if (reply.failure == WorkerProcess::Failure::Cancelled) {
@@ -216,6 +137,7 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
             r.message = std::string("the worker's run reply is malformed: ") + error.what();
             return;
         }
+        r.workerCompileMs = run.compileMs;
         switch (run.status) {
         case RunStatus::Succeeded:
             if (!run.passed()) {
@@ -257,10 +179,13 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         r.message = "cancelled before it was measured";
         return;
     }
+    const Clock::time_point measureStart = Clock::now();
     const WorkerProcess::Reply reply = m_worker.request(
         makeMeasureRequest(request, spec.settings, context.throughput),
         spec.settings.timeCapSeconds + request.launch.deadlineSeconds + kRequestMarginSeconds);
+    delivered(reply);
     ranOnWorker = true;
+    r.measureMs = secondsSince(measureStart) * 1e3;
     if (reply.failure == WorkerProcess::Failure::Cancelled) {
         // WorkerProcess::cancel() (a client that quits) killed the worker: no sample survives,
         // and every later request would fail the same way.
@@ -397,8 +322,8 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
     result.sourceHash = sourceHashFnv1a64(base.source);
     result.spec = spec;
     result.startedAt = nowIso8601();
-    m_state->kernels.clear();
-    m_state->compiles = 0;
+    m_state->host.reset();
+    m_state->imagesSent.clear();
     m_hostCompiles = 0;
 
     const auto finish = [&]() -> SweepResult {
@@ -483,6 +408,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         target.validation.freeMemoryBytes = freeMemoryBytes;
     }
     target.smCount = device->smCount;
+    m_state->host = std::make_unique<SweepHostCheck>(arch, target.validation, target.smCount);
 
     std::size_t runnableLeft = expansion.runnableCount();
     std::size_t workerPoints = 0;
@@ -501,7 +427,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         if (runnable) {
             --runnableLeft;
             runPoint(r, spec, context, target, ranOnWorker);
-            m_hostCompiles = m_state->compiles;
+            m_hostCompiles = m_state->host->compiles();
             r.wallSeconds = secondsSince(pointStart);
             if (r.status == PointStatus::Pending) {
                 result.cancelled = true; // cancelled while in flight; its samples are kept

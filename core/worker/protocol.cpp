@@ -5,6 +5,8 @@
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
 
+#include <cstring>
+#include <stdexcept>
 #include <cmath>
 #include <limits>
 
@@ -128,12 +130,124 @@ std::optional<RunStatus> parseRunStatus(std::string_view name)
     return std::nullopt;
 }
 
+namespace {
+
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string toBase64(std::string_view bytes)
+{
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    std::size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3) {
+        const unsigned v = unsigned(static_cast<unsigned char>(bytes[i])) << 16 |
+                           unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8 |
+                           unsigned(static_cast<unsigned char>(bytes[i + 2]));
+        out += kBase64[(v >> 18) & 63];
+        out += kBase64[(v >> 12) & 63];
+        out += kBase64[(v >> 6) & 63];
+        out += kBase64[v & 63];
+    }
+    if (i < bytes.size()) {
+        unsigned v = unsigned(static_cast<unsigned char>(bytes[i])) << 16;
+        if (i + 1 < bytes.size())
+            v |= unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8;
+        out += kBase64[(v >> 18) & 63];
+        out += kBase64[(v >> 12) & 63];
+        out += i + 1 < bytes.size() ? kBase64[(v >> 6) & 63] : '=';
+        out += '=';
+    }
+    return out;
+}
+
+std::string fromBase64(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() / 4 * 3);
+    unsigned value = 0;
+    int bits = 0;
+    for (char c : text) {
+        if (c == '=')
+            break;
+        const char *at = std::strchr(kBase64, c);
+        if (c == '\0' || !at)
+            throw std::invalid_argument("image.cubin: not base64");
+        value = value << 6 | unsigned(at - kBase64);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += char((value >> bits) & 0xff);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void to_json(json &j, const CompiledImage &image)
+{
+    json kernels = json::array();
+    for (const KernelInfo &k : image.kernels) {
+        const KernelResources &r = k.resources;
+        kernels.push_back(json{{"loweredName", k.loweredName},
+                               {"readableName", k.readableName},
+                               {"nameExpression", k.nameExpression},
+                               {"externC", k.externC},
+                               {"sourceLine", k.sourceLine},
+                               {"resources",
+                                json{{"reported", r.reported},
+                                     {"registers", r.registers},
+                                     {"staticSharedBytes", r.staticSharedBytes},
+                                     {"constantBytes", r.constantBytes},
+                                     {"stackFrameBytes", r.stackFrameBytes},
+                                     {"spillStoreBytes", r.spillStoreBytes},
+                                     {"spillLoadBytes", r.spillLoadBytes},
+                                     {"barriers", r.barriers}}}});
+    }
+    j = json{{"options", image.options},
+             {"cubin", toBase64(image.cubin)},
+             {"ptx", image.ptx},
+             {"kernels", kernels},
+             {"compileTimeMs", image.compileTimeMs}};
+}
+
+void from_json(const json &j, CompiledImage &image)
+{
+    image = CompiledImage{};
+    j.at("options").get_to(image.options);
+    image.cubin = fromBase64(j.at("cubin").get<std::string>());
+    j.at("ptx").get_to(image.ptx);
+    readIfPresent(j, "compileTimeMs", image.compileTimeMs);
+    for (const json &k : j.at("kernels")) {
+        KernelInfo kernel;
+        k.at("loweredName").get_to(kernel.loweredName);
+        readIfPresent(k, "readableName", kernel.readableName);
+        readIfPresent(k, "nameExpression", kernel.nameExpression);
+        readIfPresent(k, "externC", kernel.externC);
+        readIfPresent(k, "sourceLine", kernel.sourceLine);
+        if (const auto r = k.find("resources"); r != k.end()) {
+            KernelResources &res = kernel.resources;
+            readIfPresent(*r, "reported", res.reported);
+            readIfPresent(*r, "registers", res.registers);
+            readIfPresent(*r, "staticSharedBytes", res.staticSharedBytes);
+            readIfPresent(*r, "constantBytes", res.constantBytes);
+            readIfPresent(*r, "stackFrameBytes", res.stackFrameBytes);
+            readIfPresent(*r, "spillStoreBytes", res.spillStoreBytes);
+            readIfPresent(*r, "spillLoadBytes", res.spillLoadBytes);
+            readIfPresent(*r, "barriers", res.barriers);
+        }
+        image.kernels.push_back(std::move(kernel));
+    }
+}
+
 void to_json(json &j, const RunRequest &r)
 {
     j = json{
         {"source", r.source}, {"fileName", r.fileName},         {"options", r.options},
         {"launch", r.launch}, {"verification", r.verification},
     };
+    if (r.image)
+        j["image"] = *r.image;
 }
 
 void from_json(const json &j, RunRequest &r)
@@ -144,6 +258,8 @@ void from_json(const json &j, RunRequest &r)
     readIfPresent(j, "options", r.options);
     j.at("launch").get_to(r.launch);
     readIfPresent(j, "verification", r.verification);
+    if (const auto image = j.find("image"); image != j.end() && !image->is_null())
+        r.image = image->get<CompiledImage>();
 }
 
 void to_json(json &j, const BufferStats &s)
@@ -288,6 +404,7 @@ void to_json(json &j, const RunResult &r)
         {"passed", r.passed()},
         {"message", r.message},
         {"deviceError", r.deviceError},
+        {"compileMs", finiteSafe(r.compileMs)},
         {"kernelTimeMs", finiteSafe(r.kernelTimeMs)},
         {"wallTimeMs", finiteSafe(r.wallTimeMs)},
         {"buffers", r.buffers},
@@ -313,6 +430,7 @@ void from_json(const json &j, RunResult &r)
     readIfPresent(j, "buffers", r.buffers);
     readIfPresent(j, "verification", r.verification);
     readIfPresent(j, "device", r.device);
+    readDoubleIfPresent(j, "compileMs", r.compileMs);
 }
 
 void to_json(json &j, const PageRequest &p)

@@ -28,6 +28,7 @@
 #pragma once
 
 #include "compiler/compileoptions.h"
+#include "compiler/kernelinfo.h"
 #include "device/deviceinfo.h"
 #include "launch/launchspec.h"
 #include "measure/measurement.h"
@@ -47,6 +48,19 @@ namespace cuwb {
 
 inline constexpr int kWorkerProtocolVersion = 1;
 
+// A variant compiled on the host, handed to the worker so that it need not compile the same
+// source and options again: what NVRTC produced for exactly `options` (the device's
+// architecture, the launch's defines bound). The worker uses it only when its own options for
+// the request are the same; otherwise it compiles.
+struct CompiledImage
+{
+    CompileOptions options;
+    std::string cubin; // bytes (base64 in JSON)
+    std::string ptx;
+    std::vector<KernelInfo> kernels;
+    double compileTimeMs = 0.0;
+};
+
 struct RunRequest
 {
     std::string source;
@@ -54,6 +68,7 @@ struct RunRequest
     CompileOptions options; // the worker compiles for its own device's architecture
     LaunchSpec launch;
     VerificationSpec verification;
+    std::optional<CompiledImage> image;
 };
 
 struct PageRequest
@@ -76,6 +91,8 @@ struct Page
 enum class ExportFormat { Npy, Bin, Csv };
 
 // JSON conversions (protocol.cpp). from_json throws nlohmann::json::exception on malformed input.
+void to_json(nlohmann::json &j, const CompiledImage &image);
+void from_json(const nlohmann::json &j, CompiledImage &image);
 void to_json(nlohmann::json &j, const RunRequest &r);
 void from_json(const nlohmann::json &j, RunRequest &r);
 void to_json(nlohmann::json &j, const RunResult &r);

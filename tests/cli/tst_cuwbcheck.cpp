@@ -43,6 +43,7 @@ private Q_SLOTS:
     void json();
     void usage();
     void compileJsonListsParameters();
+    void checksEverySweepPoint();
 };
 
 void TestCuwbCheck::goodProjectWouldRun()
@@ -222,6 +223,30 @@ void TestCuwbCheck::compileJsonListsParameters()
     QCOMPARE(parameters[0], expected);
     QCOMPARE(parameters[3]["pointer"], nlohmann::json(false));
     QCOMPARE(parameters[3]["sizeBytes"], nlohmann::json(4));
+}
+
+void TestCuwbCheck::checksEverySweepPoint()
+{
+    const Run run = runCuwbProcess({QStringLiteral("check"), dataFile("sweep_tiles.cuwb")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("sweep: 7 of 9 points would run on sm_90 (8 variants "
+                                             "compiled)")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("sweep: block.x=256 TILE=64: skipped: does not "
+                                             "compile: ptxas: Entry function")),
+             qPrintable(run.out));
+    const Run json = runCuwbProcess(
+        {QStringLiteral("check"), QStringLiteral("--json"), dataFile("sweep_tiles.cuwb")});
+    QCOMPARE(json.exitCode, 0);
+    const nlohmann::json report = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(report["kernelName"], nlohmann::json("tiled_sum(float const*, float*, int)"));
+    QCOMPARE(report["sweep"]["runnable"], nlohmann::json(7));
+    QCOMPARE(report["sweep"]["skipped"].size(), std::size_t(2));
+    QCOMPARE(report["sweep"]["skipped"][0]["compileFailed"], nlohmann::json(true));
+    const Run base = runCuwbProcess(
+        {QStringLiteral("check"), QStringLiteral("--no-sweep"), dataFile("sweep_tiles.cuwb")});
+    QCOMPARE(base.exitCode, 0);
+    QVERIFY(!base.out.contains(QStringLiteral("sweep:")));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbCheck)

@@ -52,6 +52,8 @@ class TestCuwbSweep : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void listCompilesEveryVariant();
+    void listWritesJsonForAnotherArchitecture();
     void rejectsBadUsage_data();
     void rejectsBadUsage();
     void projectWithoutSweepExitsTwo();
@@ -180,7 +182,9 @@ void TestCuwbSweep::listsPointsAndEstimate()
     QCOMPARE(lines[0], QStringLiteral("[1/7] block.x=32"));
     QVERIFY2(lines[6].startsWith(QStringLiteral("[7/7] block.x=2048: skipped: ")),
              qPrintable(lines[6]));
-    QVERIFY2(lines[7].startsWith(QStringLiteral("7 points, 6 to measure; at least ")),
+    // Every runnable point was compiled on the host (one variant here).
+    QVERIFY2(lines[7].startsWith(QStringLiteral("7 points, 6 to measure on sm_90 (1 variant "
+                                                "compiled on the host in ")),
              qPrintable(lines[7]));
 }
 
@@ -324,6 +328,49 @@ void TestCuwbSweep::helpListsSweep()
     QCOMPARE(help.exitCode, 0);
     QVERIFY(help.out.startsWith(QStringLiteral("Usage: cuwb sweep PROJECT.cuwb")));
     QVERIFY(help.out.contains(QStringLiteral("--t4 FILE")));
+}
+
+void TestCuwbSweep::listCompilesEveryVariant()
+{
+    // A point whose define makes the kernel's shared tile too big is found by ptxas on the
+    // host, without a GPU, and listed as skipped with ptxas' own words.
+    const CuwbRun run = runCuwb(
+        {QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral(
+                 "[6/9] block.x=256 TILE=64: skipped: does not compile: ptxas: Entry function "
+                 "'_Z9tiled_sumPKfPfi' uses too much shared data (0x10000 bytes, 0xc000 max)")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("9 points, 7 to measure on sm_90 (8 variants "
+                                             "compiled on the host in ")),
+             qPrintable(run.out));
+}
+
+void TestCuwbSweep::listWritesJsonForAnotherArchitecture()
+{
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("plan.json"));
+    const CuwbRun run =
+        runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list"),
+                 QStringLiteral("--arch"), QStringLiteral("sm_80"), QStringLiteral("--json"), json});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("to measure on sm_80")), qPrintable(run.out));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const nlohmann::json plan = nlohmann::json::parse(file.readAll().toStdString());
+    QCOMPARE(plan["points"].size(), std::size_t(9));
+    QCOMPARE(plan["points"][0]["status"], nlohmann::json("pending"));
+    QCOMPARE(plan["points"][5]["status"], nlohmann::json("skipped"));
+    QCOMPARE(plan["points"][5]["compileFailed"], nlohmann::json(true));
+
+    const CuwbRun wrong = runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"),
+                                   QStringLiteral("--arch"), QStringLiteral("sm_80")});
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY2(wrong.err.contains(QStringLiteral("--arch goes with --list")), qPrintable(wrong.err));
+    const CuwbRun unknown =
+        runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list"),
+                 QStringLiteral("--arch"), QStringLiteral("sm_12")});
+    QCOMPARE(unknown.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCuwbSweep)

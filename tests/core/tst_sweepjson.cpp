@@ -164,6 +164,19 @@ void TestSweepJson::resultMatchesTheHandWrittenFile()
     QVERIFY(written["points"][0].contains("request"));
     QVERIFY(!written["points"][0]["request"].contains("source")); // once, at the top
     QVERIFY(written["points"][0].contains("measurement"));
+    // The time breakdown is derived from the points: the sums of their parts.
+    const json breakdown = written["timeBreakdown"];
+    QCOMPARE(breakdown["wallMs"].get<double>(), 12500.0);
+    double compileMs = 0.0;
+    double verifyMs = 0.0;
+    for (const json &point : written["points"]) {
+        compileMs += point["compileMs"].get<double>();
+        verifyMs += point["verifyMs"].get<double>();
+    }
+    QCOMPARE(breakdown["hostCompileMs"].get<double>(), compileMs);
+    QCOMPARE(breakdown["verifyMs"].get<double>(), verifyMs);
+    QCOMPARE(breakdown["otherMs"].get<double>(), 12500.0 - compileMs - verifyMs);
+    written.erase("timeBreakdown");
     for (json &point : written["points"]) {
         point.erase("request");
         point.erase("measurement");

@@ -1,0 +1,86 @@
+// SweepHostCheck: what can be known about a sweep point on the host, without a GPU — its
+// compile (once per distinct option set and kernel), the kernel the project names in that
+// variant, its signature, and the launch against the architecture's limits with the compiled
+// kernel's registers and static shared memory (so ptxas' and the limits' rejections are known
+// before anything runs), plus the theoretical occupancy. The sweep runner checks each point
+// here before it asks the worker; `cuwb check` and `cuwb sweep --list` check every point.
+#pragma once
+
+#include "compiler/compileresult.h"
+#include "device/archlimits.h"
+#include "kernel/kernelsignature.h"
+#include "launch/launchvalidation.h"
+#include "sweep/sweep.h"
+#include "worker/protocol.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace cuwb {
+
+class KernelCompiler;
+
+struct HostPointCheck
+{
+    bool runnable = false;
+    std::string message;        // why not: a compile error, a missing kernel, a limit
+    bool compileFailed = false; // the point's source and options did not compile
+    bool firstCompile = false;  // this check compiled the variant (its time is this point's)
+    double compileMs = 0.0;     // NVRTC's time for the variant when firstCompile
+    int registersPerThread = 0;
+    int staticSharedBytes = 0;
+    std::optional<double> theoreticalOccupancy;
+    std::string occupancyLimiter;
+    std::optional<double> waves;
+    // The variant as compiled (shared by every point of the same options); null when the
+    // compile could not run.
+    std::shared_ptr<const CompileResult> compiled;
+};
+
+class SweepHostCheck
+{
+public:
+    // `validation` carries the limits to check against (the device's or the architecture's);
+    // smCount 0 when unknown (no waves then).
+    SweepHostCheck(std::string arch, ValidationContext validation, int smCount = 0);
+    ~SweepHostCheck();
+    SweepHostCheck(const SweepHostCheck &) = delete;
+    SweepHostCheck &operator=(const SweepHostCheck &) = delete;
+
+    // Checks one point's request (as expandSweep made it). Never throws for the user's work.
+    HostPointCheck check(const RunRequest &request);
+
+    // Distinct variants compiled so far, and NVRTC's total time for them.
+    [[nodiscard]] std::size_t compiles() const { return m_compiles; }
+    [[nodiscard]] double compileMs() const { return m_compileMs; }
+    [[nodiscard]] const std::string &arch() const { return m_arch; }
+
+private:
+    struct Variant;
+    const Variant &variantFor(const RunRequest &request, bool &firstUse);
+
+    std::string m_arch;
+    ValidationContext m_validation;
+    int m_smCount = 0;
+    std::unique_ptr<KernelCompiler> m_compiler;
+    std::map<std::string, std::unique_ptr<Variant>> m_variants;
+    std::size_t m_compiles = 0;
+    double m_compileMs = 0.0;
+};
+
+// A sweep planned without a GPU for architecture `arch`: expanded against its limits, and every
+// point that expansion lets through checked on the host (one compile per variant). Points come
+// back Pending (would be measured) or Skipped with the reason; `error` is set for a spec that
+// cannot be used. `compiles` and `compileMs` say what the host compiles cost.
+struct SweepPlan
+{
+    SweepResult result;
+    std::size_t compiles = 0;
+    double compileMs = 0.0;
+    [[nodiscard]] std::size_t runnable() const { return result.count(PointStatus::Pending); }
+};
+SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::string &arch);
+
+} // namespace cuwb
