@@ -236,29 +236,12 @@ int runCheck(const std::vector<std::string> &arguments)
         const ValidationContext context{*limits, options.arch, std::nullopt};
         issues = validateLaunch(resolved, kernel->resources, context);
         checkVerification(project.verification, signature, result, issues);
-        const std::vector<ModuleVariable> variables = moduleVariables(result.ptx);
         for (const ResolvedBuffer &global : resolved.globals) {
-            const auto found =
-                std::find_if(variables.begin(), variables.end(),
-                             [&](const ModuleVariable &v) { return v.name == global.parameter; });
-            if (found == variables.end()) {
-                const std::string known = moduleVariableList(result.ptx);
-                issues.push_back({"global " + global.parameter,
-                                  "the module has no __constant__ or __device__ variable `" +
-                                      global.parameter + "` (" +
-                                      (known.empty() ? std::string("it has none")
-                                                     : "it has: " + known) +
-                                      ")",
-                                  -1});
-            } else if (global.bytes > found->bytes) {
-                issues.push_back({"global " + global.parameter,
-                                  std::to_string(global.count) + " × " +
-                                      global.elementType.name() + " is " +
-                                      std::to_string(global.bytes) +
-                                      " bytes, but the variable has " +
-                                      std::to_string(found->bytes),
-                                  -1});
-            }
+            const std::string problem = moduleVariableMismatch(
+                result.ptx, global.parameter, global.bytes,
+                std::to_string(global.count) + " × " + global.elementType.name());
+            if (!problem.empty())
+                issues.push_back({"global " + global.parameter, problem, -1});
         }
         for (const ArgumentSpec &argument : project.launch.arguments) {
             if (argument.isBuffer && argument.init.kind == InitKind::File &&
@@ -281,9 +264,11 @@ int runCheck(const std::vector<std::string> &arguments)
         if (!plan->result.error.empty())
             issues.push_back({"sweep", plan->result.error, -1});
         else if (plan->runnable() == 0)
-            issues.push_back({"sweep", "no point of the sweep would run (" +
-                                           std::to_string(plan->result.points.size()) +
-                                           " points, all skipped)",
+            issues.push_back({"sweep",
+                              "no point of the sweep would run (" +
+                                  std::to_string(plan->result.points.size()) +
+                                  " points, all skipped; the first: " +
+                                  plan->result.points.front().message + ")",
                               -1});
     }
 

@@ -13,6 +13,7 @@
 #include "launch/launchenvironment.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -90,6 +91,7 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     , m_kernelCombo(new QComboBox(this))
     , m_signatureLabel(new QLabel(this))
     , m_variablesModel(new VariablesModel(this))
+    , m_definesModel(new VariablesModel(this))
     , m_argumentsModel(new ArgumentsModel(this))
     , m_initWidget(new BufferInitWidget(this))
     , m_shared(new ExpressionField(this))
@@ -141,6 +143,32 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     m_variablesView = makeTable(content);
     m_variablesView->setModel(m_variablesModel);
     layout->addWidget(m_variablesView);
+
+    // Defines: passed to the compiler as -DNAME=value with the value of each launch; names
+    // every expression may use, as an auto-tuner's tunable parameters are.
+    auto *definesTitle = new QHBoxLayout;
+    definesTitle->addWidget(sectionTitle(tr("Defines"), content));
+    definesTitle->addStretch(1);
+    m_tunerDefines = new QCheckBox(tr("Tuner defines"), content);
+    m_tunerDefines->setToolTip(
+        tr("Define block_size_x/y/z and grid_size_x/y/z from the launch, as auto-tuners do"));
+    definesTitle->addWidget(m_tunerDefines);
+    m_addDefine = new QToolButton(content);
+    m_addDefine->setText(QStringLiteral("+"));
+    m_addDefine->setToolTip(tr("Add a define whose value is an expression (TILE = block.x / 8)"));
+    m_removeDefine = new QToolButton(content);
+    m_removeDefine->setText(QStringLiteral("\u2212"));
+    m_removeDefine->setToolTip(tr("Remove the selected define"));
+    definesTitle->addWidget(m_addDefine);
+    definesTitle->addWidget(m_removeDefine);
+    layout->addLayout(definesTitle);
+    m_definesView = makeTable(content);
+    m_definesView->setModel(m_definesModel);
+    layout->addWidget(m_definesView);
+    m_globalsLabel = new QLabel(content);
+    m_globalsLabel->setWordWrap(true);
+    m_globalsLabel->setVisible(false);
+    layout->addWidget(m_globalsLabel);
 
     // Arguments.
     layout->addWidget(sectionTitle(tr("Arguments"), content));
@@ -249,6 +277,19 @@ LaunchPanel::LaunchPanel(QWidget *parent)
         fitHeight(m_variablesView, 1, 6);
     });
     connect(m_variablesModel, &VariablesModel::definitionsEdited, this, &LaunchPanel::edited);
+    connect(m_addDefine, &QToolButton::clicked, this, [this] {
+        const int row = m_definesModel->addVariable(QStringLiteral("TILE"));
+        fitHeight(m_definesView, 1, 6);
+        m_definesView->edit(m_definesModel->index(row, VariablesModel::NameColumn));
+    });
+    connect(m_removeDefine, &QToolButton::clicked, this, [this] {
+        const QModelIndex current = m_definesView->currentIndex();
+        if (current.isValid())
+            m_definesModel->removeVariable(current.row());
+        fitHeight(m_definesView, 1, 6);
+    });
+    connect(m_definesModel, &VariablesModel::definitionsEdited, this, &LaunchPanel::edited);
+    connect(m_tunerDefines, &QCheckBox::toggled, this, &LaunchPanel::edited);
     connect(m_argumentsModel, &ArgumentsModel::argumentsEdited, this, [this] {
         edited();
         updateInitEditor();
@@ -518,6 +559,18 @@ void LaunchPanel::showSpec()
         m_signatureLabel->setText(formatSignature(m_signature, name));
 
     m_variablesModel->setDefinitions(m_spec.variables);
+    m_definesModel->setDefinitions(m_spec.defines);
+    m_tunerDefines->setChecked(m_spec.tunerDefines);
+    QStringList globals;
+    for (const GlobalSpec &global : m_spec.globals) {
+        globals << tr("%1 (%2 × %3, %4)")
+                       .arg(toQString(global.name), toQString(global.count),
+                            toQString(global.elementType.name()),
+                            QString::fromLatin1(initKindName(global.init.kind)));
+    }
+    m_globalsLabel->setText(tr("Globals set before each launch: %1")
+                                .arg(globals.join(QStringLiteral(", "))));
+    m_globalsLabel->setVisible(!globals.isEmpty());
     m_argumentsModel->setArguments(m_signature.parameters, m_spec.arguments);
     m_argumentsModel->setVariables(m_variablesModel->values());
     for (int axis = 0; axis < 3; ++axis) {
@@ -551,6 +604,8 @@ void LaunchPanel::showSpec()
     fitHeight(m_argumentsView, 1, 8);
     m_variablesView->resizeColumnsToContents();
     fitHeight(m_variablesView, 1, 6);
+    m_definesView->resizeColumnsToContents();
+    fitHeight(m_definesView, 1, 6);
     m_updating = false;
     updateInitEditor();
 }
@@ -560,6 +615,8 @@ void LaunchPanel::syncFromWidgets()
     if (m_spec.kernel.empty())
         return;
     m_spec.variables = m_variablesModel->definitions();
+    m_spec.defines = m_definesModel->definitions();
+    m_spec.tunerDefines = m_tunerDefines->isChecked();
     if (!m_argumentsModel->arguments().empty() || m_signature.parameters.empty())
         m_spec.arguments = m_argumentsModel->arguments();
     for (int axis = 0; axis < 3; ++axis) {
@@ -614,8 +671,11 @@ void LaunchPanel::revalidate()
     const bool haveKernel = m_kernelIndex >= 0 && std::size_t(m_kernelIndex) < m_kernels.size();
     // Each field shows its own value or error; the launch's defines and the tuner defines are
     // names the fields may use (launch/launchenvironment.h).
+    const LaunchEnvironment environment = evaluateLaunchEnvironment(m_spec, m_options.defines);
+    m_variablesModel->setContext(environment.values);
+    m_definesModel->setContext(environment.values);
     Variables variables = m_variablesModel->values();
-    for (const auto &[name, value] : evaluateLaunchEnvironment(m_spec, m_options.defines).values) {
+    for (const auto &[name, value] : environment.values) {
         if (name.find('.') == std::string::npos)
             variables.emplace(name, value);
     }

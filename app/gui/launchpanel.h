@@ -28,6 +28,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 class QTableView;
+class QCheckBox;
 class QToolButton;
 
 namespace cuwb {
@@ -154,6 +155,12 @@ private:
     QTableView *m_variablesView = nullptr;
     QToolButton *m_addVariable = nullptr;
     QToolButton *m_removeVariable = nullptr;
+    VariablesModel *m_definesModel = nullptr; // launch defines: -DNAME=value, evaluated per run
+    QTableView *m_definesView = nullptr;
+    QToolButton *m_addDefine = nullptr;
+    QToolButton *m_removeDefine = nullptr;
+    QCheckBox *m_tunerDefines = nullptr;
+    QLabel *m_globalsLabel = nullptr; // the project's __constant__/__device__ initialisations
     ArgumentsModel *m_argumentsModel = nullptr;
     QTableView *m_argumentsView = nullptr;
     BufferInitWidget *m_initWidget = nullptr;

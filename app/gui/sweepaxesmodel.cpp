@@ -215,6 +215,11 @@ QVariant SweepAxesModel::data(const QModelIndex &index, int role) const
     }
     if (role == ChoiceRole && column == KindColumn)
         return kindIndex(axis.kind);
+    if (role == Qt::ToolTipRole && column == GroupColumn) {
+        return tr("Axes with the same group name are zipped (their n-th values go together, so "
+                  "they need as many values); groups, and axes without one, combine as a "
+                  "product");
+    }
     if (role == Qt::ToolTipRole && column == TargetColumn) {
         return tr("What the axis varies: block.x, block.y or block.z; a variable of the launch "
                   "(N); a define (-DTILE); a template argument (<TILE>); -maxrregcount; "
@@ -237,6 +242,8 @@ QVariant SweepAxesModel::data(const QModelIndex &index, int role) const
         return applies(index.row(), column) ? numberText(axis.to) : QVariant();
     case StepColumn:
         return applies(index.row(), column) ? numberText(axis.step) : QVariant();
+    case GroupColumn:
+        return toQString(axis.group);
     default:
         return {};
     }
@@ -292,6 +299,11 @@ bool SweepAxesModel::setData(const QModelIndex &index, const QVariant &value, in
         axis.kind = kind;
         break;
     }
+    case GroupColumn:
+        if (role != Qt::EditRole)
+            return false;
+        axis.group = toStdString(value.toString().trimmed());
+        break;
     case ValuesColumn:
         if (role != Qt::EditRole || axis.kind != AxisValues::List)
             return false;
@@ -351,6 +363,8 @@ QVariant SweepAxesModel::headerData(int section, Qt::Orientation orientation, in
         return tr("To");
     case StepColumn:
         return tr("Step");
+    case GroupColumn:
+        return tr("Group");
     default:
         return {};
     }

@@ -27,6 +27,7 @@ public:
         FromColumn,
         ToColumn,
         StepColumn,
+        GroupColumn, // axes of one group are zipped; groups combine as a product
         ColumnCount
     };
     enum Role {

@@ -35,6 +35,7 @@ void VariablesModel::evaluate()
     m_results.assign(m_definitions.size(), ExpressionValue{});
     m_nameErrors.assign(m_definitions.size(), QString());
     m_values.clear();
+    Variables scope = m_context;
     for (std::size_t i = 0; i < m_definitions.size(); ++i) {
         const auto &[name, expression] = m_definitions[i];
         const QString qname = toQString(name);
@@ -46,10 +47,20 @@ void VariablesModel::evaluate()
             m_nameErrors[i] = tr("'%1' is defined twice").arg(qname);
             continue;
         }
-        m_results[i] = evaluateExpression(expression, m_values);
+        m_results[i] = evaluateExpression(expression, scope);
         if (m_results[i].ok())
-            m_values[name] = m_results[i].value;
+            m_values[name] = scope[name] = m_results[i].value;
     }
+}
+
+void VariablesModel::setContext(const Variables &context)
+{
+    if (context == m_context)
+        return;
+    m_context = context;
+    evaluate();
+    if (!m_definitions.empty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_definitions.size()) - 1, ColumnCount - 1));
 }
 
 int VariablesModel::addVariable(const QString &name, const QString &expression)

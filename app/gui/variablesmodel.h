@@ -29,6 +29,9 @@ public:
     [[nodiscard]] const Definitions &definitions() const { return m_definitions; }
     // The values of every row that evaluated, in order.
     [[nodiscard]] const Variables &values() const { return m_values; }
+    // Names the rows may use besides each other (the launch's other names: block, grid,
+    // defines), so that a row shows the value the launch will give it.
+    void setContext(const Variables &context);
 
     // Appends a row ("M", "1024") and returns its row; a fresh name when the given one is taken.
     int addVariable(const QString &name = {}, const QString &expression = QStringLiteral("1"));
@@ -53,6 +56,7 @@ private:
     std::vector<ExpressionValue> m_results;
     std::vector<QString> m_nameErrors;
     Variables m_values;
+    Variables m_context;
 };
 
 } // namespace cuwb

@@ -33,6 +33,7 @@ void to_json(nlohmann::json &json, const KernelResources &resources)
         {"spillStoreBytes", resources.spillStoreBytes},
         {"spillLoadBytes", resources.spillLoadBytes},
         {"barriers", resources.barriers},
+        {"maxThreadsPerBlock", resources.maxThreadsPerBlock},
     };
 }
 

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -273,6 +274,45 @@ std::vector<std::string> entryNames(std::string_view ptx)
     return names;
 }
 
+// Per `.entry`, the thread bound its directives set (.maxntid x, y, z or .reqntid): x*y*z.
+std::map<std::string, int> entryThreadBounds(std::string_view ptx)
+{
+    std::map<std::string, int> bounds;
+    const std::vector<std::string> names = entryNames(ptx);
+    std::size_t pos = 0;
+    for (const std::string &name : names) {
+        pos = ptx.find(".entry " + name, pos);
+        if (pos == std::string_view::npos)
+            break;
+        const std::size_t body = ptx.find('{', pos);
+        const std::string_view head = ptx.substr(pos, body == std::string_view::npos
+                                                          ? std::string_view::npos
+                                                          : body - pos);
+        for (const char *directive : {".maxntid", ".reqntid"}) {
+            const std::size_t at = head.find(directive);
+            if (at == std::string_view::npos)
+                continue;
+            long long threads = 1;
+            std::size_t i = at + std::strlen(directive);
+            for (int dims = 0; dims < 3 && i < head.size(); ++dims) {
+                while (i < head.size() && (head[i] == ' ' || head[i] == ','))
+                    ++i;
+                char *end = nullptr;
+                const long long value =
+                    std::strtoll(std::string(head.substr(i, 16)).c_str(), &end, 10);
+                if (value <= 0)
+                    break;
+                threads *= value;
+                while (i < head.size() && std::isdigit(static_cast<unsigned char>(head[i])))
+                    ++i;
+            }
+            bounds[name] = int(std::min<long long>(threads, 1 << 30));
+        }
+        pos = body == std::string_view::npos ? ptx.size() : body;
+    }
+    return bounds;
+}
+
 int lastLineOf(std::string_view source)
 {
     if (source.empty())
@@ -347,6 +387,18 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
 
         result.log = outcome.log;
         result.diagnostics = parseNvrtcLog(outcome.log, fileName, lastLineOf(source));
+        // An error in a name expression is reported against NVRTC's generated file; say which
+        // name it is about instead.
+        for (Diagnostic &diagnostic : result.diagnostics) {
+            if (diagnostic.file.find("__nv_name_map") == std::string::npos)
+                continue;
+            diagnostic.file.clear();
+            diagnostic.line = 0;
+            diagnostic.column = 0;
+            diagnostic.message = "the kernel name or name expression does not name an "
+                                 "instantiation of a __global__ template (" +
+                                 joined(options.nameExpressions, ", ") + "): " + diagnostic.message;
+        }
         result.success = outcome.succeeded();
         if (!result.success) {
             if (outcome.result != NVRTC_ERROR_COMPILATION) {
@@ -366,6 +418,7 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
             expressionOf.emplace(program.loweredName(expression), expression);
 
         const std::map<std::string, KernelResources> resources = parsePtxasReport(outcome.log);
+        const std::map<std::string, int> threadBounds = entryThreadBounds(result.ptx);
         const std::string code = codeOnly(source);
         for (const std::string &lowered : entryNames(result.ptx)) {
             KernelInfo kernel;
@@ -378,6 +431,8 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
                 declarationLine(code, plainIdentifier(kernel.readableName), kernel.readableName);
             if (const auto it = resources.find(lowered); it != resources.end())
                 kernel.resources = it->second;
+            if (const auto it = threadBounds.find(lowered); it != threadBounds.end())
+                kernel.resources.maxThreadsPerBlock = it->second;
             result.kernels.push_back(std::move(kernel));
         }
     } catch (const ApiError &error) {

@@ -16,6 +16,9 @@ struct KernelResources
     int spillStoreBytes = 0;
     int spillLoadBytes = 0;
     int barriers = 0;
+    // __launch_bounds__ (the PTX's .maxntid, or .reqntid): the most threads a block of this
+    // kernel may have; 0 when the kernel sets no bound. A larger block fails to launch.
+    int maxThreadsPerBlock = 0;
     bool operator==(const KernelResources &) const = default;
 };
 

@@ -200,6 +200,11 @@ KernelLookup findKernel(const std::vector<KernelInfo> &kernels, std::string_view
                    (kernels.empty() ? std::string("it has no __global__ kernel")
                                     : "it has: " + kernelList(kernels)) +
                    ")";
+    // A template is in the module only once instantiated: say how to name one.
+    if (kernels.empty() && wanted.find('<') == std::string::npos)
+        lookup.error += "; if `" + std::string(name) +
+                        "` is a template, name an instantiation, such as " + std::string(name) +
+                        "<float>";
     return lookup;
 }
 
@@ -285,25 +290,57 @@ std::string moduleVariableList(std::string_view ptx)
     return list;
 }
 
+// "scale<float, 4>" for "scale<float, 4>" and "scale<float, 4>(float*, int)"; empty when the
+// name has no template arguments.
+std::string instantiationOf(std::string_view name)
+{
+    const std::size_t parameters = parameterListStart(name);
+    const std::string_view head = name.substr(0, parameters);
+    const std::size_t open = head.find('<');
+    if (open == std::string_view::npos || open == 0 || head.find('>', open) == head.npos)
+        return {};
+    std::string text(head);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.pop_back();
+    return text;
+}
+
+std::string moduleVariableMismatch(std::string_view ptx, const std::string &name,
+                                   std::uint64_t bytes, const std::string &what)
+{
+    const std::vector<ModuleVariable> variables = moduleVariables(ptx);
+    const auto found = std::find_if(variables.begin(), variables.end(),
+                                    [&](const ModuleVariable &v) { return v.name == name; });
+    if (found == variables.end()) {
+        const std::string known = moduleVariableList(ptx);
+        return "the module has no __constant__ or __device__ variable `" + name + "` (" +
+               (known.empty() ? std::string("it has none") : "it has: " + known) + ")";
+    }
+    if (bytes != found->bytes) {
+        return what + " is " + std::to_string(bytes) + " bytes, but `" + name + "` has " +
+               std::to_string(found->bytes) + "; initialise all of it";
+    }
+    return {};
+}
+
 bool needsNameExpression(std::string_view name)
 {
-    const std::size_t open = name.find('<');
-    return open != std::string_view::npos && open > 0 && name.find('>', open) != name.npos &&
-           name.find('(') == std::string_view::npos;
+    return !instantiationOf(name).empty();
 }
 
 CompileOptions withKernelNameExpressions(CompileOptions options,
                                          const std::vector<std::string> &kernelNames)
 {
     for (const std::string &name : kernelNames) {
-        if (!needsNameExpression(name))
+        const std::string instantiation = instantiationOf(name);
+        if (instantiation.empty())
             continue;
-        const std::string wanted = withoutSpaces(name);
+        const std::string wanted = withoutSpaces(instantiation);
         const bool present = std::any_of(
             options.nameExpressions.begin(), options.nameExpressions.end(),
             [&](const std::string &expression) { return withoutSpaces(expression) == wanted; });
         if (!present)
-            options.nameExpressions.push_back(name);
+            options.nameExpressions.push_back(instantiation);
     }
     return options;
 }

@@ -56,6 +56,10 @@ struct ModuleVariable
 std::vector<ModuleVariable> moduleVariables(std::string_view ptx);
 // "c_Kernel (__constant__, 68 bytes), d_count (__device__, 4 bytes)"
 std::string moduleVariableList(std::string_view ptx);
+// Why initialising module variable `name` with `bytes` bytes (`what`: "5 × float") does not
+// fit the module compiled to `ptx` — no such variable, or another size; empty when it fits.
+std::string moduleVariableMismatch(std::string_view ptx, const std::string &name,
+                                   std::uint64_t bytes, const std::string &what);
 
 // True when `name` needs NVRTC to instantiate it: a template instantiation such as
 // `scale<float, 4>` that must be added as a name expression to exist in the module.

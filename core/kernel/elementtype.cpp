@@ -57,6 +57,8 @@ constexpr std::array kScalarSpellings{
     Spelling{"ptrdiff_t", ScalarKind::Int64},
     Spelling{"intptr_t", ScalarKind::Int64},
     Spelling{"uintptr_t", ScalarKind::UInt64},
+    Spelling{"clock_t", ScalarKind::Int64}, // long on Linux x86-64 and aarch64, as NVRTC has it
+    Spelling{"time_t", ScalarKind::Int64},
     Spelling{"half", ScalarKind::Float16},
     Spelling{"__half", ScalarKind::Float16},
     Spelling{"__nv_bfloat16", ScalarKind::BFloat16},

@@ -74,6 +74,13 @@ std::vector<LaunchIssue> validateLaunch(const ResolvedLaunch &resolved,
                 (threadsOverflow ? std::string("more than 2^64") : std::to_string(threads)) +
                 " threads; " + who + " allows " + std::to_string(limits.maxThreadsPerBlock));
     }
+    if (!threadsOverflow && resources.maxThreadsPerBlock > 0 &&
+        threads > std::uint64_t(resources.maxThreadsPerBlock) &&
+        threads <= std::uint64_t(limits.maxThreadsPerBlock)) {
+        add("block", "block has " + std::to_string(threads) +
+                         " threads; the kernel's __launch_bounds__ allows " +
+                         std::to_string(resources.maxThreadsPerBlock));
+    }
     for (int axis = 0; axis < 3; ++axis) {
         const std::uint64_t value = resolved.grid[std::size_t(axis)];
         if (value > std::uint64_t(limits.maxGridDim[axis]))

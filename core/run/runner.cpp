@@ -919,22 +919,15 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
     // as cuMemcpyToSymbol would, since constant memory is not for kernels to write.
     for (const ResolvedBuffer &g : resolved.globals) {
         phase = "initialising the global `" + g.parameter + "`";
+        const std::string problem =
+            moduleVariableMismatch(compiled.ptx, g.parameter, g.bytes,
+                                   std::to_string(g.count) + " × " + g.elementType.name());
         const std::optional<Module::Global> global = resources->module->global(g.parameter);
-        if (!global) {
-            const std::string known = moduleVariableList(compiled.ptx);
+        if (!problem.empty() || !global) {
             throw RunFailure{RunStatus::InvalidLaunch,
-                             "global " + g.parameter + ": the module has no __constant__ or "
-                                                       "__device__ variable `" +
-                                 g.parameter + "` (" +
-                                 (known.empty() ? std::string("it has none") : "it has: " + known) +
-                                 ")"};
-        }
-        if (g.bytes > global->bytes) {
-            throw RunFailure{RunStatus::InvalidLaunch,
-                             "global " + g.parameter + ": " + std::to_string(g.count) + " × " +
-                                 g.elementType.name() + " is " + std::to_string(g.bytes) +
-                                 " bytes, but the variable has " +
-                                 std::to_string(global->bytes)};
+                             "global " + g.parameter + ": " +
+                                 (problem.empty() ? "the driver does not find it in the module"
+                                                  : problem)};
         }
         DeviceBuffer scratch(std::max<std::uint64_t>(g.bytes, 1));
         initialiseElements(helpers, gpu, scratch.pointer(), g.elementType, g.count, g,

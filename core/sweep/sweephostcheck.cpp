@@ -123,24 +123,12 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
         out.message = joinIssues(issues);
         return out;
     }
-    const std::vector<ModuleVariable> variables = moduleVariables(variant.compiled->ptx);
     for (const ResolvedBuffer &global : resolved.globals) {
-        const auto found =
-            std::find_if(variables.begin(), variables.end(),
-                         [&](const ModuleVariable &v) { return v.name == global.parameter; });
-        if (found == variables.end()) {
-            const std::string known = moduleVariableList(variant.compiled->ptx);
-            out.message = "global " + global.parameter +
-                          ": the module has no __constant__ or __device__ variable `" +
-                          global.parameter + "` (" +
-                          (known.empty() ? std::string("it has none") : "it has: " + known) + ")";
-            return out;
-        }
-        if (global.bytes > found->bytes) {
-            out.message = "global " + global.parameter + ": " + std::to_string(global.count) +
-                          " × " + global.elementType.name() + " is " +
-                          std::to_string(global.bytes) + " bytes, but the variable has " +
-                          std::to_string(found->bytes);
+        const std::string problem = moduleVariableMismatch(
+            variant.compiled->ptx, global.parameter, global.bytes,
+            std::to_string(global.count) + " × " + global.elementType.name());
+        if (!problem.empty()) {
+            out.message = "global " + global.parameter + ": " + problem;
             return out;
         }
     }

@@ -202,7 +202,8 @@ void to_json(json &j, const CompiledImage &image)
                                      {"stackFrameBytes", r.stackFrameBytes},
                                      {"spillStoreBytes", r.spillStoreBytes},
                                      {"spillLoadBytes", r.spillLoadBytes},
-                                     {"barriers", r.barriers}}}});
+                                     {"barriers", r.barriers},
+                                     {"maxThreadsPerBlock", r.maxThreadsPerBlock}}}});
     }
     j = json{{"options", image.options},
              {"cubin", toBase64(image.cubin)},
@@ -235,6 +236,7 @@ void from_json(const json &j, CompiledImage &image)
             readIfPresent(*r, "spillStoreBytes", res.spillStoreBytes);
             readIfPresent(*r, "spillLoadBytes", res.spillLoadBytes);
             readIfPresent(*r, "barriers", res.barriers);
+            readIfPresent(*r, "maxThreadsPerBlock", res.maxThreadsPerBlock);
         }
         image.kernels.push_back(std::move(kernel));
     }

@@ -27,6 +27,10 @@ private Q_SLOTS:
     void overloadSignatureReadsItsOwnDeclaration();
     void preferredNameIsShortestUnique();
     void moduleVariablesFromPtx();
+    void launchBoundsFromPtx();
+    void templateNamedWithItsSignature();
+    void plainNameOfATemplateSaysHow();
+    void wrongTemplateArgumentsNameTheKernel();
 };
 
 namespace {
@@ -220,6 +224,53 @@ __global__ void use(float *out) { out[0] = c_Kernel[3] + d_count + d_table[1][2]
     QCOMPARE(moduleVariableList(result.ptx),
              std::string("c_Kernel (__constant__, 68 bytes), d_count (__device__, 4 bytes), "
                          "d_table (__device__, 256 bytes)"));
+}
+
+void TestKernelLookup::launchBoundsFromPtx()
+{
+    const CompileResult result =
+        compile("__global__ void __launch_bounds__(128, 4) bounded(float *x) { x[0] = 1; }\n"
+                "__global__ void free_kernel(float *x) { x[0] = 2; }\n");
+    QVERIFY2(result.success, result.log.c_str());
+    QCOMPARE(findKernel(result, "bounded").kernel->resources.maxThreadsPerBlock, 128);
+    QCOMPARE(findKernel(result, "free_kernel").kernel->resources.maxThreadsPerBlock, 0);
+}
+
+void TestKernelLookup::templateNamedWithItsSignature()
+{
+    // What `cuwb check` prints for a template instantiation can be pasted back as the name.
+    LaunchSpec launch;
+    launch.kernel = "mul<double, 5>(double*, int)";
+    CompileOptions options;
+    QVERIFY(bindLaunchDefines(launch, options, {launch.kernel}).empty());
+    QCOMPARE(options.nameExpressions, std::vector<std::string>{"mul<double, 5>"});
+    const CompileResult result = compile(kSource, options.nameExpressions);
+    const KernelLookup lookup = findKernel(result, launch.kernel);
+    QVERIFY2(lookup.found(), lookup.error.c_str());
+    QCOMPARE(lookup.kernel->loweredName, std::string("_Z3mulIdLi5EEvPT_i"));
+}
+
+void TestKernelLookup::plainNameOfATemplateSaysHow()
+{
+    const CompileResult result =
+        compile("template <typename T> __global__ void fill(T *x) { x[0] = T(1); }\n");
+    const KernelLookup lookup = findKernel(result, "fill");
+    QVERIFY(!lookup.found());
+    QCOMPARE(lookup.error, std::string("the source has no kernel `fill` (it has no __global__ "
+                                       "kernel); if `fill` is a template, name an "
+                                       "instantiation, such as fill<float>"));
+}
+
+void TestKernelLookup::wrongTemplateArgumentsNameTheKernel()
+{
+    const CompileResult result = compile(kSource, {"mul<float>"});
+    QVERIFY(!result.success);
+    QVERIFY(!result.diagnostics.empty());
+    const Diagnostic &first = result.diagnostics.front();
+    QVERIFY2(first.file.empty(), first.file.c_str());
+    QVERIFY2(first.message.starts_with("the kernel name or name expression does not name an "
+                                       "instantiation of a __global__ template (mul<float>): "),
+             first.message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestKernelLookup)

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void validLaunchHasNoIssues();
     void resolveIssuesComeFirst();
     void threadsPerBlock();
+    void launchBounds();
     void blockDimensions();
     void gridDimensions();
     void threadCountOverflow();
@@ -84,6 +85,18 @@ void TestLaunchValidation::threadsPerBlock()
 {
     QCOMPARE(check(launch({1, 1, 1}, {64, 32, 1})),
              std::vector<std::string>{"block: block has 2048 threads; sm_90 allows 1024"});
+}
+
+void TestLaunchValidation::launchBounds()
+{
+    // __launch_bounds__(128): a larger block would fail in cuLaunchKernel with a bare
+    // CUDA_ERROR_INVALID_VALUE; it is named here instead.
+    KernelResources resources;
+    resources.maxThreadsPerBlock = 128;
+    QCOMPARE(check(launch({16, 1, 1}, {128, 1, 1}), resources), std::vector<std::string>{});
+    QCOMPARE(check(launch({16, 1, 1}, {64, 4, 1}), resources),
+             std::vector<std::string>{
+                 "block: block has 256 threads; the kernel's __launch_bounds__ allows 128"});
 }
 
 void TestLaunchValidation::blockDimensions()
