@@ -764,6 +764,12 @@ void LaunchPanel::revalidate()
             if (verification.kind == ReferenceKind::File && verification.file.empty())
                 m_issues.push_back({toStdString(tr("verification")),
                                     toStdString(tr("choose the reference file")), -1});
+            if (verification.kind == ReferenceKind::Aggregate && verification.of.empty() &&
+                verification.expected.empty())
+                m_issues.push_back({toStdString(tr("verification")),
+                                    toStdString(tr("give the expected value, or an input to "
+                                                   "compare with")),
+                                    -1});
         }
     }
 

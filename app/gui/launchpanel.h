@@ -88,6 +88,7 @@ public:
     // The architecture the metrics pass would profile: the device's, else the target's.
     [[nodiscard]] QString metricsArchitecture() const;
     [[nodiscard]] VariablesModel *variablesModel() const { return m_variablesModel; }
+    [[nodiscard]] VariablesModel *definesModel() const { return m_definesModel; }
     [[nodiscard]] ArgumentsModel *argumentsModel() const { return m_argumentsModel; }
     [[nodiscard]] QTableView *argumentsView() const { return m_argumentsView; }
     [[nodiscard]] ExpressionField *blockField(int axis) const { return m_block[std::size_t(axis)]; }

@@ -23,11 +23,26 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     , m_expression(new QLineEdit(this))
     , m_kernel(new QComboBox(this))
     , m_file(new QLineEdit(this))
+    , m_reduce(new QComboBox(this))
+    , m_against(new QComboBox(this))
+    , m_expected(new QLineEdit(this))
+    , m_count(new QLineEdit(this))
     , m_tolerance(new QComboBox(this))
     , m_toleranceValue(new QLineEdit(this))
 {
     // In ReferenceKind's order.
-    m_kind->addItems({tr("None"), tr("Expression"), tr("Other kernel"), tr("File")});
+    m_kind->addItems(
+        {tr("None"), tr("Expression"), tr("Other kernel"), tr("File"), tr("Sum, min or max")});
+    // In Reduction's order, without None.
+    m_reduce->addItems({tr("sum"), tr("min"), tr("max")});
+    m_reduce->setToolTip(tr("Reduce the output (its counted elements) on the GPU"));
+    m_against->setToolTip(tr("Compare with the same reduction of an input, as the kernel found "
+                             "it, or with a value"));
+    m_expected->setPlaceholderText(tr("N * (N - 1) / 2"));
+    m_expected->setToolTip(tr("The expected value, an expression over the launch's names"));
+    m_count->setPlaceholderText(tr("all"));
+    m_count->setToolTip(tr("Only the first elements are checked (an expression such as grid.x "
+                           "for one partial result per block); empty: all of them"));
     m_tolerance->addItems({tr("absolute"), tr("relative"), tr("ULP")});
     auto *validator = new QDoubleValidator(0.0, 1e300, 17, m_toleranceValue);
     validator->setNotation(QDoubleValidator::ScientificNotation);
@@ -50,6 +65,14 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     fileRow->addWidget(m_file, 1);
     fileRow->addWidget(browseButton);
     m_stack->addWidget(filePage);
+    auto *aggregatePage = new QWidget(m_stack);
+    auto *aggregateRow = new QHBoxLayout(aggregatePage);
+    aggregateRow->setContentsMargins(0, 0, 0, 0);
+    aggregateRow->addWidget(m_reduce);
+    aggregateRow->addWidget(new QLabel(tr("against"), aggregatePage));
+    aggregateRow->addWidget(m_against);
+    aggregateRow->addWidget(m_expected, 1);
+    m_stack->addWidget(aggregatePage);
     m_stack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 
     auto *toleranceRow = new QHBoxLayout;
@@ -61,6 +84,7 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     form->addRow(tr("Output"), m_output);
     form->addRow(tr("Reference"), m_kind);
     form->addRow(QString(), m_stack);
+    form->addRow(tr("Elements"), m_count);
     form->addRow(tr("Tolerance"), toleranceRow);
 
     connect(m_output, &QComboBox::currentTextChanged, this, &VerificationWidget::edited);
@@ -68,6 +92,10 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     connect(m_expression, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(m_kernel, &QComboBox::currentTextChanged, this, &VerificationWidget::edited);
     connect(m_file, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(m_reduce, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
+    connect(m_against, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
+    connect(m_expected, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(m_count, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(m_tolerance, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
     connect(m_toleranceValue, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(browseButton, &QToolButton::clicked, this, &VerificationWidget::browse);
@@ -81,6 +109,9 @@ void VerificationWidget::setChoices(const QStringList &buffers, const QStringLis
     m_output->addItems(buffers);
     m_kernel->clear();
     m_kernel->addItems(kernels);
+    m_against->clear();
+    m_against->addItem(tr("a value"));
+    m_against->addItems(buffers);
     m_updating = false;
     showSpec();
 }
@@ -108,12 +139,23 @@ void VerificationWidget::showSpec()
     m_kernel->setCurrentText(kernel);
     if (m_file->text() != toQString(m_spec.file))
         m_file->setText(toQString(m_spec.file));
+    m_reduce->setCurrentIndex(std::max(0, int(m_spec.reduce) - 1));
+    const QString of = toQString(m_spec.of);
+    if (!of.isEmpty() && m_against->findText(of) < 0)
+        m_against->addItem(of);
+    m_against->setCurrentIndex(of.isEmpty() ? 0 : m_against->findText(of));
+    m_expected->setVisible(of.isEmpty());
+    if (m_expected->text() != toQString(m_spec.expected))
+        m_expected->setText(toQString(m_spec.expected));
+    if (m_count->text() != toQString(m_spec.count))
+        m_count->setText(toQString(m_spec.count));
     m_tolerance->setCurrentIndex(int(m_spec.tolerance));
     bool ok = false;
     if (QLocale::c().toDouble(m_toleranceValue->text(), &ok) != m_spec.toleranceValue || !ok)
         m_toleranceValue->setText(QString::number(m_spec.toleranceValue, 'g', 6));
     const bool on = m_spec.kind != ReferenceKind::None;
     m_output->setEnabled(on);
+    m_count->setEnabled(on);
     m_tolerance->setEnabled(on);
     m_toleranceValue->setEnabled(on);
     m_updating = false;
@@ -128,6 +170,14 @@ void VerificationWidget::edited()
     m_spec.expression = toStdString(m_expression->text().trimmed());
     m_spec.referenceKernel = toStdString(m_kernel->currentText());
     m_spec.file = toStdString(m_file->text().trimmed());
+    m_spec.count = toStdString(m_count->text().trimmed());
+    if (m_spec.kind == ReferenceKind::Aggregate) {
+        m_spec.reduce = Reduction(std::max(0, m_reduce->currentIndex()) + 1);
+        m_spec.of = m_against->currentIndex() > 0 ? toStdString(m_against->currentText())
+                                                  : std::string();
+        m_spec.expected = m_spec.of.empty() ? toStdString(m_expected->text().trimmed())
+                                            : std::string();
+    }
     m_spec.tolerance = ToleranceKind(std::max(0, m_tolerance->currentIndex()));
     bool ok = false;
     const double tolerance = QLocale::c().toDouble(m_toleranceValue->text(), &ok);

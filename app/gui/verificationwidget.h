@@ -1,6 +1,7 @@
 // VerificationWidget: how the run's output is checked: which output buffer, against what (a
-// per-element expression over the inputs, another kernel of the same source, or a file), and
-// with which tolerance (absolute, relative or ULP). Edits a VerificationSpec.
+// per-element expression over the inputs, another kernel of the same source, a file, or an
+// aggregate: the sum, min or max against an input's or a value), how many of its elements
+// count, and with which tolerance (absolute, relative or ULP). Edits a VerificationSpec.
 #pragma once
 
 #include "run/verification.h"
@@ -27,6 +28,8 @@ public:
 
     [[nodiscard]] QComboBox *referenceKindCombo() const { return m_kind; }
     [[nodiscard]] QLineEdit *expressionEdit() const { return m_expression; }
+    [[nodiscard]] QLineEdit *countEdit() const { return m_count; }
+    [[nodiscard]] QComboBox *againstCombo() const { return m_against; }
 
 Q_SIGNALS:
     void specEdited(const cuwb::VerificationSpec &spec);
@@ -42,6 +45,10 @@ private:
     QLineEdit *m_expression = nullptr;
     QComboBox *m_kernel = nullptr;
     QLineEdit *m_file = nullptr;
+    QComboBox *m_reduce = nullptr;    // aggregate: sum, min, max
+    QComboBox *m_against = nullptr;   // aggregate: an input buffer, or "a value"
+    QLineEdit *m_expected = nullptr;  // aggregate: the expected value, an expression
+    QLineEdit *m_count = nullptr;     // the elements that count: empty for all
     QComboBox *m_tolerance = nullptr;
     QLineEdit *m_toleranceValue = nullptr;
     VerificationSpec m_spec;

@@ -97,6 +97,21 @@ const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &requ
     return *m_variants.emplace(key, std::move(variant)).first->second;
 }
 
+void HostPointCheck::applyTo(SweepPointResult &result) const
+{
+    result.compileMs = compileMs;
+    result.registersPerThread = registersPerThread;
+    result.staticSharedBytes = staticSharedBytes;
+    result.theoreticalOccupancy = theoreticalOccupancy;
+    result.occupancyLimiter = occupancyLimiter;
+    result.waves = waves;
+    if (!runnable) {
+        result.status = PointStatus::Skipped;
+        result.compileFailed = compileFailed;
+        result.message = message;
+    }
+}
+
 HostPointCheck SweepHostCheck::check(const RunRequest &request)
 {
     HostPointCheck out;
@@ -180,17 +195,7 @@ SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::st
             r.status = PointStatus::Skipped;
             r.message = point.skipReason;
         } else {
-            const HostPointCheck check = host.check(point.request);
-            r.compileMs = check.compileMs;
-            r.registersPerThread = check.registersPerThread;
-            r.staticSharedBytes = check.staticSharedBytes;
-            r.theoreticalOccupancy = check.theoreticalOccupancy;
-            r.occupancyLimiter = check.occupancyLimiter;
-            if (!check.runnable) {
-                r.status = PointStatus::Skipped;
-                r.compileFailed = check.compileFailed;
-                r.message = check.message;
-            }
+            host.check(point.request).applyTo(r);
         }
         plan.result.points.push_back(std::move(r));
     }

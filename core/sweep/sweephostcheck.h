@@ -37,6 +37,10 @@ struct HostPointCheck
     // The variant as compiled (shared by every point of the same options); null when the
     // compile could not run.
     std::shared_ptr<const CompileResult> compiled;
+
+    // Writes what the host found into a point's result: resources, occupancy, compile time,
+    // and the skip when the point cannot run.
+    void applyTo(SweepPointResult &result) const;
 };
 
 class SweepHostCheck

@@ -60,31 +60,14 @@ struct SweepRunner::State
     std::set<std::pair<long, const CompileResult *>> imagesSent;
 };
 
-struct SweepRunner::DeviceTarget
-{
-    std::string arch;
-    ArchLimits limits;
-    ValidationContext validation;
-    int smCount = 0;
-};
-
 void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,
-                           const DeviceTarget &target, bool &ranOnWorker)
+                           bool &ranOnWorker)
 {
-    (void)target;
     const HostPointCheck host = m_state->host->check(r.point.request);
-    r.compileMs = host.compileMs;
-    r.registersPerThread = host.registersPerThread;
-    r.staticSharedBytes = host.staticSharedBytes;
+    host.applyTo(r);
     if (!host.runnable) {
-        r.status = PointStatus::Skipped;
-        r.compileFailed = host.compileFailed;
-        r.message = host.message;
         return;
     }
-    r.theoreticalOccupancy = host.theoreticalOccupancy;
-    r.occupancyLimiter = host.occupancyLimiter;
-    r.waves = host.waves;
 
     // The worker gets the variant the host compiled with its first request for it, and keeps
     // it; it does not compile the same source and options again.
@@ -399,16 +382,14 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         m_started(result);
     }
 
-    DeviceTarget target;
-    target.arch = arch;
-    target.limits = limits;
-    target.validation.limits = limits;
-    target.validation.limitsName = device->name;
+    // The worker's device: its limits, free memory and SMs for the host checks.
+    ValidationContext validation;
+    validation.limits = limits;
+    validation.limitsName = device->name;
     if (freeMemoryBytes > 0) {
-        target.validation.freeMemoryBytes = freeMemoryBytes;
+        validation.freeMemoryBytes = freeMemoryBytes;
     }
-    target.smCount = device->smCount;
-    m_state->host = std::make_unique<SweepHostCheck>(arch, target.validation, target.smCount);
+    m_state->host = std::make_unique<SweepHostCheck>(arch, validation, device->smCount);
 
     std::size_t runnableLeft = expansion.runnableCount();
     std::size_t workerPoints = 0;
@@ -426,7 +407,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         const bool runnable = r.point.runnable();
         if (runnable) {
             --runnableLeft;
-            runPoint(r, spec, context, target, ranOnWorker);
+            runPoint(r, spec, context, ranOnWorker);
             m_hostCompiles = m_state->host->compiles();
             r.wallSeconds = secondsSince(pointStart);
             if (r.status == PointStatus::Pending) {

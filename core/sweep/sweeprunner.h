@@ -100,11 +100,10 @@ public:
 
 private:
     struct State;        // the host compiler and its results by options, for one run()
-    struct DeviceTarget; // the worker's device: architecture, limits, SMs
     // Fills r for one runnable point: host checks, verification, measurement, metrics. Leaves
     // it Pending when cancelled; ranOnWorker tells whether the worker was asked anything.
     void runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,
-                  const DeviceTarget &target, bool &ranOnWorker);
+                  bool &ranOnWorker);
 
     WorkerProcess &m_worker;
     std::unique_ptr<State> m_state;

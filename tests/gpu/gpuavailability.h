@@ -1,9 +1,12 @@
-// Shared by the gpu tests: why this machine cannot run them, or an empty string when it can.
+// Shared by the gpu tests: why this machine cannot run them (an empty string when it can), and
+// the cuwb they start.
 #pragma once
 
 #include "cuda/driverapi.h"
 #include "device/deviceinfo.h"
 
+#include <QCoreApplication>
+#include <QFileInfo>
 #include <QString>
 
 inline QString gpuSkipReason()
@@ -16,4 +19,12 @@ inline QString gpuSkipReason()
     if (query.devices.empty())
         return QStringLiteral("needs a GPU: %1").arg(QString::fromStdString(query.message));
     return QString();
+}
+
+// The cuwb beside the test (a portable bundle keeps every program in one folder and has no build
+// tree), else the one the test was built with.
+inline QString cuwbBesideTest()
+{
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/cuwb");
+    return QFileInfo(beside).isExecutable() ? beside : QStringLiteral(CUWB_CLI_PATH);
 }

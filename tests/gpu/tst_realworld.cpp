@@ -3,9 +3,9 @@
 // `cuwb sweep --verify --json`: no point may be skipped for a reason other than the device's
 // limits or its constraints, and none may be wrong. Skips, saying why, without a GPU.
 #include "gpuavailability.h"
+#include "../realworldprojects.h"
 
 #include <QCoreApplication>
-#include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,21 +13,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
-namespace {
-
-QString cuwbPath()
-{
-    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/cuwb");
-    return QFileInfo(beside).isExecutable() ? beside : QStringLiteral(CUWB_CLI_PATH);
-}
-
-QString corpusDir()
-{
-    return QStringLiteral(CUWB_TEST_DATA_DIR "/../../realworld");
-}
-
-} // namespace
 
 class TestRealWorldOnGpu : public QObject
 {
@@ -49,16 +34,7 @@ void TestRealWorldOnGpu::initTestCase()
 
 void TestRealWorldOnGpu::runsVerifiesAndSweeps_data()
 {
-    QTest::addColumn<QString>("project");
-    QDirIterator it(corpusDir(), {QStringLiteral("*.cuwb")}, QDir::Files,
-                    QDirIterator::Subdirectories);
-    QStringList projects;
-    while (it.hasNext())
-        projects << it.next();
-    projects.sort();
-    for (const QString &project : projects)
-        QTest::newRow(qPrintable(QDir(corpusDir()).relativeFilePath(project))) << project;
-    QVERIFY2(projects.size() >= 25, "issue 10 asks for at least 25 public kernels");
+    QVERIFY2(addRealWorldRows() >= 25, "issue 10 asks for at least 25 public kernels");
 }
 
 void TestRealWorldOnGpu::runsVerifiesAndSweeps()
@@ -67,7 +43,7 @@ void TestRealWorldOnGpu::runsVerifiesAndSweeps()
         QSKIP(qPrintable(m_skipReason));
     QFETCH(QString, project);
     QProcess run;
-    run.start(cuwbPath(), {QStringLiteral("run"), QStringLiteral("--json"), project});
+    run.start(cuwbBesideTest(), {QStringLiteral("run"), QStringLiteral("--json"), project});
     QVERIFY(run.waitForFinished(180000));
     const QByteArray out = run.readAllStandardOutput();
     QVERIFY2(run.exitStatus() == QProcess::NormalExit, run.readAllStandardError().constData());
@@ -84,7 +60,7 @@ void TestRealWorldOnGpu::runsVerifiesAndSweeps()
     QTemporaryDir dir;
     const QString result = dir.filePath(QStringLiteral("sweep.json"));
     QProcess sweep;
-    sweep.start(cuwbPath(), {QStringLiteral("sweep"), project, QStringLiteral("--verify"),
+    sweep.start(cuwbBesideTest(), {QStringLiteral("sweep"), project, QStringLiteral("--verify"),
                              QStringLiteral("--samples"), QStringLiteral("5"),
                              QStringLiteral("--json"), result});
     QVERIFY(sweep.waitForFinished(300000));

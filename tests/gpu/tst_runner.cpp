@@ -200,16 +200,6 @@ extern "C" __global__ void endless(float *out, int n)
 }
 )";
 
-QString cliPath()
-{
-    // Beside the test first: the bundle run on a GPU machine has no build tree.
-    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/cuwb");
-    if (QFileInfo::exists(beside)) {
-        return beside;
-    }
-    return QStringLiteral(CUWB_CLI_PATH);
-}
-
 } // namespace
 
 // QSKIP returns from the function it is in, so this must be a macro, not a helper.
@@ -779,7 +769,7 @@ void TestRunner::faultsEndTheWorker()
     QFETCH(QString, messagePart);
     QFETCH(QString, deviceError);
     QFETCH(double, deadlineSeconds);
-    const QString cli = cliPath();
+    const QString cli = cuwbBesideTest();
     if (!QFileInfo::exists(cli)) {
         QSKIP(qPrintable(QStringLiteral("cuwb not found at %1").arg(cli)));
     }

@@ -12,18 +12,6 @@
 #include <QProcess>
 #include <QtTest>
 
-namespace {
-
-// The cuwb beside this test (a portable bundle keeps every program in one folder), else the one
-// this test was built with.
-QString cuwbPath()
-{
-    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/cuwb");
-    return QFileInfo(beside).isExecutable() ? beside : QStringLiteral(CUWB_CLI_PATH);
-}
-
-} // namespace
-
 class TestSamplesOnGpu : public QObject
 {
     Q_OBJECT
@@ -63,7 +51,7 @@ void TestSamplesOnGpu::runsAndVerifies()
         QSKIP(qPrintable(m_skipReason));
     QFETCH(QString, project);
     QProcess cuwb;
-    cuwb.start(cuwbPath(), {QStringLiteral("run"), QStringLiteral("--json"), project});
+    cuwb.start(cuwbBesideTest(), {QStringLiteral("run"), QStringLiteral("--json"), project});
     QVERIFY(cuwb.waitForFinished(180000));
     const QByteArray out = cuwb.readAllStandardOutput();
     const QByteArray err = cuwb.readAllStandardError();

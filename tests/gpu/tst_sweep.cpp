@@ -17,20 +17,6 @@
 
 using namespace cuwb;
 
-namespace {
-
-// The cuwb beside this test (a portable bundle keeps every program in one folder), else the one
-// this test was built with.
-std::string cuwbPath()
-{
-    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/cuwb");
-    if (QFileInfo(beside).isExecutable())
-        return beside.toStdString();
-    return CUWB_CLI_PATH;
-}
-
-} // namespace
-
 class TestSweep : public QObject
 {
     Q_OBJECT
@@ -72,7 +58,7 @@ void TestSweep::copyBlockSizesStep32()
     spec.verify = true;
 
     WorkerProcess::Options options;
-    options.executable = cuwbPath();
+    options.executable = cuwbBesideTest().toStdString();
     WorkerProcess worker(options);
     SweepRunner runner(worker);
     std::size_t streamed = 0;

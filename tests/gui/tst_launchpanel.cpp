@@ -1,5 +1,6 @@
 #include "argumentsmodel.h"
 #include "compiler/kernelcompiler.h"
+#include "launch/launchenvironment.h"
 #include "expressionfield.h"
 #include "launchpanel.h"
 #include "variablesmodel.h"
@@ -169,6 +170,64 @@ private Q_SLOTS:
         QVERIFY(!panel.runAction()->isEnabled());
         QCOMPARE(panel.runAction()->toolTip(), reason);
         QCOMPARE(panel.runBlockedReason(), reason);
+    }
+
+    void cppKernelKeepsTheNameTheProjectGave()
+    {
+        // An overloaded C++ kernel named by its signature, with a define that follows the block
+        // and the tuner defines: the panel finds the kernel in the compiled variant, keeps the
+        // user's spelling in the launch it runs, and shows the define's value.
+        const std::string source =
+            "namespace demo {\n"
+            "__global__ void scale(float *x, int n) { if (threadIdx.x < n) x[0] *= F; }\n"
+            "__global__ void scale(double *x, int n) { if (threadIdx.x < block_size_x) x[0] *= F; }\n"
+            "}\n";
+        LaunchSpec spec;
+        spec.kernel = "scale(double*, int)";
+        spec.variables = {{"N", "1 << 20"}};
+        spec.defines = {{"F", "block.x / 64"}};
+        spec.tunerDefines = true;
+        ArgumentSpec x;
+        x.parameter = "x";
+        x.elementType = parseElementType("double").value();
+        x.count = "N";
+        x.role = BufferRole::InOut;
+        ArgumentSpec n;
+        n.parameter = "n";
+        n.isBuffer = false;
+        n.elementType = parseElementType("int").value();
+        n.value = "N";
+        spec.arguments = {x, n};
+        spec.grid = {"N / block.x", "1", "1"};
+        spec.block = {"256", "1", "1"};
+
+        LaunchPanel panel;
+        QAbstractItemModelTester definesTester(
+            panel.definesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.setLaunch(spec, VerificationSpec{});
+        // What the editor compiles with: the launch's defines bound (F=4, block_size_x=256).
+        CompileOptions options;
+        LaunchSpec bound = panel.launchForCompile();
+        QVERIFY(bindLaunchDefines(bound, options, {bound.kernel}).empty());
+        QVERIFY(std::find(options.defines.begin(), options.defines.end(), "F=4") !=
+                options.defines.end());
+        KernelCompiler compiler;
+        const CompileResult result = compiler.compile(source, "scale.cu", options);
+        QVERIFY2(result.success, result.log.c_str());
+        panel.setCompileResult(result, QString::fromStdString(source), QStringLiteral("scale.cu"));
+
+        QCOMPARE(panel.currentKernel(), QStringLiteral("_ZN4demo5scaleEPdi"));
+        QCOMPARE(panel.launchSpec().kernel, std::string("scale(double*, int)"));
+        QCOMPARE(panel.runRequest().launch.kernel, std::string("scale(double*, int)"));
+        QCOMPARE(panel.launchSpec().defines, spec.defines);
+        QVERIFY(panel.launchSpec().tunerDefines);
+        QCOMPARE(panel.definesModel()->rowCount(), 1);
+        QCOMPARE(panel.definesModel()
+                     ->index(0, VariablesModel::ValueColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("4"));
+        QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
     }
 
     void keepsValuesWhenTheSameParametersRemain()

@@ -256,6 +256,14 @@ private Q_SLOTS:
                  (std::vector<std::string>{"64", "min(N, 128)", "256"}));
         QCOMPARE(f.panel->presetCombo()->currentIndex(), 0);
         QVERIFY(edited.size() >= 4);
+        // The group column: axes of one group zip, groups combine as a product.
+        QCOMPARE(model->headerData(SweepAxesModel::GroupColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Group"));
+        QVERIFY(model->setData(model->index(0, SweepAxesModel::GroupColumn),
+                               QStringLiteral(" shape ")));
+        QCOMPARE(f.panel->spec().axes.front().group, std::string("shape"));
+        QVERIFY(model->setData(model->index(0, SweepAxesModel::GroupColumn), QString()));
+        QVERIFY(f.panel->spec().axes.front().group.empty());
 
         // A second axis, cartesian or zipped, constraints, sampling.
         const int row = model->addAxis();

@@ -1,0 +1,61 @@
+// The verification editor: an aggregate check (sum, min or max of the output against an input
+// or a value) and the count of elements that matter, shown from and written to the spec.
+#include "verificationwidget.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace cuwb;
+
+class TestVerificationWidget : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void showsAnAggregateCheck()
+    {
+        VerificationWidget widget;
+        widget.setChoices({QStringLiteral("in"), QStringLiteral("partial")}, {});
+        VerificationSpec spec;
+        spec.kind = ReferenceKind::Aggregate;
+        spec.output = "partial";
+        spec.reduce = Reduction::Max;
+        spec.of = "in";
+        spec.count = "grid.x";
+        widget.setSpec(spec);
+        QCOMPARE(widget.referenceKindCombo()->currentText(), QStringLiteral("Sum, min or max"));
+        QCOMPARE(widget.countEdit()->text(), QStringLiteral("grid.x"));
+        QCOMPARE(widget.againstCombo()->currentText(), QStringLiteral("in"));
+        QCOMPARE(widget.spec(), spec);
+    }
+
+    void editsBecomeTheSpec()
+    {
+        VerificationWidget widget;
+        widget.setChoices({QStringLiteral("in"), QStringLiteral("partial")}, {});
+        QSignalSpy edited(&widget, &VerificationWidget::specEdited);
+        widget.referenceKindCombo()->setCurrentIndex(int(ReferenceKind::Aggregate));
+        QCOMPARE(widget.spec().kind, ReferenceKind::Aggregate);
+        QCOMPARE(widget.spec().reduce, Reduction::Sum);
+        QVERIFY(widget.spec().of.empty()); // "a value" until an input is chosen
+
+        QComboBox *against = widget.againstCombo();
+        against->setCurrentIndex(against->findText(QStringLiteral("in")));
+        QCOMPARE(widget.spec().of, std::string("in"));
+        QVERIFY(widget.spec().expected.empty());
+        QVERIFY(edited.size() >= 2);
+        widget.countEdit()->setText(QStringLiteral("grid.x"));
+        Q_EMIT widget.countEdit()->textEdited(QStringLiteral("grid.x"));
+        QCOMPARE(widget.spec().count, std::string("grid.x"));
+
+        // Another kind keeps what it does not show.
+        widget.referenceKindCombo()->setCurrentIndex(int(ReferenceKind::Expression));
+        QCOMPARE(widget.spec().kind, ReferenceKind::Expression);
+        QCOMPARE(widget.spec().reduce, Reduction::Sum);
+    }
+};
+
+QTEST_MAIN(TestVerificationWidget)
+#include "tst_verificationwidget.moc"
