@@ -155,7 +155,7 @@ void printSummary(std::ostream &out, const SweepResult &result)
         std::snprintf(line, sizeof line,
                       "time: %.0f ms in all: host compiles %.0f ms, worker compiles %.0f ms, "
                       "verification runs %.0f ms, measurements %.0f ms (of which the kernels' "
-                      "samples %.0f ms), other %.0f ms; %.2f ms a point beyond its kernels and "
+                      "samples %.3g ms), other %.0f ms; %.3g ms a point beyond its kernels and "
                       "compile\n",
                       t.wallMs, t.hostCompileMs, t.workerCompileMs, t.verifyMs, t.measureMs,
                       t.gpuSampleMs, t.otherMs, t.overheadPerPointMs);

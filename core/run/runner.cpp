@@ -364,10 +364,18 @@ std::string literal(double value)
 
 // The reference kernel for an Expression verification: out[i] = (T)(EXPR), with every buffer
 // bound by name (read-only), every scalar argument and variable as a constant.
-std::string referenceSource(const std::string &expression, const ResolvedLaunch &resolved,
-                            const ElementType &outputType)
+// One number the verification expression may use: a scalar argument or a launch name.
+struct ReferenceValue
 {
-    std::string constants;
+    std::string name;
+    std::string type; // the scalar's own type (float for half types), "long long" or "double"
+    double value = 0.0;
+    std::vector<unsigned char> bytes; // the value as `type`, for a kernel parameter
+};
+
+std::vector<ReferenceValue> referenceValues(const ResolvedLaunch &resolved)
+{
+    std::vector<ReferenceValue> values;
     std::vector<std::string> taken{"i"};
     for (const ResolvedBuffer &buffer : resolved.buffers) {
         taken.push_back(buffer.parameter);
@@ -376,22 +384,53 @@ std::string referenceSource(const std::string &expression, const ResolvedLaunch 
         if (!isIdentifier(scalar.parameter)) {
             continue;
         }
-        const bool reduced = scalar.elementType.scalar == ScalarKind::Float16 ||
-                             scalar.elementType.scalar == ScalarKind::BFloat16;
-        const std::string type = reduced ? "float" : cudaTypeName(scalar.elementType);
-        constants += "constexpr " + type + " " + scalar.parameter + " = static_cast<" + type +
-                     ">(" + literal(scalar.value) + ");\n";
+        ReferenceValue v{scalar.parameter, cudaTypeName(scalar.elementType), scalar.value,
+                         scalar.bytes};
+        const ScalarKind kind = scalar.elementType.scalar;
+        if (kind == ScalarKind::Float16 || kind == ScalarKind::BFloat16) {
+            const float asFloat = float(scalar.value);
+            v.type = "float";
+            v.bytes.assign(sizeof asFloat, 0);
+            std::memcpy(v.bytes.data(), &asFloat, sizeof asFloat);
+        }
+        values.push_back(v);
         taken.push_back(scalar.parameter);
     }
     for (const auto &[name, value] : resolved.variables) {
         if (!isIdentifier(name) || std::find(taken.begin(), taken.end(), name) != taken.end()) {
             continue;
         }
+        ReferenceValue v{name, "double", value, std::vector<unsigned char>(8)};
         if (value == std::floor(value) && std::fabs(value) < 9.0e18) {
-            constants += "constexpr long long " + name + " = " +
-                         std::to_string(static_cast<long long>(value)) + "LL;\n";
+            v.type = "long long";
+            const long long whole = static_cast<long long>(value);
+            std::memcpy(v.bytes.data(), &whole, sizeof whole);
         } else {
-            constants += "constexpr double " + name + " = " + literal(value) + ";\n";
+            std::memcpy(v.bytes.data(), &value, sizeof value);
+        }
+        values.push_back(v);
+    }
+    return values;
+}
+
+// The reference kernel of an expression. With `asParameters`, the launch's numbers are kernel
+// parameters, so the source (and its compile) is the same for every configuration of a sweep;
+// without, they are constexpr constants, for expressions that need constant expressions.
+std::string referenceSource(const std::string &expression, const ResolvedLaunch &resolved,
+                            const ElementType &outputType,
+                            const std::vector<ReferenceValue> &values, bool asParameters)
+{
+    std::string constants;
+    std::string valueParameters;
+    for (const ReferenceValue &v : values) {
+        if (asParameters) {
+            valueParameters += ", const " + v.type + " " + v.name;
+        } else if (v.type == "long long") {
+            constants += "constexpr long long " + v.name + " = " +
+                         std::to_string(static_cast<long long>(v.value)) + "LL;\n";
+        } else {
+            constants += "constexpr " + v.type + " " + v.name + " = static_cast<" + v.type +
+                         ">(" + literal(v.value) + ");\n";
         }
     }
     std::string parameters;
@@ -402,7 +441,7 @@ std::string referenceSource(const std::string &expression, const ResolvedLaunch 
     const std::string out = cudaTypeName(outputType);
     return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + constants +
            "extern \"C\" __global__ void cuwb_reference(" + out +
-           " *__restrict__ cuwb_out, unsigned long long cuwb_n" + parameters +
+           " *__restrict__ cuwb_out, unsigned long long cuwb_n" + parameters + valueParameters +
            ")\n{\n"
            "    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + "
            "threadIdx.x; i < cuwb_n;\n         i += (unsigned long long)gridDim.x * blockDim.x) {\n"
@@ -1032,8 +1071,20 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             CompileOptions refOptions;
             refOptions.arch = device.arch();
             refOptions.lineInfo = false;
-            const CompileResult reference = compiler.compile(
-                referenceSource(verify.expression, resolved, out.type), "reference.cu", refOptions);
+            // The launch's numbers as parameters: one compile serves every point of a sweep.
+            // An expression that needs them as constant expressions gets constexpr constants.
+            std::vector<ReferenceValue> values = referenceValues(resolved);
+            CompileResult reference = compiler.compile(
+                referenceSource(verify.expression, resolved, out.type, values, true),
+                "reference.cu", refOptions);
+            if (!reference.success) {
+                reference = compiler.compile(
+                    referenceSource(verify.expression, resolved, out.type, values, false),
+                    "reference.cu", refOptions);
+                if (reference.success) {
+                    values.clear();
+                }
+            }
             if (!reference.success) {
                 verdict.message =
                     "the verification expression did not compile: " + firstErrors(reference, 2);
@@ -1049,6 +1100,9 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             params.push_back(&n);
             for (DevicePointer &p : pointers) {
                 params.push_back(&p);
+            }
+            for (ReferenceValue &v : values) {
+                params.push_back(v.bytes.data());
             }
             phase = "computing the verification expression";
             const unsigned blocks = unsigned(std::clamp<std::uint64_t>(
