@@ -152,6 +152,10 @@ def configurations(space):
         p = dict(zip(names, values))
         if "derived" in space:
             p.update(space["derived"](p))
+        block = space["block"](p)
+        # As Kernel Tuner does by itself: no block above the device's 1024 threads.
+        if block[0] * block[1] * block[2] > 1024:
+            continue
         if all(eval(r, {}, dict(p)) for r in space["restrictions"]):
             yield p
 
@@ -190,8 +194,13 @@ def run_space(space, cp):
         grid, block = space["grid"](p), space["block"](p)
         t0 = time.perf_counter()
         args[out_index].fill(0)
-        kernel(grid, block, tuple(args))
-        out = cp.asnumpy(args[out_index])
+        try:
+            kernel(grid, block, tuple(args))
+            out = cp.asnumpy(args[out_index])
+        except Exception as error:  # a launch the driver refuses: that configuration fails
+            verify_s += time.perf_counter() - t0
+            results.append({"config": p, "status": "failed", "error": str(error)[:200]})
+            continue
         if "verify_with" in space:
             ok = space["verify_with"](out, answer, p)
         elif space.get("per_config_inputs"):
