@@ -285,6 +285,7 @@ int runCheck(const std::vector<std::string> &arguments)
             report["sweep"] = {{"points", plan->result.points.size()},
                                {"runnable", plan->runnable()},
                                {"skipped", skipped},
+                               {"variants", plan->variants},
                                {"variantsCompiled", plan->compiles},
                                {"compileMs", plan->compileMs}};
         }
@@ -324,8 +325,10 @@ int runCheck(const std::vector<std::string> &arguments)
     if (plan) {
         const std::size_t total = plan->result.points.size();
         std::cout << projectPath << ": sweep: " << plan->runnable() << " of " << total
-                  << " points would run on " << options.arch << " (" << plan->compiles
-                  << (plan->compiles == 1 ? " variant" : " variants") << " compiled)\n";
+                  << " points would run on " << options.arch << " (" << plan->variants
+                  << (plan->variants == 1 ? " variant: " : " variants: ") << plan->compiles
+                  << " compiled, " << plan->variants - plan->compiles
+                  << " from the compile cache)\n";
         std::size_t shown = 0;
         constexpr std::size_t kShownSkips = 20;
         for (const SweepPointResult &r : plan->result.points) {

@@ -278,8 +278,9 @@ int listSweep(const std::string &path, const SweepSpec &spec, const RunRequest &
     char compiled[64];
     std::snprintf(compiled, sizeof compiled, "%.0f ms", plan.compileMs);
     std::cout << total << " points, " << runnable << " to measure on " << arch << " ("
-              << plan.compiles << (plan.compiles == 1 ? " variant" : " variants")
-              << " compiled on the host in " << compiled << "); "
+              << plan.variants << (plan.variants == 1 ? " variant: " : " variants: ")
+              << plan.compiles << " compiled on the host in " << compiled << ", "
+              << plan.variants - plan.compiles << " from the compile cache); "
               << estimateText(spec, runnable, base.launch.deadlineSeconds) << '\n';
     if (jsonPath) {
         if (const std::string problem = writeTextFile(*jsonPath, serializeSweepResult(plan.result));

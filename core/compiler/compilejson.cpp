@@ -47,6 +47,41 @@ void to_json(nlohmann::json &json, const KernelInfo &kernel)
     };
 }
 
+namespace {
+
+template <typename T> void readIfPresent(const nlohmann::json &json, const char *key, T &value)
+{
+    if (const auto it = json.find(key); it != json.end() && !it->is_null())
+        it->get_to(value);
+}
+
+} // namespace
+
+void from_json(const nlohmann::json &json, KernelResources &resources)
+{
+    resources = KernelResources{};
+    readIfPresent(json, "reported", resources.reported);
+    readIfPresent(json, "registers", resources.registers);
+    readIfPresent(json, "staticSharedBytes", resources.staticSharedBytes);
+    readIfPresent(json, "constantBytes", resources.constantBytes);
+    readIfPresent(json, "stackFrameBytes", resources.stackFrameBytes);
+    readIfPresent(json, "spillStoreBytes", resources.spillStoreBytes);
+    readIfPresent(json, "spillLoadBytes", resources.spillLoadBytes);
+    readIfPresent(json, "barriers", resources.barriers);
+    readIfPresent(json, "maxThreadsPerBlock", resources.maxThreadsPerBlock);
+}
+
+void from_json(const nlohmann::json &json, KernelInfo &kernel)
+{
+    kernel = KernelInfo{};
+    json.at("loweredName").get_to(kernel.loweredName);
+    readIfPresent(json, "readableName", kernel.readableName);
+    readIfPresent(json, "nameExpression", kernel.nameExpression);
+    readIfPresent(json, "externC", kernel.externC);
+    readIfPresent(json, "sourceLine", kernel.sourceLine);
+    readIfPresent(json, "resources", kernel.resources);
+}
+
 void to_json(nlohmann::json &json, const CompileResult &result)
 {
     json = compileResultToJson(result, false);
@@ -85,14 +120,6 @@ void to_json(nlohmann::json &json, const CompileOptions &options)
         {"nameExpressions", options.nameExpressions},
     };
 }
-
-namespace {
-template <typename T> void readIfPresent(const nlohmann::json &json, const char *key, T &value)
-{
-    if (const auto it = json.find(key); it != json.end() && !it->is_null())
-        it->get_to(value);
-}
-} // namespace
 
 void from_json(const nlohmann::json &json, CompileOptions &options)
 {

@@ -16,6 +16,9 @@ void to_json(nlohmann::json &json, const Diagnostic &diagnostic);
 void to_json(nlohmann::json &json, const DiagnosticCounts &counts);
 void to_json(nlohmann::json &json, const KernelResources &resources);
 void to_json(nlohmann::json &json, const KernelInfo &kernel);
+// Missing fields keep their defaults.
+void from_json(const nlohmann::json &json, KernelResources &resources);
+void from_json(const nlohmann::json &json, KernelInfo &kernel);
 void to_json(nlohmann::json &json, const CompileResult &result); // without PTX
 
 // Missing fields keep their defaults, so older project files still load.

@@ -1,5 +1,7 @@
 #include "compiler/kernelcompiler.h"
 
+#include "compiler/compilecache.h"
+
 #include "compiler/diagnosticparser.h"
 #include "compiler/ptxasreport.h"
 #include "cuda/nvrtcprogram.h"
@@ -466,8 +468,29 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
         }
     }
 
+    std::shared_ptr<const CompileCache> disk;
+    {
+        const std::lock_guard lock(m_mutex);
+        disk = m_diskCache;
+    }
+    std::optional<std::string> diskKey;
+    if (disk) {
+        diskKey = disk->key(source, fileName, options);
+        if (diskKey) {
+            if (std::optional<CompileResult> stored = disk->load(*diskKey, source, fileName)) {
+                stored->options = options;
+                store(source, fileName, options, *stored);
+                const std::lock_guard lock(m_mutex);
+                ++m_hits;
+                return *stored;
+            }
+        }
+    }
+
     // NVRTC runs outside the lock, so compiles on several threads proceed together.
     CompileResult result = compileUncached(source, fileName, options);
+    if (disk && diskKey && result.success)
+        disk->store(*diskKey, result);
 
     // Option problems and infrastructure faults are not what this input compiles to.
     const bool cacheable = result.failureMessage.empty();
@@ -498,6 +521,12 @@ void KernelCompiler::store(std::string_view source, std::string_view fileName,
     m_cache.emplace_front(key, std::move(result));
     while (m_cache.size() > m_capacity)
         m_cache.pop_back();
+}
+
+void KernelCompiler::setDiskCache(std::shared_ptr<const CompileCache> cache)
+{
+    const std::lock_guard lock(m_mutex);
+    m_diskCache = std::move(cache);
 }
 
 std::size_t KernelCompiler::cacheHits() const

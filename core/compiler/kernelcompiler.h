@@ -7,12 +7,15 @@
 
 #include <cstddef>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace cuwb {
+
+class CompileCache;
 
 class KernelCompiler
 {
@@ -30,12 +33,15 @@ public:
                CompileResult result);
     [[nodiscard]] std::size_t cacheSize() const;
     void clearCache();
+    // Also keep successful compiles on disk, and look there before compiling (compilecache.h).
+    void setDiskCache(std::shared_ptr<const CompileCache> cache);
 
 private:
     mutable std::mutex m_mutex;
     std::size_t m_capacity;
     std::size_t m_hits = 0;
     std::list<std::pair<std::string, CompileResult>> m_cache; // most recent first
+    std::shared_ptr<const CompileCache> m_diskCache;
 };
 
 } // namespace cuwb

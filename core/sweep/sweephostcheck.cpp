@@ -1,5 +1,6 @@
 #include "sweep/sweephostcheck.h"
 
+#include "compiler/compilecache.h"
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
 #include "device/occupancy.h"
@@ -46,7 +47,10 @@ SweepHostCheck::SweepHostCheck(std::string arch, ValidationContext validation, i
     , m_validation(std::move(validation))
     , m_smCount(smCount)
     , m_compiler(std::make_unique<KernelCompiler>(0)) // variants are kept below
-{}
+{
+    if (const std::optional<std::string> folder = CompileCache::defaultFolder())
+        m_compiler->setDiskCache(std::make_shared<CompileCache>(*folder));
+}
 
 SweepHostCheck::~SweepHostCheck() = default;
 
@@ -65,9 +69,11 @@ const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &requ
     try {
         auto compiled = std::make_shared<CompileResult>(
             m_compiler->compile(request.source, request.fileName, options));
-        variant->compileMs = compiled->compileTimeMs;
-        ++m_compiles;
-        m_compileMs += compiled->compileTimeMs;
+        if (!compiled->fromCache) {
+            variant->compileMs = compiled->compileTimeMs;
+            ++m_compiles;
+            m_compileMs += compiled->compileTimeMs;
+        }
         variant->compiled = compiled;
         if (!compiled->success) {
             variant->compileError = true;
@@ -199,6 +205,7 @@ SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::st
         }
         plan.result.points.push_back(std::move(r));
     }
+    plan.variants = host.variants();
     plan.compiles = host.compiles();
     plan.compileMs = host.compileMs();
     return plan;

@@ -56,7 +56,9 @@ public:
     // Checks one point's request (as expandSweep made it). Never throws for the user's work.
     HostPointCheck check(const RunRequest &request);
 
-    // Distinct variants compiled so far, and NVRTC's total time for them.
+    // Distinct variants so far, those NVRTC compiled (not served by the compile cache on disk,
+    // compilecache.h), and NVRTC's total time for them.
+    [[nodiscard]] std::size_t variants() const { return m_variants.size(); }
     [[nodiscard]] std::size_t compiles() const { return m_compiles; }
     [[nodiscard]] double compileMs() const { return m_compileMs; }
     [[nodiscard]] const std::string &arch() const { return m_arch; }
@@ -81,7 +83,8 @@ private:
 struct SweepPlan
 {
     SweepResult result;
-    std::size_t compiles = 0;
+    std::size_t variants = 0;
+    std::size_t compiles = 0; // of the variants, those NVRTC compiled (the rest were cached)
     double compileMs = 0.0;
     [[nodiscard]] std::size_t runnable() const { return result.count(PointStatus::Pending); }
 };

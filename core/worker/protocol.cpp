@@ -4,8 +4,8 @@
 #include "device/devicejson.h"
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
+#include "util/base64.h"
 
-#include <cstring>
 #include <stdexcept>
 #include <cmath>
 #include <limits>
@@ -130,85 +130,12 @@ std::optional<RunStatus> parseRunStatus(std::string_view name)
     return std::nullopt;
 }
 
-namespace {
-
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-std::string toBase64(std::string_view bytes)
-{
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 2 < bytes.size(); i += 3) {
-        const unsigned v = unsigned(static_cast<unsigned char>(bytes[i])) << 16 |
-                           unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8 |
-                           unsigned(static_cast<unsigned char>(bytes[i + 2]));
-        out += kBase64[(v >> 18) & 63];
-        out += kBase64[(v >> 12) & 63];
-        out += kBase64[(v >> 6) & 63];
-        out += kBase64[v & 63];
-    }
-    if (i < bytes.size()) {
-        unsigned v = unsigned(static_cast<unsigned char>(bytes[i])) << 16;
-        if (i + 1 < bytes.size())
-            v |= unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8;
-        out += kBase64[(v >> 18) & 63];
-        out += kBase64[(v >> 12) & 63];
-        out += i + 1 < bytes.size() ? kBase64[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-std::string fromBase64(std::string_view text)
-{
-    std::string out;
-    out.reserve(text.size() / 4 * 3);
-    unsigned value = 0;
-    int bits = 0;
-    for (char c : text) {
-        if (c == '=')
-            break;
-        const char *at = std::strchr(kBase64, c);
-        if (c == '\0' || !at)
-            throw std::invalid_argument("image.cubin: not base64");
-        value = value << 6 | unsigned(at - kBase64);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += char((value >> bits) & 0xff);
-        }
-    }
-    return out;
-}
-
-} // namespace
-
 void to_json(json &j, const CompiledImage &image)
 {
-    json kernels = json::array();
-    for (const KernelInfo &k : image.kernels) {
-        const KernelResources &r = k.resources;
-        kernels.push_back(json{{"loweredName", k.loweredName},
-                               {"readableName", k.readableName},
-                               {"nameExpression", k.nameExpression},
-                               {"externC", k.externC},
-                               {"sourceLine", k.sourceLine},
-                               {"resources",
-                                json{{"reported", r.reported},
-                                     {"registers", r.registers},
-                                     {"staticSharedBytes", r.staticSharedBytes},
-                                     {"constantBytes", r.constantBytes},
-                                     {"stackFrameBytes", r.stackFrameBytes},
-                                     {"spillStoreBytes", r.spillStoreBytes},
-                                     {"spillLoadBytes", r.spillLoadBytes},
-                                     {"barriers", r.barriers},
-                                     {"maxThreadsPerBlock", r.maxThreadsPerBlock}}}});
-    }
     j = json{{"options", image.options},
              {"cubin", toBase64(image.cubin)},
              {"ptx", image.ptx},
-             {"kernels", kernels},
+             {"kernels", image.kernels},
              {"compileTimeMs", image.compileTimeMs}};
 }
 
@@ -216,30 +143,11 @@ void from_json(const json &j, CompiledImage &image)
 {
     image = CompiledImage{};
     j.at("options").get_to(image.options);
-    image.cubin = fromBase64(j.at("cubin").get<std::string>());
+    if (!fromBase64(j.at("cubin").get<std::string>(), image.cubin))
+        throw std::invalid_argument("image.cubin: not base64");
     j.at("ptx").get_to(image.ptx);
     readIfPresent(j, "compileTimeMs", image.compileTimeMs);
-    for (const json &k : j.at("kernels")) {
-        KernelInfo kernel;
-        k.at("loweredName").get_to(kernel.loweredName);
-        readIfPresent(k, "readableName", kernel.readableName);
-        readIfPresent(k, "nameExpression", kernel.nameExpression);
-        readIfPresent(k, "externC", kernel.externC);
-        readIfPresent(k, "sourceLine", kernel.sourceLine);
-        if (const auto r = k.find("resources"); r != k.end()) {
-            KernelResources &res = kernel.resources;
-            readIfPresent(*r, "reported", res.reported);
-            readIfPresent(*r, "registers", res.registers);
-            readIfPresent(*r, "staticSharedBytes", res.staticSharedBytes);
-            readIfPresent(*r, "constantBytes", res.constantBytes);
-            readIfPresent(*r, "stackFrameBytes", res.stackFrameBytes);
-            readIfPresent(*r, "spillStoreBytes", res.spillStoreBytes);
-            readIfPresent(*r, "spillLoadBytes", res.spillLoadBytes);
-            readIfPresent(*r, "barriers", res.barriers);
-            readIfPresent(*r, "maxThreadsPerBlock", res.maxThreadsPerBlock);
-        }
-        image.kernels.push_back(std::move(kernel));
-    }
+    j.at("kernels").get_to(image.kernels);
 }
 
 void to_json(json &j, const RunRequest &r)

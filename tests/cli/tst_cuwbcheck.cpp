@@ -229,8 +229,8 @@ void TestCuwbCheck::checksEverySweepPoint()
 {
     const Run run = runCuwbProcess({QStringLiteral("check"), dataFile("sweep_tiles.cuwb")});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY2(run.out.contains(QStringLiteral("sweep: 7 of 9 points would run on sm_90 (8 variants "
-                                             "compiled)")),
+    QVERIFY2(run.out.contains(QStringLiteral("sweep: 7 of 9 points would run on sm_90 (8 variants: "
+                                             "8 compiled, 0 from the compile cache)")),
              qPrintable(run.out));
     QVERIFY2(run.out.contains(QStringLiteral("sweep: block.x=256 TILE=64: skipped: does not "
                                              "compile: ptxas: Entry function")),

@@ -183,7 +183,7 @@ void TestCuwbSweep::listsPointsAndEstimate()
     QVERIFY2(lines[6].startsWith(QStringLiteral("[7/7] block.x=2048: skipped: ")),
              qPrintable(lines[6]));
     // Every runnable point was compiled on the host (one variant here).
-    QVERIFY2(lines[7].startsWith(QStringLiteral("7 points, 6 to measure on sm_90 (1 variant "
+    QVERIFY2(lines[7].startsWith(QStringLiteral("7 points, 6 to measure on sm_90 (1 variant: 1 "
                                                 "compiled on the host in ")),
              qPrintable(lines[7]));
 }
@@ -341,7 +341,7 @@ void TestCuwbSweep::listCompilesEveryVariant()
                  "[6/9] block.x=256 TILE=64: skipped: does not compile: ptxas: Entry function "
                  "'_Z9tiled_sumPKfPfi' uses too much shared data (0x10000 bytes, 0xc000 max)")),
              qPrintable(run.out));
-    QVERIFY2(run.out.contains(QStringLiteral("9 points, 7 to measure on sm_90 (8 variants "
+    QVERIFY2(run.out.contains(QStringLiteral("9 points, 7 to measure on sm_90 (8 variants: 8 "
                                              "compiled on the host in ")),
              qPrintable(run.out));
 }

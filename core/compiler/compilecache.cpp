@@ -1,0 +1,191 @@
+#include "compiler/compilecache.h"
+
+#include "compiler/compilejson.h"
+#include "compiler/diagnosticparser.h"
+#include "compiler/nvrtcinfo.h"
+#include "util/base64.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+namespace cuwb {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The format of a cache file; a file of another format is a miss.
+constexpr int kCacheFormat = 1;
+
+struct Hash
+{
+    std::uint64_t value = 14695981039346656037ull;
+    void add(std::string_view part)
+    {
+        const std::string length = std::to_string(part.size()) + ":";
+        for (const char c : length)
+            value = (value ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        for (const char c : part)
+            value = (value ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    }
+    [[nodiscard]] std::string hex() const
+    {
+        static const char digits[] = "0123456789abcdef";
+        std::string text(16, '0');
+        std::uint64_t v = value;
+        for (int i = 15; i >= 0; --i, v >>= 4)
+            text[std::size_t(i)] = digits[v & 0xf];
+        return text;
+    }
+};
+
+int lastLineOf(std::string_view source)
+{
+    if (source.empty())
+        return 1;
+    const auto newlines = static_cast<int>(std::count(source.begin(), source.end(), '\n'));
+    return source.back() == '\n' ? newlines : newlines + 1;
+}
+
+} // namespace
+
+CompileCache::CompileCache(std::string folder)
+    : m_folder(std::move(folder))
+{}
+
+std::optional<std::string> CompileCache::defaultFolder()
+{
+    if (const char *dir = std::getenv("CUWB_CACHE_DIR"); dir && *dir) {
+        if (std::string_view(dir) == "off")
+            return std::nullopt;
+        return std::string(dir);
+    }
+    if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return (fs::path(xdg) / "cuda-workbench" / "kernels").string();
+    if (const char *home = std::getenv("HOME"); home && *home)
+        return (fs::path(home) / ".cache" / "cuda-workbench" / "kernels").string();
+    return std::nullopt;
+}
+
+std::optional<std::string> CompileCache::key(std::string_view source, std::string_view fileName,
+                                             const CompileOptions &options) const
+{
+    Hash hash;
+    hash.add(CUWB_VERSION);
+    hash.add(nvrtcVersion());
+    hash.add(fileName);
+    hash.add(source);
+    hash.add(options.canonicalText());
+    // Whatever the source can include from the user's folders: their files' sizes and times.
+    std::size_t files = 0;
+    for (const std::string &dir : options.includeDirs) {
+        std::error_code error;
+        fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied,
+                                            error);
+        if (error)
+            continue;
+        std::vector<std::string> entries;
+        for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
+            if (error)
+                return std::nullopt;
+            if (!it->is_regular_file(error))
+                continue;
+            if (++files > kMaxFingerprintFiles)
+                return std::nullopt;
+            const auto size = it->file_size(error);
+            const auto time = it->last_write_time(error).time_since_epoch().count();
+            entries.push_back(it->path().string() + "|" + std::to_string(size) + "|" +
+                              std::to_string(time));
+        }
+        std::sort(entries.begin(), entries.end());
+        for (const std::string &entry : entries)
+            hash.add(entry);
+    }
+    return hash.hex();
+}
+
+std::optional<CompileResult> CompileCache::load(const std::string &key, std::string_view source,
+                                                std::string_view fileName) const
+{
+    std::ifstream in(fs::path(m_folder) / (key + ".json"), std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(in);
+        if (j.value("format", 0) != kCacheFormat)
+            return std::nullopt;
+        CompileResult result;
+        result.success = true;
+        result.fromCache = true;
+        result.fileName = std::string(fileName);
+        j.at("options").get_to(result.options);
+        j.at("log").get_to(result.log);
+        j.at("ptx").get_to(result.ptx);
+        if (!fromBase64(j.at("cubin").get<std::string>(), result.cubin))
+            return std::nullopt;
+        j.at("kernels").get_to(result.kernels);
+        result.compileTimeMs = j.value("compileTimeMs", 0.0);
+        // Derived from what is stored, as the compile derived them.
+        result.diagnostics = parseNvrtcLog(result.log, fileName, lastLineOf(source));
+        result.lineMap = PtxLineMap::build(result.ptx, fileName);
+        return result;
+    } catch (const std::exception &) {
+        return std::nullopt; // a damaged file is a miss; the next store replaces it
+    }
+}
+
+void CompileCache::store(const std::string &key, const CompileResult &result) const
+{
+    if (!result.success)
+        return;
+    std::error_code error;
+    fs::create_directories(m_folder, error);
+    if (error)
+        return;
+    const nlohmann::json j{{"format", kCacheFormat},
+                           {"options", result.options},
+                           {"log", result.log},
+                           {"ptx", result.ptx},
+                           {"cubin", toBase64(result.cubin)},
+                           {"kernels", result.kernels},
+                           {"compileTimeMs", result.compileTimeMs}};
+    // Written aside and renamed, so a reader never sees half a file.
+    const fs::path target = fs::path(m_folder) / (key + ".json");
+    const fs::path temporary =
+        fs::path(m_folder) / (key + ".json." + std::to_string(::getpid()) + ".tmp");
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return;
+        out << j.dump();
+        if (!out)
+            return;
+    }
+    fs::rename(temporary, target, error);
+    if (error) {
+        fs::remove(temporary, error);
+        return;
+    }
+    // Bounded: beyond kMaxEntries, the least recently written go.
+    std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+    for (const fs::directory_entry &entry : fs::directory_iterator(m_folder, error)) {
+        if (entry.path().extension() == ".json")
+            entries.emplace_back(entry.last_write_time(error), entry.path());
+    }
+    if (entries.size() <= kMaxEntries)
+        return;
+    std::sort(entries.begin(), entries.end());
+    for (std::size_t i = 0; i + kMaxEntries < entries.size(); ++i)
+        fs::remove(entries[i].second, error);
+}
+
+} // namespace cuwb

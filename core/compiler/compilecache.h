@@ -1,0 +1,47 @@
+// CompileCache: successful compiles kept on disk between runs, so a sweep run again (or a
+// project checked again) does not wait for NVRTC and ptxas on variants it compiled before —
+// as CuPy's and the auto-tuners' kernel caches do. One file per result, named by a hash of
+// everything that decides what NVRTC produces: the source, its file name, the options, the
+// NVRTC and CUDA Workbench versions, and the size and modification time of every file in the
+// user's include folders (an edited header is a different key). Folders with more files than
+// kMaxFingerprintFiles are not fingerprinted and their compiles are not cached.
+#pragma once
+
+#include "compiler/compileresult.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cuwb {
+
+class CompileCache
+{
+public:
+    static constexpr std::size_t kMaxFingerprintFiles = 2000;
+    static constexpr std::size_t kMaxEntries = 4096; // the oldest go beyond this
+
+    explicit CompileCache(std::string folder);
+
+    // The folder CUDA Workbench uses: $CUWB_CACHE_DIR, else $XDG_CACHE_HOME/cuda-workbench/
+    // kernels, else ~/.cache/cuda-workbench/kernels; nullopt when CUWB_CACHE_DIR is "off" or
+    // no folder can be named.
+    static std::optional<std::string> defaultFolder();
+
+    // The key of a compile, or nullopt when it cannot be cached (too many include files).
+    [[nodiscard]] std::optional<std::string> key(std::string_view source, std::string_view fileName,
+                                                 const CompileOptions &options) const;
+    // A stored result (fromCache set), or nullopt: none, unreadable, or of another format.
+    [[nodiscard]] std::optional<CompileResult> load(const std::string &key, std::string_view source,
+                                                    std::string_view fileName) const;
+    // Stores a successful result; failures to write are ignored (the cache is an optimisation).
+    void store(const std::string &key, const CompileResult &result) const;
+
+    [[nodiscard]] const std::string &folder() const { return m_folder; }
+
+private:
+    std::string m_folder;
+};
+
+} // namespace cuwb

@@ -1,0 +1,145 @@
+// The compile cache on disk, with real NVRTC compiles (no GPU needed): a second compiler finds
+// what the first stored, with the same module and kernels; an edited header, other options or a
+// damaged file are misses; failures are never stored; the folder is chosen from the environment.
+#include "compiler/compilecache.h"
+#include "compiler/kernelcompiler.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace cuwb;
+
+class TestCompileCache : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void secondCompilerFindsTheFirstsResult();
+    void editedHeaderIsAMiss();
+    void failuresAreNotStored();
+    void damagedFileIsAMiss();
+    void folderFromTheEnvironment();
+};
+
+namespace {
+
+const char *const kSource = "#include \"tile.h\"\n"
+                            "__global__ void scale(float *x, int n)\n"
+                            "{ int i = threadIdx.x; if (i < n) x[i] *= TILE; }\n";
+
+void writeHeader(const QString &dir, const char *text)
+{
+    std::ofstream(std::filesystem::path(dir.toStdString()) / "tile.h") << text;
+}
+
+CompileOptions optionsFor(const QString &dir)
+{
+    CompileOptions options;
+    options.includeDirs = {dir.toStdString()};
+    return options;
+}
+
+} // namespace
+
+void TestCompileCache::secondCompilerFindsTheFirstsResult()
+{
+    QTemporaryDir cacheDir;
+    QTemporaryDir sourceDir;
+    writeHeader(sourceDir.path(), "#define TILE 4\n");
+    auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString());
+
+    KernelCompiler first(0);
+    first.setDiskCache(cache);
+    const CompileResult compiled = first.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY2(compiled.success, compiled.log.c_str());
+    QVERIFY(!compiled.fromCache);
+    QCOMPARE(QDir(cacheDir.path()).entryList({QStringLiteral("*.json")}).size(), 1);
+
+    KernelCompiler second(4);
+    second.setDiskCache(cache);
+    const CompileResult loaded = second.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(loaded.success);
+    QVERIFY(loaded.fromCache);
+    QCOMPARE(loaded.cubin, compiled.cubin);
+    QCOMPARE(loaded.ptx, compiled.ptx);
+    QCOMPARE(loaded.kernels.size(), std::size_t(1));
+    QCOMPARE(loaded.kernels[0].loweredName, compiled.kernels[0].loweredName);
+    QCOMPARE(loaded.kernels[0].resources, compiled.kernels[0].resources);
+    QCOMPARE(loaded.kernels[0].sourceLine, compiled.kernels[0].sourceLine);
+    QCOMPARE(loaded.diagnostics.size(), compiled.diagnostics.size());
+    QCOMPARE(loaded.options, compiled.options);
+
+    // Other options are another key.
+    CompileOptions other = optionsFor(sourceDir.path());
+    other.maxRegisters = 32;
+    QVERIFY(!second.compile(kSource, "scale.cu", other).fromCache);
+}
+
+void TestCompileCache::editedHeaderIsAMiss()
+{
+    QTemporaryDir cacheDir;
+    QTemporaryDir sourceDir;
+    writeHeader(sourceDir.path(), "#define TILE 4\n");
+    const CompileCache cache(cacheDir.path().toStdString());
+    const auto before = cache.key(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(before);
+    writeHeader(sourceDir.path(), "#define TILE 16 /* a longer header */\n");
+    const auto after = cache.key(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(after);
+    QVERIFY(*before != *after);
+}
+
+void TestCompileCache::failuresAreNotStored()
+{
+    QTemporaryDir cacheDir;
+    QTemporaryDir sourceDir;
+    writeHeader(sourceDir.path(), "#define TILE missing_name\n");
+    KernelCompiler compiler(0);
+    compiler.setDiskCache(std::make_shared<CompileCache>(cacheDir.path().toStdString()));
+    QVERIFY(!compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).success);
+    QVERIFY(QDir(cacheDir.path()).entryList({QStringLiteral("*.json")}).isEmpty());
+}
+
+void TestCompileCache::damagedFileIsAMiss()
+{
+    QTemporaryDir cacheDir;
+    QTemporaryDir sourceDir;
+    writeHeader(sourceDir.path(), "#define TILE 4\n");
+    auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString());
+    KernelCompiler compiler(0);
+    compiler.setDiskCache(cache);
+    QVERIFY(compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).success);
+    const QStringList files = QDir(cacheDir.path()).entryList({QStringLiteral("*.json")});
+    QCOMPARE(files.size(), 1);
+    QFile file(QDir(cacheDir.path()).filePath(files.front()));
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("{\"format\": 1, \"ptx\": ");
+    file.close();
+    const CompileResult again = compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(again.success);
+    QVERIFY(!again.fromCache); // compiled again, and stored whole again
+    KernelCompiler fresh(0);
+    fresh.setDiskCache(cache);
+    QVERIFY(fresh.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).fromCache);
+}
+
+void TestCompileCache::folderFromTheEnvironment()
+{
+    qputenv("CUWB_CACHE_DIR", "off");
+    QVERIFY(!CompileCache::defaultFolder());
+    qputenv("CUWB_CACHE_DIR", "/somewhere/kernels");
+    QCOMPARE(CompileCache::defaultFolder().value_or(""), std::string("/somewhere/kernels"));
+    qunsetenv("CUWB_CACHE_DIR");
+    qputenv("XDG_CACHE_HOME", "/xdg");
+    QCOMPARE(CompileCache::defaultFolder().value_or(""),
+             std::string("/xdg/cuda-workbench/kernels"));
+    qunsetenv("XDG_CACHE_HOME");
+}
+
+QTEST_GUILESS_MAIN(TestCompileCache)
+#include "tst_compilecache.moc"
