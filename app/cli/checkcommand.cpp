@@ -264,12 +264,12 @@ int runCheck(const std::vector<std::string> &arguments)
         if (!plan->result.error.empty())
             issues.push_back({"sweep", plan->result.error, -1});
         else if (plan->runnable() == 0)
-            issues.push_back({"sweep",
-                              "no point of the sweep would run (" +
-                                  std::to_string(plan->result.points.size()) +
-                                  " points, all skipped; the first: " +
-                                  plan->result.points.front().message + ")",
-                              -1});
+            issues.push_back(
+                {"sweep",
+                 "no point of the sweep would run (" + std::to_string(plan->result.points.size()) +
+                     " points, all skipped; the first: " + plan->result.points.front().message +
+                     ")",
+                 -1});
     }
 
     if (asJson) {
@@ -335,8 +335,8 @@ int runCheck(const std::vector<std::string> &arguments)
             if (r.status != PointStatus::Skipped)
                 continue;
             if (shown++ < kShownSkips)
-                std::cout << projectPath << ": sweep: " << r.point.label() << ": skipped: "
-                          << r.message << "\n";
+                std::cout << projectPath << ": sweep: " << r.point.label()
+                          << ": skipped: " << r.message << "\n";
         }
         if (shown > kShownSkips)
             std::cout << projectPath << ": sweep: ... and " << shown - kShownSkips

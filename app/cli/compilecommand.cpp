@@ -3,6 +3,7 @@
 
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
+#include "compiler/kernellookup.h"
 #include "compiler/nvrtcinfo.h"
 #include "device/archlimits.h"
 #include "kernel/kernelsignature.h"
@@ -299,6 +300,13 @@ int runCompile(const std::vector<std::string> &arguments)
             if (!signature.error.empty())
                 json["kernels"][i]["parametersError"] = signature.error;
         }
+        // The module's variables a project can initialise (launch.globals).
+        json["variables"] = nlohmann::json::array();
+        for (const ModuleVariable &variable : moduleVariables(result.ptx)) {
+            json["variables"].push_back({{"name", variable.name},
+                                         {"space", variable.constant ? "constant" : "device"},
+                                         {"bytes", variable.bytes}});
+        }
         std::cout << json.dump(2) << "\n";
         return status;
     }
@@ -312,6 +320,11 @@ int runCompile(const std::vector<std::string> &arguments)
     }
     for (const KernelInfo &kernel : result.kernels) {
         printKernel(report, kernel);
+    }
+    for (const ModuleVariable &variable : moduleVariables(result.ptx)) {
+        report << "variable " << variable.name << " ("
+               << (variable.constant ? "__constant__" : "__device__") << "): " << variable.bytes
+               << " bytes\n";
     }
     const std::string tally =
         plural(counts.errors, "error") + ", " + plural(counts.warnings, "warning");

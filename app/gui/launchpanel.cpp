@@ -4,6 +4,7 @@
 #include "bufferinitwidget.h"
 #include "choicedelegate.h"
 #include "expressionfield.h"
+#include "globalsmodel.h"
 #include "measureoptionsdialog.h"
 #include "qtconvert.h"
 #include "variablesmodel.h"
@@ -92,6 +93,8 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     , m_signatureLabel(new QLabel(this))
     , m_variablesModel(new VariablesModel(this))
     , m_definesModel(new VariablesModel(this))
+    , m_globalsModel(new GlobalsModel(this))
+    , m_globalInitWidget(new BufferInitWidget(this))
     , m_argumentsModel(new ArgumentsModel(this))
     , m_initWidget(new BufferInitWidget(this))
     , m_shared(new ExpressionField(this))
@@ -165,10 +168,26 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     m_definesView = makeTable(content);
     m_definesView->setModel(m_definesModel);
     layout->addWidget(m_definesView);
-    m_globalsLabel = new QLabel(content);
-    m_globalsLabel->setWordWrap(true);
-    m_globalsLabel->setVisible(false);
-    layout->addWidget(m_globalsLabel);
+
+    // Globals: __constant__ and __device__ variables set before each launch.
+    auto *globalsTitle = new QHBoxLayout;
+    globalsTitle->addWidget(sectionTitle(tr("Globals"), content));
+    globalsTitle->addStretch(1);
+    m_addGlobal = new QToolButton(content);
+    m_addGlobal->setText(QStringLiteral("+"));
+    m_addGlobal->setToolTip(tr("Set a __constant__ or __device__ variable before each launch"));
+    m_removeGlobal = new QToolButton(content);
+    m_removeGlobal->setText(QStringLiteral("\u2212"));
+    m_removeGlobal->setToolTip(tr("Remove the selected global"));
+    globalsTitle->addWidget(m_addGlobal);
+    globalsTitle->addWidget(m_removeGlobal);
+    layout->addLayout(globalsTitle);
+    m_globalsView = makeTable(content);
+    m_globalsView->setModel(m_globalsModel);
+    m_globalsView->setItemDelegate(
+        new ChoiceDelegate(GlobalsModel::ChoicesRole, GlobalsModel::ChoiceRole, this));
+    layout->addWidget(m_globalsView);
+    layout->addWidget(m_globalInitWidget);
 
     // Arguments.
     layout->addWidget(sectionTitle(tr("Arguments"), content));
@@ -290,6 +309,27 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     });
     connect(m_definesModel, &VariablesModel::definitionsEdited, this, &LaunchPanel::edited);
     connect(m_tunerDefines, &QCheckBox::toggled, this, &LaunchPanel::edited);
+    connect(m_addGlobal, &QToolButton::clicked, this, [this] {
+        const int row = m_globalsModel->addGlobal();
+        fitHeight(m_globalsView, 1, 6);
+        m_globalsView->selectRow(row);
+    });
+    connect(m_removeGlobal, &QToolButton::clicked, this, [this] {
+        const QModelIndex current = m_globalsView->currentIndex();
+        if (current.isValid())
+            m_globalsModel->removeGlobal(current.row());
+        fitHeight(m_globalsView, 1, 6);
+        updateGlobalInitEditor();
+    });
+    connect(m_globalsModel, &GlobalsModel::globalsEdited, this, [this] {
+        edited();
+        updateGlobalInitEditor();
+    });
+    connect(m_globalsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &LaunchPanel::updateGlobalInitEditor);
+    connect(m_globalInitWidget, &BufferInitWidget::initEdited, this, [this](const BufferInit &init) {
+        m_globalsModel->setInit(m_globalsView->currentIndex().row(), init);
+    });
     connect(m_argumentsModel, &ArgumentsModel::argumentsEdited, this, [this] {
         edited();
         updateInitEditor();
@@ -483,8 +523,8 @@ void LaunchPanel::setLaunch(const LaunchSpec &spec, const VerificationSpec &veri
     const QString kernel = toQString(spec.kernel);
     if (!m_kernels.empty() && (kernel.isEmpty() || kernelIndex(spec.kernel) >= 0)) {
         if (kernel.isEmpty())
-            m_pendingSpec->kernel = preferredName(
-                m_kernels, m_kernels[std::size_t(std::max(0, m_kernelIndex))]);
+            m_pendingSpec->kernel =
+                preferredName(m_kernels, m_kernels[std::size_t(std::max(0, m_kernelIndex))]);
         const int index = kernelIndex(m_pendingSpec->kernel);
         {
             const QSignalBlocker blocker(m_kernelCombo);
@@ -561,16 +601,7 @@ void LaunchPanel::showSpec()
     m_variablesModel->setDefinitions(m_spec.variables);
     m_definesModel->setDefinitions(m_spec.defines);
     m_tunerDefines->setChecked(m_spec.tunerDefines);
-    QStringList globals;
-    for (const GlobalSpec &global : m_spec.globals) {
-        globals << tr("%1 (%2 × %3, %4)")
-                       .arg(toQString(global.name), toQString(global.count),
-                            toQString(global.elementType.name()),
-                            QString::fromLatin1(initKindName(global.init.kind)));
-    }
-    m_globalsLabel->setText(tr("Globals set before each launch: %1")
-                                .arg(globals.join(QStringLiteral(", "))));
-    m_globalsLabel->setVisible(!globals.isEmpty());
+    m_globalsModel->setGlobals(m_spec.globals);
     m_argumentsModel->setArguments(m_signature.parameters, m_spec.arguments);
     m_argumentsModel->setVariables(m_variablesModel->values());
     for (int axis = 0; axis < 3; ++axis) {
@@ -606,7 +637,10 @@ void LaunchPanel::showSpec()
     fitHeight(m_variablesView, 1, 6);
     m_definesView->resizeColumnsToContents();
     fitHeight(m_definesView, 1, 6);
+    m_globalsView->resizeColumnsToContents();
+    fitHeight(m_globalsView, 1, 6);
     m_updating = false;
+    updateGlobalInitEditor();
     updateInitEditor();
 }
 
@@ -616,6 +650,7 @@ void LaunchPanel::syncFromWidgets()
         return;
     m_spec.variables = m_variablesModel->definitions();
     m_spec.defines = m_definesModel->definitions();
+    m_spec.globals = m_globalsModel->globals();
     m_spec.tunerDefines = m_tunerDefines->isChecked();
     if (!m_argumentsModel->arguments().empty() || m_signature.parameters.empty())
         m_spec.arguments = m_argumentsModel->arguments();
@@ -674,6 +709,8 @@ void LaunchPanel::revalidate()
     const LaunchEnvironment environment = evaluateLaunchEnvironment(m_spec, m_options.defines);
     m_variablesModel->setContext(environment.values);
     m_definesModel->setContext(environment.values);
+    m_globalsModel->setModule(haveKernel ? std::optional(moduleVariables(m_ptx)) : std::nullopt,
+                              environment.values);
     Variables variables = m_variablesModel->values();
     for (const auto &[name, value] : environment.values) {
         if (name.find('.') == std::string::npos)
@@ -745,6 +782,15 @@ void LaunchPanel::revalidate()
         } catch (const std::exception &error) {
             m_issues.push_back({"launch", error.what(), -1});
         }
+        for (int row = 0; row < m_globalsModel->rowCount(); ++row) {
+            const QString problem =
+                m_globalsModel->index(row, 0).data(GlobalsModel::ErrorRole).toString();
+            if (!problem.isEmpty())
+                m_issues.push_back(
+                    {toStdString(tr("global %1")
+                                     .arg(m_globalsModel->index(row, 0).data().toString())),
+                     toStdString(problem), -1});
+        }
         const VerificationSpec &verification = m_verification;
         if (verification.kind != ReferenceKind::None) {
             const bool outputKnown = std::any_of(
@@ -786,6 +832,18 @@ void LaunchPanel::revalidate()
                             tr("The launch fits the limits."), m_issuesList);
     }
     updateRunState();
+}
+
+void LaunchPanel::updateGlobalInitEditor()
+{
+    const int row = m_globalsView->currentIndex().row();
+    m_globalInitWidget->setVisible(m_globalsModel->rowCount() > 0);
+    if (row < 0 || row >= m_globalsModel->rowCount()) {
+        m_globalInitWidget->showHint(tr("Select a global to edit its initial contents."));
+        return;
+    }
+    const GlobalSpec &global = m_globalsModel->globals()[std::size_t(row)];
+    m_globalInitWidget->setInit(toQString(global.name), global.init, {});
 }
 
 void LaunchPanel::updateInitEditor()

@@ -36,6 +36,7 @@ namespace cuwb {
 class ArgumentsModel;
 class BufferInitWidget;
 class ExpressionField;
+class GlobalsModel;
 class VariablesModel;
 class VerificationWidget;
 
@@ -89,6 +90,7 @@ public:
     [[nodiscard]] QString metricsArchitecture() const;
     [[nodiscard]] VariablesModel *variablesModel() const { return m_variablesModel; }
     [[nodiscard]] VariablesModel *definesModel() const { return m_definesModel; }
+    [[nodiscard]] GlobalsModel *globalsModel() const { return m_globalsModel; }
     [[nodiscard]] ArgumentsModel *argumentsModel() const { return m_argumentsModel; }
     [[nodiscard]] QTableView *argumentsView() const { return m_argumentsView; }
     [[nodiscard]] ExpressionField *blockField(int axis) const { return m_block[std::size_t(axis)]; }
@@ -121,6 +123,7 @@ private:
     void syncFromWidgets();
     void revalidate();
     void updateInitEditor();
+    void updateGlobalInitEditor();
     void updateRunState();
     void edited();
     void editMeasureOptions();
@@ -161,7 +164,11 @@ private:
     QToolButton *m_addDefine = nullptr;
     QToolButton *m_removeDefine = nullptr;
     QCheckBox *m_tunerDefines = nullptr;
-    QLabel *m_globalsLabel = nullptr; // the project's __constant__/__device__ initialisations
+    GlobalsModel *m_globalsModel = nullptr; // __constant__/__device__ variables to set
+    QTableView *m_globalsView = nullptr;
+    QToolButton *m_addGlobal = nullptr;
+    QToolButton *m_removeGlobal = nullptr;
+    BufferInitWidget *m_globalInitWidget = nullptr;
     ArgumentsModel *m_argumentsModel = nullptr;
     QTableView *m_argumentsView = nullptr;
     BufferInitWidget *m_initWidget = nullptr;

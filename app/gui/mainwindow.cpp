@@ -32,9 +32,9 @@
 
 #include "device/archlimits.h"
 #include "history/historystore.h"
+#include "launch/launchenvironment.h"
 #include "lesson/lesson.h"
 #include "measure/measurejson.h"
-#include "launch/launchenvironment.h"
 #include "sweep/sweephistory.h"
 #include "sweep/sweepjson.h"
 

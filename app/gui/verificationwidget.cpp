@@ -173,10 +173,10 @@ void VerificationWidget::edited()
     m_spec.count = toStdString(m_count->text().trimmed());
     if (m_spec.kind == ReferenceKind::Aggregate) {
         m_spec.reduce = Reduction(std::max(0, m_reduce->currentIndex()) + 1);
-        m_spec.of = m_against->currentIndex() > 0 ? toStdString(m_against->currentText())
-                                                  : std::string();
-        m_spec.expected = m_spec.of.empty() ? toStdString(m_expected->text().trimmed())
-                                            : std::string();
+        m_spec.of =
+            m_against->currentIndex() > 0 ? toStdString(m_against->currentText()) : std::string();
+        m_spec.expected =
+            m_spec.of.empty() ? toStdString(m_expected->text().trimmed()) : std::string();
     }
     m_spec.tolerance = ToleranceKind(std::max(0, m_tolerance->currentIndex()));
     bool ok = false;

@@ -45,10 +45,10 @@ private:
     QLineEdit *m_expression = nullptr;
     QComboBox *m_kernel = nullptr;
     QLineEdit *m_file = nullptr;
-    QComboBox *m_reduce = nullptr;    // aggregate: sum, min, max
-    QComboBox *m_against = nullptr;   // aggregate: an input buffer, or "a value"
-    QLineEdit *m_expected = nullptr;  // aggregate: the expected value, an expression
-    QLineEdit *m_count = nullptr;     // the elements that count: empty for all
+    QComboBox *m_reduce = nullptr;   // aggregate: sum, min, max
+    QComboBox *m_against = nullptr;  // aggregate: an input buffer, or "a value"
+    QLineEdit *m_expected = nullptr; // aggregate: the expected value, an expression
+    QLineEdit *m_count = nullptr;    // the elements that count: empty for all
     QComboBox *m_tolerance = nullptr;
     QLineEdit *m_toleranceValue = nullptr;
     VerificationSpec m_spec;

@@ -167,7 +167,9 @@ std::vector<std::string> parameterTypeWords(const std::string &readableName)
         types.push_back(current);
     for (std::string &type : types) {
         const std::size_t first = type.find_first_not_of(' ');
-        type = first == std::string::npos ? std::string() : type.substr(first, type.find_last_not_of(' ') - first + 1);
+        type = first == std::string::npos
+                   ? std::string()
+                   : type.substr(first, type.find_last_not_of(' ') - first + 1);
     }
     return types;
 }
@@ -245,8 +247,8 @@ int declarationLine(const std::string &code, const std::string &identifier,
         const int fit = parameterFit(code, after, types);
         if (fit > bestFit) {
             bestFit = fit;
-            bestLine = static_cast<int>(std::count(code.begin(),
-                                                   code.begin() + static_cast<long>(pos), '\n')) +
+            bestLine = static_cast<int>(
+                           std::count(code.begin(), code.begin() + static_cast<long>(pos), '\n')) +
                        1;
         }
     }
@@ -287,9 +289,8 @@ std::map<std::string, int> entryThreadBounds(std::string_view ptx)
         if (pos == std::string_view::npos)
             break;
         const std::size_t body = ptx.find('{', pos);
-        const std::string_view head = ptx.substr(pos, body == std::string_view::npos
-                                                          ? std::string_view::npos
-                                                          : body - pos);
+        const std::string_view head =
+            ptx.substr(pos, body == std::string_view::npos ? std::string_view::npos : body - pos);
         for (const char *directive : {".maxntid", ".reqntid"}) {
             const std::size_t at = head.find(directive);
             if (at == std::string_view::npos)

@@ -190,9 +190,9 @@ KernelLookup findKernel(const std::vector<KernelInfo> &kernels, std::string_view
             std::string candidates;
             for (const KernelInfo *kernel : found)
                 candidates += (candidates.empty() ? "" : ", ") + displayName(*kernel);
-            lookup.error = "`" + std::string(name) + "` names " + std::to_string(found.size()) +
-                           " kernels; name one by its signature or template arguments: " +
-                           candidates;
+            lookup.error =
+                "`" + std::string(name) + "` names " + std::to_string(found.size()) +
+                " kernels; name one by its signature or template arguments: " + candidates;
             return lookup;
         }
     }
@@ -249,9 +249,8 @@ std::vector<ModuleVariable> moduleVariables(std::string_view ptx)
                 if (w + 1 < words.size() && words[w].starts_with(".")) {
                     const std::string_view type = words[w];
                     std::uint64_t size = 4;
-                    for (const auto &[suffix, bytes] :
-                         {std::pair{"8", 1}, std::pair{"16", 2}, std::pair{"32", 4},
-                          std::pair{"64", 8}}) {
+                    for (const auto &[suffix, bytes] : {std::pair{"8", 1}, std::pair{"16", 2},
+                                                        std::pair{"32", 4}, std::pair{"64", 8}}) {
                         if (type.ends_with(suffix))
                             size = std::uint64_t(bytes);
                     }

@@ -49,7 +49,7 @@ std::string kernelList(const std::vector<KernelInfo> &kernels);
 // A __constant__ or __device__ variable of a module, read from its PTX.
 struct ModuleVariable
 {
-    std::string name;  // as in the module: the source name unless it is in a namespace
+    std::string name;      // as in the module: the source name unless it is in a namespace
     bool constant = false; // __constant__ (else __device__)
     std::uint64_t bytes = 0;
 };

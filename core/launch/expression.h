@@ -16,8 +16,8 @@ using Variables = std::map<std::string, double>;
 
 struct ExpressionError
 {
-    std::string message; // "unknown variable 'M'"
-    int position = -1;   // 0-based character in the expression, -1 when unknown
+    std::string message;     // "unknown variable 'M'"
+    int position = -1;       // 0-based character in the expression, -1 when unknown
     std::string unknownName; // the name when the error is "unknown variable 'NAME'"
 };
 

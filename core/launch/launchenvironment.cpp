@@ -122,7 +122,8 @@ private:
             }
         }
         item.state = Item::State::Failed;
-        m_out.issues.push_back(LaunchIssue{item.field, value.error->message, value.error->position});
+        m_out.issues.push_back(
+            LaunchIssue{item.field, value.error->message, value.error->position});
         return true;
     }
 
@@ -189,8 +190,8 @@ LaunchEnvironment evaluateLaunchEnvironment(const LaunchSpec &spec,
     std::vector<std::string> defineNames;
     for (const auto &[name, expression] : spec.defines) {
         if (!defined.insert(name).second) {
-            out.issues.push_back({"defines: " + name,
-                                  "the name is also a variable or another define; use one", -1});
+            out.issues.push_back(
+                {"defines: " + name, "the name is also a variable or another define; use one", -1});
             continue;
         }
         evaluator.add(name, expression, "defines: " + name);

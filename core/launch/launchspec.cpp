@@ -350,9 +350,9 @@ public:
                 break; // the grid follows the block; its errors would mislead
             for (int axis = 0; axis < 3; ++axis) {
                 const std::string field = prefix + std::string(kAxes[axis]);
-                const auto problem = std::find_if(
-                    environment.issues.begin(), environment.issues.end(),
-                    [&](const LaunchIssue &i) { return i.field == field; });
+                const auto problem =
+                    std::find_if(environment.issues.begin(), environment.issues.end(),
+                                 [&](const LaunchIssue &i) { return i.field == field; });
                 const auto value = m_out.variables.find(field);
                 if (problem != environment.issues.end() || value == m_out.variables.end()) {
                     if (problem != environment.issues.end())
@@ -360,9 +360,8 @@ public:
                     blockOk = blockOk && prefix[0] != 'b';
                     continue;
                 }
-                const std::string &expression = prefix[0] == 'b'
-                                                    ? m_spec.block[std::size_t(axis)]
-                                                    : m_spec.grid[std::size_t(axis)];
+                const std::string &expression = prefix[0] == 'b' ? m_spec.block[std::size_t(axis)]
+                                                                 : m_spec.grid[std::size_t(axis)];
                 auto &target = prefix[0] == 'b' ? m_out.block : m_out.grid;
                 if (const auto whole = countOf(field, expression, value->second)) {
                     target[std::size_t(axis)] = *whole;

@@ -76,8 +76,8 @@ struct LaunchSpec
     std::vector<std::pair<std::string, std::string>> defines;
     // The auto-tuner convention: block_size_x/y/z and grid_size_x/y/z defined from the launch.
     bool tunerDefines = false;
-    std::vector<GlobalSpec> globals; // module variables to initialise
-    std::vector<ArgumentSpec> arguments;                        // in parameter order
+    std::vector<GlobalSpec> globals;     // module variables to initialise
+    std::vector<ArgumentSpec> arguments; // in parameter order
     std::array<std::string, 3> grid{"ceil(N / block.x)", "1", "1"};
     std::array<std::string, 3> block{"256", "1", "1"};
     std::string dynamicSharedBytes = "0";

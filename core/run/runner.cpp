@@ -429,8 +429,8 @@ std::string referenceSource(const std::string &expression, const ResolvedLaunch 
             constants += "constexpr long long " + v.name + " = " +
                          std::to_string(static_cast<long long>(v.value)) + "LL;\n";
         } else {
-            constants += "constexpr " + v.type + " " + v.name + " = static_cast<" + v.type +
-                         ">(" + literal(v.value) + ");\n";
+            constants += "constexpr " + v.type + " " + v.name + " = static_cast<" + v.type + ">(" +
+                         literal(v.value) + ");\n";
         }
     }
     std::string parameters;
@@ -592,8 +592,8 @@ void verifyAggregate(VerificationResult &verdict, const VerificationSpec &verify
                      std::optional<double> expected, DevicePointer reference, GpuHelpers &helpers,
                      const Stream &gpu)
 {
-    const char *how = reductionName(verify.reduce == Reduction::None ? Reduction::Sum
-                                                                     : verify.reduce);
+    const char *how =
+        reductionName(verify.reduce == Reduction::None ? Reduction::Sum : verify.reduce);
     const Reduction reduction = verify.reduce == Reduction::None ? Reduction::Sum : verify.reduce;
     const ScalarStats actualStats = helpers.stats(out.data(), scalars, out.type.scalar, gpu);
     verdict.checked = elements;
@@ -620,10 +620,9 @@ void verifyAggregate(VerificationResult &verdict, const VerificationSpec &verify
     const std::string unit = verify.tolerance == ToleranceKind::Absolute ? "abs" : "rel";
     const std::string part =
         elements == out.count ? std::string() : " (the first " + std::to_string(elements) + ")";
-    verdict.message = std::string("the ") + how + " of `" +
-                      out.parameter + "`" + part + " is " + shortNumber(actual) +
-                      (verdict.passed ? ", as expected " : ", expected ") + shortNumber(*expected) +
-                      " (" + unit + " error " + shortNumber(error) +
+    verdict.message = std::string("the ") + how + " of `" + out.parameter + "`" + part + " is " +
+                      shortNumber(actual) + (verdict.passed ? ", as expected " : ", expected ") +
+                      shortNumber(*expected) + " (" + unit + " error " + shortNumber(error) +
                       (verdict.passed ? " ≤ " : " > ") + shortNumber(verify.toleranceValue) + ")";
 }
 
@@ -963,10 +962,10 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
                                    std::to_string(g.count) + " × " + g.elementType.name());
         const std::optional<Module::Global> global = resources->module->global(g.parameter);
         if (!problem.empty() || !global) {
-            throw RunFailure{RunStatus::InvalidLaunch,
-                             "global " + g.parameter + ": " +
-                                 (problem.empty() ? "the driver does not find it in the module"
-                                                  : problem)};
+            throw RunFailure{
+                RunStatus::InvalidLaunch,
+                "global " + g.parameter + ": " +
+                    (problem.empty() ? "the driver does not find it in the module" : problem)};
         }
         DeviceBuffer scratch(std::max<std::uint64_t>(g.bytes, 1));
         initialiseElements(helpers, gpu, scratch.pointer(), g.elementType, g.count, g,
@@ -1039,8 +1038,8 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
         if (!verify.count.empty()) {
             const ExpressionValue count = evaluateExpression(verify.count, resolved.variables);
             if (!count.ok()) {
-                verdict.message = "cannot verify: count `" + verify.count + "`: " +
-                                  count.error->message;
+                verdict.message =
+                    "cannot verify: count `" + verify.count + "`: " + count.error->message;
                 outputIndex = -1;
             } else if (count.value < 1 || count.value != std::trunc(count.value) ||
                        count.value > double(out.count)) {
@@ -1146,16 +1145,17 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
         case ReferenceKind::Aggregate:
             phase = "reducing the expected value";
             if (!verify.of.empty()) {
-                const auto of = std::find_if(
-                    resources->buffers.begin(), resources->buffers.end(),
-                    [&](const Allocation &a) { return a.parameter == verify.of; });
+                const auto of =
+                    std::find_if(resources->buffers.begin(), resources->buffers.end(),
+                                 [&](const Allocation &a) { return a.parameter == verify.of; });
                 if (of == resources->buffers.end()) {
                     verdict.message =
                         "cannot verify: `" + verify.of + "` is not a buffer of the kernel";
                     break;
                 }
                 // The buffer as the kernel will find it: reduced before the launch.
-                const ScalarStats stats = helpers.stats(of->data(), of->scalars(), of->type.scalar, gpu);
+                const ScalarStats stats =
+                    helpers.stats(of->data(), of->scalars(), of->type.scalar, gpu);
                 if (stats.nan + stats.inf > 0) {
                     verdict.message = "cannot verify: `" + verify.of + "` holds " +
                                       plural(stats.nan + stats.inf, "value") +
@@ -1167,8 +1167,8 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
                 const ExpressionValue expected =
                     evaluateExpression(verify.expected, resolved.variables);
                 if (!expected.ok()) {
-                    verdict.message = "cannot verify: expected `" + verify.expected + "`: " +
-                                      expected.error->message;
+                    verdict.message = "cannot verify: expected `" + verify.expected +
+                                      "`: " + expected.error->message;
                     break;
                 }
                 expectedAggregate = expected.value;
@@ -1256,8 +1256,8 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
     }
 
     // Verification.
-    if (referenceReady && (verify.kind == ReferenceKind::Aggregate ||
-                           verify.reduce != Reduction::None)) {
+    if (referenceReady &&
+        (verify.kind == ReferenceKind::Aggregate || verify.reduce != Reduction::None)) {
         phase = "verifying `" + verify.output + "`";
         const Allocation &out = resources->buffers[std::size_t(outputIndex)];
         const std::uint64_t scalars = checkedElements * std::uint64_t(out.type.lanes);

@@ -177,7 +177,7 @@ struct SweepPointResult
     double verifyMs = 0.0;  // the verification run's wall time, when the spec asked for one
     double measureMs = 0.0; // the measurement request's wall time (setup, warm-up, samples)
     double workerCompileMs = 0.0; // NVRTC in the worker (0 when it got the host's compile)
-    std::string measuredAt; // ISO 8601, UTC, when the point was finished; empty when pending
+    std::string measuredAt;       // ISO 8601, UTC, when the point was finished; empty when pending
 };
 
 // The version of SweepResult's JSON form (sweepjson.h); a file of another version is refused
@@ -195,7 +195,7 @@ struct SweepTimeBreakdown
     double verifyMs = 0.0;        // verification runs, whole requests
     double measureMs = 0.0;       // measurement requests, whole
     double gpuSampleMs = 0.0;     // of which the timed kernels themselves
-    double otherMs = 0.0; // the rest: worker start, device query, copy ceiling, bookkeeping
+    double otherMs = 0.0;         // the rest: worker start, device query, copy ceiling, bookkeeping
     std::size_t measuredPoints = 0;
     // (wall - GPU sample time - host compiles) per measured point: what a point costs beyond
     // its kernels and its compile.

@@ -126,9 +126,9 @@ std::vector<std::string> namesIn(std::string_view expression)
         const char c = expression[i];
         if (std::isdigit(static_cast<unsigned char>(c))) {
             // A number, hexadecimal and exponents included: skip its letters too.
-            while (i < expression.size() &&
-                   (std::isalnum(static_cast<unsigned char>(expression[i])) ||
-                    expression[i] == '.'))
+            while (
+                i < expression.size() &&
+                (std::isalnum(static_cast<unsigned char>(expression[i])) || expression[i] == '.'))
                 ++i;
             continue;
         }
@@ -141,7 +141,8 @@ std::vector<std::string> namesIn(std::string_view expression)
                (isIdentifierChar(expression[end]) || expression[end] == '.'))
             ++end;
         std::size_t next = end;
-        while (next < expression.size() && std::isspace(static_cast<unsigned char>(expression[next])))
+        while (next < expression.size() &&
+               std::isspace(static_cast<unsigned char>(expression[next])))
             ++next;
         if (next >= expression.size() || expression[next] != '(')
             names.emplace_back(expression.substr(i, end - i));
@@ -283,8 +284,8 @@ private:
                 }
             }
             prepared.values = std::move(values.values);
-            prepared.group = m_spec.combination == AxisCombination::Zip ? std::string("zip")
-                                                                         : trim(axis.group);
+            prepared.group =
+                m_spec.combination == AxisCombination::Zip ? std::string("zip") : trim(axis.group);
             m_axes.push_back(std::move(prepared));
         }
         classifyDefines();
@@ -363,8 +364,8 @@ private:
         for (PreparedAxis &axis : m_axes) {
             if (axis.info.kind != AxisTarget::Define)
                 continue;
-            axis.numericDefine = std::all_of(
-                axis.values.begin(), axis.values.end(), [&](const std::string &value) {
+            axis.numericDefine =
+                std::all_of(axis.values.begin(), axis.values.end(), [&](const std::string &value) {
                     const std::vector<std::string> names = namesIn(value);
                     return std::all_of(names.begin(), names.end(), [&](const std::string &n) {
                         return std::find(known.begin(), known.end(), n) != known.end();
@@ -379,9 +380,10 @@ private:
         m_groups.clear();
         for (std::size_t i = 0; i < m_axes.size(); ++i) {
             const std::string &name = m_axes[i].group;
-            auto group = name.empty() ? m_groups.end()
-                                      : std::find_if(m_groups.begin(), m_groups.end(),
-                                                     [&](const AxisGroup &g) { return g.name == name; });
+            auto group = name.empty()
+                             ? m_groups.end()
+                             : std::find_if(m_groups.begin(), m_groups.end(),
+                                            [&](const AxisGroup &g) { return g.name == name; });
             if (group == m_groups.end()) {
                 m_groups.push_back(AxisGroup{name, {i}, m_axes[i].values.size()});
                 continue;
@@ -480,10 +482,9 @@ private:
         point.skipReason = check(point);
         if (point.skipReason.empty()) {
             // The point's request is what runs: its defines evaluated into -D options.
-            const std::vector<LaunchIssue> issues =
-                bindLaunchDefines(point.request.launch, point.request.options,
-                                  {point.request.launch.kernel,
-                                   point.request.verification.referenceKernel});
+            const std::vector<LaunchIssue> issues = bindLaunchDefines(
+                point.request.launch, point.request.options,
+                {point.request.launch.kernel, point.request.verification.referenceKernel});
             point.skipReason = joinIssues(issues);
         }
         return point;
@@ -584,9 +585,8 @@ private:
         if (!environment.ok()) {
             const LaunchIssue &first = environment.issues.front();
             const std::string expression = expressionOf(request.launch, first.field);
-            const std::string name = first.field.starts_with("variables: ")
-                                         ? first.field.substr(11)
-                                         : first.field;
+            const std::string name =
+                first.field.starts_with("variables: ") ? first.field.substr(11) : first.field;
             return name + (expression.empty() ? "" : " = " + expression) + ": " + first.message;
         }
         for (std::size_t i = 0; i < 3; ++i) {

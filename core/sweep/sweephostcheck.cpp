@@ -54,8 +54,7 @@ SweepHostCheck::SweepHostCheck(std::string arch, ValidationContext validation, i
 
 SweepHostCheck::~SweepHostCheck() = default;
 
-const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &request,
-                                                          bool &firstUse)
+const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &request, bool &firstUse)
 {
     CompileOptions options = request.options;
     options.arch = m_arch;
@@ -83,7 +82,8 @@ const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &requ
             variant->error = lookup.error;
         } else {
             variant->kernel = lookup.kernel;
-            variant->signature = parseKernelSignature(request.source, compiled->ptx, *lookup.kernel);
+            variant->signature =
+                parseKernelSignature(request.source, compiled->ptx, *lookup.kernel);
             if (!variant->signature.drivable()) {
                 std::string why = variant->signature.error;
                 for (const KernelParameter &p : variant->signature.parameters) {

@@ -1,7 +1,7 @@
 #include "sweep/sweeprunner.h"
 
-#include "sweep/sweephostcheck.h"
 #include "launch/launchvalidation.h"
+#include "sweep/sweephostcheck.h"
 #include "worker/workerprocess.h"
 
 #include <algorithm>

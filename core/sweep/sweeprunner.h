@@ -99,7 +99,7 @@ public:
     [[nodiscard]] std::size_t hostCompiles() const { return m_hostCompiles; }
 
 private:
-    struct State;        // the host compiler and its results by options, for one run()
+    struct State; // the host compiler and its results by options, for one run()
     // Fills r for one runnable point: host checks, verification, measurement, metrics. Leaves
     // it Pending when cancelled; ranOnWorker tells whether the worker was asked anything.
     void runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,

@@ -6,9 +6,9 @@
 #include "measure/measurejson.h"
 #include "util/base64.h"
 
-#include <stdexcept>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace cuwb {
 
@@ -301,8 +301,7 @@ void from_json(const json &j, VerificationResult &v)
     readIfPresent(j, "firstMismatches", v.firstMismatches);
     for (const char *key : {"aggregateActual", "aggregateExpected"}) {
         if (const auto it = j.find(key); it != j.end() && it->is_number())
-            (std::string_view(key) == "aggregateActual" ? v.aggregateActual
-                                                        : v.aggregateExpected) =
+            (std::string_view(key) == "aggregateActual" ? v.aggregateActual : v.aggregateExpected) =
                 it->get<double>();
     }
 }

@@ -8,6 +8,7 @@
 
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void instantiatesNameExpressions();
     void printsJson();
     void printsPtx();
+    void listsModuleVariables();
     void rejectsBadUsage_data();
     void rejectsBadUsage();
     void computesOccupancy();
@@ -369,6 +371,29 @@ void TestCuwbCli::helpAndNoArguments()
     run = runCuwb({QStringLiteral("help"), QStringLiteral("occupancy")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("--shared-dynamic")));
+}
+
+void TestCuwbCli::listsModuleVariables()
+{
+    // What a project can initialise with launch.globals, from the compiled module.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("filter.cu"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("__constant__ float c_filter[17];\n__device__ int d_count;\n"
+              "__global__ void use(float *x) { x[0] = c_filter[3] + d_count; }\n");
+    out.close();
+    const Run run = runCuwb({QStringLiteral("compile"), file});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("variable c_filter (__constant__): 68 bytes\n")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("variable d_count (__device__): 4 bytes\n")),
+             qPrintable(run.out));
+    const Run json = runCuwb({QStringLiteral("compile"), QStringLiteral("--json"), file});
+    QCOMPARE(json.exitCode, 0);
+    const nlohmann::json report = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(report["variables"].size(), std::size_t(2));
+    QCOMPARE(report["variables"][0]["space"], nlohmann::json("constant"));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbCli)

@@ -334,8 +334,8 @@ void TestCuwbSweep::listCompilesEveryVariant()
 {
     // A point whose define makes the kernel's shared tile too big is found by ptxas on the
     // host, without a GPU, and listed as skipped with ptxas' own words.
-    const CuwbRun run = runCuwb(
-        {QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list")});
+    const CuwbRun run =
+        runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains(QStringLiteral(
                  "[6/9] block.x=256 TILE=64: skipped: does not compile: ptxas: Entry function "
@@ -350,9 +350,9 @@ void TestCuwbSweep::listWritesJsonForAnotherArchitecture()
 {
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("plan.json"));
-    const CuwbRun run =
-        runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list"),
-                 QStringLiteral("--arch"), QStringLiteral("sm_80"), QStringLiteral("--json"), json});
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"),
+                                 QStringLiteral("--list"), QStringLiteral("--arch"),
+                                 QStringLiteral("sm_80"), QStringLiteral("--json"), json});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains(QStringLiteral("to measure on sm_80")), qPrintable(run.out));
     QFile file(json);

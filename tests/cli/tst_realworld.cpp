@@ -1,8 +1,8 @@
 // The corpus of public kernels (tests/realworld/) without a GPU: every project passes
 // `cuwb check` (its kernel named as written in the source, its defines, globals and
 // verification), and its sweep expands with runnable points (`cuwb sweep --list`).
-#include "cuwbprocess.h"
 #include "../realworldprojects.h"
+#include "cuwbprocess.h"
 
 #include <QtTest>
 
@@ -25,7 +25,8 @@ void TestRealWorld::checksAndLists()
     QFETCH(QString, project);
     const CuwbRun check = runCuwbProcess({QStringLiteral("check"), project});
     QVERIFY2(check.exitCode == 0, qPrintable(check.out + check.err));
-    const CuwbRun list = runCuwbProcess({QStringLiteral("sweep"), project, QStringLiteral("--list")});
+    const CuwbRun list =
+        runCuwbProcess({QStringLiteral("sweep"), project, QStringLiteral("--list")});
     QVERIFY2(list.exitCode == 0, qPrintable(list.out + list.err));
     QVERIFY2(!list.out.contains(QStringLiteral(" 0 to measure")), qPrintable(list.out));
 }

@@ -71,8 +71,8 @@ void TestKernelLookup::resolvesWrittenNames_data()
                                << QStringLiteral("_Z10vector_addPKfS0_Pfi");
     QTest::newRow("lowered") << QStringLiteral("_Z10vector_addPKfS0_Pfi")
                              << QStringLiteral("_Z10vector_addPKfS0_Pfi");
-    QTest::newRow("with signature") << QStringLiteral("vector_add(const float*, const float*, float*, int)")
-                                    << QString();
+    QTest::newRow("with signature")
+        << QStringLiteral("vector_add(const float*, const float*, float*, int)") << QString();
     QTest::newRow("demangled signature")
         << QStringLiteral("vector_add(float const*, float const*, float*, int)")
         << QStringLiteral("_Z10vector_addPKfS0_Pfi");

@@ -532,11 +532,10 @@ void TestSweepExpand::groupsCombineAsProduct()
     SweepAxis tile = listAxis("-DTILE", {"1", "2", "4"});
     const SweepExpansion expansion = expandSweep(specOf({bx, tile, by}), baseRequest());
     QVERIFY2(expansion.ok(), expansion.error.c_str());
-    QCOMPARE(labels(expansion),
-             (std::vector<std::string>{
-                 "block.x=16 TILE=1 block.y=16", "block.x=16 TILE=2 block.y=16",
-                 "block.x=16 TILE=4 block.y=16", "block.x=32 TILE=1 block.y=8",
-                 "block.x=32 TILE=2 block.y=8", "block.x=32 TILE=4 block.y=8"}));
+    QCOMPARE(labels(expansion), (std::vector<std::string>{
+                                    "block.x=16 TILE=1 block.y=16", "block.x=16 TILE=2 block.y=16",
+                                    "block.x=16 TILE=4 block.y=16", "block.x=32 TILE=1 block.y=8",
+                                    "block.x=32 TILE=2 block.y=8", "block.x=32 TILE=4 block.y=8"}));
 }
 
 void TestSweepExpand::groupOfUnequalLengthsIsAnError()
@@ -545,8 +544,9 @@ void TestSweepExpand::groupOfUnequalLengthsIsAnError()
     SweepAxis by = listAxis("block.y", {"16"});
     bx.group = by.group = "shape";
     const SweepExpansion expansion = expandSweep(specOf({bx, by}), baseRequest());
-    QCOMPARE(expansion.error, std::string("the axes of group `shape` need the same number of "
-                                          "values: axis 1 (block.x) has 2, axis 2 (block.y) has 1"));
+    QCOMPARE(expansion.error,
+             std::string("the axes of group `shape` need the same number of "
+                         "values: axis 1 (block.x) has 2, axis 2 (block.y) has 1"));
 }
 
 void TestSweepExpand::numericDefineAxisIsVisibleToExpressions()
@@ -569,7 +569,7 @@ void TestSweepExpand::numericDefineAxisIsVisibleToExpressions()
     QCOMPARE(third.grid[0], std::uint64_t(4096));
     QVERIFY(std::find(third.request.options.defines.begin(), third.request.options.defines.end(),
                       "tile_size_x=2") != third.request.options.defines.end());
-    QVERIFY(expansion.points[4].runnable()); // block 256, tile 2: 512 threads' worth of tiles
+    QVERIFY(expansion.points[4].runnable());       // block 256, tile 2: 512 threads' worth of tiles
     const SweepPoint &sixth = expansion.points[5]; // block 256, tile 256/64 = 4: excluded
     QCOMPARE(sixth.skipReason,
              std::string("excluded by the constraint `block.x * tile_size_x <= 512`"));

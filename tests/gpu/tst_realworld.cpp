@@ -2,8 +2,8 @@
 // verifies through `cuwb run --json`, and its sweep measures with every point verified through
 // `cuwb sweep --verify --json`: no point may be skipped for a reason other than the device's
 // limits or its constraints, and none may be wrong. Skips, saying why, without a GPU.
-#include "gpuavailability.h"
 #include "../realworldprojects.h"
+#include "gpuavailability.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -61,8 +61,8 @@ void TestRealWorldOnGpu::runsVerifiesAndSweeps()
     const QString result = dir.filePath(QStringLiteral("sweep.json"));
     QProcess sweep;
     sweep.start(cuwbBesideTest(), {QStringLiteral("sweep"), project, QStringLiteral("--verify"),
-                             QStringLiteral("--samples"), QStringLiteral("5"),
-                             QStringLiteral("--json"), result});
+                                   QStringLiteral("--samples"), QStringLiteral("5"),
+                                   QStringLiteral("--json"), result});
     QVERIFY(sweep.waitForFinished(300000));
     const QByteArray sweepOut = sweep.readAllStandardOutput() + sweep.readAllStandardError();
     QVERIFY2(sweep.exitCode() == 0, sweepOut.right(3000).constData());
@@ -81,7 +81,8 @@ void TestRealWorldOnGpu::runsVerifiesAndSweeps()
             QVERIFY2(!message.contains(QStringLiteral("no kernel")), qPrintable(message));
             continue;
         }
-        QVERIFY2(status == QStringLiteral("measured"), qPrintable(status + QStringLiteral(": ") + message));
+        QVERIFY2(status == QStringLiteral("measured"),
+                 qPrintable(status + QStringLiteral(": ") + message));
     }
 }
 

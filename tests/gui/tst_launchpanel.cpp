@@ -1,7 +1,7 @@
 #include "argumentsmodel.h"
 #include "compiler/kernelcompiler.h"
-#include "launch/launchenvironment.h"
 #include "expressionfield.h"
+#include "launch/launchenvironment.h"
 #include "launchpanel.h"
 #include "variablesmodel.h"
 
@@ -180,7 +180,8 @@ private Q_SLOTS:
         const std::string source =
             "namespace demo {\n"
             "__global__ void scale(float *x, int n) { if (threadIdx.x < n) x[0] *= F; }\n"
-            "__global__ void scale(double *x, int n) { if (threadIdx.x < block_size_x) x[0] *= F; }\n"
+            "__global__ void scale(double *x, int n) { if (threadIdx.x < block_size_x) x[0] *= F; "
+            "}\n"
             "}\n";
         LaunchSpec spec;
         spec.kernel = "scale(double*, int)";
@@ -222,10 +223,7 @@ private Q_SLOTS:
         QCOMPARE(panel.launchSpec().defines, spec.defines);
         QVERIFY(panel.launchSpec().tunerDefines);
         QCOMPARE(panel.definesModel()->rowCount(), 1);
-        QCOMPARE(panel.definesModel()
-                     ->index(0, VariablesModel::ValueColumn)
-                     .data()
-                     .toString(),
+        QCOMPARE(panel.definesModel()->index(0, VariablesModel::ValueColumn).data().toString(),
                  QStringLiteral("4"));
         QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
     }

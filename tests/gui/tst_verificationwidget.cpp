@@ -2,10 +2,14 @@
 // or a value) and the count of elements that matter, shown from and written to the spec.
 #include "verificationwidget.h"
 
+#include "launch/launchjson.h"
+
 #include <QComboBox>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 using namespace cuwb;
 
@@ -18,12 +22,11 @@ private Q_SLOTS:
     {
         VerificationWidget widget;
         widget.setChoices({QStringLiteral("in"), QStringLiteral("partial")}, {});
-        VerificationSpec spec;
-        spec.kind = ReferenceKind::Aggregate;
-        spec.output = "partial";
-        spec.reduce = Reduction::Max;
-        spec.of = "in";
-        spec.count = "grid.x";
+        // Through a JSON document, as a project file gives it (direct assignments of short
+        // literals here trip GCC 12's -Wmaybe-uninitialized, a known false positive).
+        const VerificationSpec spec = nlohmann::json::parse(R"({"kind": "aggregate",
+            "output": "partial", "reduce": "max", "of": "in", "count": "grid.x"})")
+                                          .get<VerificationSpec>();
         widget.setSpec(spec);
         QCOMPARE(widget.referenceKindCombo()->currentText(), QStringLiteral("Sum, min or max"));
         QCOMPARE(widget.countEdit()->text(), QStringLiteral("grid.x"));
