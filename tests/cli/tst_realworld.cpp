@@ -1,7 +1,7 @@
 // The corpus of public kernels (tests/realworld/) without a GPU: every project passes
 // `cuwb check` (its kernel named as written in the source, its defines, globals and
 // verification), and its sweep expands with runnable points (`cuwb sweep --list`).
-#include "../realworldprojects.h"
+#include "../projectrows.h"
 #include "cuwbprocess.h"
 
 #include <QtTest>
@@ -17,7 +17,7 @@ private Q_SLOTS:
 
 void TestRealWorld::checksAndLists_data()
 {
-    QVERIFY2(addRealWorldRows() >= 25, "issue 10 asks for at least 25 public kernels");
+    QVERIFY2(addProjectRows(realWorldDir()) >= 25, "issue 10 asks for at least 25 public kernels");
 }
 
 void TestRealWorld::checksAndLists()

@@ -2,7 +2,7 @@
 // verifies through `cuwb run --json`, and its sweep measures with every point verified through
 // `cuwb sweep --verify --json`: no point may be skipped for a reason other than the device's
 // limits or its constraints, and none may be wrong. Skips, saying why, without a GPU.
-#include "../realworldprojects.h"
+#include "../projectrows.h"
 #include "gpuavailability.h"
 
 #include <QCoreApplication>
@@ -34,7 +34,7 @@ void TestRealWorldOnGpu::initTestCase()
 
 void TestRealWorldOnGpu::runsVerifiesAndSweeps_data()
 {
-    QVERIFY2(addRealWorldRows() >= 25, "issue 10 asks for at least 25 public kernels");
+    QVERIFY2(addProjectRows(realWorldDir()) >= 25, "issue 10 asks for at least 25 public kernels");
 }
 
 void TestRealWorldOnGpu::runsVerifiesAndSweeps()

@@ -1,10 +1,10 @@
 // On a real GPU: every sample project under samples/ runs and verifies, each through
 // `cuwb run --json` (the grading command) in a worker of its own. Skips, saying why, where
 // there is no driver or no GPU.
+#include "../projectrows.h"
 #include "gpuavailability.h"
 
 #include <QCoreApplication>
-#include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,17 +32,8 @@ void TestSamplesOnGpu::initTestCase()
 
 void TestSamplesOnGpu::runsAndVerifies_data()
 {
-    QTest::addColumn<QString>("project");
-    QDirIterator it(QStringLiteral(CUWB_SAMPLES_DIR), {QStringLiteral("*.cuwb")}, QDir::Files,
-                    QDirIterator::Subdirectories);
-    QStringList projects;
-    while (it.hasNext())
-        projects << it.next();
-    projects.sort();
-    for (const QString &project : projects)
-        QTest::newRow(qPrintable(QDir(QStringLiteral(CUWB_SAMPLES_DIR)).relativeFilePath(project)))
-            << project;
-    QVERIFY2(projects.size() >= 12, "issue 6 asks for at least twelve samples");
+    QVERIFY2(addProjectRows(QStringLiteral(CUWB_SAMPLES_DIR)) >= 12,
+             "issue 6 asks for at least twelve samples");
 }
 
 void TestSamplesOnGpu::runsAndVerifies()
