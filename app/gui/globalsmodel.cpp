@@ -36,8 +36,9 @@ int GlobalsModel::addGlobal()
     GlobalSpec global;
     global.elementType = parseElementType("float").value();
     for (const ModuleVariable &variable : m_module) {
-        const bool taken = std::any_of(m_globals.begin(), m_globals.end(),
-                                       [&](const GlobalSpec &g) { return g.name == variable.name; });
+        const bool taken =
+            std::any_of(m_globals.begin(), m_globals.end(),
+                        [&](const GlobalSpec &g) { return g.name == variable.name; });
         if (!taken) {
             global.name = variable.name;
             global.count = std::to_string(std::max<std::uint64_t>(variable.bytes / 4, 1));

@@ -62,8 +62,9 @@ private Q_SLOTS:
     {
         GlobalsModel model;
         model.setGlobals({GlobalSpec{}});
-        const QStringList choices =
-            model.index(0, GlobalsModel::ContentsColumn).data(GlobalsModel::ChoicesRole).toStringList();
+        const QStringList choices = model.index(0, GlobalsModel::ContentsColumn)
+                                        .data(GlobalsModel::ChoicesRole)
+                                        .toStringList();
         QCOMPARE(choices.size(), 6);
         QVERIFY(model.setData(model.index(0, GlobalsModel::ContentsColumn), int(InitKind::Uniform),
                               GlobalsModel::ChoiceRole));
