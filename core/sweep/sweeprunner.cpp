@@ -49,7 +49,6 @@ std::string failureText(const WorkerProcess::Reply &reply)
     }
 }
 
-// One kernel of one distinct (options, kernel name): compiled once per run().
 } // namespace
 
 struct SweepRunner::State
