@@ -302,9 +302,10 @@ int runCompile(const std::vector<std::string> &arguments)
         }
         // The module's variables a project can initialise (launch.globals).
         json["variables"] = nlohmann::json::array();
-        for (const ModuleVariable &variable : moduleVariables(result.ptx)) {
+        for (const ModuleVariable &variable : moduleVariables(result.ptx, source)) {
             json["variables"].push_back({{"name", variable.name},
                                          {"space", variable.constant ? "constant" : "device"},
+                                         {"type", variable.type},
                                          {"bytes", variable.bytes}});
         }
         std::cout << json.dump(2) << "\n";
@@ -321,9 +322,10 @@ int runCompile(const std::vector<std::string> &arguments)
     for (const KernelInfo &kernel : result.kernels) {
         printKernel(report, kernel);
     }
-    for (const ModuleVariable &variable : moduleVariables(result.ptx)) {
+    for (const ModuleVariable &variable : moduleVariables(result.ptx, source)) {
         report << "variable " << variable.name << " ("
-               << (variable.constant ? "__constant__" : "__device__") << "): " << variable.bytes
+               << (variable.constant ? "__constant__" : "__device__")
+               << (variable.type.empty() ? "" : " " + variable.type) << "): " << variable.bytes
                << " bytes\n";
     }
     const std::string tally =

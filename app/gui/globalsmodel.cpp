@@ -40,8 +40,12 @@ int GlobalsModel::addGlobal()
             std::any_of(m_globals.begin(), m_globals.end(),
                         [&](const GlobalSpec &g) { return g.name == variable.name; });
         if (!taken) {
+            // The declared type when it is one a buffer can have, else float.
+            if (const auto type = parseElementType(variable.type); type && type->sizeBytes() > 0)
+                global.elementType = *type;
             global.name = variable.name;
-            global.count = std::to_string(std::max<std::uint64_t>(variable.bytes / 4, 1));
+            global.count = std::to_string(
+                std::max<std::uint64_t>(variable.bytes / global.elementType.sizeBytes(), 1));
             break;
         }
     }

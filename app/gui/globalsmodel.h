@@ -34,8 +34,8 @@ public:
     // for the module column.
     void setModule(std::optional<std::vector<ModuleVariable>> variables, const Variables &names);
 
-    // Appends the first module variable no row sets yet (float elements filling it), or an
-    // empty row when there is none; returns its row.
+    // Appends the first module variable no row sets yet (elements of its declared type, or
+    // float, filling it), or an empty row when there is none; returns its row.
     int addGlobal();
     void removeGlobal(int row);
     void setInit(int row, const BufferInit &init);

@@ -327,9 +327,10 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     });
     connect(m_globalsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &LaunchPanel::updateGlobalInitEditor);
-    connect(m_globalInitWidget, &BufferInitWidget::initEdited, this, [this](const BufferInit &init) {
-        m_globalsModel->setInit(m_globalsView->currentIndex().row(), init);
-    });
+    connect(m_globalInitWidget, &BufferInitWidget::initEdited, this,
+            [this](const BufferInit &init) {
+                m_globalsModel->setInit(m_globalsView->currentIndex().row(), init);
+            });
     connect(m_argumentsModel, &ArgumentsModel::argumentsEdited, this, [this] {
         edited();
         updateInitEditor();
@@ -709,7 +710,8 @@ void LaunchPanel::revalidate()
     const LaunchEnvironment environment = evaluateLaunchEnvironment(m_spec, m_options.defines);
     m_variablesModel->setContext(environment.values);
     m_definesModel->setContext(environment.values);
-    m_globalsModel->setModule(haveKernel ? std::optional(moduleVariables(m_ptx)) : std::nullopt,
+    m_globalsModel->setModule(haveKernel ? std::optional(moduleVariables(m_ptx, m_source))
+                                         : std::nullopt,
                               environment.values);
     Variables variables = m_variablesModel->values();
     for (const auto &[name, value] : environment.values) {
@@ -787,8 +789,8 @@ void LaunchPanel::revalidate()
                 m_globalsModel->index(row, 0).data(GlobalsModel::ErrorRole).toString();
             if (!problem.isEmpty())
                 m_issues.push_back(
-                    {toStdString(tr("global %1")
-                                     .arg(m_globalsModel->index(row, 0).data().toString())),
+                    {toStdString(
+                         tr("global %1").arg(m_globalsModel->index(row, 0).data().toString())),
                      toStdString(problem), -1});
         }
         const VerificationSpec &verification = m_verification;

@@ -5,6 +5,7 @@
 #include "compiler/diagnosticparser.h"
 #include "compiler/ptxasreport.h"
 #include "cuda/nvrtcprogram.h"
+#include "util/text.h"
 
 #include <cxxabi.h>
 
@@ -75,62 +76,6 @@ std::string plainIdentifier(const std::string &readableName)
     if (const std::size_t space = name.rfind(' '); space != std::string::npos)
         name = name.substr(space + 1);
     return name;
-}
-
-// The source with comments and string/char literals blanked out, newlines kept, so that
-// searching it finds only code and line numbers stay right.
-std::string codeOnly(std::string_view source)
-{
-    std::string code(source);
-    enum class State { Code, LineComment, BlockComment, String, Char } state = State::Code;
-    for (std::size_t i = 0; i < code.size(); ++i) {
-        const char c = code[i];
-        const char next = i + 1 < code.size() ? code[i + 1] : '\0';
-        switch (state) {
-        case State::Code:
-            if (c == '/' && next == '/')
-                state = State::LineComment;
-            else if (c == '/' && next == '*')
-                state = State::BlockComment;
-            else if (c == '"')
-                state = State::String;
-            else if (c == '\'')
-                state = State::Char;
-            else
-                continue;
-            code[i] = ' ';
-            break;
-        case State::LineComment:
-            if (c == '\n')
-                state = State::Code;
-            else
-                code[i] = ' ';
-            break;
-        case State::BlockComment:
-            if (c == '*' && next == '/') {
-                code[i] = code[i + 1] = ' ';
-                ++i;
-                state = State::Code;
-            } else if (c != '\n') {
-                code[i] = ' ';
-            }
-            break;
-        case State::String:
-        case State::Char:
-            if (c == '\\' && next != '\0' && next != '\n') {
-                code[i] = code[i + 1] = ' ';
-                ++i;
-            } else if (c == (state == State::String ? '"' : '\'') || c == '\n') {
-                if (c != '\n')
-                    code[i] = ' ';
-                state = State::Code;
-            } else {
-                code[i] = ' ';
-            }
-            break;
-        }
-    }
-    return code;
 }
 
 bool isIdentifierChar(char c)

@@ -1,5 +1,7 @@
 #include "compiler/kernellookup.h"
 
+#include "util/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -208,7 +210,65 @@ KernelLookup findKernel(const std::vector<KernelInfo> &kernels, std::string_view
     return lookup;
 }
 
-std::vector<ModuleVariable> moduleVariables(std::string_view ptx)
+std::string declaredVariableType(std::string_view text, const std::string &name)
+{
+    // Comments and literals blanked, so neither a word nor a ';' in them counts.
+    const std::string code = codeOnly(text);
+    const std::string_view source = code;
+    const auto isWordChar = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    for (std::size_t at = source.find(name); at != std::string_view::npos;
+         at = source.find(name, at + 1)) {
+        const std::size_t end = at + name.size();
+        if ((at > 0 && isWordChar(source[at - 1])) ||
+            (end < source.size() && isWordChar(source[end])))
+            continue;
+        std::size_t next = end;
+        while (next < source.size() && std::isspace(static_cast<unsigned char>(source[next])))
+            ++next;
+        if (next < source.size() && source[next] == '(')
+            continue; // a function of that name
+        // The declaration: from the previous statement, or the preprocessor line before it.
+        const std::size_t boundary =
+            at == 0 ? std::string_view::npos : source.find_last_of(";{}", at - 1);
+        std::size_t start = boundary == std::string_view::npos ? 0 : boundary + 1;
+        for (std::size_t line = start; line < at;) {
+            const std::size_t first = source.find_first_not_of(" \t\r\n", line);
+            const std::size_t lineEnd = source.find('\n', line);
+            if (first < at && source[first] == '#' && lineEnd != std::string_view::npos &&
+                lineEnd < at)
+                start = lineEnd + 1;
+            if (lineEnd == std::string_view::npos || lineEnd >= at)
+                break;
+            line = lineEnd + 1;
+        }
+        const std::string_view declaration = source.substr(start, at - start);
+        if (declaration.find("__constant__") == std::string_view::npos &&
+            declaration.find("__device__") == std::string_view::npos)
+            continue;
+        std::string type;
+        for (std::size_t i = 0; i < declaration.size();) {
+            while (i < declaration.size() && !isWordChar(declaration[i]))
+                ++i;
+            std::size_t j = i;
+            while (j < declaration.size() && isWordChar(declaration[j]))
+                ++j;
+            const std::string_view word = declaration.substr(i, j - i);
+            i = j;
+            if (word.empty() || word == "__constant__" || word == "__device__" ||
+                word == "__managed__" || word == "static" || word == "extern" || word == "const" ||
+                word == "volatile")
+                continue;
+            type += (type.empty() ? "" : " ") + std::string(word);
+        }
+        if (!type.empty())
+            return type;
+    }
+    return {};
+}
+
+std::vector<ModuleVariable> moduleVariables(std::string_view ptx, std::string_view source)
 {
     std::vector<ModuleVariable> variables;
     int depth = 0; // inside a function body, .global and .const are not declarations
@@ -263,8 +323,11 @@ std::vector<ModuleVariable> moduleVariables(std::string_view ptx)
                     }
                     variable.name = std::string(declarator);
                     variable.bytes = size * count;
-                    if (!variable.name.empty() && variable.name.front() != '$')
+                    if (!variable.name.empty() && variable.name.front() != '$') {
+                        if (!source.empty())
+                            variable.type = declaredVariableType(source, variable.name);
                         variables.push_back(std::move(variable));
+                    }
                 }
             }
         }

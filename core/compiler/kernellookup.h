@@ -46,14 +46,19 @@ std::string displayName(const KernelInfo &kernel);
 // "vector_add, ns::scale<float>(float*, int)": every kernel of the module in display form.
 std::string kernelList(const std::vector<KernelInfo> &kernels);
 
-// A __constant__ or __device__ variable of a module, read from its PTX.
+// A __constant__ or __device__ variable of a module, read from its PTX; the element type as
+// declared comes from the source when it is given.
 struct ModuleVariable
 {
     std::string name;      // as in the module: the source name unless it is in a namespace
     bool constant = false; // __constant__ (else __device__)
     std::uint64_t bytes = 0;
+    std::string type; // "float", "unsigned int" as declared; empty when unknown
 };
-std::vector<ModuleVariable> moduleVariables(std::string_view ptx);
+std::vector<ModuleVariable> moduleVariables(std::string_view ptx, std::string_view source = {});
+// The type a __constant__ or __device__ variable `name` is declared with in `source`
+// ("static __constant__ unsigned int table[64];" -> "unsigned int"); empty when not found.
+std::string declaredVariableType(std::string_view source, const std::string &name);
 // "c_Kernel (__constant__, 68 bytes), d_count (__device__, 4 bytes)"
 std::string moduleVariableList(std::string_view ptx);
 // Why initialising module variable `name` with `bytes` bytes (`what`: "5 × float") does not

@@ -385,15 +385,16 @@ void TestCuwbCli::listsModuleVariables()
     out.close();
     const Run run = runCuwb({QStringLiteral("compile"), file});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY2(run.out.contains(QStringLiteral("variable c_filter (__constant__): 68 bytes\n")),
+    QVERIFY2(run.out.contains(QStringLiteral("variable c_filter (__constant__ float): 68 bytes\n")),
              qPrintable(run.out));
-    QVERIFY2(run.out.contains(QStringLiteral("variable d_count (__device__): 4 bytes\n")),
+    QVERIFY2(run.out.contains(QStringLiteral("variable d_count (__device__ int): 4 bytes\n")),
              qPrintable(run.out));
     const Run json = runCuwb({QStringLiteral("compile"), QStringLiteral("--json"), file});
     QCOMPARE(json.exitCode, 0);
     const nlohmann::json report = nlohmann::json::parse(json.out.toStdString());
     QCOMPARE(report["variables"].size(), std::size_t(2));
     QCOMPARE(report["variables"][0]["space"], nlohmann::json("constant"));
+    QCOMPARE(report["variables"][0]["type"], nlohmann::json("float"));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbCli)

@@ -28,6 +28,8 @@ private Q_SLOTS:
     void preferredNameIsShortestUnique();
     void moduleVariablesFromPtx();
     void launchBoundsFromPtx();
+    void declaredTypesOfVariables_data();
+    void declaredTypesOfVariables();
     void templateNamedWithItsSignature();
     void plainNameOfATemplateSaysHow();
     void wrongTemplateArgumentsNameTheKernel();
@@ -205,14 +207,15 @@ void TestKernelLookup::preferredNameIsShortestUnique()
 
 void TestKernelLookup::moduleVariablesFromPtx()
 {
-    const CompileResult result = compile(R"(
+    const char *const kVariables = R"(
 __constant__ float c_Kernel[17];
 __device__ unsigned int d_count;
 __device__ double d_table[4][8];
 __global__ void use(float *out) { out[0] = c_Kernel[3] + d_count + d_table[1][2]; }
-)");
+)";
+    const CompileResult result = compile(kVariables);
     QVERIFY2(result.success, result.log.c_str());
-    const std::vector<ModuleVariable> variables = moduleVariables(result.ptx);
+    const std::vector<ModuleVariable> variables = moduleVariables(result.ptx, kVariables);
     QCOMPARE(variables.size(), std::size_t(3));
     QCOMPARE(variables[0].name, std::string("c_Kernel"));
     QVERIFY(variables[0].constant);
@@ -221,9 +224,35 @@ __global__ void use(float *out) { out[0] = c_Kernel[3] + d_count + d_table[1][2]
     QVERIFY(!variables[1].constant);
     QCOMPARE(variables[1].bytes, std::uint64_t(4));
     QCOMPARE(variables[2].bytes, std::uint64_t(256));
+    QCOMPARE(variables[0].type, std::string("float"));
+    QCOMPARE(variables[1].type, std::string("unsigned int"));
+    QCOMPARE(variables[2].type, std::string("double"));
     QCOMPARE(moduleVariableList(result.ptx),
              std::string("c_Kernel (__constant__, 68 bytes), d_count (__device__, 4 bytes), "
                          "d_table (__device__, 256 bytes)"));
+}
+
+void TestKernelLookup::declaredTypesOfVariables_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("type");
+    QTest::newRow("constant array")
+        << QStringLiteral("#define N 17\n__constant__ float c_k[N];\n") << QStringLiteral("float");
+    QTest::newRow("qualifiers") << QStringLiteral("static __device__ volatile unsigned int c_k;")
+                                << QStringLiteral("unsigned int");
+    QTest::newRow("after a kernel")
+        << QStringLiteral("__global__ void c_k2(int *x) { x[0] = 1; }\n__device__ double c_k[4];")
+        << QStringLiteral("double");
+    QTest::newRow("a function of that name is not it")
+        << QStringLiteral("__device__ int c_k(int a) { return a; }") << QString();
+    QTest::newRow("a host variable is not it") << QStringLiteral("float c_k[3];") << QString();
+}
+
+void TestKernelLookup::declaredTypesOfVariables()
+{
+    QFETCH(QString, source);
+    QFETCH(QString, type);
+    QCOMPARE(QString::fromStdString(declaredVariableType(source.toStdString(), "c_k")), type);
 }
 
 void TestKernelLookup::launchBoundsFromPtx()

@@ -20,13 +20,16 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy edited(&model, &GlobalsModel::globalsEdited);
-        model.setModule(std::vector<ModuleVariable>{{"c_filter", true, 68}, {"d_count", false, 4}},
+        model.setModule(std::vector<ModuleVariable>{{"c_filter", true, 68, "float"},
+                                                    {"d_count", false, 8, "double"}},
                         {});
         QCOMPARE(model.addGlobal(), 0);
         QCOMPARE(model.addGlobal(), 1);
         QCOMPARE(model.globals()[0].name, std::string("c_filter"));
         QCOMPARE(model.globals()[0].count, std::string("17"));
         QCOMPARE(model.globals()[1].name, std::string("d_count"));
+        QCOMPARE(model.globals()[1].elementType.name(), std::string("double"));
+        QCOMPARE(model.globals()[1].count, std::string("1"));
         QCOMPARE(model.index(0, GlobalsModel::ModuleColumn).data().toString(),
                  QStringLiteral("__constant__, 68 B"));
         QVERIFY(model.index(0, 0).data(GlobalsModel::ErrorRole).toString().isEmpty());
@@ -47,7 +50,7 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, GlobalsModel::ModuleColumn).data().toString(),
                  QStringLiteral("compile to check"));
         QVERIFY(model.index(0, 0).data(GlobalsModel::ErrorRole).toString().isEmpty());
-        model.setModule(std::vector<ModuleVariable>{{"c_filter", true, 68}}, {{"K", 4.0}});
+        model.setModule(std::vector<ModuleVariable>{{"c_filter", true, 68, {}}}, {{"K", 4.0}});
         QCOMPARE(model.index(0, GlobalsModel::ModuleColumn).data().toString(),
                  QStringLiteral("64 B of 68 B: initialise all of it"));
         QVERIFY(!model.index(0, 0).data(GlobalsModel::ErrorRole).toString().isEmpty());
