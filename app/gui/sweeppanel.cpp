@@ -899,8 +899,16 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
         std::min<std::size_t>(result.points.size() - result.count(PointStatus::Pending), INT_MAX)));
     m_timeLeft->clear();
     m_timeLeft->setVisible(false);
-    m_status->setText(m_failureNote.isEmpty() ? status
-                                              : status + QLatin1Char('\n') + m_failureNote);
+    // Where the time went (SweepResult::timeBreakdown), on a line of its own.
+    QString label = status;
+    if (const SweepTimeBreakdown t = result.timeBreakdown(); t.measuredPoints > 0) {
+        label += QLatin1Char('\n') +
+                 tr("Time: compiling %1, verifying %2, measuring %3 (the kernels %4), other %5")
+                     .arg(duration(t.hostCompileMs / 1e3), duration(t.verifyMs / 1e3),
+                          duration(t.measureMs / 1e3), duration(t.gpuSampleMs / 1e3),
+                          duration(t.otherMs / 1e3));
+    }
+    m_status->setText(m_failureNote.isEmpty() ? label : label + QLatin1Char('\n') + m_failureNote);
     updateRunState();
     Q_EMIT statusMessage(status);
     Q_EMIT sweepShown(result);

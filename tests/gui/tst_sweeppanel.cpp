@@ -314,6 +314,8 @@ private Q_SLOTS:
         QVERIFY2(
             f.panel->statusLabel()->text().startsWith(QStringLiteral("Measured 6 of 6 points")),
             qPrintable(f.panel->statusLabel()->text()));
+        QVERIFY2(f.panel->statusLabel()->text().contains(QStringLiteral("\nTime: compiling ")),
+                 qPrintable(f.panel->statusLabel()->text()));
         QVERIFY(f.panel->runButton()->isEnabled());
         QVERIFY(!f.panel->cancelButton()->isEnabled());
         QVERIFY(!f.panel->profilerView()->chartData().series.empty());
