@@ -6,6 +6,8 @@
 #include "device/occupancy.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 namespace cuwb {
 
@@ -39,7 +41,8 @@ struct SweepHostCheck::Variant
     KernelSignature signature;
     std::string error; // compile error, or why the kernel cannot be found or driven
     bool compileError = false;
-    double compileMs = 0.0;
+    double compileMs = 0.0; // NVRTC's time; 0 when it came from the compile cache
+    bool used = false;      // a point has been checked with it
 };
 
 SweepHostCheck::SweepHostCheck(std::string arch, ValidationContext validation, int smCount)
@@ -54,26 +57,23 @@ SweepHostCheck::SweepHostCheck(std::string arch, ValidationContext validation, i
 
 SweepHostCheck::~SweepHostCheck() = default;
 
-const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &request, bool &firstUse)
+std::string SweepHostCheck::variantKey(const RunRequest &request) const
 {
     CompileOptions options = request.options;
     options.arch = m_arch;
-    const std::string key = options.canonicalText() + "kernel=" + request.launch.kernel;
-    firstUse = false;
-    if (const auto found = m_variants.find(key); found != m_variants.end()) {
-        return *found->second;
-    }
-    firstUse = true;
+    return options.canonicalText() + "kernel=" + request.launch.kernel;
+}
+
+std::unique_ptr<SweepHostCheck::Variant> SweepHostCheck::build(const RunRequest &request) const
+{
+    CompileOptions options = request.options;
+    options.arch = m_arch;
     auto variant = std::make_unique<Variant>();
     try {
         auto compiled = std::make_shared<CompileResult>(
             m_compiler->compile(request.source, request.fileName, options));
-        if (!compiled->fromCache) {
-            variant->compileMs = compiled->compileTimeMs;
-            ++m_compiles;
-            m_compileMs += compiled->compileTimeMs;
-        }
         variant->compiled = compiled;
+        variant->compileMs = compiled->fromCache ? 0.0 : compiled->compileTimeMs;
         if (!compiled->success) {
             variant->compileError = true;
             variant->error = "does not compile: " + firstCompileError(*compiled);
@@ -100,7 +100,59 @@ const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &requ
     } catch (const std::exception &error) {
         variant->error = std::string("could not be compiled on the host: ") + error.what();
     }
-    return *m_variants.emplace(key, std::move(variant)).first->second;
+    return variant;
+}
+
+void SweepHostCheck::keep(const std::string &key, std::unique_ptr<Variant> variant)
+{
+    if (variant->compiled && !variant->compiled->fromCache) {
+        ++m_compiles;
+        m_compileMs += variant->compileMs;
+    }
+    m_variants.emplace(key, std::move(variant));
+}
+
+const SweepHostCheck::Variant &SweepHostCheck::variantFor(const RunRequest &request, bool &firstUse)
+{
+    const std::string key = variantKey(request);
+    auto found = m_variants.find(key);
+    if (found == m_variants.end()) {
+        keep(key, build(request));
+        found = m_variants.find(key);
+    }
+    // The first point to use a variant carries its compile time, also when it was compiled
+    // ahead (precompile).
+    firstUse = !found->second->used;
+    found->second->used = true;
+    return *found->second;
+}
+
+void SweepHostCheck::precompile(const std::vector<const RunRequest *> &requests, unsigned threads)
+{
+    std::vector<std::pair<std::string, const RunRequest *>> work;
+    for (const RunRequest *request : requests) {
+        std::string key = variantKey(*request);
+        const bool known =
+            m_variants.count(key) != 0 ||
+            std::any_of(work.begin(), work.end(), [&](const auto &w) { return w.first == key; });
+        if (!known)
+            work.emplace_back(std::move(key), request);
+    }
+    std::vector<std::unique_ptr<Variant>> built(work.size());
+    std::atomic<std::size_t> next{0};
+    const auto compileSome = [&] {
+        for (std::size_t k = next++; k < work.size(); k = next++)
+            built[k] = build(*work[k].second); // KernelCompiler is thread-safe
+    };
+    std::vector<std::thread> pool;
+    const unsigned count = std::max(1u, std::min<unsigned>(threads, unsigned(work.size())));
+    for (unsigned t = 1; t < count; ++t)
+        pool.emplace_back(compileSome);
+    compileSome();
+    for (std::thread &thread : pool)
+        thread.join();
+    for (std::size_t k = 0; k < work.size(); ++k)
+        keep(work[k].first, std::move(built[k]));
 }
 
 void HostPointCheck::applyTo(SweepPointResult &result) const
@@ -194,6 +246,13 @@ SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::st
     validation.limits = *limits;
     validation.limitsName = arch;
     SweepHostCheck host(arch, validation);
+    // Every variant compiled first, on every core: NVRTC is most of a plan's time.
+    std::vector<const RunRequest *> runnable;
+    for (const SweepPoint &point : expansion.points) {
+        if (point.runnable())
+            runnable.push_back(&point.request);
+    }
+    host.precompile(runnable, std::max(1u, std::thread::hardware_concurrency()));
     for (const SweepPoint &point : expansion.points) {
         SweepPointResult r;
         r.point = point;

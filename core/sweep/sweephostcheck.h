@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cuwb {
 
@@ -55,6 +56,9 @@ public:
 
     // Checks one point's request (as expandSweep made it). Never throws for the user's work.
     HostPointCheck check(const RunRequest &request);
+    // Compiles the variants of `requests` not compiled yet, on up to `threads` threads, so
+    // that check() finds them (NVRTC runs in parallel; nothing else here does).
+    void precompile(const std::vector<const RunRequest *> &requests, unsigned threads);
 
     // Distinct variants so far, those NVRTC compiled (not served by the compile cache on disk,
     // compilecache.h), and NVRTC's total time for them.
@@ -65,6 +69,9 @@ public:
 
 private:
     struct Variant;
+    [[nodiscard]] std::string variantKey(const RunRequest &request) const;
+    [[nodiscard]] std::unique_ptr<Variant> build(const RunRequest &request) const;
+    void keep(const std::string &key, std::unique_ptr<Variant> variant);
     const Variant &variantFor(const RunRequest &request, bool &firstUse);
 
     std::string m_arch;

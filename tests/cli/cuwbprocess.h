@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -22,6 +23,11 @@ inline CuwbRun runCuwbProcess(const QStringList &arguments,
     QProcess process;
     if (!workingDirectory.isEmpty())
         process.setWorkingDirectory(workingDirectory);
+    // What cuwb compiles is what a test checks: no compile cache on disk unless one is asked for.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (!environment.contains(QStringLiteral("CUWB_CACHE_DIR")))
+        environment.insert(QStringLiteral("CUWB_CACHE_DIR"), QStringLiteral("off"));
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
     if (!input.isEmpty())
         process.write(input);
