@@ -58,8 +58,10 @@ int lastLineOf(std::string_view source)
 
 } // namespace
 
-CompileCache::CompileCache(std::string folder)
+CompileCache::CompileCache(std::string folder, std::size_t maxEntries, std::uintmax_t maxBytes)
     : m_folder(std::move(folder))
+    , m_maxEntries(maxEntries)
+    , m_maxBytes(maxBytes)
 {}
 
 std::optional<std::string> CompileCache::defaultFolder()
@@ -175,17 +177,36 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
         fs::remove(temporary, error);
         return;
     }
-    // Bounded: beyond kMaxEntries, the least recently written go.
-    std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+    // Bounded in entries and bytes: the least recently written go first.
+    struct Entry
+    {
+        fs::file_time_type time;
+        std::uintmax_t bytes = 0;
+        fs::path path;
+    };
+    std::vector<Entry> entries;
+    std::uintmax_t total = 0;
     for (const fs::directory_entry &entry : fs::directory_iterator(m_folder, error)) {
-        if (entry.path().extension() == ".json")
-            entries.emplace_back(entry.last_write_time(error), entry.path());
+        if (entry.path().extension() != ".json")
+            continue;
+        Entry e{entry.last_write_time(error), entry.file_size(error), entry.path()};
+        total += e.bytes;
+        entries.push_back(std::move(e));
     }
-    if (entries.size() <= kMaxEntries)
+    if (entries.size() <= m_maxEntries && total <= m_maxBytes)
         return;
-    std::sort(entries.begin(), entries.end());
-    for (std::size_t i = 0; i + kMaxEntries < entries.size(); ++i)
-        fs::remove(entries[i].second, error);
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry &a, const Entry &b) { return a.time < b.time; });
+    std::size_t left = entries.size();
+    for (const Entry &entry : entries) {
+        if (left <= m_maxEntries && total <= m_maxBytes)
+            break;
+        if (entry.path == target)
+            continue; // what was just stored stays
+        fs::remove(entry.path, error);
+        total -= entry.bytes;
+        --left;
+    }
 }
 
 } // namespace cuwb

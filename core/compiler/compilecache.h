@@ -10,6 +10,7 @@
 #include "compiler/compileresult.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,9 +21,12 @@ class CompileCache
 {
 public:
     static constexpr std::size_t kMaxFingerprintFiles = 2000;
-    static constexpr std::size_t kMaxEntries = 4096; // the oldest go beyond this
+    // Beyond either bound, the least recently written entries go.
+    static constexpr std::size_t kMaxEntries = 4096;
+    static constexpr std::uintmax_t kMaxBytes = std::uintmax_t(1) << 30;
 
-    explicit CompileCache(std::string folder);
+    explicit CompileCache(std::string folder, std::size_t maxEntries = kMaxEntries,
+                          std::uintmax_t maxBytes = kMaxBytes);
 
     // The folder CUDA Workbench uses: $CUWB_CACHE_DIR, else $XDG_CACHE_HOME/cuda-workbench/
     // kernels, else ~/.cache/cuda-workbench/kernels; nullopt when CUWB_CACHE_DIR is "off" or
@@ -42,6 +46,8 @@ public:
 
 private:
     std::string m_folder;
+    std::size_t m_maxEntries;
+    std::uintmax_t m_maxBytes;
 };
 
 } // namespace cuwb

@@ -24,6 +24,7 @@ private Q_SLOTS:
     void failuresAreNotStored();
     void damagedFileIsAMiss();
     void folderFromTheEnvironment();
+    void staysWithinItsBounds();
 };
 
 namespace {
@@ -139,6 +140,43 @@ void TestCompileCache::folderFromTheEnvironment()
     QCOMPARE(CompileCache::defaultFolder().value_or(""),
              std::string("/xdg/cuda-workbench/kernels"));
     qunsetenv("XDG_CACHE_HOME");
+}
+
+void TestCompileCache::staysWithinItsBounds()
+{
+    QTemporaryDir cacheDir;
+    QTemporaryDir sourceDir;
+    writeHeader(sourceDir.path(), "#define TILE 4\n");
+    // Room for two entries: the third store removes the oldest.
+    auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString(), 2);
+    KernelCompiler compiler(0);
+    compiler.setDiskCache(cache);
+    for (int registers : {32, 40, 48}) {
+        CompileOptions options = optionsFor(sourceDir.path());
+        options.maxRegisters = registers;
+        QVERIFY(compiler.compile(kSource, "scale.cu", options).success);
+        QTest::qWait(20); // distinct write times
+    }
+    QCOMPARE(QDir(cacheDir.path()).entryList({QStringLiteral("*.json")}).size(), 2);
+    CompileOptions newest = optionsFor(sourceDir.path());
+    newest.maxRegisters = 48;
+    QVERIFY(compiler.compile(kSource, "scale.cu", newest).fromCache);
+    CompileOptions oldest = optionsFor(sourceDir.path());
+    oldest.maxRegisters = 32;
+    QVERIFY(!compiler.compile(kSource, "scale.cu", oldest).fromCache);
+
+    // A byte bound smaller than one entry keeps only what was just stored.
+    QTemporaryDir tinyDir;
+    auto tiny = std::make_shared<CompileCache>(tinyDir.path().toStdString(), 100, 1);
+    KernelCompiler small(0);
+    small.setDiskCache(tiny);
+    for (int registers : {32, 40}) {
+        CompileOptions options = optionsFor(sourceDir.path());
+        options.maxRegisters = registers;
+        QVERIFY(small.compile(kSource, "scale.cu", options).success);
+        QTest::qWait(20);
+    }
+    QCOMPARE(QDir(tinyDir.path()).entryList({QStringLiteral("*.json")}).size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCompileCache)
