@@ -385,11 +385,6 @@ std::string moduleVariableMismatch(std::string_view ptx, const std::string &name
     return {};
 }
 
-bool needsNameExpression(std::string_view name)
-{
-    return !instantiationOf(name).empty();
-}
-
 CompileOptions withKernelNameExpressions(CompileOptions options,
                                          const std::vector<std::string> &kernelNames)
 {

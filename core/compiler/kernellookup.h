@@ -66,10 +66,6 @@ std::string moduleVariableList(std::string_view ptx);
 std::string moduleVariableMismatch(std::string_view ptx, const std::string &name,
                                    std::uint64_t bytes, const std::string &what);
 
-// True when `name` needs NVRTC to instantiate it: a template instantiation such as
-// `scale<float, 4>` that must be added as a name expression to exist in the module.
-bool needsNameExpression(std::string_view name);
-
 // `options` with the name expressions that `kernelNames` need added (once each), so that a
 // kernel named as a template instantiation is compiled into the module.
 CompileOptions withKernelNameExpressions(CompileOptions options,

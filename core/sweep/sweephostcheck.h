@@ -65,7 +65,6 @@ public:
     [[nodiscard]] std::size_t variants() const { return m_variants.size(); }
     [[nodiscard]] std::size_t compiles() const { return m_compiles; }
     [[nodiscard]] double compileMs() const { return m_compileMs; }
-    [[nodiscard]] const std::string &arch() const { return m_arch; }
 
 private:
     struct Variant;
