@@ -145,8 +145,8 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
     }
     out << "  kernel " << project.launch.kernel << ": " << milliseconds(result.kernelTimeMs)
         << " (whole run " << milliseconds(result.wallTimeMs) << ")\n";
-    for (const BufferReport &buffer : result.buffers) {
-        out << "  buffer " << buffer.parameter << ": " << buffer.count << " elements, "
+    const auto printSizeAndStats = [&](const char *what, const BufferReport &buffer) {
+        out << "  " << what << ' ' << buffer.parameter << ": " << buffer.count << " elements, "
             << buffer.bytes << " bytes";
         if (buffer.stats.valid) {
             out << "; min " << number(buffer.stats.min) << ", max " << number(buffer.stats.max)
@@ -156,6 +156,9 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
             }
         }
         out << '\n';
+    };
+    for (const BufferReport &buffer : result.buffers) {
+        printSizeAndStats("buffer", buffer);
         for (const GuardViolation &violation : buffer.guardViolations) {
             out << "    " << violation.message << '\n';
         }
@@ -163,6 +166,9 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
             out << "    " << buffer.unwritten << " elements never written, first at index "
                 << buffer.firstUnwritten << '\n';
         }
+    }
+    for (const BufferReport &global : result.globals) {
+        printSizeAndStats("global", global);
     }
     const VerificationResult &verification = result.verification;
     if (project.verification.kind != ReferenceKind::None || verification.ran) {

@@ -19,10 +19,13 @@ BufferSummaryModel::BufferSummaryModel(QObject *parent)
     : QAbstractTableModel(parent)
 {}
 
-void BufferSummaryModel::setBuffers(const std::vector<BufferReport> &buffers)
+void BufferSummaryModel::setBuffers(const std::vector<BufferReport> &buffers,
+                                    const std::vector<BufferReport> &globals)
 {
     beginResetModel();
-    m_buffers = buffers;
+    m_rows = buffers;
+    m_rows.insert(m_rows.end(), globals.begin(), globals.end());
+    m_bufferRows = int(buffers.size());
     endResetModel();
 }
 
@@ -33,7 +36,7 @@ void BufferSummaryModel::clear()
 
 int BufferSummaryModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_buffers.size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int BufferSummaryModel::columnCount(const QModelIndex &parent) const
@@ -82,7 +85,8 @@ QVariant BufferSummaryModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const BufferReport &buffer = m_buffers[std::size_t(index.row())];
+    const BufferReport &buffer = m_rows[std::size_t(index.row())];
+    const bool global = isGlobal(index.row());
     const bool guardProblem = !buffer.guardViolations.empty();
     const bool problem = (index.column() == GuardColumn && guardProblem) ||
                          (index.column() == UnwrittenColumn && buffer.unwritten > 0) ||
@@ -92,10 +96,13 @@ QVariant BufferSummaryModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case BufferColumn:
-            return toQString(buffer.parameter);
+            return global ? tr("%1 (global)").arg(toQString(buffer.parameter))
+                          : toQString(buffer.parameter);
         case ElementsColumn:
             return QLocale().toString(qulonglong(buffer.count));
         case GuardColumn: {
+            if (global)
+                return QStringLiteral("\u2014"); // module variables have no guard bands
             if (!guardProblem)
                 return tr("intact");
             std::uint64_t elements = 0;
@@ -105,7 +112,8 @@ QVariant BufferSummaryModel::data(const QModelIndex &index, int role) const
                       int(std::min<std::uint64_t>(elements, 1u << 30)));
         }
         case UnwrittenColumn:
-            return QLocale().toString(qulonglong(buffer.unwritten));
+            return global ? QStringLiteral("\u2014")
+                          : QLocale().toString(qulonglong(buffer.unwritten));
         case MinColumn:
             return buffer.stats.valid ? formatNumber(buffer.stats.min) : QStringLiteral("\u2014");
         case MaxColumn:

@@ -1,5 +1,6 @@
 // BufferSummaryModel: one row per buffer of a RunResult: size, guard-band violations, outputs
-// never written and statistics (min, max, mean, NaN and Inf counts).
+// never written and statistics (min, max, mean, NaN and Inf counts); then one row per module
+// variable the launch set, "name (global)", with its size and statistics.
 #pragma once
 
 #include "run/runresult.h"
@@ -31,9 +32,12 @@ public:
 
     explicit BufferSummaryModel(QObject *parent = nullptr);
 
-    void setBuffers(const std::vector<BufferReport> &buffers);
+    void setBuffers(const std::vector<BufferReport> &buffers,
+                    const std::vector<BufferReport> &globals = {});
     void clear();
-    [[nodiscard]] const std::vector<BufferReport> &buffers() const { return m_buffers; }
+    // The rows: the buffers, then the globals.
+    [[nodiscard]] const std::vector<BufferReport> &buffers() const { return m_rows; }
+    [[nodiscard]] bool isGlobal(int row) const { return row >= m_bufferRows; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -45,7 +49,8 @@ public:
     static QString formatNumber(double value);
 
 private:
-    std::vector<BufferReport> m_buffers;
+    std::vector<BufferReport> m_rows;
+    int m_bufferRows = 0;
 };
 
 } // namespace cuwb

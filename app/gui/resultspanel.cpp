@@ -183,8 +183,11 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     layout->addWidget(splitter);
 
     connect(m_bufferChoice, &QComboBox::currentIndexChanged, this, &ResultsPanel::onBufferChosen);
-    connect(m_summaryView, &QAbstractItemView::clicked, this,
-            [this](const QModelIndex &index) { m_bufferChoice->setCurrentIndex(index.row()); });
+    connect(m_summaryView, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
+        // A global's row has no values to page through.
+        if (!m_summaryModel->isGlobal(index.row()))
+            m_bufferChoice->setCurrentIndex(index.row());
+    });
     connect(m_export, &QPushButton::clicked, this, &ResultsPanel::exportSelected);
     connect(m_goTo, &QLineEdit::returnPressed, this, &ResultsPanel::goToElement);
     connect(m_pageModel, &QAbstractItemModel::dataChanged, this, [this] {
@@ -300,7 +303,7 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
         m_mismatchesView->resizeColumnsToContents();
 
     // Buffers.
-    m_summaryModel->setBuffers(result.buffers);
+    m_summaryModel->setBuffers(result.buffers, result.globals);
     m_summaryView->resizeColumnsToContents();
     QStringList findings;
     for (const BufferReport &buffer : result.buffers) {

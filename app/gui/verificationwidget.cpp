@@ -27,6 +27,7 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     , m_against(new QComboBox(this))
     , m_expected(new QLineEdit(this))
     , m_count(new QLineEdit(this))
+    , m_mask(new QLineEdit(this))
     , m_tolerance(new QComboBox(this))
     , m_toleranceValue(new QLineEdit(this))
 {
@@ -43,6 +44,10 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     m_count->setPlaceholderText(tr("all"));
     m_count->setToolTip(tr("Only the first elements are checked (an expression such as grid.x "
                            "for one partial result per block); empty: all of them"));
+    m_mask->setPlaceholderText(tr("every element"));
+    m_mask->setToolTip(tr("Only the elements where this CUDA C++ condition over i, the buffers "
+                          "(as the kernel found them) and the variables holds are compared, "
+                          "e.g. i % 32 == 0; empty: all of them"));
     m_tolerance->addItems({tr("absolute"), tr("relative"), tr("ULP")});
     auto *validator = new QDoubleValidator(0.0, 1e300, 17, m_toleranceValue);
     validator->setNotation(QDoubleValidator::ScientificNotation);
@@ -85,6 +90,7 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     form->addRow(tr("Reference"), m_kind);
     form->addRow(QString(), m_stack);
     form->addRow(tr("Elements"), m_count);
+    form->addRow(tr("Mask"), m_mask);
     form->addRow(tr("Tolerance"), toleranceRow);
 
     connect(m_output, &QComboBox::currentTextChanged, this, &VerificationWidget::edited);
@@ -96,6 +102,7 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     connect(m_against, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
     connect(m_expected, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(m_count, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(m_mask, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(m_tolerance, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
     connect(m_toleranceValue, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(browseButton, &QToolButton::clicked, this, &VerificationWidget::browse);
@@ -149,6 +156,8 @@ void VerificationWidget::showSpec()
         m_expected->setText(toQString(m_spec.expected));
     if (m_count->text() != toQString(m_spec.count))
         m_count->setText(toQString(m_spec.count));
+    if (m_mask->text() != toQString(m_spec.mask))
+        m_mask->setText(toQString(m_spec.mask));
     m_tolerance->setCurrentIndex(int(m_spec.tolerance));
     bool ok = false;
     if (QLocale::c().toDouble(m_toleranceValue->text(), &ok) != m_spec.toleranceValue || !ok)
@@ -156,6 +165,8 @@ void VerificationWidget::showSpec()
     const bool on = m_spec.kind != ReferenceKind::None;
     m_output->setEnabled(on);
     m_count->setEnabled(on);
+    // A reduction sums the first elements; the mask selects elements to compare one by one.
+    m_mask->setEnabled(on && m_spec.kind != ReferenceKind::Aggregate);
     m_tolerance->setEnabled(on);
     m_toleranceValue->setEnabled(on);
     m_updating = false;
@@ -165,18 +176,25 @@ void VerificationWidget::edited()
 {
     if (m_updating)
         return;
+    const ReferenceKind before = m_spec.kind;
     m_spec.output = toStdString(m_output->currentText());
     m_spec.kind = ReferenceKind(std::max(0, m_kind->currentIndex()));
     m_spec.expression = toStdString(m_expression->text().trimmed());
     m_spec.referenceKernel = toStdString(m_kernel->currentText());
     m_spec.file = toStdString(m_file->text().trimmed());
     m_spec.count = toStdString(m_count->text().trimmed());
+    m_spec.mask = m_spec.kind == ReferenceKind::Aggregate ? std::string()
+                                                          : toStdString(m_mask->text().trimmed());
     if (m_spec.kind == ReferenceKind::Aggregate) {
         m_spec.reduce = Reduction(std::max(0, m_reduce->currentIndex()) + 1);
         m_spec.of =
             m_against->currentIndex() > 0 ? toStdString(m_against->currentText()) : std::string();
         m_spec.expected =
             m_spec.of.empty() ? toStdString(m_expected->text().trimmed()) : std::string();
+    } else if (m_spec.kind != ReferenceKind::Kernel || before != ReferenceKind::Kernel) {
+        // A reduction left over from the aggregate page would silently turn an element-wise
+        // check into a reduced one; a project's reduced kernel check keeps its own.
+        m_spec.reduce = Reduction::None;
     }
     m_spec.tolerance = ToleranceKind(std::max(0, m_tolerance->currentIndex()));
     bool ok = false;

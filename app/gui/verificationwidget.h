@@ -1,7 +1,8 @@
 // VerificationWidget: how the run's output is checked: which output buffer, against what (a
 // per-element expression over the inputs, another kernel of the same source, a file, or an
 // aggregate: the sum, min or max against an input's or a value), how many of its elements
-// count, and with which tolerance (absolute, relative or ULP). Edits a VerificationSpec.
+// count, which of them a mask selects, and with which tolerance (absolute, relative or ULP).
+// Edits a VerificationSpec.
 #pragma once
 
 #include "run/verification.h"
@@ -29,6 +30,7 @@ public:
     [[nodiscard]] QComboBox *referenceKindCombo() const { return m_kind; }
     [[nodiscard]] QLineEdit *expressionEdit() const { return m_expression; }
     [[nodiscard]] QLineEdit *countEdit() const { return m_count; }
+    [[nodiscard]] QLineEdit *maskEdit() const { return m_mask; }
     [[nodiscard]] QComboBox *againstCombo() const { return m_against; }
 
 Q_SIGNALS:
@@ -49,6 +51,7 @@ private:
     QComboBox *m_against = nullptr;  // aggregate: an input buffer, or "a value"
     QLineEdit *m_expected = nullptr; // aggregate: the expected value, an expression
     QLineEdit *m_count = nullptr;    // the elements that count: empty for all
+    QLineEdit *m_mask = nullptr;     // element-wise checks: the condition selecting elements
     QComboBox *m_tolerance = nullptr;
     QLineEdit *m_toleranceValue = nullptr;
     VerificationSpec m_spec;

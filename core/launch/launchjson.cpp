@@ -483,6 +483,8 @@ void to_json(json &j, const VerificationSpec &spec)
         j["reduce"] = reductionName(spec.reduce);
     if (!spec.count.empty())
         j["count"] = spec.count;
+    if (!spec.mask.empty())
+        j["mask"] = spec.mask;
     j["tolerance"] = toleranceKindName(spec.tolerance);
     j["toleranceValue"] = spec.toleranceValue;
 }
@@ -499,6 +501,11 @@ void from_json(const json &j, VerificationSpec &spec)
     readString(j, "of", spec.of);
     readExpression(j, "expected", spec.expected);
     readExpression(j, "count", spec.count);
+    readString(j, "mask", spec.mask);
+    if (!spec.mask.empty() &&
+        (spec.kind == ReferenceKind::Aggregate || spec.reduce != Reduction::None))
+        fail("mask: applies to element-wise checks; a reduction reduces the first \"count\" "
+             "elements");
     if (spec.kind == ReferenceKind::Aggregate) {
         if (spec.reduce == Reduction::None)
             fail("reduce: an aggregate check needs \"sum\", \"min\" or \"max\"");

@@ -337,7 +337,7 @@ ProjectLoad parseProject(std::string_view text)
             from_json(*verification, project.verification);
             keepUnknown(*verification, "verification",
                         {"kind", "output", "expression", "referenceKernel", "file", "reduce", "of",
-                         "expected", "count", "tolerance", "toleranceValue"},
+                         "expected", "count", "mask", "tolerance", "toleranceValue"},
                         project.unknownFields);
         }
         field = "measure";

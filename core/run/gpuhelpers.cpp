@@ -238,7 +238,8 @@ __device__ i64 orderedBits(const void *p, u64 j, int kind)
 // gets the smallest mismatching index >= from (atomicMin).
 extern "C" __global__ void cuwb_compare(const void *actual, const void *expected, u64 n, int kind,
                                         int tolerance, double bound, u64 from, double *partialError,
-                                        u64 *partialIndex, u64 *partialCount, u64 *firstFrom)
+                                        u64 *partialIndex, u64 *partialCount, u64 *firstFrom,
+                                        const unsigned char *mask, u64 lanes)
 {
     __shared__ double se[256];
     __shared__ u64 si[256];
@@ -247,6 +248,7 @@ extern "C" __global__ void cuwb_compare(const void *actual, const void *expected
     double worst = -1.0;
     u64 worstIndex = 0, count = 0, first = ~0ull;
     GRID_STRIDE(j, n) {
+        if (mask && !mask[j / lanes]) continue;
         const double a = loadScalar(actual, j, kind);
         const double e = loadScalar(expected, j, kind);
         double error;
@@ -542,8 +544,8 @@ ScalarStats GpuHelpers::stats(DevicePointer pointer, std::uint64_t scalars, Scal
 
 CompareSummary GpuHelpers::compare(DevicePointer actual, DevicePointer expected,
                                    std::uint64_t scalars, ScalarKind kind, int tolerance,
-                                   double bound, std::uint64_t fromScalar,
-                                   const Stream &stream) const
+                                   double bound, std::uint64_t fromScalar, const Stream &stream,
+                                   DevicePointer mask, std::uint64_t lanes) const
 {
     CompareSummary summary;
     if (scalars == 0) {
@@ -561,8 +563,9 @@ CompareSummary GpuHelpers::compare(DevicePointer actual, DevicePointer expected,
     DevicePointer indicesPointer = indices.pointer();
     DevicePointer countsPointer = counts.pointer();
     DevicePointer firstPointer = first.pointer();
+    std::uint64_t lanesValue = std::max<std::uint64_t>(lanes, 1);
     Params params(actual, expected, scalars, kindValue, tolerance, bound, fromScalar, errorsPointer,
-                  indicesPointer, countsPointer, firstPointer);
+                  indicesPointer, countsPointer, firstPointer, mask, lanesValue);
     m_compare.launch({blocks, 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
     stream.synchronize();
     std::vector<double> hostErrors(blocks);

@@ -68,10 +68,12 @@ public:
     ScalarStats stats(DevicePointer pointer, std::uint64_t scalars, ScalarKind kind,
                       const Stream &stream) const;
     // tolerance: 0 absolute, 1 relative, 2 ULP. Only scalars >= fromScalar count for
-    // firstScalar; the other fields cover all scalars.
+    // firstScalar; the other fields cover all scalars. With a `mask` (one byte per element of
+    // `lanes` scalars), only the elements whose byte is not 0 are compared.
     CompareSummary compare(DevicePointer actual, DevicePointer expected, std::uint64_t scalars,
                            ScalarKind kind, int tolerance, double bound, std::uint64_t fromScalar,
-                           const Stream &stream) const;
+                           const Stream &stream, DevicePointer mask = 0,
+                           std::uint64_t lanes = 1) const;
 
 private:
     unsigned blocksFor(std::uint64_t items) const;

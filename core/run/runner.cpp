@@ -173,8 +173,10 @@ struct RunResources
 {
     std::unique_ptr<Module> module;
     std::unique_ptr<Module> referenceModule;
+    std::unique_ptr<Module> maskModule;
     std::vector<Allocation> buffers;
     DeviceBuffer reference;
+    DeviceBuffer mask; // one byte per checked element: 1 where the verification's mask holds
     std::vector<DeviceBuffer> copies;
 };
 
@@ -413,12 +415,26 @@ std::vector<ReferenceValue> referenceValues(const ResolvedLaunch &resolved)
     return values;
 }
 
-// The reference kernel of an expression. With `asParameters`, the launch's numbers are kernel
-// parameters, so the source (and its compile) is the same for every configuration of a sweep;
-// without, they are constexpr constants, for expressions that need constant expressions.
-std::string referenceSource(const std::string &expression, const ResolvedLaunch &resolved,
-                            const ElementType &outputType,
-                            const std::vector<ReferenceValue> &values, bool asParameters)
+BufferStats bufferStats(const ScalarStats &stats)
+{
+    BufferStats b;
+    b.valid = true;
+    b.min = stats.min;
+    b.max = stats.max;
+    b.mean = stats.finite > 0 ? stats.sum / double(stats.finite) : 0.0;
+    b.nanCount = stats.nan;
+    b.infCount = stats.inf;
+    return b;
+}
+
+// The element-wise kernel of a verification expression: out[i] = (T)(EXPR), or for a
+// condition (a mask) out[i] = EXPR ? 1 : 0, with every buffer bound by name (read-only). With
+// `asParameters`, the launch's numbers are kernel parameters, so the source (and its compile)
+// is the same for every configuration of a sweep; without, they are constexpr constants, for
+// expressions that need constant expressions.
+std::string elementKernelSource(const std::string &expression, const char *label, bool condition,
+                                const ResolvedLaunch &resolved, const std::string &outputType,
+                                const std::vector<ReferenceValue> &values, bool asParameters)
 {
     std::string constants;
     std::string valueParameters;
@@ -438,16 +454,17 @@ std::string referenceSource(const std::string &expression, const ResolvedLaunch 
         parameters +=
             ", const " + cudaTypeName(buffer.elementType) + " *__restrict__ " + buffer.parameter;
     }
-    const std::string out = cudaTypeName(outputType);
+    const std::string open =
+        condition ? "        cuwb_out[i] = (" : "        cuwb_out[i] = (" + outputType + ")(";
+    const std::string close = condition ? "\n        ) ? 1 : 0;\n" : "\n        );\n";
     return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + constants +
-           "extern \"C\" __global__ void cuwb_reference(" + out +
+           "extern \"C\" __global__ void cuwb_reference(" + outputType +
            " *__restrict__ cuwb_out, unsigned long long cuwb_n" + parameters + valueParameters +
            ")\n{\n"
            "    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + "
-           "threadIdx.x; i < cuwb_n;\n         i += (unsigned long long)gridDim.x * blockDim.x) {\n"
-           "        cuwb_out[i] = (" +
-           out + ")(\n#line 1 \"verification expression\"\n" + expression +
-           "\n        );\n    }\n}\n";
+           "threadIdx.x; i < cuwb_n;\n         i += (unsigned long long)gridDim.x * blockDim.x) "
+           "{\n" +
+           open + "\n#line 1 \"" + label + "\"\n" + expression + close + "    }\n}\n";
 }
 
 std::string firstErrors(const CompileResult &compiled, int most)
@@ -698,6 +715,21 @@ struct Runner::State
                                  "` is kept: it belongs to an earlier run, or was released");
     }
 
+    // One element-wise kernel of the verification: `expression` written to `target` for
+    // every i < count (see elementKernelSource).
+    struct ElementKernel
+    {
+        const std::string &expression;
+        const char *label; // "verification expression", "verification mask"
+        bool condition;    // write 1 where the expression holds, else 0
+        std::string outputType;
+        DevicePointer target;
+        std::uint64_t count;
+    };
+    // Compiles and runs `job` on the prepared launch's buffers, keeping the module in `module`;
+    // returns why it could not, or "" when the target holds the values.
+    std::string runElementKernel(const ElementKernel &job, Prepared &prepared,
+                                 std::unique_ptr<Module> &module, std::string &phase);
     void prepare(const RunRequest &request, Prepared &prepared, std::string &phase);
     void execute(const RunRequest &request, RunResult &result, std::string &phase);
     void sample(const RunRequest &request, const SampleSettings &settings,
@@ -987,6 +1019,53 @@ void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string 
     }
 }
 
+std::string Runner::State::runElementKernel(const ElementKernel &job, Prepared &prepared,
+                                            std::unique_ptr<Module> &module, std::string &phase)
+{
+    phase = std::string("compiling the ") + job.label;
+    CompileOptions options;
+    options.arch = device.arch();
+    options.lineInfo = false;
+    // The launch's numbers as parameters: one compile serves every point of a sweep. An
+    // expression that needs them as constant expressions gets constexpr constants.
+    std::vector<ReferenceValue> values = referenceValues(prepared.resolved);
+    const auto source = [&](bool asParameters) {
+        return elementKernelSource(job.expression, job.label, job.condition, prepared.resolved,
+                                   job.outputType, values, asParameters);
+    };
+    CompileResult compiled = compiler.compile(source(true), "reference.cu", options);
+    if (!compiled.success) {
+        compiled = compiler.compile(source(false), "reference.cu", options);
+        if (compiled.success) {
+            values.clear();
+        }
+    }
+    if (!compiled.success) {
+        return std::string("the ") + job.label + " did not compile: " + firstErrors(compiled, 2);
+    }
+    module = std::make_unique<Module>(compiled.cubin);
+    const Function function = module->function("cuwb_reference");
+    std::vector<void *> params;
+    DevicePointer target = job.target;
+    std::uint64_t n = job.count;
+    params.push_back(&target);
+    params.push_back(&n);
+    for (DevicePointer &p : prepared.pointers) {
+        params.push_back(&p);
+    }
+    for (ReferenceValue &v : values) {
+        params.push_back(v.bytes.data());
+    }
+    phase = std::string("computing the ") + job.label;
+    const unsigned blocks = unsigned(std::clamp<std::uint64_t>(
+        (n + 255) / 256, 1, std::uint64_t(std::max(1, device.smCount)) * 8));
+    const Event done;
+    function.launch({blocks, 1, 1}, {256, 1, 1}, 0, *stream, params.data());
+    done.record(*stream);
+    waitOrThrow(done, prepared.deadlineSeconds, std::string("the ") + job.label, contextLost);
+    return {};
+}
+
 void Runner::State::execute(const RunRequest &request, RunResult &result, std::string &phase)
 {
     // The previous run's buffers go first, so this run has all the memory.
@@ -1052,6 +1131,29 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             }
         }
     }
+    // The elements the mask selects, from the buffers as the kernel will find them.
+    std::uint64_t maskedElements = checkedElements;
+    if (outputIndex >= 0 && !verify.mask.empty()) {
+        resources->mask = DeviceBuffer(std::max<std::uint64_t>(checkedElements, 1));
+        const std::string problem =
+            runElementKernel({verify.mask, "verification mask", true, "unsigned char",
+                              resources->mask.pointer(), checkedElements},
+                             prepared, resources->maskModule, phase);
+        if (problem.empty()) {
+            maskedElements = helpers
+                                 .countPattern(resources->mask.pointer(), checkedElements, 1,
+                                               0x0101010101010101ull, gpu)
+                                 .count;
+        }
+        if (!problem.empty() || maskedElements == 0) {
+            verdict.message =
+                "cannot verify: " + (problem.empty()
+                                         ? "the mask `" + verify.mask + "` selects none of the " +
+                                               plural(checkedElements, "element")
+                                         : problem);
+            outputIndex = -1;
+        }
+    }
     std::optional<double> expectedAggregate;
     if (outputIndex >= 0) {
         const Allocation &out = resources->buffers[std::size_t(outputIndex)];
@@ -1066,50 +1168,15 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
                                   "kernel or a file";
                 break;
             }
-            phase = "compiling the verification expression";
-            CompileOptions refOptions;
-            refOptions.arch = device.arch();
-            refOptions.lineInfo = false;
-            // The launch's numbers as parameters: one compile serves every point of a sweep.
-            // An expression that needs them as constant expressions gets constexpr constants.
-            std::vector<ReferenceValue> values = referenceValues(resolved);
-            CompileResult reference = compiler.compile(
-                referenceSource(verify.expression, resolved, out.type, values, true),
-                "reference.cu", refOptions);
-            if (!reference.success) {
-                reference = compiler.compile(
-                    referenceSource(verify.expression, resolved, out.type, values, false),
-                    "reference.cu", refOptions);
-                if (reference.success) {
-                    values.clear();
-                }
-            }
-            if (!reference.success) {
-                verdict.message =
-                    "the verification expression did not compile: " + firstErrors(reference, 2);
+            resources->reference = DeviceBuffer(out.bytes);
+            const std::string problem = runElementKernel(
+                {verify.expression, "verification expression", false, cudaTypeName(out.type),
+                 resources->reference.pointer(), out.count},
+                prepared, resources->referenceModule, phase);
+            if (!problem.empty()) {
+                verdict.message = problem;
                 break;
             }
-            resources->referenceModule = std::make_unique<Module>(reference.cubin);
-            const Function refFunction = resources->referenceModule->function("cuwb_reference");
-            resources->reference = DeviceBuffer(out.bytes);
-            std::vector<void *> params;
-            DevicePointer refPointer = resources->reference.pointer();
-            std::uint64_t n = out.count;
-            params.push_back(&refPointer);
-            params.push_back(&n);
-            for (DevicePointer &p : pointers) {
-                params.push_back(&p);
-            }
-            for (ReferenceValue &v : values) {
-                params.push_back(v.bytes.data());
-            }
-            phase = "computing the verification expression";
-            const unsigned blocks = unsigned(std::clamp<std::uint64_t>(
-                (n + 255) / 256, 1, std::uint64_t(std::max(1, device.smCount)) * 8));
-            const Event done;
-            refFunction.launch({blocks, 1, 1}, {256, 1, 1}, 0, gpu, params.data());
-            done.record(gpu);
-            waitOrThrow(done, deadlineSeconds, "the verification expression", contextLost);
             referenceReady = true;
             break;
         }
@@ -1245,14 +1312,23 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             report.unwritten = poisoned.count;
             report.firstUnwritten = poisoned.first;
         }
-        const ScalarStats stats = helpers.stats(a.data(), a.scalars(), a.type.scalar, gpu);
-        report.stats.valid = true;
-        report.stats.min = stats.min;
-        report.stats.max = stats.max;
-        report.stats.mean = stats.finite > 0 ? stats.sum / double(stats.finite) : 0.0;
-        report.stats.nanCount = stats.nan;
-        report.stats.infCount = stats.inf;
+        report.stats = bufferStats(helpers.stats(a.data(), a.scalars(), a.type.scalar, gpu));
         result.buffers.push_back(std::move(report));
+    }
+
+    for (const ResolvedBuffer &g : resolved.globals) {
+        phase = "reading the global `" + g.parameter + "`";
+        const std::optional<Module::Global> global = resources->module->global(g.parameter);
+        BufferReport report;
+        report.parameter = g.parameter;
+        report.count = g.count;
+        report.bytes = g.bytes;
+        if (global) {
+            report.stats = bufferStats(helpers.stats(global->address,
+                                                     g.count * std::uint64_t(g.elementType.lanes),
+                                                     g.elementType.scalar, gpu));
+        }
+        result.globals.push_back(std::move(report));
     }
 
     // Verification.
@@ -1270,11 +1346,12 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
         const int tolerance = toleranceCode(verify.tolerance);
         const std::uint64_t lanes = std::uint64_t(out.type.lanes);
         const std::uint64_t checkedScalars = checkedElements * lanes;
+        const DevicePointer mask = verify.mask.empty() ? 0 : resources->mask.pointer();
         const CompareSummary summary =
             helpers.compare(out.data(), reference, checkedScalars, out.type.scalar, tolerance,
-                            verify.toleranceValue, 0, gpu);
+                            verify.toleranceValue, 0, gpu, mask, lanes);
         const std::size_t scalarBytes = scalarSizeBytes(out.type.scalar);
-        verdict.checked = checkedElements;
+        verdict.checked = maskedElements;
         verdict.mismatches = summary.mismatches;
         verdict.maxError = summary.maxError;
         verdict.maxErrorIndex = summary.maxErrorScalar / lanes;
@@ -1308,24 +1385,28 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
             }
             next = helpers
                        .compare(out.data(), reference, checkedScalars, out.type.scalar, tolerance,
-                                verify.toleranceValue, (m.index + 1) * lanes, gpu)
+                                verify.toleranceValue, (m.index + 1) * lanes, gpu, mask, lanes)
                        .firstScalar;
         }
         const std::string bound = std::string(toleranceKindName(verify.tolerance)) +
                                   (verdict.passed ? " ≤ " : " > ") +
                                   shortNumber(verify.toleranceValue);
-        const std::string part = checkedElements == out.count
-                                     ? std::string()
-                                     : " (the first " + std::to_string(checkedElements) + ")";
+        std::string part;
+        if (!verify.mask.empty()) {
+            part = " selected by the mask (of " + std::to_string(checkedElements) + ")";
+        } else if (checkedElements != out.count) {
+            part = " (the first " + std::to_string(checkedElements) + ")";
+        }
         if (verdict.passed) {
-            verdict.message = "all " + plural(checkedElements, "element") + part + " of `" +
+            verdict.message = "all " + plural(maskedElements, "element") + part + " of `" +
                               out.parameter + "` match (" + bound + "; largest error " +
                               shortNumber(summary.maxError) + ")";
         } else {
             verdict.message =
-                std::to_string(summary.mismatches) + " of " + std::to_string(checkedScalars) +
-                (lanes > 1 ? " values" : " elements") + " of `" + out.parameter + "` differ (" +
-                bound + "); largest error " + shortNumber(summary.maxError) + " at index " +
+                std::to_string(summary.mismatches) + " of " +
+                std::to_string(maskedElements * lanes) + (lanes > 1 ? " values" : " elements") +
+                " of `" + out.parameter + "` differ (" + bound + "); largest error " +
+                shortNumber(summary.maxError) + " at index " +
                 std::to_string(verdict.maxErrorIndex) +
                 "; the block and thread of each mismatch assume one element per thread";
         }
@@ -1334,6 +1415,8 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
         verdict.message = "cannot verify `" + verify.output + "`";
     }
     resources->referenceModule.reset();
+    resources->maskModule.reset();
+    resources->mask = DeviceBuffer();
     resources->copies.clear();
 
     result.message = note;

@@ -61,6 +61,9 @@ struct RunResult
     double wallTimeMs = 0.0;   // of the whole run in the worker
     double compileMs = 0.0;    // NVRTC in the worker; 0 when the variant came compiled or cached
     std::vector<BufferReport> buffers;
+    // The module variables the launch set (__constant__, __device__), as the kernel left them:
+    // size and statistics; no guard bands and no handle (the worker keeps no copy).
+    std::vector<BufferReport> globals;
     VerificationResult verification;
     std::string device; // "NVIDIA H200 (sm_90)"
 

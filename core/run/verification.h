@@ -38,6 +38,11 @@ struct VerificationSpec
     // Only the first `count` elements of the output are meaningful (an expression; empty: all
     // of them), as with an auto-tuner's `answer` for partly written outputs.
     std::string count;
+    // Element-wise checks only: a CUDA C++ condition over the element index `i`, the buffers
+    // as they were before the launch and the launch's numbers (e.g. "i % 32 == 0" or
+    // "in[i] != 0"); only the elements where it holds are compared, as with a partly
+    // meaningful `answer`. Empty: every element (up to `count`).
+    std::string mask;
     ToleranceKind tolerance = ToleranceKind::Relative;
     double toleranceValue = 1e-5; // abs/rel: the bound; ulp: units in the last place
     bool operator==(const VerificationSpec &) const = default;

@@ -317,6 +317,7 @@ void to_json(json &j, const RunResult &r)
         {"kernelTimeMs", finiteSafe(r.kernelTimeMs)},
         {"wallTimeMs", finiteSafe(r.wallTimeMs)},
         {"buffers", r.buffers},
+        {"globals", r.globals},
         {"verification", r.verification},
         {"device", r.device},
     };
@@ -337,6 +338,7 @@ void from_json(const json &j, RunResult &r)
     readDoubleIfPresent(j, "kernelTimeMs", r.kernelTimeMs);
     readDoubleIfPresent(j, "wallTimeMs", r.wallTimeMs);
     readIfPresent(j, "buffers", r.buffers);
+    readIfPresent(j, "globals", r.globals);
     readIfPresent(j, "verification", r.verification);
     readIfPresent(j, "device", r.device);
     readDoubleIfPresent(j, "compileMs", r.compileMs);

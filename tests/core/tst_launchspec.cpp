@@ -376,8 +376,21 @@ void TestLaunchSpec::jsonRoundTrip()
     verification.expression = "a[i] + b[i]";
     verification.tolerance = ToleranceKind::Ulp;
     verification.toleranceValue = 4;
+    verification.mask = "i % 32 == 0";
     const nlohmann::json verificationJson = verification;
+    QCOMPARE(verificationJson["mask"], nlohmann::json("i % 32 == 0"));
     QCOMPARE(verificationJson.get<VerificationSpec>(), verification);
+    // A mask selects elements to compare; a reduction sums the first `count` of them.
+    try {
+        nlohmann::json::parse(R"({"kind": "aggregate", "output": "p", "reduce": "sum",
+                                  "expected": "1", "mask": "i < 4"})")
+            .get<VerificationSpec>();
+        QFAIL("a mask on a reduction was accepted");
+    } catch (const std::exception &error) {
+        QVERIFY2(std::string(error.what()).find("mask: applies to element-wise checks") !=
+                     std::string::npos,
+                 error.what());
+    }
 
     // Missing fields keep defaults; numbers are accepted for expressions.
     const LaunchSpec sparse =

@@ -99,6 +99,12 @@ RunResult sampleResult()
     d.stats.nanCount = 5;
     d.stats.infCount = 2;
     result.buffers.push_back(d);
+    BufferReport filter;
+    filter.parameter = "d_filter";
+    filter.count = 9;
+    filter.bytes = 36;
+    filter.stats = {true, -1.0, 1.0, 0.25, 0, 0};
+    result.globals.push_back(filter);
     result.verification.ran = true;
     result.verification.passed = false;
     result.verification.message = "2 of 16777216 elements differ (rel > 1e-05)";
@@ -320,6 +326,10 @@ void TestProtocol::runResultRoundTrip()
     QVERIFY(std::isnan(d.stats.mean));
     QCOMPARE(d.stats.nanCount, 5ULL);
     QCOMPARE(d.stats.infCount, 2ULL);
+    QCOMPARE(result.globals.size(), std::size_t(1));
+    QCOMPARE(result.globals[0].parameter, std::string("d_filter"));
+    QCOMPARE(result.globals[0].bytes, 36ULL);
+    QCOMPARE(result.globals[0].stats.mean, 0.25);
 
     const VerificationResult &v = result.verification;
     const VerificationResult &ov = original.verification;

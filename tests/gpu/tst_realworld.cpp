@@ -1,7 +1,8 @@
-// On a real GPU: every project of the corpus of public kernels (tests/realworld/) runs and
-// verifies through `cuwb run --json`, and its sweep measures with every point verified through
-// `cuwb sweep --verify --json`: no point may be skipped for a reason other than the device's
-// limits or its constraints, and none may be wrong. Skips, saying why, without a GPU.
+// On a real GPU: every project of the corpus of public kernels (tests/realworld/), and every
+// feature fixture (tests/gpu/data/features/: names, tuner defines, globals, aggregate checks),
+// runs and verifies through `cuwb run --json`, and its sweep measures with every point verified
+// through `cuwb sweep --verify --json`: no point may be skipped for a reason other than the
+// device's limits or its constraints, and none may be wrong. Skips, saying why, without a GPU.
 #include "../projectrows.h"
 #include "gpuavailability.h"
 
@@ -22,6 +23,8 @@ private Q_SLOTS:
     void initTestCase();
     void runsVerifiesAndSweeps_data();
     void runsVerifiesAndSweeps();
+    void featuresRunAndVerify_data();
+    void featuresRunAndVerify() { runsVerifiesAndSweeps(); }
 
 private:
     QString m_skipReason;
@@ -35,6 +38,11 @@ void TestRealWorldOnGpu::initTestCase()
 void TestRealWorldOnGpu::runsVerifiesAndSweeps_data()
 {
     QVERIFY2(addProjectRows(realWorldDir()) >= 25, "issue 10 asks for at least 25 public kernels");
+}
+
+void TestRealWorldOnGpu::featuresRunAndVerify_data()
+{
+    QVERIFY(addProjectRows(QStringLiteral(CUWB_TEST_DATA_DIR "/features")) >= 6);
 }
 
 void TestRealWorldOnGpu::runsVerifiesAndSweeps()

@@ -200,6 +200,21 @@ extern "C" __global__ void endless(float *out, int n)
 }
 )";
 
+// Half of the output is meaningful (the even elements); the module's variables hold a factor
+// the project sets and a counter the kernel writes.
+const char *const kEveryOther = R"(
+__constant__ float coeff[4];
+__device__ unsigned int hits;
+extern "C" __global__ void every_other(const float *a, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        c[i] = i % 2 == 0 ? a[i] * coeff[0] : -1.0f;
+        if (i % 2 == 0) atomicAdd(&hits, 1u);
+    }
+}
+)";
+
 } // namespace
 
 // QSKIP returns from the function it is in, so this must be a macro, not a helper.
@@ -229,6 +244,7 @@ private Q_SLOTS:
     void halfAndBfloat16();
     void toleranceKinds();
     void kernelAndFileReferences();
+    void masksAndGlobals();
     void pagesAndExports();
     void fourGiBBuffers();
     void faultsEndTheWorker_data();
@@ -639,6 +655,82 @@ void TestRunner::kernelAndFileReferences()
     result = m_runner->run(r);
     QCOMPARE(result.status, RunStatus::InvalidLaunch);
     QVERIFY2(result.message.find("16384 bytes") != std::string::npos, result.message.c_str());
+}
+
+void TestRunner::masksAndGlobals()
+{
+    CUWB_NEED_GPU();
+    RunRequest r = request(kEveryOther, "every_other", "4096",
+                           {buffer("a", "float", BufferRole::In, init(InitKind::Range, "1", "1")),
+                            buffer("c", "float", BufferRole::Out), scalar("n", "int", "N")});
+    r.launch.grid = {"ceil(N / block.x)", "1", "1"};
+    GlobalSpec coeff;
+    coeff.name = "coeff";
+    coeff.elementType = type("float");
+    coeff.count = "4";
+    coeff.init = init(InitKind::Constant, "2");
+    GlobalSpec hits;
+    hits.name = "hits";
+    hits.elementType = type("uint32_t");
+    r.launch.globals = {coeff, hits};
+    r.verification = expression("c", "a[i] * 2.0f", ToleranceKind::Ulp, 0);
+
+    // Without a mask the odd elements count, and they are wrong.
+    RunResult result = m_runner->run(r);
+    QVERIFY2(result.status == RunStatus::Succeeded, describe(result));
+    QVERIFY(!result.verification.passed);
+    QCOMPARE(result.verification.mismatches, 2048ULL);
+
+    // The globals as the kernel left them: the factor, and the counter it incremented.
+    QCOMPARE(result.globals.size(), std::size_t(2));
+    QCOMPARE(result.globals[0].parameter, std::string("coeff"));
+    QCOMPARE(result.globals[0].bytes, 16ULL);
+    QCOMPARE(result.globals[0].stats.max, 2.0);
+    QCOMPARE(result.globals[1].parameter, std::string("hits"));
+    QCOMPARE(result.globals[1].stats.max, 2048.0);
+
+    // The even elements only.
+    r.verification.mask = "i % 2 == 0";
+    result = m_runner->run(r);
+    QVERIFY2(result.passed(), describe(result));
+    QCOMPARE(result.verification.checked, 2048ULL);
+    QVERIFY2(result.verification.message.find("selected by the mask") != std::string::npos,
+             result.verification.message.c_str());
+
+    // Every third element: the odd ones among them (3, 9, 15...) differ, and only they.
+    r.verification.mask = "i % 3 == 0";
+    result = m_runner->run(r);
+    QVERIFY(!result.verification.passed);
+    QCOMPARE(result.verification.checked, 1366ULL);
+    QCOMPARE(result.verification.mismatches, 683ULL);
+    QCOMPARE(result.verification.firstMismatches.front().index, 3ULL);
+    QCOMPARE(result.verification.firstMismatches[1].index, 9ULL);
+
+    // A mask reads the buffers as the kernel found them, and combines with a count.
+    r.verification.mask = "a[i] > 2048 && i % 2 == 0";
+    result = m_runner->run(r);
+    QVERIFY2(result.passed(), describe(result));
+    QCOMPARE(result.verification.checked, 1024ULL);
+    r.verification.mask = "i % 2 == 0";
+    r.verification.count = "N / 4";
+    result = m_runner->run(r);
+    QVERIFY2(result.passed(), describe(result));
+    QCOMPARE(result.verification.checked, 512ULL);
+    r.verification.count.clear();
+
+    // A mask that selects nothing, or does not compile, is said, not passed.
+    r.verification.mask = "i < 0";
+    result = m_runner->run(r);
+    QVERIFY(!result.verification.passed);
+    QVERIFY2(result.verification.message.find("selects none of the 4096 elements") !=
+                 std::string::npos,
+             result.verification.message.c_str());
+    r.verification.mask = "no_such_name[i] > 0";
+    result = m_runner->run(r);
+    QVERIFY(!result.verification.passed);
+    QVERIFY2(result.verification.message.find("the verification mask did not compile") !=
+                 std::string::npos,
+             result.verification.message.c_str());
 }
 
 void TestRunner::pagesAndExports()

@@ -37,6 +37,12 @@ RunResult wrongRun()
     c.firstUnwritten = 5;
     c.stats = {true, 0.0, 2.0, 1.0, 3, 0};
     result.buffers = {a, c};
+    BufferReport filter;
+    filter.parameter = "d_filter";
+    filter.count = 9;
+    filter.bytes = 36;
+    filter.stats = {true, 0.0, 1.0, 1.0 / 9, 0, 0};
+    result.globals = {filter};
 
     result.verification.ran = true;
     result.verification.passed = false;
@@ -87,7 +93,15 @@ private Q_SLOTS:
                  qPrintable(findings));
 
         BufferSummaryModel *summary = panel.summaryModel();
-        QCOMPARE(summary->rowCount(), 2);
+        QCOMPARE(summary->rowCount(), 3);
+        // The module variable the launch set follows the buffers, without guard bands.
+        QVERIFY(summary->isGlobal(2));
+        QCOMPARE(summary->index(2, BufferSummaryModel::BufferColumn).data().toString(),
+                 QStringLiteral("d_filter (global)"));
+        QCOMPARE(summary->index(2, BufferSummaryModel::GuardColumn).data().toString(),
+                 QStringLiteral("\u2014"));
+        QCOMPARE(summary->index(2, BufferSummaryModel::MaxColumn).data().toString(),
+                 QStringLiteral("1"));
         QCOMPARE(summary->index(0, BufferSummaryModel::GuardColumn).data().toString(),
                  QStringLiteral("intact"));
         const QModelIndex guard = summary->index(1, BufferSummaryModel::GuardColumn);

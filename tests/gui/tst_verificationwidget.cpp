@@ -53,10 +53,35 @@ private Q_SLOTS:
         Q_EMIT widget.countEdit()->textEdited(QStringLiteral("grid.x"));
         QCOMPARE(widget.spec().count, std::string("grid.x"));
 
-        // Another kind keeps what it does not show.
+        QVERIFY(!widget.maskEdit()->isEnabled()); // a reduction sums, it does not select
+
+        // An element-wise kind drops the reduction, so the check stays element-wise, and
+        // takes a mask.
         widget.referenceKindCombo()->setCurrentIndex(int(ReferenceKind::Expression));
         QCOMPARE(widget.spec().kind, ReferenceKind::Expression);
+        QCOMPARE(widget.spec().reduce, Reduction::None);
+        QCOMPARE(widget.spec().count, std::string("grid.x"));
+        QVERIFY(widget.maskEdit()->isEnabled());
+        widget.maskEdit()->setText(QStringLiteral("i % 32 == 0"));
+        Q_EMIT widget.maskEdit()->textEdited(QStringLiteral("i % 32 == 0"));
+        QCOMPARE(widget.spec().mask, std::string("i % 32 == 0"));
+    }
+
+    void keepsAReducedKernelCheck()
+    {
+        VerificationWidget widget;
+        widget.setChoices({QStringLiteral("in"), QStringLiteral("partial")},
+                          {QStringLiteral("reference")});
+        VerificationSpec spec;
+        spec.kind = ReferenceKind::Kernel;
+        spec.output = "partial";
+        spec.referenceKernel = "reference";
+        spec.reduce = Reduction::Sum;
+        widget.setSpec(spec);
+        widget.countEdit()->setText(QStringLiteral("grid.x"));
+        Q_EMIT widget.countEdit()->textEdited(QStringLiteral("grid.x"));
         QCOMPARE(widget.spec().reduce, Reduction::Sum);
+        QCOMPARE(widget.spec().count, std::string("grid.x"));
     }
 };
 
