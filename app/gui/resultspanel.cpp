@@ -277,6 +277,9 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
         QString text;
         if (!verification.ran)
             text = tr("Verification did not run: %1").arg(toQString(verification.message));
+        else if (verification.passed && !verification.message.empty())
+            // Says what was compared: the elements a mask selected, or the two reductions.
+            text = tr("PASS \u2014 %1").arg(toQString(verification.message));
         else if (verification.passed)
             text = tr("PASS \u2014 %1 elements checked, largest error %2")
                        .arg(QLocale().toString(qulonglong(verification.checked)),

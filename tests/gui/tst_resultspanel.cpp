@@ -164,6 +164,13 @@ private Q_SLOTS:
         QVERIFY(panel.statusText().contains(QStringLiteral("verified")));
         QVERIFY(panel.verificationText().startsWith(QStringLiteral("PASS")));
         QVERIFY(panel.statusText().size() > 0);
+        // The worker's sentence says what was compared, e.g. only what a mask selected.
+        result.verification.message = "all 512 elements selected by the mask (of 1024) of `c` "
+                                      "match (abs ≤ 0; largest error 0)";
+        panel.showResult(result);
+        QVERIFY2(
+            panel.verificationText().contains(QStringLiteral("selected by the mask (of 1024)")),
+            qPrintable(panel.verificationText()));
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.csv")), ExportFormat::Csv);
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.bin")), ExportFormat::Bin);
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.npy")), ExportFormat::Npy);
