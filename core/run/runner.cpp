@@ -21,6 +21,7 @@
 #include "measure/throughput.h"
 #include "run/gpuhelpers.h"
 #include "run/hostelements.h"
+#include "run/runtext.h"
 
 #include <cuda.h> // CUDA_VERSION only: the toolkit this worker was built with
 
@@ -103,31 +104,6 @@ constexpr DeviceFault kDeviceFaults[] = {
      "block",
      false},
 };
-
-std::string shortNumber(double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
-
-std::string formatBytes(std::uint64_t bytes)
-{
-    char text[64];
-    if (bytes >= (1ull << 30)) {
-        std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(1ull << 30));
-    } else if (bytes >= (1ull << 20)) {
-        std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1ull << 20));
-    } else {
-        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-    }
-    return text;
-}
-
-std::string plural(std::uint64_t count, const char *word)
-{
-    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
-}
 
 double msSince(Clock::time_point start)
 {
@@ -465,34 +441,6 @@ std::string elementKernelSource(const std::string &expression, const char *label
            "threadIdx.x; i < cuwb_n;\n         i += (unsigned long long)gridDim.x * blockDim.x) "
            "{\n" +
            open + "\n#line 1 \"" + label + "\"\n" + expression + close + "    }\n}\n";
-}
-
-std::string firstErrors(const CompileResult &compiled, int most)
-{
-    if (!compiled.failureMessage.empty()) {
-        return compiled.failureMessage;
-    }
-    std::string text;
-    int shown = 0;
-    for (const Diagnostic &d : compiled.diagnostics) {
-        if (d.severity != Severity::Error) {
-            continue;
-        }
-        if (shown == most) {
-            text += "; …";
-            break;
-        }
-        if (shown > 0) {
-            text += "; ";
-        }
-        text += d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
-                d.message;
-        ++shown;
-    }
-    if (text.empty()) {
-        text = compiled.log;
-    }
-    return text;
 }
 
 // Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
