@@ -19,6 +19,7 @@
 #include "measure/statistics.h"
 #include "measure/stoppingcriterion.h"
 #include "measure/throughput.h"
+#include "run/devicefaults.h"
 #include "run/gpuhelpers.h"
 #include "run/hostelements.h"
 #include "run/runtext.h"
@@ -50,59 +51,10 @@ constexpr std::uint64_t kMinGuardBytes = 64u << 10;
 constexpr std::uint64_t kMinGuardElements = 4096;
 constexpr std::size_t kMaxMismatches = 10;
 
-// A failure of the user's work found on the way; becomes the run's status and message.
-struct RunFailure
-{
-    RunStatus status;
-    std::string message;
-};
-
 // A problem with a file the user named; the caller decides what it means for the run.
 struct FileProblem : std::runtime_error
 {
     using std::runtime_error::runtime_error;
-};
-
-struct DeviceFault
-{
-    const char *status;
-    const char *message;
-    bool sticky;
-};
-
-// Plain sentences for the errors a kernel can cause. Sticky ones leave the context unusable
-// (MEASUREMENT.md, Faults): the worker exits after answering.
-constexpr DeviceFault kDeviceFaults[] = {
-    {"CUDA_ERROR_ILLEGAL_ADDRESS",
-     "the kernel accessed an illegal address — an index past the end of a buffer, or a null "
-     "pointer",
-     true},
-    {"CUDA_ERROR_MISALIGNED_ADDRESS",
-     "the kernel accessed memory through a misaligned address — e.g. a float4 load from an "
-     "address that is not a multiple of 16 bytes",
-     true},
-    {"CUDA_ERROR_ASSERT", "a device-side assert() in the kernel failed", true},
-    {"CUDA_ERROR_HARDWARE_STACK_ERROR",
-     "the kernel overflowed its call stack — deep recursion or very large local arrays", true},
-    {"CUDA_ERROR_ILLEGAL_INSTRUCTION",
-     "the kernel executed an illegal instruction — a __trap() call, or a jump through a corrupted "
-     "function pointer",
-     true},
-    {"CUDA_ERROR_INVALID_PC",
-     "the kernel jumped to an invalid program counter — a corrupted function pointer or return "
-     "address",
-     true},
-    {"CUDA_ERROR_LAUNCH_FAILED",
-     "the kernel stopped with an unspecified launch failure — often a __trap() call or a "
-     "corrupted pointer",
-     true},
-    {"CUDA_ERROR_LAUNCH_TIMEOUT", "the display watchdog stopped the kernel because it ran too long",
-     true},
-    {"CUDA_ERROR_ECC_UNCORRECTABLE", "the GPU reported an uncorrectable ECC memory error", true},
-    {"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-     "the launch needs more registers or shared memory than a block may have — try a smaller "
-     "block",
-     false},
 };
 
 double msSince(Clock::time_point start)
@@ -155,38 +107,6 @@ struct RunResources
     DeviceBuffer mask; // one byte per checked element: 1 where the verification's mask holds
     std::vector<DeviceBuffer> copies;
 };
-
-// On overrun the context is marked lost before the throw, so that the unwinding leaks the
-// run's resources instead of freeing them (which would wait for the kernel forever).
-void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &what,
-                 bool &contextLost)
-{
-    // Capped at about 30 years: a larger deadline (a project may say 1e300 s) would overflow the
-    // clock's 64-bit nanoseconds.
-    const double seconds = std::min(deadlineSeconds, 1e9);
-    const auto begin = Clock::now();
-    const auto deadline =
-        begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    // Yield for the first 200 µs (a sleep costs at least the kernel's 50 µs timer slack, which
-    // made every sample of a short kernel take a millisecond), then sleep an eighth of the time
-    // waited so far, at most 1 ms: a wait ends at most 12.5% late and costs little CPU.
-    constexpr auto kSpin = std::chrono::microseconds(200);
-    constexpr auto kLongestSleep = std::chrono::milliseconds(1);
-    while (!done.query()) {
-        const auto now = Clock::now();
-        if (now >= deadline) {
-            contextLost = true;
-            throw RunFailure{RunStatus::Timeout, what + " ran past the " +
-                                                     shortNumber(deadlineSeconds) + " s deadline"};
-        }
-        const auto waited = now - begin;
-        if (waited < kSpin) {
-            std::this_thread::yield();
-        } else {
-            std::this_thread::sleep_for(std::min<Clock::duration>(waited / 8, kLongestSleep));
-        }
-    }
-}
 
 // Reads a .npy (by its magic) or raw file of `count` elements of `type` and copies it to the
 // device in chunks. Throws FileProblem with a plain sentence.
@@ -618,30 +538,6 @@ struct Runner::State
 
     void measureCopyCeiling();
 
-    // The status and message of a failed CUDA call; marks the context lost when it is.
-    RunFailure classify(const ApiError &error, const std::string &phase)
-    {
-        const std::string &status = error.status();
-        if (status == "CUDA_ERROR_OUT_OF_MEMORY") {
-            return {RunStatus::OutOfMemory, "the GPU ran out of memory while " + phase};
-        }
-        const auto known = std::find_if(std::begin(kDeviceFaults), std::end(kDeviceFaults),
-                                        [&](const DeviceFault &f) { return status == f.status; });
-        RunFailure failure{RunStatus::Fault, ""};
-        if (known != std::end(kDeviceFaults)) {
-            failure.message = known->message;
-            contextLost = contextLost || known->sticky;
-        } else {
-            // Unknown: assume the worst, a new worker costs half a second.
-            failure.message = "a CUDA call failed while " + phase + ": " + error.what();
-            contextLost = true;
-        }
-        if (phase.rfind("running the user's kernel", 0) != 0 && known != std::end(kDeviceFaults)) {
-            failure.message += " (while " + phase + ")";
-        }
-        return failure;
-    }
-
     GpuHelpers &gpuHelpers()
     {
         if (!helpers) {
@@ -751,7 +647,7 @@ RunResult Runner::run(const RunRequest &request)
         }
     } catch (const ApiError &error) {
         result.deviceError = error.status();
-        const RunFailure failure = s.classify(error, phase);
+        const RunFailure failure = classifyApiError(error, phase, s.contextLost);
         result.status = failure.status;
         result.message = failure.message;
     } catch (const std::exception &error) {
@@ -1403,7 +1299,7 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
             s.contextLost = true;
         }
     } catch (const ApiError &error) {
-        const RunFailure failure = s.classify(error, phase);
+        const RunFailure failure = classifyApiError(error, phase, s.contextLost);
         fail(failure.status, failure.message);
     } catch (const std::exception &error) {
         fail(RunStatus::Fault,
@@ -1939,7 +1835,7 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
             s.contextLost = true;
         }
     } catch (const ApiError &error) {
-        result.error = s.classify(error, phase).message;
+        result.error = classifyApiError(error, phase, s.contextLost).message;
     } catch (const std::exception &error) {
         result.error = std::string("the metrics pass failed while ") + phase + ": " + error.what();
     }
