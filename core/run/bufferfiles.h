@@ -1,0 +1,35 @@
+// BufferFiles: a device buffer's elements from and to the files the user names. Reading takes
+// NumPy's .npy (recognised by its magic; dtype, order and number of values checked against the
+// buffer) or raw bytes of exactly the buffer's size; writing makes .npy, raw .bin or CSV. Both
+// pass through host memory in 4 MiB chunks with the device's context current. Used by the
+// runner for `file` initialisation, file references and exportBuffer().
+#pragma once
+
+#include "cuda/devicememory.h"
+#include "kernel/elementtype.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cuwb {
+
+enum class ExportFormat; // with the run's requests: Npy, Bin, Csv
+
+// A problem with a file the user named; the caller decides what it means for the run.
+struct FileProblem : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+
+// Reads a .npy (by its magic) or raw file of `count` elements of `type` and copies it to the
+// device in chunks. Throws FileProblem with a plain sentence that names `forWhat`.
+void loadFileToDevice(const std::string &path, const ElementType &type, std::uint64_t count,
+                      DevicePointer destination, const std::string &forWhat);
+
+// Writes `count` elements of `type` at `data` to `path` as `format`; returns the bytes written.
+// Throws std::runtime_error with a plain message when the file cannot be written.
+std::uint64_t writeBufferFile(const std::string &path, ExportFormat format, DevicePointer data,
+                              const ElementType &type, std::uint64_t count);
+
+} // namespace cuwb
