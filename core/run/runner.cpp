@@ -23,6 +23,8 @@
 #include "run/devicefaults.h"
 #include "run/gpuhelpers.h"
 #include "run/hostelements.h"
+#include "run/preparedlaunch.h"
+#include "run/runnerstate.h"
 #include "run/runtext.h"
 
 #include <cuda.h> // CUDA_VERSION only: the toolkit this worker was built with
@@ -46,61 +48,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr unsigned char kGuardByte = 0xA5;
-constexpr std::uint64_t kMinGuardBytes = 64u << 10;
-constexpr std::uint64_t kMinGuardElements = 4096;
 constexpr std::size_t kMaxMismatches = 10;
 
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
-
-// A buffer with guard bands before and after it: [band][data][band]. The bands hold
-// kGuardByte; any other byte there after the launch is a write out of bounds.
-struct Allocation
-{
-    std::string parameter;
-    ElementType type;
-    std::uint64_t count = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t guardBytes = 0;
-    BufferRole role = BufferRole::In;
-    DeviceBuffer memory;
-
-    [[nodiscard]] DevicePointer data() const { return memory.pointer() + guardBytes; }
-    [[nodiscard]] std::uint64_t scalars() const { return count * std::uint64_t(type.lanes); }
-};
-
-std::uint64_t guardBytesFor(std::size_t elementBytes)
-{
-    // A whole number of elements (so indices before the start are integers) that keeps the
-    // data 256-byte aligned, at least 64 KiB and 4096 elements.
-    std::uint64_t elements = std::max<std::uint64_t>(
-        kMinGuardElements, (kMinGuardBytes + elementBytes - 1) / elementBytes);
-    std::uint64_t step = 256;
-    for (std::uint64_t g = elementBytes; g != 0;) { // step = 256 / gcd(256, elementBytes)
-        const std::uint64_t r = step % g;
-        step = g;
-        g = r;
-    }
-    step = 256 / step;
-    elements = (elements + step - 1) / step * step;
-    return elements * elementBytes;
-}
-
-// Everything a run holds on the GPU. After a kernel ran past its deadline none of it may be
-// freed (cuMemFree and cuModuleUnload would wait for the kernel): it is leaked instead.
-struct RunResources
-{
-    std::unique_ptr<Module> module;
-    std::unique_ptr<Module> referenceModule;
-    std::unique_ptr<Module> maskModule;
-    std::vector<Allocation> buffers;
-    DeviceBuffer reference;
-    DeviceBuffer mask; // one byte per checked element: 1 where the verification's mask holds
-    std::vector<DeviceBuffer> copies;
-};
 
 // The error of one value against its reference, as the compare kernel computes it.
 double hostError(const unsigned char *actual, const unsigned char *expected, ScalarKind kind,
@@ -235,18 +188,6 @@ std::vector<ReferenceValue> referenceValues(const ResolvedLaunch &resolved)
     return values;
 }
 
-BufferStats bufferStats(const ScalarStats &stats)
-{
-    BufferStats b;
-    b.valid = true;
-    b.min = stats.min;
-    b.max = stats.max;
-    b.mean = stats.finite > 0 ? stats.sum / double(stats.finite) : 0.0;
-    b.nanCount = stats.nan;
-    b.infCount = stats.inf;
-    return b;
-}
-
 // The element-wise kernel of a verification expression: out[i] = (T)(EXPR), or for a
 // condition (a mask) out[i] = EXPR ? 1 : 0, with every buffer bound by name (read-only). With
 // `asParameters`, the launch's numbers are kernel parameters, so the source (and its compile)
@@ -287,40 +228,6 @@ std::string elementKernelSource(const std::string &expression, const char *label
            open + "\n#line 1 \"" + label + "\"\n" + expression + close + "    }\n}\n";
 }
 
-// Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
-std::vector<void *> parameterPointerList(const ResolvedLaunch &resolved,
-                                         const std::vector<DevicePointer> &pointers)
-{
-    std::vector<void *> params;
-    for (const int slot : resolved.parameterSlots) {
-        if (slot >= 0) {
-            params.push_back(const_cast<DevicePointer *>(&pointers[std::size_t(slot)]));
-        } else {
-            params.push_back(
-                const_cast<unsigned char *>(resolved.scalars[std::size_t(-slot - 1)].bytes.data()));
-        }
-    }
-    return params;
-}
-
-// A prepared launch: what run() and measure() share before the first launch.
-struct Prepared
-{
-    LaunchSpec launch;                       // the request's, with its defines bound
-    std::vector<std::string> compileDefines; // the options' defines, the bound ones included
-    double workerCompileMs = 0.0;            // NVRTC here; 0 when compiled by the host or cached
-    CompileResult compiled;
-    ResolvedLaunch resolved;
-    std::unique_ptr<RunResources> resources;
-    std::optional<Function> function;
-    std::vector<DevicePointer> pointers; // parallel to resources->buffers
-    std::array<unsigned, 3> grid{1, 1, 1};
-    std::array<unsigned, 3> block{1, 1, 1};
-    unsigned dynamicShared = 0;
-    double deadlineSeconds = 10.0;
-    std::string note;
-};
-
 // How long the blocking kernel holds a stream at most: far longer than the host needs to queue
 // one sample (microseconds), short enough that a stalled host costs one slow sample, not a hang.
 constexpr std::uint64_t kHoldTimeoutNs = 1'000'000'000;
@@ -328,56 +235,6 @@ constexpr std::uint64_t kHoldTimeoutNs = 1'000'000'000;
 // What a cuEvent pair adds to a kernel's time even with the launch held (docs/measurement.md).
 constexpr const char *kEventCaveat =
     ", which read about 3 µs more than the kernel ran on an H200 (the records' own cost)";
-
-// On a timeout the resources are leaked on purpose (see RunResources).
-struct LeakOnLoss
-{
-    std::unique_ptr<RunResources> &resources;
-    const bool &lost;
-    ~LeakOnLoss()
-    {
-        if (lost) {
-            (void)resources.release();
-        }
-    }
-};
-
-// Writes the initial contents `r.init` asks for into `count` elements at `data` (not copies).
-void initialiseElements(GpuHelpers &helpers, const Stream &gpu, DevicePointer data,
-                        const ElementType &type, std::uint64_t count, const ResolvedBuffer &r,
-                        const std::string &field)
-{
-    const std::uint64_t scalars = count * std::uint64_t(type.lanes);
-    switch (r.init.kind) {
-    case InitKind::Zeros:
-        fillBytesAsync(data, 0, count * type.sizeBytes(), gpu);
-        break;
-    case InitKind::Constant:
-        helpers.fill(data, scalars, type.scalar, FillMode::Constant, r.initA, 0, 0, gpu);
-        break;
-    case InitKind::Range:
-        helpers.fill(data, scalars, type.scalar, FillMode::Range, r.initA, r.initB, 0, gpu);
-        break;
-    case InitKind::Uniform:
-        helpers.fill(data, scalars, type.scalar, FillMode::Uniform, r.initA, r.initB, r.init.seed,
-                     gpu);
-        break;
-    case InitKind::Normal:
-        helpers.fill(data, scalars, type.scalar, FillMode::Normal, r.initA, r.initB, r.init.seed,
-                     gpu);
-        break;
-    case InitKind::File:
-        gpu.synchronize();
-        try {
-            loadFileToDevice(r.init.file, type, count, data, "`" + r.parameter + "`");
-        } catch (const FileProblem &problem) {
-            throw RunFailure{RunStatus::InvalidLaunch, field + ": " + problem.what()};
-        }
-        break;
-    case InitKind::CopyOf:
-        break;
-    }
-}
 
 double reduced(const ScalarStats &stats, Reduction reduction)
 {
@@ -437,72 +294,9 @@ void verifyAggregate(VerificationResult &verdict, const VerificationSpec &verify
 
 } // namespace
 
-struct Runner::State
-{
-    int ordinal = 0;
-    DeviceInfo device;
-    std::unique_ptr<PrimaryContext> context;
-    std::unique_ptr<Stream> stream;
-    std::unique_ptr<GpuHelpers> helpers;
-    KernelCompiler compiler{8};
-    bool contextLost = false;
-    int runs = 0;
-    std::unique_ptr<RunResources> kept;
-    std::vector<std::string> keptHandles; // parallel to kept->buffers
-    // Created on the first measurement and kept: CUPTI allows one subscriber per process.
-    std::unique_ptr<KernelActivityTimer> timer;
-    // NVML's view of this device, opened on the first measurement and kept.
-    std::unique_ptr<SmClockReader> clocks;
-    // The flags of the blocking kernel that holds the stream while a sample is queued.
-    std::unique_ptr<MappedHostFlags> holdFlags;
-    std::function<bool()> cancelCheck;
-    // The device-to-device copy ceiling, measured on the first measurement and kept.
-    std::optional<double> copyCeilingGBps;
-    std::string copyCeilingProblem;
-
-    void measureCopyCeiling();
-
-    GpuHelpers &gpuHelpers()
-    {
-        if (!helpers) {
-            helpers = std::make_unique<GpuHelpers>(device.arch(), device.smCount);
-        }
-        return *helpers;
-    }
-
-    const Allocation &keptBuffer(const std::string &handle) const
-    {
-        if (kept) {
-            for (std::size_t k = 0; k < keptHandles.size(); ++k) {
-                if (keptHandles[k] == handle) {
-                    return kept->buffers[k];
-                }
-            }
-        }
-        throw std::runtime_error("no buffer `" + handle +
-                                 "` is kept: it belongs to an earlier run, or was released");
-    }
-
-    // One element-wise kernel of the verification: `expression` written to `target` for
-    // every i < count (see elementKernelSource).
-    struct ElementKernel
-    {
-        const std::string &expression;
-        const char *label; // "verification expression", "verification mask"
-        bool condition;    // write 1 where the expression holds, else 0
-        std::string outputType;
-        DevicePointer target;
-        std::uint64_t count;
-    };
-    // Compiles and runs `job` on the prepared launch's buffers, keeping the module in `module`;
-    // returns why it could not, or "" when the target holds the values.
-    std::string runElementKernel(const ElementKernel &job, Prepared &prepared,
-                                 std::unique_ptr<Module> &module, std::string &phase);
-    void prepare(const RunRequest &request, Prepared &prepared, std::string &phase);
-    void execute(const RunRequest &request, RunResult &result, std::string &phase);
-    void sample(const RunRequest &request, const SampleSettings &settings,
-                const ThroughputExpressions &throughput, Measurement &result, std::string &phase);
-};
+// The runner's state lives in runnerstate.h, where the files of its phases can name it.
+struct Runner::State : RunnerState
+{};
 
 Runner::Runner(int deviceOrdinal)
     : m_state(std::make_unique<State>())
@@ -586,209 +380,8 @@ RunResult Runner::run(const RunRequest &request)
     return result;
 }
 
-// Everything before the reference and the launch, shared by run() and measure(): compiles,
-// resolves and validates, loads the module, allocates with guard bands and initialises.
-void Runner::State::prepare(const RunRequest &request, Prepared &p, std::string &phase)
-{
-    // The launch's defines become -D options and plain variables; template instantiations the
-    // kernel names need become name expressions.
-    phase = "evaluating the launch";
-    p.launch = request.launch;
-    CompileOptions options = request.options;
-    if (const std::vector<LaunchIssue> issues = bindLaunchDefines(
-            p.launch, options, {request.launch.kernel, request.verification.referenceKernel});
-        !issues.empty()) {
-        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
-    }
-    p.compileDefines = options.defines;
-
-    // Compile for this device, whatever the request was written for.
-    phase = "compiling";
-    std::string &note = p.note;
-    if (options.arch != device.arch()) {
-        note = "compiled for " + device.arch() + " (the device's architecture) instead of " +
-               options.arch;
-        options.arch = device.arch();
-    }
-    // A variant the host compiled already (a sweep's) is used as it is, not compiled again.
-    if (request.image && request.image->options == options) {
-        CompileResult image;
-        image.success = true;
-        image.fileName = request.fileName;
-        image.options = options;
-        image.ptx = request.image->ptx;
-        image.cubin = request.image->cubin;
-        image.kernels = request.image->kernels;
-        image.compileTimeMs = request.image->compileTimeMs;
-        compiler.store(request.source, request.fileName, options, std::move(image));
-    }
-    p.compiled = compiler.compile(request.source, request.fileName, options);
-    p.workerCompileMs = p.compiled.fromCache ? 0.0 : p.compiled.compileTimeMs;
-    const CompileResult &compiled = p.compiled;
-    if (!compiled.success) {
-        throw RunFailure{RunStatus::CompileFailed,
-                         "the source did not compile: " + firstErrors(compiled, 3)};
-    }
-
-    // The kernel: the one named, or the only one.
-    const LaunchSpec &spec = p.launch;
-    const KernelLookup lookup = findKernel(compiled, spec.kernel);
-    if (!lookup.found())
-        throw RunFailure{RunStatus::InvalidLaunch, lookup.error};
-    const KernelInfo *kernel = lookup.kernel;
-
-    const KernelSignature signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
-    if (!signature.drivable()) {
-        std::string why = signature.error;
-        for (const KernelParameter &p : signature.parameters) {
-            if (!p.supported) {
-                why += (why.empty() ? "" : "; ") + ("parameter `" + p.name + "`: ") +
-                       p.unsupportedReason;
-            }
-        }
-        throw RunFailure{RunStatus::InvalidLaunch,
-                         "the kernel `" + kernel->loweredName + "` cannot be run: " + why};
-    }
-
-    // Resolve and validate before anything touches the GPU.
-    phase = "validating the launch";
-    p.resolved = resolveLaunch(spec, signature, p.compileDefines);
-    const ResolvedLaunch &resolved = p.resolved;
-    ValidationContext validation;
-    validation.limits = device.limits();
-    validation.limitsName = device.name;
-    validation.freeMemoryBytes = deviceMemoryInfo().freeBytes;
-    const std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
-    if (!issues.empty()) {
-        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
-    }
-    for (const ResolvedBuffer &buffer : resolved.buffers) {
-        if (buffer.role != BufferRole::Out && buffer.init.kind == InitKind::CopyOf) {
-            const int from = buffer.copyOfIndex;
-            if (from < 0 || from >= int(resolved.buffers.size())) {
-                throw RunFailure{RunStatus::InvalidLaunch, "argument " + buffer.parameter + ": `" +
-                                                               buffer.init.copyOf +
-                                                               "` is not a buffer of this kernel"};
-            }
-            const ResolvedBuffer &source = resolved.buffers[std::size_t(from)];
-            if (!(source.elementType == buffer.elementType) || source.count != buffer.count) {
-                throw RunFailure{
-                    RunStatus::InvalidLaunch,
-                    "argument " + buffer.parameter + ": a copy of `" + source.parameter +
-                        "` needs the same element type and count (" + std::to_string(source.count) +
-                        " × " + source.elementType.name() + ")"};
-            }
-        }
-    }
-
-    p.resources = std::make_unique<RunResources>();
-    std::unique_ptr<RunResources> &resources = p.resources;
-
-    phase = "loading the module";
-    resources->module = std::make_unique<Module>(compiled.cubin);
-    p.function = resources->module->function(kernel->loweredName);
-    GpuHelpers &helpers = gpuHelpers();
-
-    // Allocate with guard bands.
-    for (const ResolvedBuffer &buffer : resolved.buffers) {
-        Allocation allocation;
-        allocation.parameter = buffer.parameter;
-        allocation.type = buffer.elementType;
-        allocation.count = buffer.count;
-        allocation.bytes = buffer.bytes;
-        allocation.role = buffer.role;
-        allocation.guardBytes = guardBytesFor(buffer.elementType.sizeBytes());
-        const std::uint64_t total = allocation.guardBytes * 2 + allocation.bytes;
-        phase =
-            "allocating `" + buffer.parameter + "` (" + formatBytes(total) + " with guard bands)";
-        try {
-            allocation.memory = DeviceBuffer(total);
-        } catch (const ApiError &error) {
-            if (error.status() == "CUDA_ERROR_OUT_OF_MEMORY") {
-                throw RunFailure{RunStatus::OutOfMemory,
-                                 "the GPU has not enough free memory for `" + buffer.parameter +
-                                     "` (" + formatBytes(total) + " with guard bands; " +
-                                     formatBytes(deviceMemoryInfo().freeBytes) + " free)"};
-            }
-            throw;
-        }
-        resources->buffers.push_back(std::move(allocation));
-    }
-
-    // Initialise on the GPU: bands, poisoned outputs, generated inputs; files and copies last.
-    const Stream &gpu = *stream;
-    std::vector<bool> ready(resources->buffers.size(), false);
-    for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
-        const Allocation &a = resources->buffers[k];
-        const ResolvedBuffer &r = resolved.buffers[k];
-        phase = "initialising `" + a.parameter + "`";
-        fillBytesAsync(a.memory.pointer(), kGuardByte, a.guardBytes, gpu);
-        fillBytesAsync(a.data() + a.bytes, kGuardByte, a.guardBytes, gpu);
-        if (a.role == BufferRole::Out) {
-            helpers.pattern(a.data(), a.bytes, poisonPattern(a.type.scalar), gpu);
-            ready[k] = true;
-            continue;
-        }
-        if (r.init.kind == InitKind::CopyOf)
-            continue; // below, once its source is ready
-        initialiseElements(helpers, gpu, a.data(), a.type, a.count, r, "argument " + a.parameter);
-        ready[k] = true;
-    }
-    gpu.synchronize();
-    for (bool progress = true; progress;) {
-        progress = false;
-        for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
-            const int from = resolved.buffers[k].copyOfIndex;
-            if (ready[k] || from < 0 || !ready[std::size_t(from)]) {
-                continue;
-            }
-            const Allocation &a = resources->buffers[k];
-            phase = "initialising `" + a.parameter + "`";
-            copyDeviceToDevice(a.data(), resources->buffers[std::size_t(from)].data(), a.bytes);
-            ready[k] = progress = true;
-        }
-    }
-    if (std::find(ready.begin(), ready.end(), false) != ready.end()) {
-        throw RunFailure{RunStatus::InvalidLaunch,
-                         "buffers that are copies of each other in a circle cannot be initialised"};
-    }
-
-    // Module variables (__constant__, __device__): generated in a scratch buffer, then copied
-    // as cuMemcpyToSymbol would, since constant memory is not for kernels to write.
-    for (const ResolvedBuffer &g : resolved.globals) {
-        phase = "initialising the global `" + g.parameter + "`";
-        const std::string problem =
-            moduleVariableMismatch(compiled.ptx, g.parameter, g.bytes,
-                                   std::to_string(g.count) + " × " + g.elementType.name());
-        const std::optional<Module::Global> global = resources->module->global(g.parameter);
-        if (!problem.empty() || !global) {
-            throw RunFailure{
-                RunStatus::InvalidLaunch,
-                "global " + g.parameter + ": " +
-                    (problem.empty() ? "the driver does not find it in the module" : problem)};
-        }
-        DeviceBuffer scratch(std::max<std::uint64_t>(g.bytes, 1));
-        initialiseElements(helpers, gpu, scratch.pointer(), g.elementType, g.count, g,
-                           "global " + g.parameter);
-        gpu.synchronize();
-        copyDeviceToDevice(global->address, scratch.pointer(), g.bytes);
-    }
-
-    for (const Allocation &a : resources->buffers) {
-        p.pointers.push_back(a.data());
-    }
-    p.grid = {unsigned(resolved.grid[0]), unsigned(resolved.grid[1]), unsigned(resolved.grid[2])};
-    p.block = {unsigned(resolved.block[0]), unsigned(resolved.block[1]),
-               unsigned(resolved.block[2])};
-    p.dynamicShared = unsigned(resolved.dynamicSharedBytes);
-    p.deadlineSeconds = spec.deadlineSeconds > 0 ? spec.deadlineSeconds : 10.0;
-    if (p.dynamicShared > 48u * 1024u) {
-        p.function->setMaxDynamicSharedBytes(int(p.dynamicShared));
-    }
-}
-
-std::string Runner::State::runElementKernel(const ElementKernel &job, Prepared &prepared,
-                                            std::unique_ptr<Module> &module, std::string &phase)
+std::string RunnerState::runElementKernel(const ElementKernel &job, Prepared &prepared,
+                                          std::unique_ptr<Module> &module, std::string &phase)
 {
     phase = std::string("compiling the ") + job.label;
     CompileOptions options;
@@ -834,7 +427,7 @@ std::string Runner::State::runElementKernel(const ElementKernel &job, Prepared &
     return {};
 }
 
-void Runner::State::execute(const RunRequest &request, RunResult &result, std::string &phase)
+void RunnerState::execute(const RunRequest &request, RunResult &result, std::string &phase)
 {
     // The previous run's buffers go first, so this run has all the memory.
     kept.reset();
@@ -843,7 +436,7 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
 
     Prepared prepared;
     const LeakOnLoss leak{prepared.resources, contextLost};
-    prepare(request, prepared, phase);
+    prepareLaunch(*this, request, prepared, phase);
     const CompileResult &compiled = prepared.compiled;
     const ResolvedLaunch &resolved = prepared.resolved;
     std::unique_ptr<RunResources> &resources = prepared.resources;
@@ -1038,65 +631,15 @@ void Runner::State::execute(const RunRequest &request, RunResult &result, std::s
     result.compileMs = prepared.workerCompileMs;
 
     // Reports: guard bands, unwritten outputs, statistics.
-    std::vector<unsigned char> band;
     for (const Allocation &a : resources->buffers) {
         phase = "checking `" + a.parameter + "`";
-        BufferReport report;
-        report.parameter = a.parameter;
-        report.count = a.count;
-        report.bytes = a.bytes;
-        report.handle = "run" + std::to_string(runNumber) + "/" + a.parameter;
-        const std::size_t elementBytes = a.type.sizeBytes();
-        const std::uint64_t bandElements = a.guardBytes / elementBytes;
-        band.resize(a.guardBytes);
-        for (const bool before : {true, false}) {
-            copyToHost(band.data(), before ? a.memory.pointer() : a.data() + a.bytes, a.guardBytes);
-            std::uint64_t changed = 0;
-            std::int64_t first = 0;
-            for (std::uint64_t e = 0; e < bandElements; ++e) {
-                const unsigned char *p = band.data() + e * elementBytes;
-                if (std::any_of(p, p + elementBytes,
-                                [](unsigned char b) { return b != kGuardByte; })) {
-                    if (changed++ == 0) {
-                        first = before ? std::int64_t(e) - std::int64_t(bandElements)
-                                       : std::int64_t(a.count + e);
-                    }
-                }
-            }
-            if (changed > 0) {
-                GuardViolation violation;
-                violation.before = before;
-                violation.elements = changed;
-                violation.firstIndex = first;
-                violation.message = "wrote " + plural(changed, "element") +
-                                    (before ? " before the start of `" : " past the end of `") +
-                                    a.parameter + "`, first at index " + std::to_string(first);
-                report.guardViolations.push_back(violation);
-            }
-        }
-        if (a.role == BufferRole::Out) {
-            const PatternCount poisoned = helpers.countPattern(a.data(), a.count, elementBytes,
-                                                               poisonPattern(a.type.scalar), gpu);
-            report.unwritten = poisoned.count;
-            report.firstUnwritten = poisoned.first;
-        }
-        report.stats = bufferStats(helpers.stats(a.data(), a.scalars(), a.type.scalar, gpu));
-        result.buffers.push_back(std::move(report));
+        result.buffers.push_back(
+            checkBuffer(a, "run" + std::to_string(runNumber) + "/" + a.parameter, helpers, gpu));
     }
 
     for (const ResolvedBuffer &g : resolved.globals) {
         phase = "reading the global `" + g.parameter + "`";
-        const std::optional<Module::Global> global = resources->module->global(g.parameter);
-        BufferReport report;
-        report.parameter = g.parameter;
-        report.count = g.count;
-        report.bytes = g.bytes;
-        if (global) {
-            report.stats = bufferStats(helpers.stats(global->address,
-                                                     g.count * std::uint64_t(g.elementType.lanes),
-                                                     g.elementType.scalar, gpu));
-        }
-        result.globals.push_back(std::move(report));
+        result.globals.push_back(readGlobal(g, *resources->module, helpers, gpu));
     }
 
     // Verification.
@@ -1278,7 +821,7 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
 // cuMemcpyDtoD of 1 GiB between two buffers, bytes read plus bytes written over the median
 // time of five copies after one warm-up (MEASUREMENT.md: 4209 GB/s on an H200). Measured once
 // per Runner; a GPU without 2 GiB free gets no ceiling and a note, never a failed measurement.
-void Runner::State::measureCopyCeiling()
+void RunnerState::measureCopyCeiling()
 {
     if (copyCeilingGBps || !copyCeilingProblem.empty()) {
         return;
@@ -1314,9 +857,9 @@ void Runner::State::measureCopyCeiling()
     }
 }
 
-void Runner::State::sample(const RunRequest &request, const SampleSettings &settings,
-                           const ThroughputExpressions &throughput, Measurement &m,
-                           std::string &phase)
+void RunnerState::sample(const RunRequest &request, const SampleSettings &settings,
+                         const ThroughputExpressions &throughput, Measurement &m,
+                         std::string &phase)
 {
     // The previous run's buffers go first, so this measurement has all the memory.
     kept.reset();
@@ -1331,7 +874,7 @@ void Runner::State::sample(const RunRequest &request, const SampleSettings &sett
 
     Prepared prepared;
     const LeakOnLoss leak{prepared.resources, contextLost};
-    prepare(request, prepared, phase);
+    prepareLaunch(*this, request, prepared, phase);
     if (!prepared.note.empty()) {
         m.notes.push_back(prepared.note);
     }
@@ -1681,7 +1224,7 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
         ++s.runs;
         Prepared prepared;
         const LeakOnLoss leak{prepared.resources, s.contextLost};
-        s.prepare(request, prepared, phase);
+        prepareLaunch(s, request, prepared, phase);
         std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
         describeOccupancy(s.device, *prepared.function, prepared, result);
         const Event finished;

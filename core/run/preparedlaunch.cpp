@@ -1,0 +1,371 @@
+#include "run/preparedlaunch.h"
+
+#include "compiler/kernellookup.h"
+#include "cuda/apierror.h"
+#include "kernel/kernelsignature.h"
+#include "launch/launchenvironment.h"
+#include "launch/launchvalidation.h"
+#include "run/bufferfiles.h"
+#include "run/devicefaults.h"
+#include "run/runner.h"
+#include "run/runnerstate.h"
+#include "run/runtext.h"
+
+#include <algorithm>
+
+namespace cuwb {
+
+namespace {
+
+constexpr unsigned char kGuardByte = 0xA5;
+constexpr std::uint64_t kMinGuardBytes = 64u << 10;
+constexpr std::uint64_t kMinGuardElements = 4096;
+
+std::uint64_t guardBytesFor(std::size_t elementBytes)
+{
+    // A whole number of elements (so indices before the start are integers) that keeps the
+    // data 256-byte aligned, at least 64 KiB and 4096 elements.
+    std::uint64_t elements = std::max<std::uint64_t>(
+        kMinGuardElements, (kMinGuardBytes + elementBytes - 1) / elementBytes);
+    std::uint64_t step = 256;
+    for (std::uint64_t g = elementBytes; g != 0;) { // step = 256 / gcd(256, elementBytes)
+        const std::uint64_t r = step % g;
+        step = g;
+        g = r;
+    }
+    step = 256 / step;
+    elements = (elements + step - 1) / step * step;
+    return elements * elementBytes;
+}
+
+// Writes the initial contents `r.init` asks for into `count` elements at `data` (not copies).
+void initialiseElements(GpuHelpers &helpers, const Stream &gpu, DevicePointer data,
+                        const ElementType &type, std::uint64_t count, const ResolvedBuffer &r,
+                        const std::string &field)
+{
+    const std::uint64_t scalars = count * std::uint64_t(type.lanes);
+    switch (r.init.kind) {
+    case InitKind::Zeros:
+        fillBytesAsync(data, 0, count * type.sizeBytes(), gpu);
+        break;
+    case InitKind::Constant:
+        helpers.fill(data, scalars, type.scalar, FillMode::Constant, r.initA, 0, 0, gpu);
+        break;
+    case InitKind::Range:
+        helpers.fill(data, scalars, type.scalar, FillMode::Range, r.initA, r.initB, 0, gpu);
+        break;
+    case InitKind::Uniform:
+        helpers.fill(data, scalars, type.scalar, FillMode::Uniform, r.initA, r.initB, r.init.seed,
+                     gpu);
+        break;
+    case InitKind::Normal:
+        helpers.fill(data, scalars, type.scalar, FillMode::Normal, r.initA, r.initB, r.init.seed,
+                     gpu);
+        break;
+    case InitKind::File:
+        gpu.synchronize();
+        try {
+            loadFileToDevice(r.init.file, type, count, data, "`" + r.parameter + "`");
+        } catch (const FileProblem &problem) {
+            throw RunFailure{RunStatus::InvalidLaunch, field + ": " + problem.what()};
+        }
+        break;
+    case InitKind::CopyOf:
+        break;
+    }
+}
+
+BufferStats bufferStats(const ScalarStats &stats)
+{
+    BufferStats b;
+    b.valid = true;
+    b.min = stats.min;
+    b.max = stats.max;
+    b.mean = stats.finite > 0 ? stats.sum / double(stats.finite) : 0.0;
+    b.nanCount = stats.nan;
+    b.infCount = stats.inf;
+    return b;
+}
+
+} // namespace
+
+void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, std::string &phase)
+{
+    const DeviceInfo &device = runner.device;
+    KernelCompiler &compiler = runner.compiler;
+
+    // The launch's defines become -D options and plain variables; template instantiations the
+    // kernel names need become name expressions.
+    phase = "evaluating the launch";
+    p.launch = request.launch;
+    CompileOptions options = request.options;
+    if (const std::vector<LaunchIssue> issues = bindLaunchDefines(
+            p.launch, options, {request.launch.kernel, request.verification.referenceKernel});
+        !issues.empty()) {
+        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
+    }
+    p.compileDefines = options.defines;
+
+    // Compile for this device, whatever the request was written for.
+    phase = "compiling";
+    std::string &note = p.note;
+    if (options.arch != device.arch()) {
+        note = "compiled for " + device.arch() + " (the device's architecture) instead of " +
+               options.arch;
+        options.arch = device.arch();
+    }
+    // A variant the host compiled already (a sweep's) is used as it is, not compiled again.
+    if (request.image && request.image->options == options) {
+        CompileResult image;
+        image.success = true;
+        image.fileName = request.fileName;
+        image.options = options;
+        image.ptx = request.image->ptx;
+        image.cubin = request.image->cubin;
+        image.kernels = request.image->kernels;
+        image.compileTimeMs = request.image->compileTimeMs;
+        compiler.store(request.source, request.fileName, options, std::move(image));
+    }
+    p.compiled = compiler.compile(request.source, request.fileName, options);
+    p.workerCompileMs = p.compiled.fromCache ? 0.0 : p.compiled.compileTimeMs;
+    const CompileResult &compiled = p.compiled;
+    if (!compiled.success) {
+        throw RunFailure{RunStatus::CompileFailed,
+                         "the source did not compile: " + firstErrors(compiled, 3)};
+    }
+
+    // The kernel: the one named, or the only one.
+    const LaunchSpec &spec = p.launch;
+    const KernelLookup lookup = findKernel(compiled, spec.kernel);
+    if (!lookup.found())
+        throw RunFailure{RunStatus::InvalidLaunch, lookup.error};
+    const KernelInfo *kernel = lookup.kernel;
+
+    const KernelSignature signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
+    if (!signature.drivable()) {
+        std::string why = signature.error;
+        for (const KernelParameter &p : signature.parameters) {
+            if (!p.supported) {
+                why += (why.empty() ? "" : "; ") + ("parameter `" + p.name + "`: ") +
+                       p.unsupportedReason;
+            }
+        }
+        throw RunFailure{RunStatus::InvalidLaunch,
+                         "the kernel `" + kernel->loweredName + "` cannot be run: " + why};
+    }
+
+    // Resolve and validate before anything touches the GPU.
+    phase = "validating the launch";
+    p.resolved = resolveLaunch(spec, signature, p.compileDefines);
+    const ResolvedLaunch &resolved = p.resolved;
+    ValidationContext validation;
+    validation.limits = device.limits();
+    validation.limitsName = device.name;
+    validation.freeMemoryBytes = deviceMemoryInfo().freeBytes;
+    const std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
+    if (!issues.empty()) {
+        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
+    }
+    for (const ResolvedBuffer &buffer : resolved.buffers) {
+        if (buffer.role != BufferRole::Out && buffer.init.kind == InitKind::CopyOf) {
+            const int from = buffer.copyOfIndex;
+            if (from < 0 || from >= int(resolved.buffers.size())) {
+                throw RunFailure{RunStatus::InvalidLaunch, "argument " + buffer.parameter + ": `" +
+                                                               buffer.init.copyOf +
+                                                               "` is not a buffer of this kernel"};
+            }
+            const ResolvedBuffer &source = resolved.buffers[std::size_t(from)];
+            if (!(source.elementType == buffer.elementType) || source.count != buffer.count) {
+                throw RunFailure{
+                    RunStatus::InvalidLaunch,
+                    "argument " + buffer.parameter + ": a copy of `" + source.parameter +
+                        "` needs the same element type and count (" + std::to_string(source.count) +
+                        " × " + source.elementType.name() + ")"};
+            }
+        }
+    }
+
+    p.resources = std::make_unique<RunResources>();
+    std::unique_ptr<RunResources> &resources = p.resources;
+
+    phase = "loading the module";
+    resources->module = std::make_unique<Module>(compiled.cubin);
+    p.function = resources->module->function(kernel->loweredName);
+    GpuHelpers &helpers = runner.gpuHelpers();
+
+    // Allocate with guard bands.
+    for (const ResolvedBuffer &buffer : resolved.buffers) {
+        Allocation allocation;
+        allocation.parameter = buffer.parameter;
+        allocation.type = buffer.elementType;
+        allocation.count = buffer.count;
+        allocation.bytes = buffer.bytes;
+        allocation.role = buffer.role;
+        allocation.guardBytes = guardBytesFor(buffer.elementType.sizeBytes());
+        const std::uint64_t total = allocation.guardBytes * 2 + allocation.bytes;
+        phase =
+            "allocating `" + buffer.parameter + "` (" + formatBytes(total) + " with guard bands)";
+        try {
+            allocation.memory = DeviceBuffer(total);
+        } catch (const ApiError &error) {
+            if (error.status() == "CUDA_ERROR_OUT_OF_MEMORY") {
+                throw RunFailure{RunStatus::OutOfMemory,
+                                 "the GPU has not enough free memory for `" + buffer.parameter +
+                                     "` (" + formatBytes(total) + " with guard bands; " +
+                                     formatBytes(deviceMemoryInfo().freeBytes) + " free)"};
+            }
+            throw;
+        }
+        resources->buffers.push_back(std::move(allocation));
+    }
+
+    // Initialise on the GPU: bands, poisoned outputs, generated inputs; files and copies last.
+    const Stream &gpu = *runner.stream;
+    std::vector<bool> ready(resources->buffers.size(), false);
+    for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
+        const Allocation &a = resources->buffers[k];
+        const ResolvedBuffer &r = resolved.buffers[k];
+        phase = "initialising `" + a.parameter + "`";
+        fillBytesAsync(a.memory.pointer(), kGuardByte, a.guardBytes, gpu);
+        fillBytesAsync(a.data() + a.bytes, kGuardByte, a.guardBytes, gpu);
+        if (a.role == BufferRole::Out) {
+            helpers.pattern(a.data(), a.bytes, poisonPattern(a.type.scalar), gpu);
+            ready[k] = true;
+            continue;
+        }
+        if (r.init.kind == InitKind::CopyOf)
+            continue; // below, once its source is ready
+        initialiseElements(helpers, gpu, a.data(), a.type, a.count, r, "argument " + a.parameter);
+        ready[k] = true;
+    }
+    gpu.synchronize();
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
+            const int from = resolved.buffers[k].copyOfIndex;
+            if (ready[k] || from < 0 || !ready[std::size_t(from)]) {
+                continue;
+            }
+            const Allocation &a = resources->buffers[k];
+            phase = "initialising `" + a.parameter + "`";
+            copyDeviceToDevice(a.data(), resources->buffers[std::size_t(from)].data(), a.bytes);
+            ready[k] = progress = true;
+        }
+    }
+    if (std::find(ready.begin(), ready.end(), false) != ready.end()) {
+        throw RunFailure{RunStatus::InvalidLaunch,
+                         "buffers that are copies of each other in a circle cannot be initialised"};
+    }
+
+    // Module variables (__constant__, __device__): generated in a scratch buffer, then copied
+    // as cuMemcpyToSymbol would, since constant memory is not for kernels to write.
+    for (const ResolvedBuffer &g : resolved.globals) {
+        phase = "initialising the global `" + g.parameter + "`";
+        const std::string problem =
+            moduleVariableMismatch(compiled.ptx, g.parameter, g.bytes,
+                                   std::to_string(g.count) + " × " + g.elementType.name());
+        const std::optional<Module::Global> global = resources->module->global(g.parameter);
+        if (!problem.empty() || !global) {
+            throw RunFailure{
+                RunStatus::InvalidLaunch,
+                "global " + g.parameter + ": " +
+                    (problem.empty() ? "the driver does not find it in the module" : problem)};
+        }
+        DeviceBuffer scratch(std::max<std::uint64_t>(g.bytes, 1));
+        initialiseElements(helpers, gpu, scratch.pointer(), g.elementType, g.count, g,
+                           "global " + g.parameter);
+        gpu.synchronize();
+        copyDeviceToDevice(global->address, scratch.pointer(), g.bytes);
+    }
+
+    for (const Allocation &a : resources->buffers) {
+        p.pointers.push_back(a.data());
+    }
+    p.grid = {unsigned(resolved.grid[0]), unsigned(resolved.grid[1]), unsigned(resolved.grid[2])};
+    p.block = {unsigned(resolved.block[0]), unsigned(resolved.block[1]),
+               unsigned(resolved.block[2])};
+    p.dynamicShared = unsigned(resolved.dynamicSharedBytes);
+    p.deadlineSeconds = spec.deadlineSeconds > 0 ? spec.deadlineSeconds : 10.0;
+    if (p.dynamicShared > 48u * 1024u) {
+        p.function->setMaxDynamicSharedBytes(int(p.dynamicShared));
+    }
+}
+
+BufferReport checkBuffer(const Allocation &a, const std::string &handle, GpuHelpers &helpers,
+                         const Stream &gpu)
+{
+    BufferReport report;
+    report.parameter = a.parameter;
+    report.count = a.count;
+    report.bytes = a.bytes;
+    report.handle = handle;
+    const std::size_t elementBytes = a.type.sizeBytes();
+    const std::uint64_t bandElements = a.guardBytes / elementBytes;
+    std::vector<unsigned char> band(a.guardBytes);
+    for (const bool before : {true, false}) {
+        copyToHost(band.data(), before ? a.memory.pointer() : a.data() + a.bytes, a.guardBytes);
+        std::uint64_t changed = 0;
+        std::int64_t first = 0;
+        for (std::uint64_t e = 0; e < bandElements; ++e) {
+            const unsigned char *p = band.data() + e * elementBytes;
+            if (std::any_of(p, p + elementBytes, [](unsigned char b) { return b != kGuardByte; })) {
+                if (changed++ == 0) {
+                    first = before ? std::int64_t(e) - std::int64_t(bandElements)
+                                   : std::int64_t(a.count + e);
+                }
+            }
+        }
+        if (changed > 0) {
+            GuardViolation violation;
+            violation.before = before;
+            violation.elements = changed;
+            violation.firstIndex = first;
+            violation.message = "wrote " + plural(changed, "element") +
+                                (before ? " before the start of `" : " past the end of `") +
+                                a.parameter + "`, first at index " + std::to_string(first);
+            report.guardViolations.push_back(violation);
+        }
+    }
+    if (a.role == BufferRole::Out) {
+        const PatternCount poisoned = helpers.countPattern(a.data(), a.count, elementBytes,
+                                                           poisonPattern(a.type.scalar), gpu);
+        report.unwritten = poisoned.count;
+        report.firstUnwritten = poisoned.first;
+    }
+    report.stats = bufferStats(helpers.stats(a.data(), a.scalars(), a.type.scalar, gpu));
+    return report;
+}
+
+BufferReport readGlobal(const ResolvedBuffer &g, const Module &module, GpuHelpers &helpers,
+                        const Stream &gpu)
+{
+    const std::optional<Module::Global> global = module.global(g.parameter);
+    BufferReport report;
+    report.parameter = g.parameter;
+    report.count = g.count;
+    report.bytes = g.bytes;
+    if (global) {
+        report.stats =
+            bufferStats(helpers.stats(global->address, g.count * std::uint64_t(g.elementType.lanes),
+                                      g.elementType.scalar, gpu));
+    }
+    return report;
+}
+
+// Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
+std::vector<void *> parameterPointerList(const ResolvedLaunch &resolved,
+                                         const std::vector<DevicePointer> &pointers)
+{
+    std::vector<void *> params;
+    for (const int slot : resolved.parameterSlots) {
+        if (slot >= 0) {
+            params.push_back(const_cast<DevicePointer *>(&pointers[std::size_t(slot)]));
+        } else {
+            params.push_back(
+                const_cast<unsigned char *>(resolved.scalars[std::size_t(-slot - 1)].bytes.data()));
+        }
+    }
+    return params;
+}
+
+} // namespace cuwb
