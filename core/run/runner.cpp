@@ -24,6 +24,7 @@
 #include "run/gpuhelpers.h"
 #include "run/hostelements.h"
 #include "run/preparedlaunch.h"
+#include "run/reference.h"
 #include "run/runnerstate.h"
 #include "run/runtext.h"
 
@@ -48,184 +49,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kMaxMismatches = 10;
-
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// The error of one value against its reference, as the compare kernel computes it.
-double hostError(const unsigned char *actual, const unsigned char *expected, ScalarKind kind,
-                 ToleranceKind tolerance)
-{
-    const double a = scalarToDouble(actual, kind);
-    const double e = scalarToDouble(expected, kind);
-    if (std::isnan(a) || std::isnan(e)) {
-        return (std::isnan(a) && std::isnan(e)) ? 0.0 : HUGE_VAL;
-    }
-    if (a == e) {
-        return 0.0;
-    }
-    if (std::isinf(a) || std::isinf(e)) {
-        return HUGE_VAL;
-    }
-    switch (tolerance) {
-    case ToleranceKind::Absolute:
-        return std::fabs(a - e);
-    case ToleranceKind::Relative:
-        return std::fabs(a - e) / std::fabs(e);
-    case ToleranceKind::Ulp:
-        break;
-    }
-    const auto ordered = [kind](const unsigned char *bytes) -> double {
-        switch (kind) {
-        case ScalarKind::Float16:
-        case ScalarKind::BFloat16: {
-            std::uint16_t b;
-            std::memcpy(&b, bytes, 2);
-            return (b & 0x8000) ? -double(b & 0x7fff) : double(b);
-        }
-        case ScalarKind::Float32: {
-            std::uint32_t b;
-            std::memcpy(&b, bytes, 4);
-            return (b & 0x80000000u) ? -double(b & 0x7fffffffu) : double(b);
-        }
-        case ScalarKind::Float64: {
-            std::uint64_t b;
-            std::memcpy(&b, bytes, 8);
-            return (b >> 63) ? -double(b & 0x7fffffffffffffffull) : double(b);
-        }
-        default:
-            return scalarToDouble(bytes, kind);
-        }
-    };
-    return std::fabs(ordered(actual) - ordered(expected));
-}
-
-int toleranceCode(ToleranceKind kind)
-{
-    switch (kind) {
-    case ToleranceKind::Absolute:
-        return 0;
-    case ToleranceKind::Relative:
-        return 1;
-    case ToleranceKind::Ulp:
-        return 2;
-    }
-    return 1;
-}
-
-bool isIdentifier(const std::string &name)
-{
-    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
-        return false;
-    }
-    return std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
-}
-
-std::string literal(double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    std::string s = text;
-    if (s.find_first_of(".eEn") == std::string::npos) {
-        s += ".0";
-    }
-    return s;
-}
-
-// The reference kernel for an Expression verification: out[i] = (T)(EXPR), with every buffer
-// bound by name (read-only), every scalar argument and variable as a constant.
-// One number the verification expression may use: a scalar argument or a launch name.
-struct ReferenceValue
-{
-    std::string name;
-    std::string type; // the scalar's own type (float for half types), "long long" or "double"
-    double value = 0.0;
-    std::vector<unsigned char> bytes; // the value as `type`, for a kernel parameter
-};
-
-std::vector<ReferenceValue> referenceValues(const ResolvedLaunch &resolved)
-{
-    std::vector<ReferenceValue> values;
-    std::vector<std::string> taken{"i"};
-    for (const ResolvedBuffer &buffer : resolved.buffers) {
-        taken.push_back(buffer.parameter);
-    }
-    for (const ResolvedScalar &scalar : resolved.scalars) {
-        if (!isIdentifier(scalar.parameter)) {
-            continue;
-        }
-        ReferenceValue v{scalar.parameter, cudaTypeName(scalar.elementType), scalar.value,
-                         scalar.bytes};
-        const ScalarKind kind = scalar.elementType.scalar;
-        if (kind == ScalarKind::Float16 || kind == ScalarKind::BFloat16) {
-            const float asFloat = float(scalar.value);
-            v.type = "float";
-            v.bytes.assign(sizeof asFloat, 0);
-            std::memcpy(v.bytes.data(), &asFloat, sizeof asFloat);
-        }
-        values.push_back(v);
-        taken.push_back(scalar.parameter);
-    }
-    for (const auto &[name, value] : resolved.variables) {
-        if (!isIdentifier(name) || std::find(taken.begin(), taken.end(), name) != taken.end()) {
-            continue;
-        }
-        ReferenceValue v{name, "double", value, std::vector<unsigned char>(8)};
-        if (value == std::floor(value) && std::fabs(value) < 9.0e18) {
-            v.type = "long long";
-            const long long whole = static_cast<long long>(value);
-            std::memcpy(v.bytes.data(), &whole, sizeof whole);
-        } else {
-            std::memcpy(v.bytes.data(), &value, sizeof value);
-        }
-        values.push_back(v);
-    }
-    return values;
-}
-
-// The element-wise kernel of a verification expression: out[i] = (T)(EXPR), or for a
-// condition (a mask) out[i] = EXPR ? 1 : 0, with every buffer bound by name (read-only). With
-// `asParameters`, the launch's numbers are kernel parameters, so the source (and its compile)
-// is the same for every configuration of a sweep; without, they are constexpr constants, for
-// expressions that need constant expressions.
-std::string elementKernelSource(const std::string &expression, const char *label, bool condition,
-                                const ResolvedLaunch &resolved, const std::string &outputType,
-                                const std::vector<ReferenceValue> &values, bool asParameters)
-{
-    std::string constants;
-    std::string valueParameters;
-    for (const ReferenceValue &v : values) {
-        if (asParameters) {
-            valueParameters += ", const " + v.type + " " + v.name;
-        } else if (v.type == "long long") {
-            constants += "constexpr long long " + v.name + " = " +
-                         std::to_string(static_cast<long long>(v.value)) + "LL;\n";
-        } else {
-            constants += "constexpr " + v.type + " " + v.name + " = static_cast<" + v.type + ">(" +
-                         literal(v.value) + ");\n";
-        }
-    }
-    std::string parameters;
-    for (const ResolvedBuffer &buffer : resolved.buffers) {
-        parameters +=
-            ", const " + cudaTypeName(buffer.elementType) + " *__restrict__ " + buffer.parameter;
-    }
-    const std::string open =
-        condition ? "        cuwb_out[i] = (" : "        cuwb_out[i] = (" + outputType + ")(";
-    const std::string close = condition ? "\n        ) ? 1 : 0;\n" : "\n        );\n";
-    return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + constants +
-           "extern \"C\" __global__ void cuwb_reference(" + outputType +
-           " *__restrict__ cuwb_out, unsigned long long cuwb_n" + parameters + valueParameters +
-           ")\n{\n"
-           "    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + "
-           "threadIdx.x; i < cuwb_n;\n         i += (unsigned long long)gridDim.x * blockDim.x) "
-           "{\n" +
-           open + "\n#line 1 \"" + label + "\"\n" + expression + close + "    }\n}\n";
 }
 
 // How long the blocking kernel holds a stream at most: far longer than the host needs to queue
@@ -235,62 +61,6 @@ constexpr std::uint64_t kHoldTimeoutNs = 1'000'000'000;
 // What a cuEvent pair adds to a kernel's time even with the launch held (docs/measurement.md).
 constexpr const char *kEventCaveat =
     ", which read about 3 µs more than the kernel ran on an H200 (the records' own cost)";
-
-double reduced(const ScalarStats &stats, Reduction reduction)
-{
-    switch (reduction) {
-    case Reduction::Min:
-        return stats.min;
-    case Reduction::Max:
-        return stats.max;
-    case Reduction::Sum:
-    case Reduction::None:
-        break;
-    }
-    return stats.sum;
-}
-
-// An aggregate check: reduce the first `scalars` values of `out` on the GPU (one pass) and
-// compare with `expected`, or with the same reduction of `reference` (a reference kernel's
-// output) when no value is given.
-void verifyAggregate(VerificationResult &verdict, const VerificationSpec &verify,
-                     const Allocation &out, std::uint64_t scalars, std::uint64_t elements,
-                     std::optional<double> expected, DevicePointer reference, GpuHelpers &helpers,
-                     const Stream &gpu)
-{
-    const char *how =
-        reductionName(verify.reduce == Reduction::None ? Reduction::Sum : verify.reduce);
-    const Reduction reduction = verify.reduce == Reduction::None ? Reduction::Sum : verify.reduce;
-    const ScalarStats actualStats = helpers.stats(out.data(), scalars, out.type.scalar, gpu);
-    verdict.checked = elements;
-    if (actualStats.nan + actualStats.inf > 0) {
-        verdict.passed = false;
-        verdict.mismatches = actualStats.nan + actualStats.inf;
-        verdict.message = "`" + out.parameter + "` holds " +
-                          plural(actualStats.nan + actualStats.inf, "value") +
-                          " that are not finite, so its " + how + " is meaningless";
-        return;
-    }
-    const double actual = reduced(actualStats, reduction);
-    if (!expected)
-        expected = reduced(helpers.stats(reference, scalars, out.type.scalar, gpu), reduction);
-    verdict.aggregateActual = actual;
-    verdict.aggregateExpected = *expected;
-    const double difference = std::fabs(actual - *expected);
-    double error = difference;
-    if (verify.tolerance != ToleranceKind::Absolute)
-        error = *expected == 0.0 ? difference : difference / std::fabs(*expected);
-    verdict.maxError = error;
-    verdict.passed = error <= verify.toleranceValue;
-    verdict.mismatches = verdict.passed ? 0 : 1;
-    const std::string unit = verify.tolerance == ToleranceKind::Absolute ? "abs" : "rel";
-    const std::string part =
-        elements == out.count ? std::string() : " (the first " + std::to_string(elements) + ")";
-    verdict.message = std::string("the ") + how + " of `" + out.parameter + "`" + part + " is " +
-                      shortNumber(actual) + (verdict.passed ? ", as expected " : ", expected ") +
-                      shortNumber(*expected) + " (" + unit + " error " + shortNumber(error) +
-                      (verdict.passed ? " ≤ " : " > ") + shortNumber(verify.toleranceValue) + ")";
-}
 
 } // namespace
 
@@ -380,53 +150,6 @@ RunResult Runner::run(const RunRequest &request)
     return result;
 }
 
-std::string RunnerState::runElementKernel(const ElementKernel &job, Prepared &prepared,
-                                          std::unique_ptr<Module> &module, std::string &phase)
-{
-    phase = std::string("compiling the ") + job.label;
-    CompileOptions options;
-    options.arch = device.arch();
-    options.lineInfo = false;
-    // The launch's numbers as parameters: one compile serves every point of a sweep. An
-    // expression that needs them as constant expressions gets constexpr constants.
-    std::vector<ReferenceValue> values = referenceValues(prepared.resolved);
-    const auto source = [&](bool asParameters) {
-        return elementKernelSource(job.expression, job.label, job.condition, prepared.resolved,
-                                   job.outputType, values, asParameters);
-    };
-    CompileResult compiled = compiler.compile(source(true), "reference.cu", options);
-    if (!compiled.success) {
-        compiled = compiler.compile(source(false), "reference.cu", options);
-        if (compiled.success) {
-            values.clear();
-        }
-    }
-    if (!compiled.success) {
-        return std::string("the ") + job.label + " did not compile: " + firstErrors(compiled, 2);
-    }
-    module = std::make_unique<Module>(compiled.cubin);
-    const Function function = module->function("cuwb_reference");
-    std::vector<void *> params;
-    DevicePointer target = job.target;
-    std::uint64_t n = job.count;
-    params.push_back(&target);
-    params.push_back(&n);
-    for (DevicePointer &p : prepared.pointers) {
-        params.push_back(&p);
-    }
-    for (ReferenceValue &v : values) {
-        params.push_back(v.bytes.data());
-    }
-    phase = std::string("computing the ") + job.label;
-    const unsigned blocks = unsigned(std::clamp<std::uint64_t>(
-        (n + 255) / 256, 1, std::uint64_t(std::max(1, device.smCount)) * 8));
-    const Event done;
-    function.launch({blocks, 1, 1}, {256, 1, 1}, 0, *stream, params.data());
-    done.record(*stream);
-    waitOrThrow(done, prepared.deadlineSeconds, std::string("the ") + job.label, contextLost);
-    return {};
-}
-
 void RunnerState::execute(const RunRequest &request, RunResult &result, std::string &phase)
 {
     // The previous run's buffers go first, so this run has all the memory.
@@ -437,196 +160,26 @@ void RunnerState::execute(const RunRequest &request, RunResult &result, std::str
     Prepared prepared;
     const LeakOnLoss leak{prepared.resources, contextLost};
     prepareLaunch(*this, request, prepared, phase);
-    const CompileResult &compiled = prepared.compiled;
     const ResolvedLaunch &resolved = prepared.resolved;
     std::unique_ptr<RunResources> &resources = prepared.resources;
     const Function &function = *prepared.function;
     GpuHelpers &helpers = gpuHelpers();
     const Stream &gpu = *stream;
-    std::vector<DevicePointer> &pointers = prepared.pointers;
-    const std::array<unsigned, 3> &grid = prepared.grid;
-    const std::array<unsigned, 3> &block = prepared.block;
-    const unsigned dynamicShared = prepared.dynamicShared;
-    const double deadlineSeconds = prepared.deadlineSeconds;
-    const std::string note = prepared.note;
-    const auto parameterPointers = [&](const std::vector<DevicePointer> &from) {
-        return parameterPointerList(resolved, from);
-    };
 
     // The reference, computed from the initial contents before the kernel may change them.
-    const VerificationSpec &verify = request.verification;
-    VerificationResult &verdict = result.verification;
-    int outputIndex = -1;
-    bool referenceReady = false;
-    if (verify.kind != ReferenceKind::None) {
-        verdict.ran = true;
-        for (std::size_t k = 0; k < resolved.buffers.size(); ++k) {
-            if (resolved.buffers[k].parameter == verify.output) {
-                outputIndex = int(k);
-            }
-        }
-        if (outputIndex < 0) {
-            verdict.message =
-                "cannot verify: `" + verify.output + "` is not a buffer of the kernel";
-        }
-    }
-    // The elements that count: all of the output, or the first `count` of them.
-    std::uint64_t checkedElements = 0;
-    if (outputIndex >= 0) {
-        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
-        checkedElements = out.count;
-        if (!verify.count.empty()) {
-            const ExpressionValue count = evaluateExpression(verify.count, resolved.variables);
-            if (!count.ok()) {
-                verdict.message =
-                    "cannot verify: count `" + verify.count + "`: " + count.error->message;
-                outputIndex = -1;
-            } else if (count.value < 1 || count.value != std::trunc(count.value) ||
-                       count.value > double(out.count)) {
-                verdict.message = "cannot verify: count `" + verify.count + "` is " +
-                                  shortNumber(count.value) + "; `" + out.parameter + "` has " +
-                                  plural(out.count, "element");
-                outputIndex = -1;
-            } else {
-                checkedElements = std::uint64_t(count.value);
-            }
-        }
-    }
-    // The elements the mask selects, from the buffers as the kernel will find them.
-    std::uint64_t maskedElements = checkedElements;
-    if (outputIndex >= 0 && !verify.mask.empty()) {
-        resources->mask = DeviceBuffer(std::max<std::uint64_t>(checkedElements, 1));
-        const std::string problem =
-            runElementKernel({verify.mask, "verification mask", true, "unsigned char",
-                              resources->mask.pointer(), checkedElements},
-                             prepared, resources->maskModule, phase);
-        if (problem.empty()) {
-            maskedElements = helpers
-                                 .countPattern(resources->mask.pointer(), checkedElements, 1,
-                                               0x0101010101010101ull, gpu)
-                                 .count;
-        }
-        if (!problem.empty() || maskedElements == 0) {
-            verdict.message =
-                "cannot verify: " + (problem.empty()
-                                         ? "the mask `" + verify.mask + "` selects none of the " +
-                                               plural(checkedElements, "element")
-                                         : problem);
-            outputIndex = -1;
-        }
-    }
-    std::optional<double> expectedAggregate;
-    if (outputIndex >= 0) {
-        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
-        phase = "allocating the reference for `" + out.parameter + "`";
-        switch (verify.kind) {
-        case ReferenceKind::None:
-            break;
-        case ReferenceKind::Expression: {
-            if (out.type.lanes > 1) {
-                verdict.message = "cannot verify `" + out.parameter +
-                                  "` with an expression: vector element types need a reference "
-                                  "kernel or a file";
-                break;
-            }
-            resources->reference = DeviceBuffer(out.bytes);
-            const std::string problem = runElementKernel(
-                {verify.expression, "verification expression", false, cudaTypeName(out.type),
-                 resources->reference.pointer(), out.count},
-                prepared, resources->referenceModule, phase);
-            if (!problem.empty()) {
-                verdict.message = problem;
-                break;
-            }
-            referenceReady = true;
-            break;
-        }
-        case ReferenceKind::Kernel: {
-            const KernelLookup refLookup = findKernel(compiled, verify.referenceKernel);
-            if (!refLookup.found()) {
-                verdict.message = "cannot verify: the reference kernel: " + refLookup.error;
-                break;
-            }
-            const KernelInfo *refKernel = refLookup.kernel;
-            const Function refFunction = resources->module->function(refKernel->loweredName);
-            std::vector<DevicePointer> copyPointers;
-            for (const Allocation &a : resources->buffers) {
-                resources->copies.emplace_back(std::max<std::uint64_t>(a.bytes, 1));
-                copyDeviceToDevice(resources->copies.back().pointer(), a.data(), a.bytes);
-                copyPointers.push_back(resources->copies.back().pointer());
-            }
-            if (dynamicShared > 48u * 1024u) {
-                refFunction.setMaxDynamicSharedBytes(int(dynamicShared));
-            }
-            std::vector<void *> params = parameterPointers(copyPointers);
-            phase = "running the reference kernel `" + refKernel->loweredName + "`";
-            const Event done;
-            refFunction.launch(grid, block, dynamicShared, gpu, params.data());
-            done.record(gpu);
-            waitOrThrow(done, deadlineSeconds,
-                        "the reference kernel `" + refKernel->loweredName + "`", contextLost);
-            resources->reference = std::move(resources->copies[std::size_t(outputIndex)]);
-            resources->copies.clear();
-            referenceReady = true;
-            break;
-        }
-        case ReferenceKind::Aggregate:
-            phase = "reducing the expected value";
-            if (!verify.of.empty()) {
-                const auto of =
-                    std::find_if(resources->buffers.begin(), resources->buffers.end(),
-                                 [&](const Allocation &a) { return a.parameter == verify.of; });
-                if (of == resources->buffers.end()) {
-                    verdict.message =
-                        "cannot verify: `" + verify.of + "` is not a buffer of the kernel";
-                    break;
-                }
-                // The buffer as the kernel will find it: reduced before the launch.
-                const ScalarStats stats =
-                    helpers.stats(of->data(), of->scalars(), of->type.scalar, gpu);
-                if (stats.nan + stats.inf > 0) {
-                    verdict.message = "cannot verify: `" + verify.of + "` holds " +
-                                      plural(stats.nan + stats.inf, "value") +
-                                      " that are not finite";
-                    break;
-                }
-                expectedAggregate = reduced(stats, verify.reduce);
-            } else {
-                const ExpressionValue expected =
-                    evaluateExpression(verify.expected, resolved.variables);
-                if (!expected.ok()) {
-                    verdict.message = "cannot verify: expected `" + verify.expected +
-                                      "`: " + expected.error->message;
-                    break;
-                }
-                expectedAggregate = expected.value;
-            }
-            referenceReady = true;
-            break;
-        case ReferenceKind::File:
-            resources->reference = DeviceBuffer(std::max<std::uint64_t>(out.bytes, 1));
-            phase = "reading the reference file";
-            try {
-                loadFileToDevice(verify.file, out.type, out.count, resources->reference.pointer(),
-                                 "the reference of `" + out.parameter + "`");
-                referenceReady = true;
-            } catch (const FileProblem &problem) {
-                verdict.message = std::string("cannot verify: ") + problem.what();
-            }
-            break;
-        }
-    }
+    Reference reference(*this, prepared, request.verification, result.verification, phase);
+    reference.prepare();
 
     // The launch.
     phase = "launching the kernel";
-    std::vector<void *> params = parameterPointers(pointers);
+    std::vector<void *> params = parameterPointerList(resolved, prepared.pointers);
     const Event started;
     const Event finished;
     started.record(gpu);
-    function.launch(grid, block, dynamicShared, gpu, params.data());
+    function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
     finished.record(gpu);
     phase = "running the user's kernel";
-    waitOrThrow(finished, deadlineSeconds, "the kernel", contextLost);
+    waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
     result.kernelTimeMs = Event::elapsedMs(started, finished);
     result.compileMs = prepared.workerCompileMs;
 
@@ -642,95 +195,14 @@ void RunnerState::execute(const RunRequest &request, RunResult &result, std::str
         result.globals.push_back(readGlobal(g, *resources->module, helpers, gpu));
     }
 
-    // Verification.
-    if (referenceReady &&
-        (verify.kind == ReferenceKind::Aggregate || verify.reduce != Reduction::None)) {
-        phase = "verifying `" + verify.output + "`";
-        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
-        const std::uint64_t scalars = checkedElements * std::uint64_t(out.type.lanes);
-        verifyAggregate(verdict, verify, out, scalars, checkedElements, expectedAggregate,
-                        resources->reference.pointer(), helpers, gpu);
-    } else if (referenceReady) {
-        phase = "verifying `" + verify.output + "`";
-        const Allocation &out = resources->buffers[std::size_t(outputIndex)];
-        const DevicePointer reference = resources->reference.pointer();
-        const int tolerance = toleranceCode(verify.tolerance);
-        const std::uint64_t lanes = std::uint64_t(out.type.lanes);
-        const std::uint64_t checkedScalars = checkedElements * lanes;
-        const DevicePointer mask = verify.mask.empty() ? 0 : resources->mask.pointer();
-        const CompareSummary summary =
-            helpers.compare(out.data(), reference, checkedScalars, out.type.scalar, tolerance,
-                            verify.toleranceValue, 0, gpu, mask, lanes);
-        const std::size_t scalarBytes = scalarSizeBytes(out.type.scalar);
-        verdict.checked = maskedElements;
-        verdict.mismatches = summary.mismatches;
-        verdict.maxError = summary.maxError;
-        verdict.maxErrorIndex = summary.maxErrorScalar / lanes;
-        verdict.passed = summary.mismatches == 0;
-        const std::uint64_t threadsPerBlock =
-            resolved.block[0] * resolved.block[1] * resolved.block[2];
-        std::int64_t next = summary.firstScalar;
-        while (next >= 0 && verdict.firstMismatches.size() < kMaxMismatches) {
-            const std::uint64_t scalar = std::uint64_t(next);
-            Mismatch m;
-            m.index = scalar / lanes;
-            unsigned char actualBytes[8] = {};
-            unsigned char expectedBytes[8] = {};
-            copyToHost(actualBytes, out.data() + scalar * scalarBytes, scalarBytes);
-            copyToHost(expectedBytes, reference + scalar * scalarBytes, scalarBytes);
-            m.actual = scalarToDouble(actualBytes, out.type.scalar);
-            m.expected = scalarToDouble(expectedBytes, out.type.scalar);
-            m.error = hostError(actualBytes, expectedBytes, out.type.scalar, verify.tolerance);
-            const std::uint64_t blockIndex = m.index / threadsPerBlock;
-            const std::uint64_t threadIndex = m.index % threadsPerBlock;
-            m.thread[0] = threadIndex % resolved.block[0];
-            m.thread[1] = (threadIndex / resolved.block[0]) % resolved.block[1];
-            m.thread[2] = threadIndex / (resolved.block[0] * resolved.block[1]);
-            m.block[0] = blockIndex % resolved.grid[0];
-            m.block[1] = (blockIndex / resolved.grid[0]) % resolved.grid[1];
-            m.block[2] = blockIndex / (resolved.grid[0] * resolved.grid[1]);
-            verdict.firstMismatches.push_back(m);
-            if (verdict.firstMismatches.size() == kMaxMismatches ||
-                verdict.firstMismatches.size() == summary.mismatches) {
-                break;
-            }
-            next = helpers
-                       .compare(out.data(), reference, checkedScalars, out.type.scalar, tolerance,
-                                verify.toleranceValue, (m.index + 1) * lanes, gpu, mask, lanes)
-                       .firstScalar;
-        }
-        const std::string bound = std::string(toleranceKindName(verify.tolerance)) +
-                                  (verdict.passed ? " ≤ " : " > ") +
-                                  shortNumber(verify.toleranceValue);
-        std::string part;
-        if (!verify.mask.empty()) {
-            part = " selected by the mask (of " + std::to_string(checkedElements) + ")";
-        } else if (checkedElements != out.count) {
-            part = " (the first " + std::to_string(checkedElements) + ")";
-        }
-        if (verdict.passed) {
-            verdict.message = "all " + plural(maskedElements, "element") + part + " of `" +
-                              out.parameter + "` match (" + bound + "; largest error " +
-                              shortNumber(summary.maxError) + ")";
-        } else {
-            verdict.message =
-                std::to_string(summary.mismatches) + " of " +
-                std::to_string(maskedElements * lanes) + (lanes > 1 ? " values" : " elements") +
-                " of `" + out.parameter + "` differ (" + bound + "); largest error " +
-                shortNumber(summary.maxError) + " at index " +
-                std::to_string(verdict.maxErrorIndex) +
-                "; the block and thread of each mismatch assume one element per thread";
-        }
-        resources->reference = DeviceBuffer();
-    } else if (verify.kind != ReferenceKind::None && verdict.message.empty()) {
-        verdict.message = "cannot verify `" + verify.output + "`";
-    }
+    reference.check();
+    // What the verification held goes; the buffers stay for paging and export.
     resources->referenceModule.reset();
     resources->maskModule.reset();
     resources->mask = DeviceBuffer();
     resources->copies.clear();
 
-    result.message = note;
+    result.message = prepared.note;
     keptHandles.clear();
     for (const BufferReport &report : result.buffers) {
         keptHandles.push_back(report.handle);

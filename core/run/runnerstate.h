@@ -76,21 +76,6 @@ struct RunnerState
                                  "` is kept: it belongs to an earlier run, or was released");
     }
 
-    // One element-wise kernel of the verification: `expression` written to `target` for
-    // every i < count (see elementKernelSource).
-    struct ElementKernel
-    {
-        const std::string &expression;
-        const char *label; // "verification expression", "verification mask"
-        bool condition;    // write 1 where the expression holds, else 0
-        std::string outputType;
-        DevicePointer target;
-        std::uint64_t count;
-    };
-    // Compiles and runs `job` on the prepared launch's buffers, keeping the module in `module`;
-    // returns why it could not, or "" when the target holds the values.
-    std::string runElementKernel(const ElementKernel &job, Prepared &prepared,
-                                 std::unique_ptr<Module> &module, std::string &phase);
     void execute(const RunRequest &request, RunResult &result, std::string &phase);
     void sample(const RunRequest &request, const SampleSettings &settings,
                 const ThroughputExpressions &throughput, Measurement &result, std::string &phase);
