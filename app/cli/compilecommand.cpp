@@ -4,7 +4,7 @@
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
-#include "compiler/nvrtcinfo.h"
+#include "cuda/nvrtcinfo.h"
 #include "device/archlimits.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchjson.h"

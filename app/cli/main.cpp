@@ -3,8 +3,8 @@
 // the GUI's answers without a display.
 #include "commands.h"
 
-#include "compiler/nvrtcinfo.h"
 #include "cuda/driverapi.h"
+#include "cuda/nvrtcinfo.h"
 
 #include <exception>
 #include <iostream>

@@ -2,7 +2,7 @@
 
 #include "compiler/compilejson.h"
 #include "compiler/diagnosticparser.h"
-#include "compiler/nvrtcinfo.h"
+#include "cuda/nvrtcinfo.h"
 #include "util/base64.h"
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "compiler/compileoptions.h"
 
-#include "compiler/nvrtcinfo.h"
+#include "cuda/nvrtcinfo.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "compiler/nvrtcinfo.h"
+#include "cuda/nvrtcinfo.h"
 
 #include "cuda/nvrtcprogram.h"
 

@@ -9,7 +9,7 @@
 #include "kernel/elementtype.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchspec.h"
-#include "run/verification.h"
+#include "launch/verificationspec.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,8 +6,8 @@
 
 #include "compiler/compileoptions.h"
 #include "launch/launchspec.h"
+#include "launch/verificationspec.h"
 #include "measure/measurement.h"
-#include "run/verification.h"
 #include "sweep/sweep.h"
 
 #include <nlohmann/json.hpp>

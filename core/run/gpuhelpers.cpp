@@ -1,8 +1,8 @@
 #include "run/gpuhelpers.h"
 
 #include "compiler/kernelcompiler.h"
-#include "compiler/nvrtcinfo.h"
 #include "cuda/apierror.h"
+#include "cuda/nvrtcinfo.h"
 #include "measure/measurement.h"
 
 #include <unistd.h>

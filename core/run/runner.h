@@ -9,7 +9,8 @@
 #include "device/deviceinfo.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
-#include "worker/protocol.h"
+#include "run/runrequest.h"
+#include "run/runresult.h"
 
 #include <cstdint>
 #include <functional>

@@ -27,14 +27,12 @@
 // worker. The GUI and the CLI build and read messages only through the functions below.
 #pragma once
 
-#include "compiler/compileoptions.h"
-#include "compiler/kernelinfo.h"
 #include "device/deviceinfo.h"
-#include "launch/launchspec.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
+#include "run/runjson.h"
+#include "run/runrequest.h"
 #include "run/runresult.h"
-#include "run/verification.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,79 +45,6 @@
 namespace cuwb {
 
 inline constexpr int kWorkerProtocolVersion = 1;
-
-// A variant compiled on the host, handed to the worker so that it need not compile the same
-// source and options again: what NVRTC produced for exactly `options` (the device's
-// architecture, the launch's defines bound). The worker uses it only when its own options for
-// the request are the same; otherwise it compiles.
-struct CompiledImage
-{
-    CompileOptions options;
-    std::string cubin; // bytes (base64 in JSON)
-    std::string ptx;
-    std::vector<KernelInfo> kernels;
-    double compileTimeMs = 0.0;
-};
-
-struct RunRequest
-{
-    std::string source;
-    std::string fileName = "kernel.cu";
-    CompileOptions options; // the worker compiles for its own device's architecture
-    LaunchSpec launch;
-    VerificationSpec verification;
-    std::optional<CompiledImage> image;
-};
-
-struct PageRequest
-{
-    std::string handle;
-    std::uint64_t first = 0;
-    std::uint32_t count = 256;
-};
-
-// The most elements one page reply carries; a larger request gets this many.
-inline constexpr std::uint32_t kMaxPageElements = 65536;
-
-struct Page
-{
-    std::string handle;
-    std::uint64_t first = 0;
-    std::vector<std::string> values; // formatted elements; vectors as "(1, 2, 3, 4)"
-};
-
-enum class ExportFormat { Npy, Bin, Csv };
-
-// JSON conversions (protocol.cpp). from_json throws nlohmann::json::exception on malformed input.
-void to_json(nlohmann::json &j, const CompiledImage &image);
-void from_json(const nlohmann::json &j, CompiledImage &image);
-void to_json(nlohmann::json &j, const RunRequest &r);
-void from_json(const nlohmann::json &j, RunRequest &r);
-void to_json(nlohmann::json &j, const RunResult &r);
-void from_json(const nlohmann::json &j, RunResult &r);
-void to_json(nlohmann::json &j, const Page &p);
-void from_json(const nlohmann::json &j, Page &p);
-void to_json(nlohmann::json &j, const PageRequest &p);
-void from_json(const nlohmann::json &j, PageRequest &p);
-void to_json(nlohmann::json &j, const BufferStats &s);
-void from_json(const nlohmann::json &j, BufferStats &s);
-void to_json(nlohmann::json &j, const GuardViolation &g);
-void from_json(const nlohmann::json &j, GuardViolation &g);
-void to_json(nlohmann::json &j, const BufferReport &b);
-void from_json(const nlohmann::json &j, BufferReport &b);
-void to_json(nlohmann::json &j, const Mismatch &m);
-void from_json(const nlohmann::json &j, Mismatch &m);
-void to_json(nlohmann::json &j, const VerificationResult &v);
-void from_json(const nlohmann::json &j, VerificationResult &v);
-
-// A double as JSON: a number when finite, else "nan", "inf" or "-inf"; and back (also
-// accepts null as NaN, which is how a plain nlohmann dump writes it). Throws on other types.
-nlohmann::json finiteSafe(double value);
-double readFiniteSafe(const nlohmann::json &value);
-
-const char *exportFormatName(ExportFormat format); // "npy", "bin", "csv"
-std::optional<ExportFormat> parseExportFormat(std::string_view name);
-std::optional<RunStatus> parseRunStatus(std::string_view name); // inverse of runStatusName
 
 // ---- Messages. Requests are built without an "id": WorkerProcess::request() adds it. ----
 

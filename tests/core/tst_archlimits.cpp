@@ -1,6 +1,6 @@
 // Architecture table: every architecture NVRTC can target has limits, variant suffixes map to
 // their base architecture, and a few values are pinned to the programming guide's table.
-#include "compiler/nvrtcinfo.h"
+#include "cuda/nvrtcinfo.h"
 #include "device/archlimits.h"
 
 #include <QtTest>

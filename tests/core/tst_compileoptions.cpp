@@ -4,7 +4,7 @@
 
 #include "compiler/compilejson.h"
 #include "compiler/compileoptions.h"
-#include "compiler/nvrtcinfo.h"
+#include "cuda/nvrtcinfo.h"
 
 #include <QDir>
 #include <QObject>

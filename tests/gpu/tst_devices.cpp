@@ -3,9 +3,9 @@
 // cuOccupancyMaxActiveBlocksPerMultiprocessor for compiled kernels across block sizes and
 // dynamic shared-memory sizes. Skips, saying why, where there is no driver or no GPU.
 #include "compiler/kernelcompiler.h"
-#include "compiler/nvrtcinfo.h"
 #include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
+#include "cuda/nvrtcinfo.h"
 #include "device/devicejson.h"
 #include "device/occupancy.h"
 

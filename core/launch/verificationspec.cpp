@@ -1,4 +1,4 @@
-#include "run/verification.h"
+#include "launch/verificationspec.h"
 
 namespace cuwb {
 
