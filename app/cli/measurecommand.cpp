@@ -9,7 +9,7 @@
 #include "measure/metrics.h"
 #include "project/project.h"
 #include "worker/protocol.h"
-#include "worker/workerprocess.h"
+#include "worker/workerclient.h"
 
 #include <cmath>
 #include <cstdio>
@@ -24,7 +24,6 @@ namespace {
 
 // Beyond the time cap the worker needs time for NVRTC, the context, the allocations, the copy
 // ceiling and one deadline's worth of a kernel that overruns.
-constexpr double kWorkerMarginSeconds = 90.0;
 
 std::string selfExecutable()
 {
@@ -43,44 +42,6 @@ std::string format(const char *pattern, double value)
 std::string microseconds(double ns)
 {
     return format("%.3f µs", ns * 1e-3);
-}
-
-Measurement failedMeasurement(const SampleSettings &settings, RunStatus status, std::string message)
-{
-    Measurement m;
-    m.settings = settings;
-    m.faultStatus = runStatusName(status);
-    m.faultMessage = std::move(message);
-    return m;
-}
-
-Measurement measureOnWorker(WorkerProcess &worker, const RunRequest &request,
-                            const SampleSettings &settings, const ThroughputExpressions &throughput)
-{
-    const double timeout =
-        settings.timeCapSeconds + request.launch.deadlineSeconds + kWorkerMarginSeconds;
-    const WorkerProcess::Reply reply =
-        worker.request(makeMeasureRequest(request, settings, throughput), timeout);
-    switch (reply.failure) {
-    case WorkerProcess::Failure::None:
-        break;
-    case WorkerProcess::Failure::Timeout:
-        return failedMeasurement(settings, RunStatus::Timeout, reply.error);
-    case WorkerProcess::Failure::ErrorReply:
-        return failedMeasurement(settings, RunStatus::WorkerCrashed,
-                                 "the worker could not measure it: " + reply.error);
-    case WorkerProcess::Failure::StartFailed:
-    case WorkerProcess::Failure::Crashed:
-    case WorkerProcess::Failure::Garbage:
-    case WorkerProcess::Failure::Cancelled:
-        return failedMeasurement(settings, RunStatus::WorkerCrashed, reply.error);
-    }
-    try {
-        return parseMeasurementReply(reply.message);
-    } catch (const nlohmann::json::exception &error) {
-        return failedMeasurement(settings, RunStatus::WorkerCrashed,
-                                 std::string("the worker's reply is malformed: ") + error.what());
-    }
 }
 
 void printMeasurement(std::ostream &out, const std::string &path, const Measurement &m)
@@ -157,26 +118,6 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
     }
     for (const std::string &note : m.notes) {
         out << "  note: " << note << '\n';
-    }
-}
-
-MetricsResult metricsOnWorker(WorkerProcess &worker, const RunRequest &request,
-                              const MetricsRequest &metrics)
-{
-    // One launch per replay pass, each with its deadline, and the profiler's own setup.
-    const double timeout = request.launch.deadlineSeconds * 16 + kWorkerMarginSeconds;
-    const WorkerProcess::Reply reply =
-        worker.request(makeMetricsRequest(request, metrics), timeout);
-    MetricsResult result;
-    if (reply.failure != WorkerProcess::Failure::None) {
-        result.error = "the worker could not collect the metrics: " + reply.error;
-        return result;
-    }
-    try {
-        return parseMetricsReply(reply.message);
-    } catch (const nlohmann::json::exception &error) {
-        result.error = std::string("the worker's metrics reply is malformed: ") + error.what();
-        return result;
     }
 }
 
@@ -423,7 +364,7 @@ int runMeasure(const std::vector<std::string> &arguments)
     Measurement measurement;
     {
         const InterruptCancels interruptCancels(worker);
-        measurement = measureOnWorker(worker, request, settings, throughput);
+        measurement = WorkerClient(worker).measure(request, settings, throughput);
     }
     const bool json = parser.isSet("--json");
     if (!json) {
@@ -437,7 +378,7 @@ int runMeasure(const std::vector<std::string> &arguments)
             << (json ? "cuwb measure: " : "  ")
             << describePlan(measurement.provenance.arch, metricsRequest.metrics) << '\n'
             << std::flush;
-        metrics = metricsOnWorker(worker, request, metricsRequest);
+        metrics = WorkerClient(worker).metrics(request, metricsRequest);
         if (!json) {
             printMetrics(std::cout, measurement, *metrics);
         } else if (!metrics->ok()) {

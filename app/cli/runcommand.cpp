@@ -5,7 +5,7 @@
 
 #include "project/project.h"
 #include "worker/protocol.h"
-#include "worker/workerprocess.h"
+#include "worker/workerclient.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +22,6 @@ namespace {
 
 // Time the worker gets beyond the kernel's deadline: NVRTC, context creation, allocation,
 // initialisation and verification. Only a worker that is stuck outside the kernel hits it.
-constexpr double kWorkerMarginSeconds = 60.0;
 
 std::string number(double value)
 {
@@ -59,45 +58,6 @@ struct Outcome
     RunResult result;
     bool passed = false;
 };
-
-RunResult failedRun(RunStatus status, std::string message)
-{
-    RunResult result;
-    result.status = status;
-    result.message = std::move(message);
-    return result;
-}
-
-RunResult runOnWorker(WorkerProcess &worker, const RunRequest &request)
-{
-    const double timeout = request.launch.deadlineSeconds + kWorkerMarginSeconds;
-    const WorkerProcess::Reply reply = worker.request(makeRunRequest(request), timeout);
-    switch (reply.failure) {
-    case WorkerProcess::Failure::None:
-        break;
-    case WorkerProcess::Failure::Timeout: {
-        // The worker enforces the kernel's deadline itself; this is the backstop for a worker
-        // stuck anywhere, so say both numbers.
-        char deadline[32];
-        std::snprintf(deadline, sizeof deadline, "%g", request.launch.deadlineSeconds);
-        return failedRun(RunStatus::Timeout,
-                         reply.error + " (the kernel's deadline was " + deadline + " s)");
-    }
-    case WorkerProcess::Failure::ErrorReply:
-        return failedRun(RunStatus::WorkerCrashed, "the worker could not run it: " + reply.error);
-    case WorkerProcess::Failure::StartFailed:
-    case WorkerProcess::Failure::Crashed:
-    case WorkerProcess::Failure::Garbage:
-    case WorkerProcess::Failure::Cancelled:
-        return failedRun(RunStatus::WorkerCrashed, reply.error);
-    }
-    try {
-        return parseRunResultReply(reply.message);
-    } catch (const nlohmann::json::exception &error) {
-        return failedRun(RunStatus::WorkerCrashed,
-                         std::string("the worker's reply is malformed: ") + error.what());
-    }
-}
 
 void printStderrTail(const WorkerProcess &worker)
 {
@@ -437,7 +397,7 @@ int runRun(const std::vector<std::string> &arguments)
         }
         request.verification = project.verification;
 
-        outcome.result = runOnWorker(worker, request);
+        outcome.result = WorkerClient(worker).run(request);
         // A requested verification that did not run is no pass.
         outcome.passed =
             outcome.result.passed() &&

@@ -1,32 +1,23 @@
-// cuwb worker: the GPU side of the worker protocol (core/worker/protocol.h). Reads one request
-// per line from stdin and writes one reply per line to stdout; the only process of CUDA
-// Workbench that touches the GPU, so a kernel that faults or never ends takes only it down.
+// cuwb worker: pumps the worker protocol (core/worker/protocol.h) between stdin/stdout and
+// the core's WorkerServer: one request per line in, one reply per line out. The only process
+// of CUDA Workbench that touches the GPU, so a kernel that faults or never ends takes only it
+// down.
 #include "argumentparser.h"
 #include "commands.h"
 
-#include "compiler/nvrtcinfo.h"
-#include "cuda/driverapi.h"
-#include "device/deviceinfo.h"
-#include "launch/launchjson.h"
-#include "run/runner.h"
 #include "worker/protocol.h"
+#include "worker/workerserver.h"
 
 #include <cerrno>
 #include <deque>
 #include <fcntl.h>
-#include <functional>
 #include <iostream>
-#include <memory>
 #include <poll.h>
 #include <unistd.h>
 
 namespace cuwb::cli {
 
 namespace {
-
-// Exit status after a run that lost the CUDA context (MEASUREMENT.md, Faults): the client has
-// the reply already and starts a new worker.
-constexpr int kExitContextLost = 3;
 
 bool writeAll(int fd, const std::string &text)
 {
@@ -131,156 +122,6 @@ private:
     bool m_cancelled = false;
 };
 
-class WorkerSession
-{
-public:
-    WorkerSession(int deviceOrdinal, std::function<bool()> cancelCheck)
-        : m_deviceOrdinal(deviceOrdinal)
-        , m_cancelCheck(std::move(cancelCheck))
-    {}
-
-    // Opens the device once; without a driver or a GPU remembers why, for every reply.
-    void initialise()
-    {
-        if (m_initialised) {
-            return;
-        }
-        m_initialised = true;
-        const DeviceQuery query = queryDevices();
-        if (query.devices.empty()) {
-            m_noDeviceReason = query.message.empty() ? "no GPU found" : query.message;
-            return;
-        }
-        if (m_deviceOrdinal >= static_cast<int>(query.devices.size())) {
-            m_noDeviceReason = "there is no GPU " + std::to_string(m_deviceOrdinal) +
-                               " (this machine has " + std::to_string(query.devices.size()) + ")";
-            return;
-        }
-        try {
-            m_runner = std::make_unique<Runner>(m_deviceOrdinal);
-            m_runner->setCancelCheck(m_cancelCheck);
-        } catch (const std::exception &error) {
-            m_noDeviceReason =
-                "could not open GPU " + std::to_string(m_deviceOrdinal) + ": " + error.what();
-        }
-    }
-
-    HelloReply hello() const
-    {
-        HelloReply hello;
-        hello.worker = CUWB_VERSION;
-        hello.driverVersion = DriverApi::instance().driverVersion();
-        hello.nvrtcVersion = nvrtcVersion();
-        if (m_runner) {
-            hello.device = m_runner->device();
-            hello.freeMemoryBytes = m_runner->freeMemoryBytes();
-        } else {
-            hello.message = m_noDeviceReason;
-        }
-        return hello;
-    }
-
-    Runner &runner()
-    {
-        if (!m_runner) {
-            throw std::runtime_error("no GPU: " + m_noDeviceReason);
-        }
-        return *m_runner;
-    }
-
-    [[nodiscard]] bool hasRunner() const { return m_runner != nullptr; }
-    [[nodiscard]] const std::string &noDeviceReason() const { return m_noDeviceReason; }
-
-private:
-    int m_deviceOrdinal = 0;
-    std::function<bool()> m_cancelCheck;
-    bool m_initialised = false;
-    std::unique_ptr<Runner> m_runner;
-    std::string m_noDeviceReason;
-};
-
-struct Served
-{
-    nlohmann::json reply;
-    bool exit = false;
-    int exitStatus = ExitSuccess;
-};
-
-Served serve(WorkerSession &session, const std::string &line)
-{
-    nlohmann::json id; // null until the request's own id is known
-    try {
-        const nlohmann::json message = nlohmann::json::parse(line);
-        if (message.is_object() && message.contains("id")) {
-            id = message["id"];
-        }
-        const WorkerRequest request = parseRequest(message);
-        session.initialise();
-        switch (request.type) {
-        case WorkerRequest::Type::Hello:
-            return {makeHelloReply(id, session.hello())};
-        case WorkerRequest::Type::Run: {
-            if (!session.hasRunner()) {
-                RunResult result;
-                result.status = RunStatus::NoDevice;
-                result.message = "cannot run the kernel: " + session.noDeviceReason();
-                return {makeRunResultReply(id, result)};
-            }
-            const RunResult result = session.runner().run(request.run);
-            const bool lost = session.runner().contextLost();
-            return {makeRunResultReply(id, result, lost), lost, kExitContextLost};
-        }
-        case WorkerRequest::Type::Measure: {
-            if (!session.hasRunner()) {
-                Measurement measurement;
-                measurement.settings = request.settings;
-                measurement.faultStatus = runStatusName(RunStatus::NoDevice);
-                measurement.faultMessage = "cannot measure the kernel: " + session.noDeviceReason();
-                return {makeMeasurementReply(id, measurement)};
-            }
-            const Measurement measurement =
-                session.runner().measure(request.run, request.settings, request.throughput);
-            const bool lost = session.runner().contextLost();
-            return {makeMeasurementReply(id, measurement, lost), lost, kExitContextLost};
-        }
-        case WorkerRequest::Type::Metrics: {
-            if (!session.hasRunner()) {
-                MetricsResult result;
-                result.error = "cannot collect metrics: " + session.noDeviceReason();
-                return {makeMetricsReply(id, result)};
-            }
-            const MetricsResult result =
-                session.runner().profileMetrics(request.run, request.metrics);
-            const bool lost = session.runner().contextLost();
-            return {makeMetricsReply(id, result, lost), lost, kExitContextLost};
-        }
-        case WorkerRequest::Type::Page:
-            return {makePageReply(id, session.runner().page(request.page))};
-        case WorkerRequest::Type::Export: {
-            const std::uint64_t bytes =
-                session.runner().exportBuffer(request.handle, request.path, request.format);
-            return {makeExportedReply(id, ExportReply{request.path, bytes})};
-        }
-        case WorkerRequest::Type::Release:
-            if (session.hasRunner()) {
-                session.runner().release();
-            }
-            return {makeReleasedReply(id)};
-        case WorkerRequest::Type::Shutdown:
-            return {makeByeReply(id), true, ExitSuccess};
-        }
-        return {makeErrorReply(id, "unknown request")};
-    } catch (const nlohmann::json::exception &error) {
-        return {makeErrorReply(id, "malformed request: " + plainJsonError(error))};
-    } catch (const std::exception &error) {
-        // An infrastructure fault (ApiError) may leave the context unusable: then say so and go.
-        const bool lost = session.hasRunner() && session.runner().contextLost();
-        return {makeErrorReply(id, error.what(), lost), lost, kExitContextLost};
-    } catch (...) {
-        return {makeErrorReply(id, "internal error in the worker")};
-    }
-}
-
 } // namespace
 
 void printWorkerHelp(std::ostream &out)
@@ -331,20 +172,20 @@ int runWorker(const std::vector<std::string> &arguments)
     }
 
     RequestLines requests;
-    WorkerSession session(device, [&requests] { return requests.cancelRequested(); });
+    WorkerServer server(device, [&requests] { return requests.cancelRequested(); });
     std::string line;
     while (requests.next(line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) {
             continue;
         }
-        const Served served = serve(session, line);
+        const WorkerServer::Served served = server.serve(line);
         if (!writeAll(replyFd, encodeLine(served.reply))) {
             return ExitFailure; // the client has gone
         }
         if (served.exit) {
-            if (served.exitStatus == kExitContextLost) {
+            if (served.exitStatus == WorkerServer::kExitContextLost) {
                 // Destructors would call into a dead context; the reply is already written.
-                _exit(kExitContextLost);
+                _exit(WorkerServer::kExitContextLost);
             }
             return served.exitStatus;
         }

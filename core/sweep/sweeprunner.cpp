@@ -2,6 +2,7 @@
 
 #include "launch/launchvalidation.h"
 #include "sweep/sweephostcheck.h"
+#include "worker/workerclient.h"
 #include "worker/workerprocess.h"
 
 #include <algorithm>
@@ -37,18 +38,6 @@ std::string nowIso8601()
 constexpr double kPointOverheadSeconds = 0.02;
 constexpr double kHelloTimeoutSeconds = 60.0;
 
-std::string failureText(const WorkerProcess::Reply &reply)
-{
-    switch (reply.failure) {
-    case WorkerProcess::Failure::Timeout:
-        return "timeout: " + reply.error;
-    case WorkerProcess::Failure::ErrorReply:
-        return "the worker could not serve it: " + reply.error;
-    default:
-        return reply.error;
-    }
-}
-
 } // namespace
 
 struct SweepRunner::State
@@ -81,8 +70,10 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         image.compileTimeMs = host.compiled->compileTimeMs;
         request.image = std::move(image);
     }
-    const auto delivered = [&](const WorkerProcess::Reply &reply) {
-        if (reply.ok() && request.image) {
+    WorkerClient client(m_worker);
+    // A worker that answered (whatever it said) keeps the image it received.
+    const auto delivered = [&] {
+        if (client.answered() && request.image) {
             m_state->imagesSent.insert(sentKey());
             request.image.reset();
         }
@@ -96,27 +87,18 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
             return;
         }
         const Clock::time_point start = Clock::now();
-        const WorkerProcess::Reply reply = m_worker.request(
-            makeRunRequest(request), request.launch.deadlineSeconds + kRequestMarginSeconds);
-        delivered(reply);
+        const RunResult run = client.run(request);
+        delivered();
         ranOnWorker = true;
         r.verifyMs = secondsSince(start) * 1e3;
-        if (reply.failure == WorkerProcess::Failure::Cancelled) {
+        if (client.lastFailure() == WorkerProcess::Failure::Cancelled) {
             r.message =
                 "cancelled before it was measured"; // WorkerProcess::cancel(): stays pending
             return;
         }
-        if (!reply.ok()) {
+        if (!client.answered()) {
             r.status = PointStatus::Failed;
-            r.message = "the verification run failed: " + failureText(reply);
-            return;
-        }
-        RunResult run;
-        try {
-            run = parseRunResultReply(reply.message);
-        } catch (const nlohmann::json::exception &error) {
-            r.status = PointStatus::Failed;
-            r.message = std::string("the worker's run reply is malformed: ") + error.what();
+            r.message = "the verification run failed: " + run.message;
             return;
         }
         r.workerCompileMs = run.compileMs;
@@ -139,7 +121,7 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
                 }
             }
             // The run's buffers are kept for paging; the measurement allocates its own.
-            m_worker.request(makeReleaseRequest(), kRequestMarginSeconds);
+            client.release();
             break;
         case RunStatus::CompileFailed:
             r.status = PointStatus::Skipped;
@@ -162,29 +144,19 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         return;
     }
     const Clock::time_point measureStart = Clock::now();
-    const WorkerProcess::Reply reply = m_worker.request(
-        makeMeasureRequest(request, spec.settings, context.throughput),
-        spec.settings.timeCapSeconds + request.launch.deadlineSeconds + kRequestMarginSeconds);
-    delivered(reply);
+    Measurement measurement = client.measure(request, spec.settings, context.throughput);
+    delivered();
     ranOnWorker = true;
     r.measureMs = secondsSince(measureStart) * 1e3;
-    if (reply.failure == WorkerProcess::Failure::Cancelled) {
+    if (client.lastFailure() == WorkerProcess::Failure::Cancelled) {
         // WorkerProcess::cancel() (a client that quits) killed the worker: no sample survives,
         // and every later request would fail the same way.
         r.message = "cancelled while measuring";
         return;
     }
-    if (!reply.ok()) {
+    if (!client.answered()) {
         r.status = PointStatus::Failed;
-        r.message = failureText(reply);
-        return;
-    }
-    Measurement measurement;
-    try {
-        measurement = parseMeasurementReply(reply.message);
-    } catch (const nlohmann::json::exception &error) {
-        r.status = PointStatus::Failed;
-        r.message = std::string("the worker's measurement reply is malformed: ") + error.what();
+        r.message = measurement.faultMessage;
         return;
     }
     if (measurement.stop.reason == StopReason::Cancelled) {
@@ -213,20 +185,7 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
 
     if (spec.metrics && !m_cancel.load()) {
         MetricsRequest metrics;
-        const WorkerProcess::Reply metricsReply =
-            m_worker.request(makeMetricsRequest(request, metrics),
-                             request.launch.deadlineSeconds * 16 + kRequestMarginSeconds);
-        MetricsResult collected;
-        if (!metricsReply.ok()) {
-            collected.error = "the worker could not collect the metrics: " + metricsReply.error;
-        } else {
-            try {
-                collected = parseMetricsReply(metricsReply.message);
-            } catch (const nlohmann::json::exception &error) {
-                collected.error =
-                    std::string("the worker's metrics reply is malformed: ") + error.what();
-            }
-        }
+        MetricsResult collected = client.metrics(request, metrics);
         r.metrics = std::move(collected);
     }
 }

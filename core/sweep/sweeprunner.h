@@ -71,10 +71,6 @@ public:
     // After each point, skipped ones included, in sweep order.
     using PointCallback = std::function<void(const SweepPointResult &, const SweepProgress &)>;
 
-    // Beyond a point's time cap and deadline, the worker needs time for NVRTC, a context, the
-    // allocations and the copy ceiling (a fresh worker), so requests get this much more.
-    static constexpr double kRequestMarginSeconds = 90.0;
-
     explicit SweepRunner(WorkerProcess &worker);
     ~SweepRunner();
     SweepRunner(const SweepRunner &) = delete;
