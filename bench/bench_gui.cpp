@@ -6,11 +6,11 @@
 //     (each edit is new source, so no compile is served from the cache);
 //   - the longest GUI event-loop stall while those compiles run, from a 1 ms watchdog timer;
 //   - idle memory (VmRSS) with the sample loaded.
-#include "compilecontroller.h"
-#include "document.h"
-#include "mainwindow.h"
-#include "problemsmodel.h"
-#include "sourceeditor.h"
+#include "gui/compile/compilecontroller.h"
+#include "gui/compile/problemsmodel.h"
+#include "gui/editor/document.h"
+#include "gui/editor/sourceeditor.h"
+#include "gui/shell/mainwindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -9,10 +9,10 @@
 //   2-D   block.x (40 values) × -DTILE (25 values): 25 series
 //   burst the 1-D sweep delivered all at once (the worst case: skipped points arrive so)
 // Usage: bench_sweep_gui [INTERVAL_MS [POINTS [1d|2d|burst]]]
-#include "profilerview.h"
-#include "sweepcontroller.h"
-#include "sweeppanel.h"
-#include "sweeptablemodel.h"
+#include "gui/sweep/sweepcontroller.h"
+#include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweepresultsview.h"
+#include "gui/sweep/sweeptablemodel.h"
 
 #include "../tests/gui/sweeptestdata.h"
 
@@ -179,7 +179,7 @@ Outcome stream(SweepController &controller, SweepPanel &panel, const SweepResult
         for (; next < total; ++next)
             deliver(next);
     }
-    SweepTableModel *table = panel.profilerView()->tableModel();
+    SweepTableModel *table = panel.sweepResultsView()->tableModel();
     const int status = table->column(SweepTableModel::StatusColumn);
     const int last = int(total) - 1;
     waitFor(
@@ -201,7 +201,7 @@ Outcome stream(SweepController &controller, SweepPanel &panel, const SweepResult
 }
 
 // What one redraw costs once the sweep is on screen: the data update of one point
-// (ProfilerView::setPoints: builder, table, series) and the events that follow it (the charts'
+// (SweepResultsView::setPoints: builder, table, series) and the events that follow it (the charts'
 // layout and the repaint), each the median of `repeats`.
 std::pair<double, double> redrawCost(SweepPanel &panel, const SweepResult &sweep, int repeats)
 {
@@ -213,7 +213,7 @@ std::pair<double, double> redrawCost(SweepPanel &panel, const SweepResult &sweep
         point.measurement->statistics.medianNs *= 1.0 + 0.01 * (k + 1);
         QElapsedTimer clock;
         clock.start();
-        panel.profilerView()->setPoints({point});
+        panel.sweepResultsView()->setPoints({point});
         update.push_back(clock.nsecsElapsed() / 1e6);
         // Qt Charts lays out the changed series and the scene repaints them in events of
         // their own: all of it is what the event loop spends after the update.

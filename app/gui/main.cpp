@@ -1,13 +1,13 @@
 // cuda-workbench: the CUDA Workbench GUI. See --help for the command line.
-#include "document.h"
-#include "documenttabs.h"
-#include "historypanel.h"
-#include "lessonscreenshotrunner.h"
-#include "mainwindow.h"
-#include "samplesmenu.h"
-#include "screenshotrunner.h"
-#include "sourceeditor.h"
-#include "sweepscreenshotrunner.h"
+#include "gui/automation/lessonscreenshotrunner.h"
+#include "gui/automation/screenshotrunner.h"
+#include "gui/automation/sweepscreenshotrunner.h"
+#include "gui/editor/document.h"
+#include "gui/editor/documenttabs.h"
+#include "gui/editor/sourceeditor.h"
+#include "gui/history/historypanel.h"
+#include "gui/shell/mainwindow.h"
+#include "gui/shell/samplesmenu.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

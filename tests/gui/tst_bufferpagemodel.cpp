@@ -1,4 +1,4 @@
-#include "bufferpagemodel.h"
+#include "gui/run/bufferpagemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,4 +1,4 @@
-#include "compilecontroller.h"
+#include "gui/compile/compilecontroller.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

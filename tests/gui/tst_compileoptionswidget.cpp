@@ -1,6 +1,6 @@
 // The Compile Options dock: what the user types becomes the CompileOptions NVRTC gets.
 
-#include "compileoptionswidget.h"
+#include "gui/compile/compileoptionswidget.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // The globals table: rows of __constant__/__device__ variables to set, their contents chosen
 // like a buffer's (never a copy), and a module column that says whether the row fills the
 // variable the compiled module has.
-#include "globalsmodel.h"
+#include "gui/launch/globalsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

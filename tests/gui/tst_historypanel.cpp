@@ -1,8 +1,8 @@
 // The History panel and its model: the model under QAbstractItemModelTester, listing and
 // filtering a database, Open and Compare as baseline handing over the stored document, notes,
 // Delete with its confirmation, adding, and a database that cannot be opened.
-#include "historymodel.h"
-#include "historypanel.h"
+#include "gui/history/historymodel.h"
+#include "gui/history/historypanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

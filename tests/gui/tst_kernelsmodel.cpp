@@ -1,4 +1,4 @@
-#include "kernelsmodel.h"
+#include "gui/compile/kernelsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

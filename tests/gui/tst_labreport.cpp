@@ -1,7 +1,7 @@
 // The lab report (issue 6): hostile input escaped, the chart embedded and decodable, one table
 // row per sweep point with the best marked, a written file that reads back and renders, and an
 // error sentence for a path that cannot be written.
-#include "labreport.h"
+#include "gui/lesson/labreport.h"
 #include "sweeptestdata.h"
 
 #include <QFile>

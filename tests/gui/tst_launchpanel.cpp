@@ -1,9 +1,9 @@
-#include "argumentsmodel.h"
 #include "compiler/kernelcompiler.h"
-#include "expressionfield.h"
+#include "gui/common/expressionfield.h"
+#include "gui/launch/argumentsmodel.h"
+#include "gui/launch/launchpanel.h"
+#include "gui/launch/variablesmodel.h"
 #include "launch/launchenvironment.h"
-#include "launchpanel.h"
-#include "variablesmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -3,10 +3,10 @@
 // predictions for a synthetic sweep, and the lab report is written. With CUWB_LESSON_PNG set,
 // the panel is also saved as a PNG for a look at its layout.
 
-#include "labreport.h"
-#include "lessonpanel.h"
-#include "lessonscreenshotrunner.h"
-#include "mainwindow.h"
+#include "gui/automation/lessonscreenshotrunner.h"
+#include "gui/lesson/labreport.h"
+#include "gui/lesson/lessonpanel.h"
+#include "gui/shell/mainwindow.h"
 #include "sweeptestdata.h"
 
 #include <QDir>

@@ -3,17 +3,17 @@
 // menu's classroom entry opens the copy project and sweeps it in one click (against the
 // stand-in worker, tests/core/fakesweepworker.cpp); the finished sweep lands in the history,
 // which reopens it and overlays it as a baseline.
-#include "document.h"
-#include "expressionfield.h"
-#include "historymodel.h"
-#include "historypanel.h"
-#include "launchpanel.h"
-#include "mainwindow.h"
-#include "profilerview.h"
-#include "projectcontroller.h"
-#include "sweepcontroller.h"
-#include "sweeppanel.h"
-#include "sweeptablemodel.h"
+#include "gui/common/expressionfield.h"
+#include "gui/editor/document.h"
+#include "gui/history/historymodel.h"
+#include "gui/history/historypanel.h"
+#include "gui/launch/launchpanel.h"
+#include "gui/shell/mainwindow.h"
+#include "gui/shell/projectcontroller.h"
+#include "gui/sweep/sweepcontroller.h"
+#include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweepresultsview.h"
+#include "gui/sweep/sweeptablemodel.h"
 
 #include "project/project.h"
 
@@ -137,7 +137,7 @@ private Q_SLOTS:
         QCOMPARE(result.points.size(), std::size_t(32));
         QCOMPARE(result.count(PointStatus::Measured), std::size_t(32));
         QCOMPARE(result.kernel, std::string("copy"));
-        QCOMPARE(panel->profilerView()->tableModel()->rowCount(), 32);
+        QCOMPARE(panel->sweepResultsView()->tableModel()->rowCount(), 32);
 
         // Kept in the history.
         QVERIFY(stored.wait(10000) || stored.size() == 1);
@@ -154,12 +154,12 @@ private Q_SLOTS:
 
         // Reopened and compared as a baseline.
         panel->showResult(SweepResult{}, QStringLiteral("empty"));
-        QCOMPARE(panel->profilerView()->tableModel()->rowCount(), 0);
+        QCOMPARE(panel->sweepResultsView()->tableModel()->rowCount(), 0);
         m_window->historyPanel()->openEntry(id);
-        QTRY_COMPARE_WITH_TIMEOUT(panel->profilerView()->tableModel()->rowCount(), 32, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->sweepResultsView()->tableModel()->rowCount(), 32, 10000);
         m_window->historyPanel()->compareEntry(id);
         QTRY_VERIFY_WITH_TIMEOUT(panel->hasBaseline(), 10000);
-        QCOMPARE(panel->profilerView()->runs().size(), std::size_t(2));
+        QCOMPARE(panel->sweepResultsView()->runs().size(), std::size_t(2));
     }
 
     void aClickedPointSetsTheLaunchBlock()
@@ -176,7 +176,7 @@ private Q_SLOTS:
         m_window->showSweepDock();
         QTest::qWait(300); // the dock's new size is laid out
 
-        ProfilerView *view = panel->profilerView();
+        SweepResultsView *view = panel->sweepResultsView();
         const std::optional<QPoint> at = view->pointPosition(0, 1); // block.x = 64
         QVERIFY(at);
         QWidget *viewport =

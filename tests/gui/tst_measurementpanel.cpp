@@ -1,8 +1,8 @@
 #include "compiler/kernelcompiler.h"
-#include "launchpanel.h"
-#include "measurementhistogram.h"
-#include "measurementpanel.h"
-#include "runcontroller.h"
+#include "gui/launch/launchpanel.h"
+#include "gui/measure/measurementhistogram.h"
+#include "gui/measure/measurementpanel.h"
+#include "gui/run/runcontroller.h"
 
 #include <QAction>
 #include <QBarSeries>

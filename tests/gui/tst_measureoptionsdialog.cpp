@@ -3,8 +3,8 @@
 // a real planMetricPasses call (libcupti and libnvperf_host, no GPU) — one pass for the default
 // set on GH100 — or names an unknown metric. Counting runs off the GUI thread. Where CUPTI's
 // host libraries cannot be loaded, the tests that need them skip with the reason.
-#include "measureoptionsdialog.h"
-#include "metricpassplanner.h"
+#include "gui/measure/measureoptionsdialog.h"
+#include "gui/measure/metricpassplanner.h"
 
 #include <QDialogButtonBox>
 #include <QGroupBox>

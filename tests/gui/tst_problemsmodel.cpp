@@ -1,4 +1,4 @@
-#include "problemsmodel.h"
+#include "gui/compile/problemsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

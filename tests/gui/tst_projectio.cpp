@@ -1,11 +1,11 @@
-#include "compilecontroller.h"
-#include "compileoptionswidget.h"
-#include "document.h"
-#include "documenttabs.h"
-#include "launchpanel.h"
-#include "mainwindow.h"
-#include "projectcontroller.h"
-#include "sourceeditor.h"
+#include "gui/compile/compilecontroller.h"
+#include "gui/compile/compileoptionswidget.h"
+#include "gui/editor/document.h"
+#include "gui/editor/documenttabs.h"
+#include "gui/editor/sourceeditor.h"
+#include "gui/launch/launchpanel.h"
+#include "gui/shell/mainwindow.h"
+#include "gui/shell/projectcontroller.h"
 
 #include <QFile>
 #include <QSettings>

@@ -1,6 +1,6 @@
-#include "buffersummarymodel.h"
-#include "mismatchesmodel.h"
-#include "resultspanel.h"
+#include "gui/run/buffersummarymodel.h"
+#include "gui/run/mismatchesmodel.h"
+#include "gui/run/resultspanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

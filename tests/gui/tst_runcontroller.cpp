@@ -3,7 +3,7 @@
 // followed by a metrics request only when one is asked for, and then as a request of its own;
 // cancelling a measurement stops its sampling and keeps the samples taken (the worker stays),
 // and never touches a run.
-#include "runcontroller.h"
+#include "gui/run/runcontroller.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -3,9 +3,9 @@
 // measure and metrics requests: the project opens and compiles, the measurement runs, the
 // screenshot waits for the card (and the metrics when asked), and the PNG is written. Without a
 // GPU it still writes the PNG but exits 1 with the reason.
-#include "mainwindow.h"
-#include "measurementpanel.h"
-#include "screenshotrunner.h"
+#include "gui/automation/screenshotrunner.h"
+#include "gui/measure/measurementpanel.h"
+#include "gui/shell/mainwindow.h"
 
 #include <QChart>
 #include <QFile>

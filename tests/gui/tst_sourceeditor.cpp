@@ -1,9 +1,9 @@
-#include "cudacompletions.h"
-#include "cudalexer.h"
-#include "findreplacebar.h"
-#include "ptxlexer.h"
-#include "resourcelists.h"
-#include "sourceeditor.h"
+#include "gui/editor/cudacompletions.h"
+#include "gui/editor/cudalexer.h"
+#include "gui/editor/findreplacebar.h"
+#include "gui/editor/ptxlexer.h"
+#include "gui/editor/resourcelists.h"
+#include "gui/editor/sourceeditor.h"
 
 #include <QTest>
 

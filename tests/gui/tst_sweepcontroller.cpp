@@ -3,7 +3,7 @@
 // points measured before it; a worker that crashes at a point fails that point only and the
 // sweep goes on with a fresh worker; without a GPU nothing starts; quitting while a point
 // hangs does not wait for it. The host compiles are real (NVRTC needs no GPU).
-#include "sweepcontroller.h"
+#include "gui/sweep/sweepcontroller.h"
 
 #include "../core/sweeptesthelpers.h"
 

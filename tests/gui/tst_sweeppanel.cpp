@@ -4,11 +4,11 @@
 // (tests/core/fakesweepworker.cpp) streaming into the table and chart, cancelling it, a stored
 // sweep opened and rendered offscreen with a baseline, the exports, and a clicked row giving
 // its point's configuration.
-#include "profilerview.h"
-#include "sweepaxesmodel.h"
-#include "sweepcontroller.h"
-#include "sweeppanel.h"
-#include "sweeptablemodel.h"
+#include "gui/sweep/sweepaxesmodel.h"
+#include "gui/sweep/sweepcontroller.h"
+#include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweepresultsview.h"
+#include "gui/sweep/sweeptablemodel.h"
 
 #include "../core/sweeptesthelpers.h"
 #include "sweep/sweepjson.h"
@@ -294,7 +294,7 @@ private Q_SLOTS:
         f.panel->applyPreset(QStringLiteral("block-pow2"));
         waitForCount(*f.panel);
         QSignalSpy shown(f.panel.get(), &SweepPanel::sweepShown);
-        SweepTableModel *table = f.panel->profilerView()->tableModel();
+        SweepTableModel *table = f.panel->sweepResultsView()->tableModel();
         QSignalSpy rowsChanged(table, &QAbstractItemModel::dataChanged);
         QVERIFY(f.panel->runSweep());
         QVERIFY(!f.panel->runButton()->isEnabled());
@@ -318,7 +318,7 @@ private Q_SLOTS:
                  qPrintable(f.panel->statusLabel()->text()));
         QVERIFY(f.panel->runButton()->isEnabled());
         QVERIFY(!f.panel->cancelButton()->isEnabled());
-        QVERIFY(!f.panel->profilerView()->chartData().series.empty());
+        QVERIFY(!f.panel->sweepResultsView()->chartData().series.empty());
         const QString keep = qEnvironmentVariable("CUWB_SWEEP_SCREENSHOT_DIR");
         if (!keep.isEmpty()) {
             QTest::qWait(200);
@@ -341,7 +341,7 @@ private Q_SLOTS:
         const SweepResult &result = f.panel->result();
         QVERIFY(result.cancelled);
         QCOMPARE(result.count(PointStatus::Measured), std::size_t(2));
-        SweepTableModel *table = f.panel->profilerView()->tableModel();
+        SweepTableModel *table = f.panel->sweepResultsView()->tableModel();
         QCOMPARE(table->rowCount(), 6);
         const int status = table->column(SweepTableModel::StatusColumn);
         QCOMPARE(table->index(1, status).data().toString(), QStringLiteral("measured"));
@@ -365,7 +365,7 @@ private Q_SLOTS:
         QVERIFY2(status.contains(QStringLiteral("block.x=64 failed: ")), qPrintable(status));
         QVERIFY2(status.contains(QStringLiteral("The worker was restarted; the sweep goes on.")),
                  qPrintable(status));
-        SweepTableModel *table = f.panel->profilerView()->tableModel();
+        SweepTableModel *table = f.panel->sweepResultsView()->tableModel();
         QCOMPARE(table->index(1, table->column(SweepTableModel::StatusColumn)).data().toString(),
                  QStringLiteral("failed"));
     }
@@ -382,7 +382,7 @@ private Q_SLOTS:
         f.panel->showResult(testdata::copySweep(), QStringLiteral("stored"));
         f.panel->cancelSweep();
         QVERIFY(shown.wait(kSweepTimeoutMs));
-        QCOMPARE(f.panel->profilerView()->runs().front().name, QStringLiteral("stored"));
+        QCOMPARE(f.panel->sweepResultsView()->runs().front().name, QStringLiteral("stored"));
         QCOMPARE(f.panel->result().points.size(), std::size_t(32));
         QCOMPARE(f.panel->result().count(PointStatus::Measured), std::size_t(32));
     }
@@ -413,7 +413,7 @@ private Q_SLOTS:
         QCOMPARE(panel.openBaseline(baseline), QString());
         QVERIFY(panel.hasBaseline());
         QCoreApplication::processEvents();
-        ProfilerView *view = panel.profilerView();
+        SweepResultsView *view = panel.sweepResultsView();
         QCOMPARE(view->runs().size(), std::size_t(2));
         QCOMPARE(view->runs().front().name, QStringLiteral("copy"));
         QVERIFY(view->runs().back().baseline);
@@ -471,7 +471,7 @@ private Q_SLOTS:
         SweepController controller;
         SweepPanel panel(&controller);
         const auto medianLine = [&panel]() -> QLineSeries * {
-            const QList<QAbstractSeries *> all = panel.profilerView()->timeChart()->series();
+            const QList<QAbstractSeries *> all = panel.sweepResultsView()->timeChart()->series();
             for (QAbstractSeries *series : all) {
                 auto *line = qobject_cast<QLineSeries *>(series);
                 if (line && line->name() == QStringLiteral("median"))
@@ -502,7 +502,7 @@ private Q_SLOTS:
         panel.showResult(testdata::copySweep(), QStringLiteral("copy"));
         QCoreApplication::processEvents();
         QSignalSpy activated(&panel, &SweepPanel::pointActivated);
-        ProfilerView *view = panel.profilerView();
+        SweepResultsView *view = panel.sweepResultsView();
         const std::optional<QPoint> at = view->pointPosition(0, 7); // block.x = 256
         QVERIFY(at);
         QWidget *viewport =

@@ -3,11 +3,11 @@
 // the stand-in sweep worker (tests/core/fakesweepworker.cpp): the project opens and compiles,
 // the preset's sweep runs, and the picture is taken with the finished sweep in the Sweep dock.
 // A sweep that cannot run exits 1 with the reason; a stored result opens with its baseline.
-#include "mainwindow.h"
-#include "profilerview.h"
-#include "sweeppanel.h"
-#include "sweepscreenshotrunner.h"
-#include "sweeptablemodel.h"
+#include "gui/automation/sweepscreenshotrunner.h"
+#include "gui/shell/mainwindow.h"
+#include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweepresultsview.h"
+#include "gui/sweep/sweeptablemodel.h"
 
 #include "sweep/sweepjson.h"
 #include "sweeptestdata.h"
@@ -127,7 +127,7 @@ private Q_SLOTS:
         SweepPanel *panel = m_window->sweepPanel();
         QVERIFY(panel->isVisible());
         QCOMPARE(panel->result().count(PointStatus::Measured), std::size_t(32));
-        QCOMPARE(panel->profilerView()->tableModel()->rowCount(), 32);
+        QCOMPARE(panel->sweepResultsView()->tableModel()->rowCount(), 32);
         const QImage image(m_png);
         QVERIFY(!image.isNull());
         QCOMPARE(image.size(), m_window->size() * m_window->devicePixelRatio());
@@ -174,8 +174,8 @@ private Q_SLOTS:
             writeResult(QStringLiteral("copy.json"), testdata::copySweep(double(1 << 28), 1.3));
         QCOMPARE(screenshot({}, SweepScreenshotRunner::Mode::Open, {}, {}, current, older), 0);
         SweepPanel *panel = m_window->sweepPanel();
-        QCOMPARE(panel->profilerView()->runs().size(), std::size_t(2));
-        QVERIFY(panel->profilerView()->showsHeatmap());
+        QCOMPARE(panel->sweepResultsView()->runs().size(), std::size_t(2));
+        QVERIFY(panel->sweepResultsView()->showsHeatmap());
         QCOMPARE(panel->spec().axes.size(), std::size_t(2)); // the editor shows the stored sweep
         QVERIFY(!QImage(m_png).isNull());
 

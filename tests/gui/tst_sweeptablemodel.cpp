@@ -1,4 +1,4 @@
-#include "sweeptablemodel.h"
+#include "gui/sweep/sweeptablemodel.h"
 
 #include "sweeptestdata.h"
 

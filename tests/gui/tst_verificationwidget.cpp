@@ -1,6 +1,6 @@
 // The verification editor: an aggregate check (sum, min or max of the output against an input
 // or a value) and the count of elements that matter, shown from and written to the spec.
-#include "verificationwidget.h"
+#include "gui/launch/verificationwidget.h"
 
 #include "launch/launchjson.h"
 

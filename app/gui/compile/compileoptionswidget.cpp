@@ -1,0 +1,296 @@
+#include "gui/compile/compileoptionswidget.h"
+
+#include "cuda/nvrtcinfo.h"
+#include "gui/common/qtconvert.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace cuwb {
+
+namespace {
+
+const QString DefaultArch = QStringLiteral("sm_90");
+
+QStringList architectures()
+{
+    QStringList list;
+    try {
+        list = toQStringList(nvrtcSupportedArchs());
+    } catch (...) {
+        // Without a list from NVRTC the user can still compile for the default.
+    }
+    if (list.isEmpty())
+        list << DefaultArch;
+    return list;
+}
+
+QStringList standards()
+{
+    QStringList list = toQStringList(supportedCppStandards());
+    if (list.isEmpty())
+        list << QStringLiteral("c++17");
+    return list;
+}
+
+} // namespace
+
+CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
+    : QWidget(parent)
+    , m_arch(new QComboBox(this))
+    , m_optLevel(new QComboBox(this))
+    , m_standard(new QComboBox(this))
+    , m_maxRegisters(new QSpinBox(this))
+    , m_deviceDebug(new QCheckBox(tr("Device debug (-G)"), this))
+    , m_lineInfo(new QCheckBox(tr("Line info (-lineinfo)"), this))
+    , m_fastMath(new QCheckBox(tr("Fast math (--use_fast_math)"), this))
+    , m_defines(new QLineEdit(this))
+    , m_nameExpressions(new QLineEdit(this))
+    , m_includeDirs(new QListWidget(this))
+    , m_removeInclude(new QPushButton(tr("Remove"), this))
+{
+    m_arch->addItems(architectures());
+    m_arch->setToolTip(tr("Target architecture (NVRTC --gpu-architecture)"));
+    for (int level = 0; level <= 3; ++level)
+        m_optLevel->addItem(tr("-O%1").arg(level), level);
+    m_optLevel->setToolTip(tr("ptxas optimisation level"));
+    m_standard->addItems(standards());
+    m_maxRegisters->setRange(0, 255);
+    m_maxRegisters->setSpecialValueText(tr("No limit"));
+    m_maxRegisters->setToolTip(tr("--maxrregcount: registers per thread (0 = no limit)"));
+    m_defines->setPlaceholderText(tr("NAME=VALUE; OTHER"));
+    m_defines->setToolTip(tr("Preprocessor definitions (-D), separated by spaces or semicolons"));
+    m_defines->setClearButtonEnabled(true);
+    m_nameExpressions->setPlaceholderText(tr("scale<float>; tile<16, 8>"));
+    m_nameExpressions->setToolTip(
+        tr("Template kernels to instantiate and list, separated by semicolons (NVRTC name "
+           "expressions). They belong to the source being edited, so they are not saved."));
+    m_nameExpressions->setClearButtonEnabled(true);
+    m_includeDirs->setToolTip(tr("Extra include folders (-I); the CUDA toolkit's are always "
+                                 "included"));
+    m_includeDirs->setMinimumHeight(60);
+    m_includeDirs->setMaximumHeight(110);
+    m_removeInclude->setEnabled(false);
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Architecture:"), m_arch);
+    form->addRow(tr("Optimisation:"), m_optLevel);
+    form->addRow(tr("C++ standard:"), m_standard);
+    form->addRow(tr("Max registers:"), m_maxRegisters);
+    form->addRow(m_lineInfo);
+    form->addRow(m_deviceDebug);
+    form->addRow(m_fastMath);
+    form->addRow(tr("Defines:"), m_defines);
+    form->addRow(tr("Templates:"), m_nameExpressions);
+
+    auto *addInclude = new QPushButton(tr("Add\u2026"), this);
+    auto *includeButtons = new QHBoxLayout;
+    includeButtons->addStretch(1);
+    includeButtons->addWidget(addInclude);
+    includeButtons->addWidget(m_removeInclude);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Include folders:"), this));
+    layout->addWidget(m_includeDirs);
+    layout->addLayout(includeButtons);
+    layout->addStretch(1);
+
+    selectArchitecture(DefaultArch);
+    setOptions(CompileOptions());
+
+    auto changed = [this] {
+        if (!m_updating)
+            Q_EMIT optionsChanged();
+    };
+    connect(m_arch, &QComboBox::activated, this, &CompileOptionsWidget::onArchitectureChosen);
+    connect(m_arch, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_optLevel, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_standard, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_maxRegisters, &QSpinBox::valueChanged, this, changed);
+    connect(m_deviceDebug, &QCheckBox::toggled, this, changed);
+    connect(m_lineInfo, &QCheckBox::toggled, this, changed);
+    connect(m_fastMath, &QCheckBox::toggled, this, changed);
+    connect(m_defines, &QLineEdit::editingFinished, this, [this, changed] {
+        if (m_defines->isModified()) {
+            m_defines->setModified(false);
+            changed();
+        }
+    });
+    connect(m_nameExpressions, &QLineEdit::editingFinished, this, [this, changed] {
+        if (m_nameExpressions->isModified()) {
+            m_nameExpressions->setModified(false);
+            changed();
+        }
+    });
+    connect(addInclude, &QPushButton::clicked, this, &CompileOptionsWidget::addIncludeFolder);
+    connect(m_removeInclude, &QPushButton::clicked, this,
+            &CompileOptionsWidget::removeIncludeFolder);
+    connect(m_includeDirs, &QListWidget::itemSelectionChanged, this,
+            [this] { m_removeInclude->setEnabled(!m_includeDirs->selectedItems().isEmpty()); });
+}
+
+QStringList CompileOptionsWidget::splitDefines(const QString &text)
+{
+    static const QRegularExpression separators(QStringLiteral("[\\s;]+"));
+    QStringList result = text.split(separators, Qt::SkipEmptyParts);
+    for (QString &define : result) {
+        if (define.startsWith(QStringLiteral("-D")))
+            define.remove(0, 2);
+    }
+    result.removeAll(QString());
+    return result;
+}
+
+QStringList CompileOptionsWidget::splitNameExpressions(const QString &text)
+{
+    QStringList result;
+    for (const QString &part : text.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const QString expression = part.trimmed();
+        if (!expression.isEmpty())
+            result << expression;
+    }
+    return result;
+}
+
+CompileOptions CompileOptionsWidget::options() const
+{
+    CompileOptions options;
+    options.arch = toStdString(m_arch->currentText());
+    options.optLevel = m_optLevel->currentData().toInt();
+    options.cppStandard = toStdString(m_standard->currentText());
+    options.maxRegisters = m_maxRegisters->value();
+    options.deviceDebug = m_deviceDebug->isChecked();
+    options.lineInfo = m_lineInfo->isChecked();
+    options.fastMath = m_fastMath->isChecked();
+    options.defines = toStdStringList(splitDefines(m_defines->text()));
+    for (int row = 0; row < m_includeDirs->count(); ++row)
+        options.includeDirs.push_back(toStdString(m_includeDirs->item(row)->text()));
+    options.nameExpressions = toStdStringList(splitNameExpressions(m_nameExpressions->text()));
+    return options;
+}
+
+void CompileOptionsWidget::setOptions(const CompileOptions &options)
+{
+    const CompileOptions before = this->options();
+    m_updating = true;
+    selectArchitecture(toQString(options.arch));
+    m_optLevel->setCurrentIndex(std::clamp(options.optLevel, 0, 3));
+    const int standard = m_standard->findText(toQString(options.cppStandard));
+    if (standard >= 0)
+        m_standard->setCurrentIndex(standard);
+    m_maxRegisters->setValue(options.maxRegisters);
+    m_deviceDebug->setChecked(options.deviceDebug);
+    m_lineInfo->setChecked(options.lineInfo);
+    m_fastMath->setChecked(options.fastMath);
+    m_defines->setText(toQStringList(options.defines).join(QStringLiteral("; ")));
+    m_nameExpressions->setText(toQStringList(options.nameExpressions).join(QStringLiteral("; ")));
+    m_includeDirs->clear();
+    m_includeDirs->addItems(toQStringList(options.includeDirs));
+    m_updating = false;
+    if (!(before == this->options()))
+        Q_EMIT optionsChanged();
+}
+
+void CompileOptionsWidget::selectArchitecture(const QString &arch)
+{
+    int index = m_arch->findText(arch);
+    if (index < 0)
+        index = m_arch->findText(DefaultArch);
+    if (index < 0)
+        index = m_arch->count() - 1;
+    m_arch->setCurrentIndex(index);
+}
+
+void CompileOptionsWidget::onArchitectureChosen()
+{
+    m_userChoseArch = true;
+}
+
+void CompileOptionsWidget::setDeviceArchitecture(const QString &arch)
+{
+    if (m_userChoseArch || arch.isEmpty() || m_arch->findText(arch) < 0)
+        return;
+    const QString before = m_arch->currentText();
+    m_updating = true;
+    selectArchitecture(arch);
+    m_updating = false;
+    m_arch->setToolTip(
+        tr("Target architecture (NVRTC --gpu-architecture); %1 is the GPU's").arg(arch));
+    if (before != m_arch->currentText())
+        Q_EMIT optionsChanged();
+}
+
+bool CompileOptionsWidget::loadSettings()
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("compileOptions"));
+    if (!settings.contains(QStringLiteral("arch")))
+        return false;
+    CompileOptions options;
+    options.arch = toStdString(settings.value(QStringLiteral("arch")).toString());
+    options.optLevel = settings.value(QStringLiteral("optLevel"), 3).toInt();
+    options.cppStandard =
+        toStdString(settings.value(QStringLiteral("std"), QStringLiteral("c++17")).toString());
+    options.maxRegisters = settings.value(QStringLiteral("maxRegisters"), 0).toInt();
+    options.deviceDebug = settings.value(QStringLiteral("deviceDebug"), false).toBool();
+    options.lineInfo = settings.value(QStringLiteral("lineInfo"), true).toBool();
+    options.fastMath = settings.value(QStringLiteral("fastMath"), false).toBool();
+    options.defines = toStdStringList(settings.value(QStringLiteral("defines")).toStringList());
+    options.includeDirs =
+        toStdStringList(settings.value(QStringLiteral("includeDirs")).toStringList());
+    m_userChoseArch = settings.value(QStringLiteral("archChosen"), false).toBool();
+    setOptions(options);
+    return true;
+}
+
+void CompileOptionsWidget::saveSettings() const
+{
+    const CompileOptions current = options();
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("compileOptions"));
+    settings.setValue(QStringLiteral("arch"), toQString(current.arch));
+    settings.setValue(QStringLiteral("archChosen"), m_userChoseArch);
+    settings.setValue(QStringLiteral("optLevel"), current.optLevel);
+    settings.setValue(QStringLiteral("std"), toQString(current.cppStandard));
+    settings.setValue(QStringLiteral("maxRegisters"), current.maxRegisters);
+    settings.setValue(QStringLiteral("deviceDebug"), current.deviceDebug);
+    settings.setValue(QStringLiteral("lineInfo"), current.lineInfo);
+    settings.setValue(QStringLiteral("fastMath"), current.fastMath);
+    settings.setValue(QStringLiteral("defines"), toQStringList(current.defines));
+    settings.setValue(QStringLiteral("includeDirs"), toQStringList(current.includeDirs));
+}
+
+void CompileOptionsWidget::addIncludeFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Add Include Folder"));
+    if (dir.isEmpty())
+        return;
+    m_includeDirs->addItem(QDir::toNativeSeparators(dir));
+    Q_EMIT optionsChanged();
+}
+
+void CompileOptionsWidget::removeIncludeFolder()
+{
+    const QList<QListWidgetItem *> selected = m_includeDirs->selectedItems();
+    if (selected.isEmpty())
+        return;
+    qDeleteAll(selected);
+    Q_EMIT optionsChanged();
+}
+
+} // namespace cuwb

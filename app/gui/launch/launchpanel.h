@@ -1,0 +1,192 @@
+// LaunchPanel: the Launch dock: how to run the selected kernel. Shows its signature, the
+// variables, one argument per parameter (buffers: count, role, initial contents; scalars: a
+// value), block, grid and dynamic shared memory, the deadline and the verification. Every
+// expression shows its value or its error, and the launch is validated as it is edited
+// against the device's limits (or the target architecture's). The state is a LaunchSpec and a
+// VerificationSpec; the widgets only edit it. Run (Ctrl+R) and Measure (Ctrl+Shift+R) are
+// disabled while the launch is invalid or there is no GPU, with the reason in their tooltips;
+// the button beside Measure opens the measurement options. While a measurement samples, Cancel
+// (Esc in the panel) stops it early; the samples taken are kept.
+#pragma once
+
+#include "compiler/compileresult.h"
+#include "kernel/kernelsignature.h"
+#include "launch/launchspec.h"
+#include "launch/launchvalidation.h"
+#include "launch/verificationspec.h"
+#include "worker/protocol.h"
+
+#include <QWidget>
+
+#include <array>
+#include <map>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+class QTableView;
+class QCheckBox;
+class QToolButton;
+
+namespace cuwb {
+
+class ArgumentsModel;
+class BufferInitWidget;
+class ExpressionField;
+class GlobalsModel;
+class VariablesModel;
+class VerificationWidget;
+
+class LaunchPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit LaunchPanel(QWidget *parent = nullptr);
+    ~LaunchPanel() override;
+
+    // The compiled module and the source it came from; the kernel list follows it.
+    void setCompileResult(const CompileResult &result, const QString &source,
+                          const QString &fileName);
+    void clearKernels(const QString &reason);
+    // Selects a kernel by lowered name (from the Kernels panel); false when unknown.
+    bool selectKernel(const QString &loweredName);
+    [[nodiscard]] QString currentKernel() const;
+
+    // A project's launch and verification: applied now, or when its kernel is compiled.
+    void setLaunch(const LaunchSpec &spec, const VerificationSpec &verification);
+    [[nodiscard]] LaunchSpec launchSpec() const { return m_spec; }
+    [[nodiscard]] const VerificationSpec &verification() const { return m_verification; }
+    [[nodiscard]] const KernelSignature &signature() const { return m_signature; }
+
+    // The limits validation uses: the device's when there is one, else the architecture's.
+    void setDevice(const std::optional<DeviceInfo> &device,
+                   std::optional<std::uint64_t> freeMemoryBytes = std::nullopt);
+    void setRunAvailability(bool available, const QString &reason);
+    void setRunning(bool running);
+
+    [[nodiscard]] const std::vector<LaunchIssue> &issues() const { return m_issues; }
+    [[nodiscard]] bool canRun() const;
+    // Why Run is disabled; empty when it is enabled.
+    [[nodiscard]] QString runBlockedReason() const { return m_blockedReason; }
+    // What to send to the worker for the current state.
+    [[nodiscard]] RunRequest runRequest() const;
+    // The launch as set up: the project's, until a compile has adopted it.
+    [[nodiscard]] LaunchSpec launchForCompile() const;
+    // The element type names of the current buffers, by parameter.
+    [[nodiscard]] QHash<QString, QString> bufferTypeNames() const;
+
+    [[nodiscard]] QAction *runAction() const { return m_runAction; }
+    [[nodiscard]] QAction *measureAction() const { return m_measureAction; }
+    [[nodiscard]] QToolButton *measureOptionsButton() const { return m_measureOptionsButton; }
+    [[nodiscard]] QAction *cancelMeasurementAction() const { return m_cancelMeasurementAction; }
+    [[nodiscard]] QToolButton *cancelMeasurementButton() const { return m_cancelMeasurementButton; }
+    // Shows and enables Cancel while a measurement can be cancelled.
+    void setMeasurementCancellable(bool cancellable);
+    // The architecture the metrics pass would profile: the device's, else the target's.
+    [[nodiscard]] QString metricsArchitecture() const;
+    [[nodiscard]] VariablesModel *variablesModel() const { return m_variablesModel; }
+    [[nodiscard]] VariablesModel *definesModel() const { return m_definesModel; }
+    [[nodiscard]] GlobalsModel *globalsModel() const { return m_globalsModel; }
+    [[nodiscard]] ArgumentsModel *argumentsModel() const { return m_argumentsModel; }
+    [[nodiscard]] QTableView *argumentsView() const { return m_argumentsView; }
+    [[nodiscard]] ExpressionField *blockField(int axis) const { return m_block[std::size_t(axis)]; }
+    [[nodiscard]] ExpressionField *gridField(int axis) const { return m_grid[std::size_t(axis)]; }
+    [[nodiscard]] ExpressionField *sharedField() const { return m_shared; }
+    [[nodiscard]] VerificationWidget *verificationWidget() const { return m_verificationWidget; }
+    [[nodiscard]] QListWidget *issuesList() const { return m_issuesList; }
+    [[nodiscard]] QString signatureText() const;
+
+    // "vector_add(const float *a, const float *b, float *c, int n)"
+    static QString formatSignature(const KernelSignature &signature, const QString &name);
+    // Arguments kept from `previous` where the same parameter (name, buffer or scalar, element
+    // type) remains; the rest, and variables they need, from defaultLaunchSpec.
+    static LaunchSpec mergeLaunch(const LaunchSpec &previous, const KernelSignature &signature);
+
+Q_SIGNALS:
+    void runRequested();
+    void measureRequested();
+    void cancelMeasurementRequested();
+    // The user changed the launch or the verification (the project has unsaved changes).
+    void launchEdited();
+    void kernelChanged(const QString &loweredName);
+
+private:
+    // The index in m_kernels of the kernel `name` (as a user writes it), -1 when none.
+    [[nodiscard]] int kernelIndex(const std::string &name) const;
+    void onKernelChosen(int index);
+    void adoptSignature();
+    void showSpec();
+    void syncFromWidgets();
+    void revalidate();
+    void updateInitEditor();
+    void updateGlobalInitEditor();
+    void updateRunState();
+    void edited();
+    void editMeasureOptions();
+
+    // Module.
+    std::string m_source;
+    std::string m_fileName;
+    std::string m_ptx;
+    CompileOptions m_options;
+    std::vector<KernelInfo> m_kernels;
+    int m_kernelIndex = -1;
+    bool m_compiled = false;
+
+    // State.
+    KernelSignature m_signature;
+    LaunchSpec m_spec;
+    VerificationSpec m_verification;
+    std::map<std::string, LaunchSpec> m_specsByKernel; // what the user set up, per kernel
+    std::optional<LaunchSpec> m_pendingSpec;           // a project's, until its kernel exists
+    std::optional<DeviceInfo> m_device;
+    std::optional<std::uint64_t> m_freeMemory;
+    std::vector<LaunchIssue> m_issues;
+    bool m_available = true;
+    QString m_unavailableReason;
+    bool m_running = false;
+    QString m_blockedReason;
+    bool m_updating = false;
+
+    // Widgets.
+    QComboBox *m_kernelCombo = nullptr;
+    QLabel *m_signatureLabel = nullptr;
+    VariablesModel *m_variablesModel = nullptr;
+    QTableView *m_variablesView = nullptr;
+    QToolButton *m_addVariable = nullptr;
+    QToolButton *m_removeVariable = nullptr;
+    VariablesModel *m_definesModel = nullptr; // launch defines: -DNAME=value, evaluated per run
+    QTableView *m_definesView = nullptr;
+    QToolButton *m_addDefine = nullptr;
+    QToolButton *m_removeDefine = nullptr;
+    QCheckBox *m_tunerDefines = nullptr;
+    GlobalsModel *m_globalsModel = nullptr; // __constant__/__device__ variables to set
+    QTableView *m_globalsView = nullptr;
+    QToolButton *m_addGlobal = nullptr;
+    QToolButton *m_removeGlobal = nullptr;
+    BufferInitWidget *m_globalInitWidget = nullptr;
+    ArgumentsModel *m_argumentsModel = nullptr;
+    QTableView *m_argumentsView = nullptr;
+    BufferInitWidget *m_initWidget = nullptr;
+    std::array<ExpressionField *, 3> m_block{};
+    std::array<ExpressionField *, 3> m_grid{};
+    ExpressionField *m_shared = nullptr;
+    QDoubleSpinBox *m_deadline = nullptr;
+    VerificationWidget *m_verificationWidget = nullptr;
+    QListWidget *m_issuesList = nullptr;
+    QLabel *m_limitsLabel = nullptr;
+    QAction *m_runAction = nullptr;
+    QToolButton *m_runButton = nullptr;
+    QLabel *m_runReason = nullptr;
+    QAction *m_measureAction = nullptr;
+    QToolButton *m_measureButton = nullptr;
+    QToolButton *m_measureOptionsButton = nullptr;
+    QAction *m_cancelMeasurementAction = nullptr;
+    QToolButton *m_cancelMeasurementButton = nullptr;
+};
+
+} // namespace cuwb

@@ -1,0 +1,312 @@
+#include "gui/measure/measureoptionsdialog.h"
+
+#include "gui/common/qtconvert.h"
+#include "gui/common/theme.h"
+#include "gui/measure/metricpassplanner.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace cuwb {
+
+MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_mode(new QComboBox(this))
+    , m_fixed(new QCheckBox(tr("Fixed number of samples"), this))
+    , m_fixedSamples(new QSpinBox(this))
+    , m_minSamples(new QSpinBox(this))
+    , m_minGpuTime(new QDoubleSpinBox(this))
+    , m_targetNoise(new QDoubleSpinBox(this))
+    , m_timeCap(new QDoubleSpinBox(this))
+    , m_error(new QLabel(this))
+    , m_metricsGroup(new QGroupBox(tr("Hardware metrics after the timing"), this))
+    , m_metricsEdit(new QPlainTextEdit(m_metricsGroup))
+    , m_passes(new QLabel(m_metricsGroup))
+    , m_planner(new MetricPassPlanner(this))
+{
+    setWindowTitle(tr("Measurement Options"));
+    m_mode->addItem(tr("Cold: flush L2 before each sample"), int(SampleMode::Cold));
+    m_mode->addItem(tr("Hot: back-to-back launches"), int(SampleMode::Hot));
+    m_fixed->setToolTip(tr("Take exactly this many samples, for comparisons with other tools"));
+    m_fixedSamples->setRange(1, 1000000);
+    m_minSamples->setRange(2, 1000000);
+    m_minGpuTime->setRange(0.0, 600.0);
+    m_minGpuTime->setDecimals(3);
+    m_minGpuTime->setSuffix(tr(" s"));
+    m_targetNoise->setRange(0.01, 100.0);
+    m_targetNoise->setDecimals(2);
+    m_targetNoise->setSuffix(tr(" %"));
+    m_timeCap->setRange(0.1, 3600.0);
+    m_timeCap->setDecimals(1);
+    m_timeCap->setSuffix(tr(" s"));
+    m_error->setWordWrap(true);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Mode:"), m_mode);
+    form->addRow(m_fixed, m_fixedSamples);
+    form->addRow(tr("Minimum samples:"), m_minSamples);
+    form->addRow(tr("Minimum GPU time:"), m_minGpuTime);
+    form->addRow(tr("Target relative noise:"), m_targetNoise);
+    form->addRow(tr("Time cap:"), m_timeCap);
+
+    // The metrics pass: a checkable group, so the list is greyed out while the pass is off.
+    m_metricsGroup->setCheckable(true);
+    m_metricsGroup->setToolTip(
+        tr("After the timing, a separate pass collects hardware counters with the CUPTI Range "
+           "Profiler. It replays the kernel once per pass and is never timed."));
+    auto *about = new QLabel(tr("A separate pass, never timed: the kernel is replayed once per "
+                                "replay pass. Needs permission to read the GPU's performance "
+                                "counters. One metric per line, as ncu --query-metrics names "
+                                "them."),
+                             m_metricsGroup);
+    about->setWordWrap(true);
+    m_metricsEdit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_metricsEdit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_metricsEdit->setTabChangesFocus(true);
+    m_metricsEdit->setFixedHeight(m_metricsEdit->fontMetrics().lineSpacing() * 6 + 12);
+    m_metricsEdit->setMinimumWidth(
+        m_metricsEdit->fontMetrics().horizontalAdvance(QLatin1Char('m')) * 54);
+    m_metricsEdit->setAccessibleName(tr("Metrics"));
+    m_passes->setWordWrap(true);
+    m_passes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_passes->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // Room for an error naming a long metric, so the dialog does not jump as the line changes.
+    m_passes->setMinimumHeight(m_passes->fontMetrics().lineSpacing() * 3);
+    auto *defaults = new QPushButton(tr("Default Metrics"), m_metricsGroup);
+    defaults->setToolTip(tr("GPU time, DRAM bytes read and written, DRAM throughput and achieved "
+                            "occupancy: one replay pass on an H100 or H200"));
+    auto *defaultsRow = new QHBoxLayout;
+    defaultsRow->addStretch(1);
+    defaultsRow->addWidget(defaults);
+    auto *metricsLayout = new QVBoxLayout(m_metricsGroup);
+    metricsLayout->addWidget(about);
+    metricsLayout->addWidget(m_metricsEdit);
+    metricsLayout->addWidget(m_passes);
+    metricsLayout->addLayout(defaultsRow);
+
+    auto *buttons = new QDialogButtonBox(
+        QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
+    m_ok = buttons->button(QDialogButtonBox::Ok);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_metricsGroup);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+
+    m_planDelay.setSingleShot(true);
+    m_planDelay.setInterval(250);
+    connect(&m_planDelay, &QTimer::timeout, this, &MeasureOptionsDialog::planPasses);
+    connect(m_metricsEdit, &QPlainTextEdit::textChanged, this, [this] {
+        m_planDelay.start();
+        updateState();
+    });
+    connect(m_metricsGroup, &QGroupBox::toggled, this, &MeasureOptionsDialog::updateState);
+    connect(defaults, &QPushButton::clicked, this, [this] {
+        m_metricsEdit->setPlainText(toQStringList(defaultMetrics()).join(QLatin1Char('\n')));
+        planPasses();
+    });
+    connect(m_planner, &MetricPassPlanner::planFinished, this,
+            [this](quint64, const MetricsResult &plan) {
+                // Not knowing the chip is no mistake of the user's; a refused metric is.
+                showPasses(MetricPassPlanner::describe(m_plannedArch, m_plannedMetrics, plan),
+                           !plan.ok() && !plan.chip.empty());
+            });
+
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
+            [this] {
+                setSettings(SampleSettings{});
+                setMetricsChoice(MetricsChoice{});
+            });
+    connect(m_fixed, &QCheckBox::toggled, this, &MeasureOptionsDialog::updateState);
+    for (QSpinBox *box : {m_fixedSamples, m_minSamples})
+        connect(box, &QSpinBox::valueChanged, this, &MeasureOptionsDialog::updateState);
+    for (QDoubleSpinBox *box : {m_minGpuTime, m_targetNoise, m_timeCap})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &MeasureOptionsDialog::updateState);
+
+    setSettings(SampleSettings{});
+    setMetricsChoice(MetricsChoice{});
+}
+
+void MeasureOptionsDialog::setSettings(const SampleSettings &settings)
+{
+    m_base = settings;
+    m_mode->setCurrentIndex(m_mode->findData(int(settings.mode)));
+    m_fixed->setChecked(settings.fixedSamples > 0);
+    m_fixedSamples->setValue(settings.fixedSamples > 0 ? settings.fixedSamples : 100);
+    m_minSamples->setValue(settings.minSamples);
+    m_minGpuTime->setValue(settings.minGpuTimeSeconds);
+    m_targetNoise->setValue(settings.targetRelativeNoise * 100.0);
+    m_timeCap->setValue(settings.timeCapSeconds);
+    updateState();
+}
+
+SampleSettings MeasureOptionsDialog::settings() const
+{
+    SampleSettings settings = m_base;
+    settings.mode = SampleMode(m_mode->currentData().toInt());
+    settings.fixedSamples = m_fixed->isChecked() ? m_fixedSamples->value() : 0;
+    settings.minSamples = m_minSamples->value();
+    settings.minGpuTimeSeconds = m_minGpuTime->value();
+    settings.targetRelativeNoise = m_targetNoise->value() / 100.0;
+    settings.timeCapSeconds = m_timeCap->value();
+    return settings;
+}
+
+void MeasureOptionsDialog::updateState()
+{
+    const bool fixed = m_fixed->isChecked();
+    m_fixedSamples->setEnabled(fixed);
+    m_minSamples->setEnabled(!fixed);
+    m_minGpuTime->setEnabled(!fixed);
+    m_targetNoise->setEnabled(!fixed);
+    QString error;
+    if (const std::optional<std::string> problem = checkSampleSettings(settings()))
+        error = toQString(*problem);
+    else if (m_metricsGroup->isChecked() &&
+             parseMetricNames(m_metricsEdit->toPlainText()).isEmpty())
+        error = tr("Name at least one metric, or turn the metrics pass off.");
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+    if (m_ok)
+        m_ok->setEnabled(error.isEmpty());
+}
+
+void MeasureOptionsDialog::setMetricsChoice(const MetricsChoice &choice)
+{
+    m_metricsGroup->setChecked(choice.collect);
+    m_metricsEdit->setPlainText(toQStringList(choice.metrics).join(QLatin1Char('\n')));
+    planPasses();
+    updateState();
+}
+
+MetricsChoice MeasureOptionsDialog::metricsChoice() const
+{
+    MetricsChoice choice;
+    choice.collect = m_metricsGroup->isChecked();
+    choice.metrics = toStdStringList(parseMetricNames(m_metricsEdit->toPlainText()));
+    return choice;
+}
+
+QStringList MeasureOptionsDialog::parseMetricNames(const QString &text)
+{
+    static const QRegularExpression separators(QStringLiteral("[\\s,;]+"));
+    QStringList names;
+    for (const QString &name : text.split(separators, Qt::SkipEmptyParts)) {
+        if (!names.contains(name))
+            names.append(name);
+    }
+    return names;
+}
+
+void MeasureOptionsDialog::setArchitecture(const QString &arch)
+{
+    m_arch = arch;
+    planPasses();
+}
+
+QString MeasureOptionsDialog::passesText() const
+{
+    return m_passes->text();
+}
+
+void MeasureOptionsDialog::planPasses()
+{
+    m_planDelay.stop();
+    const QString chip = toQString(chipForArch(toStdString(m_arch)));
+    showPasses(chip.isEmpty() ? tr("Counting replay passes\u2026")
+                              : tr("Counting replay passes on %1\u2026").arg(chip),
+               false);
+    m_plannedArch = m_arch;
+    m_plannedMetrics = parseMetricNames(m_metricsEdit->toPlainText());
+    m_planner->plan(m_plannedArch, m_plannedMetrics);
+}
+
+void MeasureOptionsDialog::showPasses(const QString &text, bool error)
+{
+    m_passes->setText(text);
+    m_passesError = error;
+    QPalette palette = m_passes->palette();
+    palette.setColor(QPalette::WindowText,
+                     error ? Theme::error : this->palette().color(QPalette::WindowText));
+    m_passes->setPalette(palette);
+    // A longer line may need more room than the dialog has; it grows, never shrinks, so that
+    // the buttons do not move under the pointer.
+    if (isVisible() && layout() && layout()->totalHeightForWidth(width()) > height())
+        resize(width(), layout()->totalHeightForWidth(width()));
+}
+
+SampleSettings MeasureOptionsDialog::load()
+{
+    const SampleSettings defaults;
+    QSettings stored;
+    stored.beginGroup(QStringLiteral("measure"));
+    SampleSettings settings = defaults;
+    settings.mode = stored.value(QStringLiteral("mode")).toString() == QLatin1String("hot")
+                        ? SampleMode::Hot
+                        : SampleMode::Cold;
+    settings.fixedSamples =
+        stored.value(QStringLiteral("fixedSamples"), defaults.fixedSamples).toInt();
+    settings.minSamples = stored.value(QStringLiteral("minSamples"), defaults.minSamples).toInt();
+    settings.minGpuTimeSeconds =
+        stored.value(QStringLiteral("minGpuTimeSeconds"), defaults.minGpuTimeSeconds).toDouble();
+    settings.targetRelativeNoise =
+        stored.value(QStringLiteral("targetRelativeNoise"), defaults.targetRelativeNoise)
+            .toDouble();
+    settings.timeCapSeconds =
+        stored.value(QStringLiteral("timeCapSeconds"), defaults.timeCapSeconds).toDouble();
+    // Settings edited by hand into something unusable fall back to the defaults.
+    return checkSampleSettings(settings) ? defaults : settings;
+}
+
+void MeasureOptionsDialog::store(const SampleSettings &settings)
+{
+    QSettings stored;
+    stored.beginGroup(QStringLiteral("measure"));
+    stored.setValue(QStringLiteral("mode"), QString::fromLatin1(sampleModeName(settings.mode)));
+    stored.setValue(QStringLiteral("fixedSamples"), settings.fixedSamples);
+    stored.setValue(QStringLiteral("minSamples"), settings.minSamples);
+    stored.setValue(QStringLiteral("minGpuTimeSeconds"), settings.minGpuTimeSeconds);
+    stored.setValue(QStringLiteral("targetRelativeNoise"), settings.targetRelativeNoise);
+    stored.setValue(QStringLiteral("timeCapSeconds"), settings.timeCapSeconds);
+}
+
+MetricsChoice MeasureOptionsDialog::loadMetricsChoice()
+{
+    QSettings stored;
+    stored.beginGroup(QStringLiteral("measure"));
+    MetricsChoice choice;
+    choice.collect = stored.value(QStringLiteral("collectMetrics"), false).toBool();
+    const QStringList metrics = stored.value(QStringLiteral("metrics")).toStringList();
+    if (!metrics.isEmpty())
+        choice.metrics = toStdStringList(metrics);
+    return choice;
+}
+
+void MeasureOptionsDialog::storeMetricsChoice(const MetricsChoice &choice)
+{
+    QSettings stored;
+    stored.beginGroup(QStringLiteral("measure"));
+    stored.setValue(QStringLiteral("collectMetrics"), choice.collect);
+    // The defaults are not written down, so a later version's defaults reach the user.
+    if (choice.metrics == defaultMetrics() || choice.metrics.empty())
+        stored.remove(QStringLiteral("metrics"));
+    else
+        stored.setValue(QStringLiteral("metrics"), toQStringList(choice.metrics));
+}
+
+} // namespace cuwb

@@ -1,0 +1,213 @@
+// MainWindow: builds the workbench's widgets and connects them. It holds no logic of its own:
+// compiling lives in CompileController, files in DocumentTabs, presentation in the views and
+// their models.
+#pragma once
+
+#include "compiler/compileresult.h"
+#include "gui/common/metatypes.h"
+
+#include <QMainWindow>
+
+class QDockWidget;
+class QLabel;
+class QSplitter;
+
+namespace cuwb {
+
+class CompileController;
+class CompileOptionsWidget;
+class CompileStatusWidget;
+class DevicePanel;
+class DeviceProbe;
+class Document;
+class DocumentTabs;
+class FindReplaceBar;
+class HistoryPanel;
+class KernelsModel;
+class KernelsPanel;
+class LaunchPanel;
+class LessonPanel;
+class MeasurementPanel;
+class ProjectController;
+class ProblemsModel;
+class ProblemsPanel;
+class PtxView;
+class RecentFiles;
+class ResultsPanel;
+class RunController;
+class SweepController;
+class SweepPanel;
+struct Measurement;
+struct SweepPoint;
+struct SweepResult;
+struct RunResult;
+struct CompileRequest;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    struct Settings
+    {
+        QString samplesDir;         // empty: found by SamplesMenu::findSamplesDir()
+        bool restoreLayout = true;  // window geometry and dock layout from QSettings
+        bool probeDevices = true;   // run `cuwb devices --json`
+        bool prompts = true;        // ask before discarding edits (off for tests)
+        QString cliPath;            // the cuwb tool; empty: DeviceProbe::findCli()
+        bool runDocksFirst = false; // show Launch and Results in front (the --run screenshot)
+        // The run history's database; empty: none (tests). The application passes
+        // defaultHistoryPath().
+        QString historyPath;
+    };
+
+    explicit MainWindow(const Settings &settings, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a .cu file, or a .cuwb project (its source, options, launch and verification).
+    Document *openPath(const QString &path);
+    [[nodiscard]] QString samplesDir() const { return m_samplesDir; }
+
+    [[nodiscard]] DocumentTabs *documentTabs() const { return m_tabs; }
+    [[nodiscard]] Document *currentDocument() const;
+    [[nodiscard]] PtxView *ptxView() const { return m_ptxView; }
+    [[nodiscard]] FindReplaceBar *findReplaceBar() const { return m_findBar; }
+    [[nodiscard]] ProblemsModel *problemsModel() const { return m_problemsModel; }
+    [[nodiscard]] ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
+    [[nodiscard]] KernelsModel *kernelsModel() const { return m_kernelsModel; }
+    [[nodiscard]] KernelsPanel *kernelsPanel() const { return m_kernelsPanel; }
+    [[nodiscard]] CompileController *compileController() const { return m_controller; }
+    [[nodiscard]] CompileOptionsWidget *compileOptionsWidget() const { return m_optionsWidget; }
+    [[nodiscard]] CompileStatusWidget *compileStatusWidget() const { return m_compileStatus; }
+    [[nodiscard]] DeviceProbe *deviceProbe() const { return m_deviceProbe; }
+    [[nodiscard]] QString deviceStatusText() const;
+    [[nodiscard]] LaunchPanel *launchPanel() const { return m_launchPanel; }
+    [[nodiscard]] ResultsPanel *resultsPanel() const { return m_resultsPanel; }
+    [[nodiscard]] MeasurementPanel *measurementPanel() const { return m_measurementPanel; }
+    [[nodiscard]] DevicePanel *devicePanel() const { return m_devicePanel; }
+    [[nodiscard]] RunController *runController() const { return m_runController; }
+    [[nodiscard]] ProjectController *projectController() const { return m_projects; }
+    [[nodiscard]] SweepPanel *sweepPanel() const { return m_sweepPanel; }
+    [[nodiscard]] SweepController *sweepController() const { return m_sweepController; }
+    [[nodiscard]] HistoryPanel *historyPanel() const { return m_historyPanel; }
+    [[nodiscard]] LessonPanel *lessonPanel() const { return m_lessonPanel; }
+    [[nodiscard]] QDockWidget *lessonDock() const { return m_lessonDock; }
+    // Brings the Lesson dock to the front, beside the Sweep dock (the --lesson screenshot).
+    void showLessonDock();
+    // Brings the Launch and Results docks to the front.
+    void showRunDocks();
+    // Brings the Launch and Measurement docks to the front, the Measurement dock tall enough
+    // for its card and histogram (the --measure screenshot).
+    void showMeasurementDocks();
+    // Brings the Sweep dock to the front, across the window and tall enough for its chart and
+    // table (the --sweep screenshots).
+    void showSweepDock();
+    // Opens `projectPath` and runs the sweep preset `presetId` once its kernel is compiled
+    // (the Samples menu's classroom entry).
+    void openAndSweep(const QString &projectPath, const QString &presetId);
+
+Q_SIGNALS:
+    // A compile result is on screen: editor, PTX, panels and status bar show it.
+    void resultShown(int documentId);
+    // A run's result is on screen in the Results dock.
+    void runResultShown();
+    // A measurement's timing is on screen in the Measurement dock; when a metrics pass follows
+    // (RunController::isCollectingMetrics()), metricsShown comes after it.
+    void measurementShown(const cuwb::Measurement &measurement);
+    void metricsShown(const cuwb::MetricsResult &metrics);
+    // A sweep point's configuration was applied to the launch panel (and compile options).
+    void sweepPointApplied(const cuwb::SweepPoint &point);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void createWidgets();
+    void createDocks();
+    void createMenus();
+    void connectSignals();
+    void restoreSettings();
+    void saveSettings() const;
+
+    CompileRequest currentRequest() const;
+    void onCompileFinished(quint64 jobId, int documentId, const CompileResult &result);
+    void onCurrentDocumentChanged(Document *document);
+    void onOptionsChanged();
+    void onLaunchEdited();
+    // The options dock's options with the launch's defines bound (launch/launchenvironment.h).
+    [[nodiscard]] CompileOptions editorCompileOptions() const;
+    void onDevicesProbed();
+    void onRunRequested();
+    void onRunFinished(quint64 jobId, const RunResult &result);
+    void onMeasureRequested();
+    void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
+    void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
+    void onCancelMeasurementRequested();
+    void updateSweepBase();
+    void applySweepPoint(const SweepPoint &point);
+    void onSweepShown(const SweepResult &result);
+    // The lesson beside the project at `path` (lesson.md), or none.
+    void loadLessonFor(const QString &projectPath);
+    void onLessonExperiment(int experiment);
+    void onHistoryOpen(qint64 id, const QString &jsonText, const QString &kind, bool baseline);
+    [[nodiscard]] QString currentProjectName() const;
+    void setRunAvailability(bool available, const QString &reason);
+    void showDocumentResult(Document *document);
+    void goToSourceLine(int line);
+    void goToLocation(const QString &file, int line, int column);
+    void updateWindowTitle();
+    void openWithDialog();
+    void zoom(int steps);
+
+    Settings m_settings;
+    QString m_samplesDir;
+    DocumentTabs *m_tabs = nullptr;
+    FindReplaceBar *m_findBar = nullptr;
+    PtxView *m_ptxView = nullptr;
+    QLabel *m_ptxTitle = nullptr;
+    QSplitter *m_splitter = nullptr;
+    ProblemsModel *m_problemsModel = nullptr;
+    ProblemsPanel *m_problemsPanel = nullptr;
+    KernelsModel *m_kernelsModel = nullptr;
+    KernelsPanel *m_kernelsPanel = nullptr;
+    CompileOptionsWidget *m_optionsWidget = nullptr;
+    CompileController *m_controller = nullptr;
+    CompileStatusWidget *m_compileStatus = nullptr;
+    QLabel *m_deviceLabel = nullptr;
+    DeviceProbe *m_deviceProbe = nullptr;
+    RecentFiles *m_recentFiles = nullptr;
+    QDockWidget *m_problemsDock = nullptr;
+    QDockWidget *m_kernelsDock = nullptr;
+    QDockWidget *m_optionsDock = nullptr;
+    LaunchPanel *m_launchPanel = nullptr;
+    QDockWidget *m_launchDock = nullptr;
+    ResultsPanel *m_resultsPanel = nullptr;
+    QDockWidget *m_resultsDock = nullptr;
+    MeasurementPanel *m_measurementPanel = nullptr;
+    QDockWidget *m_measurementDock = nullptr;
+    DevicePanel *m_devicePanel = nullptr;
+    QDockWidget *m_deviceDock = nullptr;
+    RunController *m_runController = nullptr;
+    ProjectController *m_projects = nullptr;
+    SweepController *m_sweepController = nullptr;
+    SweepPanel *m_sweepPanel = nullptr;
+    QDockWidget *m_sweepDock = nullptr;
+    HistoryPanel *m_historyPanel = nullptr;
+    QDockWidget *m_historyDock = nullptr;
+    LessonPanel *m_lessonPanel = nullptr;
+    QDockWidget *m_lessonDock = nullptr;
+    // The lesson asked for a sweep or a measurement and waits for its result; a sweep
+    // waits for the project's kernel to compile first when it has no base yet.
+    bool m_lessonAwaitsSweep = false;
+    bool m_lessonSweepWhenReady = false;
+    bool m_lessonAwaitsMeasurement = false;
+    bool m_sweepDockSized = false;  // the Sweep dock was given room once
+    QString m_sweepPresetWhenReady; // openAndSweep: run this preset once the kernel compiled
+    QString m_sweepProjectWhenReady;
+    bool m_layoutRestored = false;
+    bool m_splitterRestored = false;
+    bool m_initialLayoutDone = false;
+};
+
+} // namespace cuwb
