@@ -3,7 +3,6 @@
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
-#include "compiler/nvrtcinfo.h"
 #include "cuda/apierror.h"
 #include "cuda/cuptiactivity.h"
 #include "cuda/cuptiprofiler.h"
@@ -11,6 +10,7 @@
 #include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
 #include "cuda/nvml.h"
+#include "cuda/nvrtcinfo.h"
 #include "device/archlimits.h"
 #include "device/occupancy.h"
 #include "kernel/kernelsignature.h"
@@ -27,6 +27,7 @@
 #include "run/reference.h"
 #include "run/runnerstate.h"
 #include "run/runtext.h"
+#include "run/sampler.h"
 
 #include <cuda.h> // CUDA_VERSION only: the toolkit this worker was built with
 
@@ -53,14 +54,6 @@ double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
-
-// How long the blocking kernel holds a stream at most: far longer than the host needs to queue
-// one sample (microseconds), short enough that a stalled host costs one slow sample, not a hang.
-constexpr std::uint64_t kHoldTimeoutNs = 1'000'000'000;
-
-// What a cuEvent pair adds to a kernel's time even with the launch held (docs/measurement.md).
-constexpr const char *kEventCaveat =
-    ", which read about 3 µs more than the kernel ran on an H200 (the records' own cost)";
 
 } // namespace
 
@@ -231,7 +224,7 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
     std::string phase = "preparing the measurement";
     try {
         s.context->makeCurrent();
-        s.sample(request, settings, throughput, m, phase);
+        Sampler(s, request, settings, throughput, m, phase).run();
     } catch (const RunFailure &failure) {
         fail(failure.status, failure.message);
         if (failure.status == RunStatus::Timeout) {
@@ -244,367 +237,8 @@ Measurement Runner::measure(const RunRequest &request, const SampleSettings &set
         fail(RunStatus::Fault,
              std::string("the measurement failed while ") + phase + ": " + error.what());
     }
-    m.statistics = computeStatistics(m.samplesNs);
-    m.eventStatistics = computeStatistics(m.eventSamplesNs);
-    m.smClocksMHz.resize(m.samplesNs.size(), 0.0);
-    if (std::all_of(m.smClocksMHz.begin(), m.smClocksMHz.end(),
-                    [](double mhz) { return mhz <= 0.0; })) {
-        m.smClocksMHz.clear(); // not sampled
-    } else {
-        const ClockCheck check = checkClocks(m.smClocksMHz, s.device.smClockKHz * 1e-3);
-        m.smClockMinMHz = check.minMHz;
-        m.smClockMaxMHz = check.maxMHz;
-        m.throttledSamples = check.samplesBelow;
-        m.throttled = check.throttled;
-        if (check.throttled) {
-            char text[200];
-            std::snprintf(text, sizeof text,
-                          "%zu of %zu samples ran below %.0f MHz (75%% of the default SM clock "
-                          "%.0f MHz): the GPU was throttling; their times are slower than normal",
-                          check.samplesBelow, m.smClocksMHz.size(), check.thresholdMHz,
-                          s.device.smClockKHz * 1e-3);
-            m.notes.emplace_back(text);
-        }
-    }
-    if (!m.faultStatus.empty()) {
-        m.stop = {true, StopReason::Fault,
-                  "stopped by a " + m.faultStatus + " after " +
-                      plural(m.samplesNs.size(), "sample")};
-        if (!m.samplesNs.empty()) {
-            m.notes.push_back("stopped after " + plural(m.samplesNs.size(), "sample") + ": " +
-                              m.faultMessage);
-        }
-    }
-    if (m.statistics.count > 0 && m.statistics.medianNs < 5000.0) {
-        char text[200];
-        std::snprintf(
-            text, sizeof text,
-            "median %.2f µs: the kernel is launch-bound — launching it costs about as "
-            "much as running it%s",
-            m.statistics.medianNs * 1e-3,
-            m.timingSource == TimingSource::Events
-                ? "; cuEvents add about 3 µs to any kernel, so this figure is mostly theirs"
-                : "");
-        m.notes.emplace_back(text);
-    }
+    summariseSamples(m, s.device);
     return m;
-}
-
-// cuMemcpyDtoD of 1 GiB between two buffers, bytes read plus bytes written over the median
-// time of five copies after one warm-up (MEASUREMENT.md: 4209 GB/s on an H200). Measured once
-// per Runner; a GPU without 2 GiB free gets no ceiling and a note, never a failed measurement.
-void RunnerState::measureCopyCeiling()
-{
-    if (copyCeilingGBps || !copyCeilingProblem.empty()) {
-        return;
-    }
-    constexpr std::size_t kBytes = std::size_t(1) << 30;
-    try {
-        const DeviceBuffer source(kBytes);
-        const DeviceBuffer destination(kBytes);
-        fillBytesAsync(source.pointer(), 0x3c, kBytes, *stream);
-        const Event started;
-        const Event finished;
-        std::vector<double> timesNs;
-        for (int k = 0; k < 6; ++k) {
-            started.record(*stream);
-            copyDeviceToDeviceAsync(destination.pointer(), source.pointer(), kBytes, *stream);
-            finished.record(*stream);
-            stream->synchronize();
-            if (k > 0) { // the first copy is the warm-up
-                timesNs.push_back(double(Event::elapsedMs(started, finished)) * 1e6);
-            }
-        }
-        const double medianNs = computeStatistics(timesNs).medianNs;
-        if (medianNs > 0.0) {
-            copyCeilingGBps = 2.0 * double(kBytes) / medianNs; // bytes per ns = GB/s
-        } else {
-            copyCeilingProblem = "the copy took no measurable time";
-        }
-    } catch (const ApiError &error) {
-        if (error.status() != "CUDA_ERROR_OUT_OF_MEMORY") {
-            throw;
-        }
-        copyCeilingProblem = "2 GiB of GPU memory were not free for the 1 GiB copy";
-    }
-}
-
-void RunnerState::sample(const RunRequest &request, const SampleSettings &settings,
-                         const ThroughputExpressions &throughput, Measurement &m,
-                         std::string &phase)
-{
-    // The previous run's buffers go first, so this measurement has all the memory.
-    kept.reset();
-    keptHandles.clear();
-    ++runs;
-
-    phase = "measuring the device-to-device copy ceiling";
-    measureCopyCeiling();
-    if (!copyCeilingProblem.empty()) {
-        m.notes.push_back("no copy ceiling: " + copyCeilingProblem);
-    }
-
-    Prepared prepared;
-    const LeakOnLoss leak{prepared.resources, contextLost};
-    prepareLaunch(*this, request, prepared, phase);
-    if (!prepared.note.empty()) {
-        m.notes.push_back(prepared.note);
-    }
-    Provenance &p = m.provenance;
-    p.deviceName = device.name;
-    p.arch = device.arch();
-    p.deviceOrdinal = ordinal;
-    p.driverVersion = DriverApi::instance().driverVersion();
-    p.toolkitVersion = formatCudaVersion(CUDA_VERSION);
-    p.nvrtcVersion = nvrtcVersion();
-    p.compileOptionsJson = nlohmann::json(request.options).dump();
-    p.sourceHash = sourceHashFnv1a64(request.source);
-    p.sourceBytes = request.source.size();
-    p.kernel = request.launch.kernel;
-    p.grid = prepared.grid;
-    p.block = prepared.block;
-    p.dynamicSharedBytes = prepared.dynamicShared;
-    for (const Allocation &a : prepared.resources->buffers) {
-        p.buffers.push_back({a.parameter, a.count, a.bytes});
-    }
-    p.defaultSmClockKHz = device.smClockKHz;
-    p.memoryClockKHz = device.memoryClockKHz;
-    const Stream &gpu = *stream;
-    const Function &function = *prepared.function;
-    std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
-
-    phase = "setting up the kernel timer";
-    if (!timer) {
-        timer = std::make_unique<KernelActivityTimer>();
-    }
-    bool cupti = timer->available() && timer->start();
-    struct StopTimer
-    {
-        KernelActivityTimer &timer;
-        const bool &lost;
-        ~StopTimer()
-        {
-            if (!lost) { // after an overrun even a flush could wait for the kernel
-                timer.stop();
-            }
-        }
-    } stopTimer{*timer, contextLost};
-    m.timingSource = cupti ? TimingSource::Cupti : TimingSource::Events;
-    if (!cupti) {
-        m.notes.push_back("CUPTI unavailable: " + timer->unavailableReason() +
-                          "; timed with cuEvents" + std::string(kEventCaveat));
-    }
-
-    DeviceBuffer scratch;
-    struct LeakScratch
-    {
-        DeviceBuffer &buffer;
-        const bool &lost;
-        ~LeakScratch()
-        {
-            if (lost) { // cuMemFree would wait for the kernel that overran
-                buffer.abandon();
-            }
-        }
-    } leakScratch{scratch, contextLost};
-    if (settings.mode == SampleMode::Cold) {
-        phase = "allocating the L2 flush buffer";
-        const std::size_t l2 = std::size_t(std::max(device.l2CacheBytes, 1 << 20));
-        scratch = DeviceBuffer(l2 * 2);
-    }
-
-    // Each launch is queued behind the blocking kernel and released once its events are
-    // queued too, so the GPU runs started-kernel-finished back to back and the events time the
-    // kernel rather than the host's launch path (CUPTI's hooks make that 100 µs and more).
-    phase = "setting up the blocking kernel";
-    GpuHelpers &helpers = gpuHelpers();
-    if (!holdFlags) {
-        holdFlags = std::make_unique<MappedHostFlags>();
-    }
-    MappedHostFlags &hold = *holdFlags;
-    std::size_t blockerTimeouts = 0;
-    const Event started;
-    const Event finished;
-    const auto launchHeld = [&] {
-        hold.set(0, 0);
-        hold.set(1, 0);
-        helpers.block(hold, kHoldTimeoutNs, gpu);
-        struct Release
-        {
-            MappedHostFlags &flags;
-            ~Release() { flags.set(0, 1); } // also when the launch throws
-        } release{hold};
-        started.record(gpu);
-        function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
-        const std::uint32_t correlation = cupti ? timer->lastLaunchCorrelation().value_or(0) : 0;
-        finished.record(gpu);
-        return correlation;
-    };
-    const int warmups = std::max(1, settings.warmupLaunches);
-    for (int k = 0; k < warmups; ++k) {
-        phase = "running the user's kernel (warm-up launch " + std::to_string(k + 1) + ")";
-        (void)launchHeld();
-        waitOrThrow(finished, prepared.deadlineSeconds, "the kernel (warm-up launch)", contextLost);
-    }
-    if (cupti) {
-        timer->flush();
-        (void)timer->takeDurations();
-    }
-
-    phase = "opening NVML for the SM clock";
-    if (!clocks) {
-        clocks = std::make_unique<SmClockReader>(Device(ordinal).pciBusId());
-    }
-    if (!clocks->available()) {
-        m.notes.push_back("SM clock not sampled (" + clocks->unavailableReason() +
-                          "); throttling cannot be checked");
-    }
-    // The clock is read just before the launch and just after it completes, outside the timed
-    // span; the lower reading is the sample's clock, so a dip during the sample is not missed.
-    // Kept in the measurement as they come, so a fault part-way keeps them with the samples.
-    std::vector<double> &sampleClocksMHz = m.smClocksMHz;
-
-    StoppingCriterion criterion(settings);
-    bool cancelled = false;
-    const auto begin = Clock::now();
-    const auto elapsedSeconds = [&] {
-        return std::chrono::duration<double>(Clock::now() - begin).count();
-    };
-
-    // Samples wait here until CUPTI's records are flushed: a flush costs a quarter of a
-    // millisecond, so it is done once per batch (up to 32 samples or 10 ms of kernel time),
-    // not once per sample. The stopping rule sees each sample as the batch settles; samples
-    // after the one that stops it are dropped.
-    struct Pending
-    {
-        std::uint32_t correlation = 0;
-        double eventNs = 0.0;
-        double clockMHz = 0.0;
-    };
-    std::vector<Pending> pending;
-    double pendingEventNs = 0.0;
-    const auto fallBackToEvents = [&](const std::string &why) {
-        // Mixing sources would corrupt the statistics: events throughout.
-        cupti = false;
-        m.timingSource = TimingSource::Events;
-        m.notes.push_back(why + "; timed with cuEvents" + std::string(kEventCaveat));
-        m.samplesNs = m.eventSamplesNs;
-        criterion = StoppingCriterion(settings);
-        for (const double earlier : m.samplesNs) {
-            criterion.addSample(earlier, -1.0);
-        }
-    };
-    // Moves the pending samples into the measurement; true when the stopping rule stopped.
-    // `mayFlush` is false after an overrun, when even a flush could wait for the kernel.
-    const auto settle = [&](bool mayFlush) {
-        std::map<std::uint32_t, std::uint64_t> durations;
-        if (cupti && !pending.empty()) {
-            if (mayFlush) {
-                timer->flush();
-                durations = timer->takeDurations();
-            }
-        }
-        const double elapsed = elapsedSeconds();
-        bool stop = criterion.decision().stop;
-        for (const Pending &p : pending) {
-            if (stop) {
-                break;
-            }
-            double sampleNs = p.eventNs;
-            if (cupti) {
-                // CUPTI's correlation ids start at 1: 0 means no launch was seen.
-                const auto found =
-                    p.correlation != 0 ? durations.find(p.correlation) : durations.end();
-                if (found != durations.end()) {
-                    sampleNs = double(found->second);
-                } else {
-                    fallBackToEvents(mayFlush ? "CUPTI delivered no kernel record for sample " +
-                                                    std::to_string(m.samplesNs.size() + 1)
-                                              : std::string("CUPTI's records could not be read "
-                                                            "after the kernel overran"));
-                }
-            }
-            m.samplesNs.push_back(sampleNs);
-            m.eventSamplesNs.push_back(p.eventNs);
-            sampleClocksMHz.push_back(p.clockMHz);
-            stop = criterion.addSample(sampleNs, elapsed).stop;
-        }
-        pending.clear();
-        pendingEventNs = 0.0;
-        return stop;
-    };
-    constexpr std::size_t kBatchSamples = 32;
-    constexpr double kBatchEventNs = 10e6;
-    try {
-        for (std::size_t n = 0;; ++n) {
-            if (!scratch.empty()) {
-                fillBytesAsync(scratch.pointer(), static_cast<unsigned char>(n & 0xff),
-                               scratch.bytes(), gpu);
-            }
-            const std::optional<unsigned> clockBefore = clocks->smClockMHz();
-            phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
-            Pending sample;
-            sample.correlation = launchHeld();
-            waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
-            if (hold.get(1) != 0) {
-                ++blockerTimeouts;
-            }
-            const std::optional<unsigned> clockAfter = clocks->smClockMHz();
-            if (clockBefore || clockAfter) {
-                sample.clockMHz = double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
-                                                  clockAfter.value_or(clockBefore.value_or(0))));
-            } // else 0: not sampled, and checkClocks ignores it
-            sample.eventNs = double(Event::elapsedMs(started, finished)) * 1e6;
-            pending.push_back(sample);
-            pendingEventNs += sample.eventNs;
-
-            cancelled = cancelCheck && cancelCheck();
-            const std::size_t taken = m.samplesNs.size() + pending.size();
-            const bool settleNow =
-                !cupti || cancelled || pending.size() >= kBatchSamples ||
-                pendingEventNs >= kBatchEventNs ||
-                (settings.fixedSamples > 0 && taken >= std::size_t(settings.fixedSamples)) ||
-                elapsedSeconds() >= settings.timeCapSeconds;
-            if (settleNow && settle(true)) {
-                cancelled = false; // the rule stopped first
-                break;
-            }
-            if (cancelled) {
-                break;
-            }
-        }
-    } catch (...) {
-        // A fault or an overrun: keep the samples taken before it (their kernels completed).
-        try {
-            (void)settle(!contextLost);
-        } catch (...) {
-            m.notes.push_back(plural(pending.size(), "sample") +
-                              " taken just before the fault were lost with it");
-        }
-        throw;
-    }
-    m.stop = criterion.decision();
-    if (cancelled) {
-        m.stop = {true, StopReason::Cancelled,
-                  "cancelled after " + plural(m.samplesNs.size(), "sample")};
-    }
-    ThroughputOptions throughputOptions;
-    throughputOptions.copyCeilingGBps = copyCeilingGBps;
-    throughputOptions.bytesExpression = throughput.bytes;
-    throughputOptions.flopsExpression = throughput.flops;
-    m.throughput = computeThroughput(prepared.resolved, computeStatistics(m.samplesNs).medianNs,
-                                     device, throughputOptions);
-    if (blockerTimeouts > 0) {
-        m.notes.push_back(
-            "the blocking kernel gave up waiting for the host in " +
-            plural(blockerTimeouts, "sample") +
-            " (the host was stalled for over a second); their cuEvent times may include launch "
-            "latency");
-    }
-    if (cupti && timer->invalidRecords() > 0) {
-        m.notes.push_back(std::to_string(timer->invalidRecords()) +
-                          " CUPTI records were invalid or lost and ignored");
-    }
 }
 
 Page Runner::page(const PageRequest &request)

@@ -25,10 +25,7 @@
 
 namespace cuwb {
 
-struct Measurement;
 struct RunResult;
-struct SampleSettings;
-struct ThroughputExpressions;
 
 struct RunnerState
 {
@@ -53,8 +50,6 @@ struct RunnerState
     std::optional<double> copyCeilingGBps;
     std::string copyCeilingProblem;
 
-    void measureCopyCeiling();
-
     GpuHelpers &gpuHelpers()
     {
         if (!helpers) {
@@ -77,8 +72,6 @@ struct RunnerState
     }
 
     void execute(const RunRequest &request, RunResult &result, std::string &phase);
-    void sample(const RunRequest &request, const SampleSettings &settings,
-                const ThroughputExpressions &throughput, Measurement &result, std::string &phase);
 };
 
 } // namespace cuwb

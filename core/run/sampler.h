@@ -1,0 +1,126 @@
+// Sampler: the measurement behind Runner::measure(), one method per phase, as NVBench
+// structures its cold measurement. It prepares the launch exactly like run(), sets up the timer
+// (CUPTI kernel records, else cuEvents), the L2 flush buffer of cold samples and the blocking
+// kernel, warms up, opens NVML for the SM clock, then takes samples held behind the blocking
+// kernel and settles them in batches (one CUPTI flush per batch, each sample fed to the
+// stopping criterion) until the criterion or the cancel check stops it, and finishes with the
+// stop reason, the throughput and the notes. A fault or overrun part-way keeps the samples taken
+// before it and is rethrown for measure() to report; summariseSamples() then adds the
+// statistics and the clock check either way.
+#pragma once
+
+#include "cuda/cuptiactivity.h"
+#include "cuda/devicememory.h"
+#include "device/deviceinfo.h"
+#include "measure/measurement.h"
+#include "measure/stoppingcriterion.h"
+#include "run/preparedlaunch.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cuwb {
+
+struct RunRequest;
+struct RunnerState;
+
+class Sampler
+{
+public:
+    // All borrowed for the Sampler's lifetime; `result` and `phase` are written as it goes.
+    Sampler(RunnerState &runner, const RunRequest &request, const SampleSettings &settings,
+            const ThroughputExpressions &throughput, Measurement &result, std::string &phase);
+    Sampler(const Sampler &) = delete;
+    Sampler &operator=(const Sampler &) = delete;
+
+    // The phases in order. Throws ApiError or RunFailure as a run does; what the Sampler holds
+    // on the GPU is released (or, after an overrun, leaked) when it is destroyed.
+    void run();
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    // A sample taken but not yet settled: its CUPTI record is read with the batch's.
+    struct Pending
+    {
+        std::uint32_t correlation = 0;
+        double eventNs = 0.0;
+        double clockMHz = 0.0;
+    };
+    // Stops the CUPTI timer when the measurement ends, unless a kernel overran (then even a
+    // flush could wait for it).
+    struct StopTimer
+    {
+        StopTimer(KernelActivityTimer &timer, const bool &lost);
+        ~StopTimer();
+        StopTimer(const StopTimer &) = delete;
+        StopTimer &operator=(const StopTimer &) = delete;
+        KernelActivityTimer &timer;
+        const bool &lost;
+    };
+    // Leaks the L2 flush buffer after an overrun: cuMemFree would wait for the kernel.
+    struct LeakScratch
+    {
+        LeakScratch(DeviceBuffer &buffer, const bool &lost);
+        ~LeakScratch();
+        LeakScratch(const LeakScratch &) = delete;
+        LeakScratch &operator=(const LeakScratch &) = delete;
+        DeviceBuffer &buffer;
+        const bool &lost;
+    };
+
+    void measureCopyCeiling();
+    void prepare();
+    void startTimer();
+    void allocateFlushBuffer();
+    void setUpBlocker();
+    void warmUp();
+    void openClockReader();
+    void sampleUntilStopped();
+    void finish();
+
+    std::uint32_t launchHeld();
+    void takeSample(std::size_t n);
+    [[nodiscard]] bool batchDone() const;
+    bool settle(bool mayFlush);
+    void fallBackToEvents(const std::string &why);
+    [[nodiscard]] double elapsedSeconds() const;
+
+    RunnerState &m_runner;
+    const RunRequest &m_request;
+    const SampleSettings &m_settings;
+    const ThroughputExpressions &m_throughput;
+    Measurement &m_result;
+    std::string &m_phase;
+
+    // Created phase by phase in this order and destroyed in the reverse one: the events, then
+    // the flush buffer (leaked after an overrun), then the timer stopped (not after an
+    // overrun), then the launch's resources (leaked after an overrun).
+    Prepared m_prepared;
+    LeakOnLoss m_leak;
+    std::vector<void *> m_params;
+    bool m_cupti = false; // timing with CUPTI's records; false: with the cuEvents
+    std::optional<StopTimer> m_stopTimer;
+    DeviceBuffer m_scratch; // the L2 flush buffer of cold samples
+    LeakScratch m_leakScratch;
+    std::size_t m_blockerTimeouts = 0;
+    std::optional<Event> m_started;
+    std::optional<Event> m_finished;
+
+    StoppingCriterion m_criterion;
+    bool m_cancelled = false;
+    Clock::time_point m_begin;
+    // Samples wait here until CUPTI's records are flushed (see sampleUntilStopped()).
+    std::vector<Pending> m_pending;
+    double m_pendingEventNs = 0.0;
+};
+
+// What measure() adds once sampling ended, whether or not it finished: the statistics of both
+// timings, the SM clock check (throttling), the fault's stop reason and the launch-bound note.
+void summariseSamples(Measurement &result, const DeviceInfo &device);
+
+} // namespace cuwb
