@@ -1,7 +1,6 @@
 #include "run/bufferfiles.h"
 
 #include "run/hostelements.h"
-#include "run/runner.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -7,14 +7,13 @@
 
 #include "cuda/devicememory.h"
 #include "kernel/elementtype.h"
+#include "run/runrequest.h"
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace cuwb {
-
-enum class ExportFormat; // with the run's requests: Npy, Bin, Csv
 
 // A problem with a file the user named; the caller decides what it means for the run.
 struct FileProblem : std::runtime_error

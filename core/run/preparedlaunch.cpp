@@ -7,8 +7,9 @@
 #include "launch/launchvalidation.h"
 #include "run/bufferfiles.h"
 #include "run/devicefaults.h"
-#include "run/runner.h"
+#include "run/gpuhelpers.h"
 #include "run/runnerstate.h"
+#include "run/runrequest.h"
 #include "run/runtext.h"
 
 #include <algorithm>

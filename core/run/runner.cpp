@@ -1,24 +1,11 @@
 #include "run/runner.h"
 
-#include "compiler/compilejson.h"
-#include "compiler/kernelcompiler.h"
-#include "compiler/kernellookup.h"
 #include "cuda/apierror.h"
-#include "cuda/cuptiactivity.h"
 #include "cuda/cuptiprofiler.h"
 #include "cuda/devicememory.h"
-#include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
-#include "cuda/nvml.h"
-#include "cuda/nvrtcinfo.h"
 #include "device/archlimits.h"
 #include "device/occupancy.h"
-#include "kernel/kernelsignature.h"
-#include "launch/launchenvironment.h"
-#include "launch/launchvalidation.h"
-#include "measure/statistics.h"
-#include "measure/stoppingcriterion.h"
-#include "measure/throughput.h"
 #include "run/bufferfiles.h"
 #include "run/devicefaults.h"
 #include "run/gpuhelpers.h"
@@ -29,20 +16,14 @@
 #include "run/runtext.h"
 #include "run/sampler.h"
 
-#include <cuda.h> // CUDA_VERSION only: the toolkit this worker was built with
-
 #include <algorithm>
-#include <array>
-#include <cerrno>
 #include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
-#include <thread>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace cuwb {
 
@@ -53,6 +34,68 @@ using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// A run's phases: the launch prepared, the reference computed from the initial contents, the
+// launch, the buffers' reports, the verification; the buffers are kept for paging and export.
+void execute(RunnerState &s, const RunRequest &request, RunResult &result, std::string &phase)
+{
+    // The previous run's buffers go first, so this run has all the memory.
+    s.kept.reset();
+    s.keptHandles.clear();
+    const int runNumber = ++s.runs;
+
+    Prepared prepared;
+    const LeakOnLoss leak{prepared.resources, s.contextLost};
+    prepareLaunch(s, request, prepared, phase);
+    const ResolvedLaunch &resolved = prepared.resolved;
+    std::unique_ptr<RunResources> &resources = prepared.resources;
+    const Function &function = *prepared.function;
+    GpuHelpers &helpers = s.gpuHelpers();
+    const Stream &gpu = *s.stream;
+
+    // The reference, computed from the initial contents before the kernel may change them.
+    Reference reference(s, prepared, request.verification, result.verification, phase);
+    reference.prepare();
+
+    // The launch.
+    phase = "launching the kernel";
+    std::vector<void *> params = parameterPointerList(resolved, prepared.pointers);
+    const Event started;
+    const Event finished;
+    started.record(gpu);
+    function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
+    finished.record(gpu);
+    phase = "running the user's kernel";
+    waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", s.contextLost);
+    result.kernelTimeMs = Event::elapsedMs(started, finished);
+    result.compileMs = prepared.workerCompileMs;
+
+    // Reports: guard bands, unwritten outputs, statistics.
+    for (const Allocation &a : resources->buffers) {
+        phase = "checking `" + a.parameter + "`";
+        result.buffers.push_back(
+            checkBuffer(a, "run" + std::to_string(runNumber) + "/" + a.parameter, helpers, gpu));
+    }
+
+    for (const ResolvedBuffer &g : resolved.globals) {
+        phase = "reading the global `" + g.parameter + "`";
+        result.globals.push_back(readGlobal(g, *resources->module, helpers, gpu));
+    }
+
+    reference.check();
+    // What the verification held goes; the buffers stay for paging and export.
+    resources->referenceModule.reset();
+    resources->maskModule.reset();
+    resources->mask = DeviceBuffer();
+    resources->copies.clear();
+
+    result.message = prepared.note;
+    s.keptHandles.clear();
+    for (const BufferReport &report : result.buffers) {
+        s.keptHandles.push_back(report.handle);
+    }
+    s.kept = std::move(resources);
 }
 
 } // namespace
@@ -119,7 +162,7 @@ RunResult Runner::run(const RunRequest &request)
     std::string phase = "preparing the run";
     try {
         s.context->makeCurrent();
-        s.execute(request, result, phase);
+        execute(s, request, result, phase);
     } catch (const RunFailure &failure) {
         result.status = failure.status;
         result.message = failure.message;
@@ -141,66 +184,6 @@ RunResult Runner::run(const RunRequest &request)
     }
     result.wallTimeMs = msSince(start);
     return result;
-}
-
-void RunnerState::execute(const RunRequest &request, RunResult &result, std::string &phase)
-{
-    // The previous run's buffers go first, so this run has all the memory.
-    kept.reset();
-    keptHandles.clear();
-    const int runNumber = ++runs;
-
-    Prepared prepared;
-    const LeakOnLoss leak{prepared.resources, contextLost};
-    prepareLaunch(*this, request, prepared, phase);
-    const ResolvedLaunch &resolved = prepared.resolved;
-    std::unique_ptr<RunResources> &resources = prepared.resources;
-    const Function &function = *prepared.function;
-    GpuHelpers &helpers = gpuHelpers();
-    const Stream &gpu = *stream;
-
-    // The reference, computed from the initial contents before the kernel may change them.
-    Reference reference(*this, prepared, request.verification, result.verification, phase);
-    reference.prepare();
-
-    // The launch.
-    phase = "launching the kernel";
-    std::vector<void *> params = parameterPointerList(resolved, prepared.pointers);
-    const Event started;
-    const Event finished;
-    started.record(gpu);
-    function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
-    finished.record(gpu);
-    phase = "running the user's kernel";
-    waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", contextLost);
-    result.kernelTimeMs = Event::elapsedMs(started, finished);
-    result.compileMs = prepared.workerCompileMs;
-
-    // Reports: guard bands, unwritten outputs, statistics.
-    for (const Allocation &a : resources->buffers) {
-        phase = "checking `" + a.parameter + "`";
-        result.buffers.push_back(
-            checkBuffer(a, "run" + std::to_string(runNumber) + "/" + a.parameter, helpers, gpu));
-    }
-
-    for (const ResolvedBuffer &g : resolved.globals) {
-        phase = "reading the global `" + g.parameter + "`";
-        result.globals.push_back(readGlobal(g, *resources->module, helpers, gpu));
-    }
-
-    reference.check();
-    // What the verification held goes; the buffers stay for paging and export.
-    resources->referenceModule.reset();
-    resources->maskModule.reset();
-    resources->mask = DeviceBuffer();
-    resources->copies.clear();
-
-    result.message = prepared.note;
-    keptHandles.clear();
-    for (const BufferReport &report : result.buffers) {
-        keptHandles.push_back(report.handle);
-    }
-    kept = std::move(resources);
 }
 
 Measurement Runner::measure(const RunRequest &request, const SampleSettings &settings,

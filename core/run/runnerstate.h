@@ -25,8 +25,6 @@
 
 namespace cuwb {
 
-struct RunResult;
-
 struct RunnerState
 {
     int ordinal = 0;
@@ -70,8 +68,6 @@ struct RunnerState
         throw std::runtime_error("no buffer `" + handle +
                                  "` is kept: it belongs to an earlier run, or was released");
     }
-
-    void execute(const RunRequest &request, RunResult &result, std::string &phase);
 };
 
 } // namespace cuwb

@@ -10,8 +10,8 @@
 #include "measure/throughput.h"
 #include "run/devicefaults.h"
 #include "run/gpuhelpers.h"
-#include "run/runner.h"
 #include "run/runnerstate.h"
+#include "run/runrequest.h"
 #include "run/runtext.h"
 
 #include <cuda.h> // CUDA_VERSION only: the toolkit this worker was built with
