@@ -3,8 +3,6 @@
 #include "compiler/kernelcompiler.h"
 #include "gui/common/qtconvert.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include <exception>
 
 namespace cuwb {
@@ -39,20 +37,21 @@ CompileResult runCompile(const std::shared_ptr<KernelCompiler> &compiler, const 
 CompileController::CompileController(QObject *parent)
     : QObject(parent)
     , m_compiler(std::make_shared<KernelCompiler>())
+    , m_jobs(
+          this, &m_pool, [this](quint64 id, CompileResult &&result) { jobEnded(id, &result); },
+          [this](quint64 id) { jobEnded(id, nullptr); },
+          [this](quint64 id) { Q_EMIT compileStarted(id, m_documents[id]); })
 {
     qRegisterMetaType<cuwb::CompileResult>();
     m_pool.setMaxThreadCount(1);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(DefaultDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &CompileController::compileNow);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &CompileController::onWorkerFinished);
 }
 
 CompileController::~CompileController()
 {
     m_debounce.stop();
-    m_waiting.reset();
-    m_watcher.disconnect(this);
     m_pool.waitForDone();
 }
 
@@ -99,58 +98,30 @@ quint64 CompileController::compileNow()
 
 quint64 CompileController::submit(const CompileRequest &request)
 {
-    Job job;
-    job.id = ++m_nextJobId;
-    job.request = request;
-    job.options = m_options;
+    CompileOptions options = m_options;
     for (const QString &dir : request.extraIncludeDirs)
-        job.options.includeDirs.push_back(toStdString(dir));
-    m_latestJobId = job.id;
-    if (m_running) {
-        m_waiting = std::move(job); // replaces an older waiting request
-    } else {
-        start(std::move(job));
-        Q_EMIT busyChanged(true);
-    }
-    return m_latestJobId;
-}
-
-void CompileController::start(Job job)
-{
-    m_running = std::move(job);
-    std::shared_ptr<KernelCompiler> compiler = m_compiler;
-    std::string source = toStdString(m_running->request.source);
-    std::string fileName = toStdString(m_running->request.fileName);
-    CompileOptions options = m_running->options;
-    Q_EMIT compileStarted(m_running->id, m_running->request.documentId);
-    m_watcher.setFuture(
-        QtConcurrent::run(&m_pool, [compiler, source = std::move(source),
-                                    fileName = std::move(fileName), options = std::move(options)] {
+        options.includeDirs.push_back(toStdString(dir));
+    const bool wasBusy = m_jobs.isBusy();
+    m_documents[m_jobs.newest() + 1] = request.documentId;
+    const quint64 id =
+        m_jobs.submit([compiler = m_compiler, source = toStdString(request.source),
+                       fileName = toStdString(request.fileName), options = std::move(options)] {
             return runCompile(compiler, source, fileName, options);
-        }));
+        });
+    if (!wasBusy)
+        Q_EMIT busyChanged(true);
+    return id;
 }
 
-void CompileController::onWorkerFinished()
+void CompileController::jobEnded(quint64 id, CompileResult *result)
 {
-    if (!m_running)
-        return;
-    const Job finished = std::move(*m_running);
-    m_running.reset();
-    // Moved out, not copied: a large module's PTX and CUBIN are megabytes, and this runs on
-    // the GUI thread.
-    CompileResult result = m_watcher.future().takeResult();
-
-    if (m_waiting) {
-        Job next = std::move(*m_waiting);
-        m_waiting.reset();
-        start(std::move(next));
-    }
-
-    if (finished.id == m_latestJobId)
-        Q_EMIT compileFinished(finished.id, finished.request.documentId, result);
+    const int documentId = m_documents[id];
+    // This job and any that waited behind it and were replaced are done with.
+    m_documents.erase(m_documents.begin(), m_documents.upper_bound(id));
+    if (result)
+        Q_EMIT compileFinished(id, documentId, *result);
     else
-        Q_EMIT compileDiscarded(finished.id);
-
+        Q_EMIT compileDiscarded(id);
     if (!isBusy())
         Q_EMIT busyChanged(false);
 }

@@ -8,8 +8,8 @@
 
 #include "compiler/compileoptions.h"
 #include "compiler/compileresult.h"
+#include "gui/common/jobtracker.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -18,8 +18,8 @@
 #include <QTimer>
 
 #include <functional>
+#include <map>
 #include <memory>
-#include <optional>
 
 namespace cuwb {
 
@@ -60,8 +60,8 @@ public:
     // Queues one request directly (supersedes any waiting one). Returns its job id.
     quint64 submit(const CompileRequest &request);
 
-    [[nodiscard]] bool isBusy() const { return m_running.has_value(); }
-    [[nodiscard]] quint64 latestJobId() const { return m_latestJobId; }
+    [[nodiscard]] bool isBusy() const { return m_jobs.isBusy(); }
+    [[nodiscard]] quint64 latestJobId() const { return m_jobs.newest(); }
     [[nodiscard]] KernelCompiler &compiler() { return *m_compiler; }
 
 Q_SIGNALS:
@@ -72,26 +72,16 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    struct Job
-    {
-        quint64 id = 0;
-        CompileRequest request;
-        CompileOptions options;
-    };
-
-    void start(Job job);
-    void onWorkerFinished();
+    // A job ended: its result (the newest job's) or null (discarded).
+    void jobEnded(quint64 id, CompileResult *result);
 
     std::shared_ptr<KernelCompiler> m_compiler;
     SourceProvider m_provider;
     CompileOptions m_options;
     QTimer m_debounce;
-    QThreadPool m_pool;
-    QFutureWatcher<CompileResult> m_watcher;
-    std::optional<Job> m_running;
-    std::optional<Job> m_waiting;
-    quint64 m_nextJobId = 0;
-    quint64 m_latestJobId = 0;
+    QThreadPool m_pool;                 // one thread: one NVRTC compile at a time
+    std::map<quint64, int> m_documents; // the document of each job not yet ended
+    JobTracker<CompileResult> m_jobs;
 };
 
 } // namespace cuwb

@@ -2,8 +2,6 @@
 
 #include "gui/common/qtconvert.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include <mutex>
 
 namespace cuwb {
@@ -21,10 +19,10 @@ std::mutex &planMutex()
 
 MetricPassPlanner::MetricPassPlanner(QObject *parent)
     : QObject(parent)
+    , m_jobs(this, nullptr,
+             [this](quint64 id, MetricsResult &&result) { Q_EMIT planFinished(id, result); })
 {
     qRegisterMetaType<cuwb::MetricsResult>();
-    connect(&m_watcher, &QFutureWatcher<MetricsResult>::finished, this,
-            &MetricPassPlanner::onFinished);
 }
 
 // The count in flight, if any, finishes on its pool thread with copies of its inputs; nothing
@@ -33,55 +31,23 @@ MetricPassPlanner::~MetricPassPlanner() = default;
 
 quint64 MetricPassPlanner::plan(const QString &arch, const QStringList &metrics)
 {
-    Request request{++m_nextId, arch, metrics};
-    m_latestId = request.id;
-    if (m_running)
-        m_waiting = std::move(request); // replaces an older waiting request
-    else
-        start(std::move(request));
-    return m_latestId;
-}
-
-void MetricPassPlanner::start(Request request)
-{
-    const std::string chip = chipForArch(toStdString(request.arch));
-    std::vector<std::string> metrics = toStdStringList(request.metrics);
-    // Answers that need no CUPTI come back at once (but still through the event loop, so that
-    // callers see the same order of events either way).
+    const std::string chip = chipForArch(toStdString(arch));
+    // Answers that need no CUPTI are known at once, but still come through the job (and the
+    // event loop), so that callers see the same order of events either way.
     MetricsResult immediate;
     immediate.chip = chip;
-    if (request.arch.isEmpty())
+    if (arch.isEmpty())
         immediate.error = toStdString(tr("no device or target architecture is known yet"));
     else if (chip.empty())
-        immediate.error =
-            toStdString(tr("this program knows no CUPTI chip for %1").arg(request.arch));
-    else if (metrics.empty())
+        immediate.error = toStdString(tr("this program knows no CUPTI chip for %1").arg(arch));
+    else if (metrics.isEmpty())
         immediate.error = toStdString(tr("no metric is named"));
-    m_running = std::move(request);
-    if (!immediate.ok()) {
-        m_watcher.setFuture(QtFuture::makeReadyFuture(std::move(immediate)));
-        return;
-    }
-    m_watcher.setFuture(QtConcurrent::run([chip, metrics = std::move(metrics)] {
+    if (!immediate.ok())
+        return m_jobs.submit([immediate] { return immediate; });
+    return m_jobs.submit([chip, metrics = toStdStringList(metrics)] {
         const std::lock_guard lock(planMutex());
         return planMetricPasses(chip, metrics);
-    }));
-}
-
-void MetricPassPlanner::onFinished()
-{
-    if (!m_running)
-        return;
-    const Request finished = std::move(*m_running);
-    m_running.reset();
-    const MetricsResult result = m_watcher.future().result();
-    if (m_waiting) {
-        Request next = std::move(*m_waiting);
-        m_waiting.reset();
-        start(std::move(next));
-    }
-    if (finished.id == m_latestId)
-        Q_EMIT planFinished(finished.id, result);
+    });
 }
 
 QString MetricPassPlanner::describe(const QString &arch, const QStringList &metrics,

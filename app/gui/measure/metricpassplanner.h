@@ -8,12 +8,11 @@
 #include "gui/common/metatypes.h"
 #include "measure/metrics.h"
 
-#include <QFutureWatcher>
+#include "gui/common/jobtracker.h"
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
-
-#include <optional>
 
 namespace cuwb {
 
@@ -29,8 +28,8 @@ public:
     // at once when the chip is unknown or no metric is named. Returns the request's id.
     quint64 plan(const QString &arch, const QStringList &metrics);
 
-    [[nodiscard]] bool isBusy() const { return m_running.has_value(); }
-    [[nodiscard]] quint64 latestId() const { return m_latestId; }
+    [[nodiscard]] bool isBusy() const { return m_jobs.isBusy(); }
+    [[nodiscard]] quint64 latestId() const { return m_jobs.newest(); }
 
     // The line a user reads for a finished plan: "1 replay pass on GH100 (sm_90) for 5
     // metrics", or why the passes are not known (an unknown metric is named).
@@ -42,20 +41,7 @@ Q_SIGNALS:
     void planFinished(quint64 id, const cuwb::MetricsResult &plan);
 
 private:
-    struct Request
-    {
-        quint64 id = 0;
-        QString arch;
-        QStringList metrics;
-    };
-    void start(Request request);
-    void onFinished();
-
-    QFutureWatcher<MetricsResult> m_watcher;
-    std::optional<Request> m_running;
-    std::optional<Request> m_waiting;
-    quint64 m_nextId = 0;
-    quint64 m_latestId = 0;
+    JobTracker<MetricsResult> m_jobs;
 };
 
 } // namespace cuwb

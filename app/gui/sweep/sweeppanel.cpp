@@ -33,7 +33,6 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <climits>
@@ -116,6 +115,7 @@ QString duration(double seconds)
 SweepPanel::SweepPanel(SweepController *controller, QWidget *parent)
     : QWidget(parent)
     , m_controller(controller)
+    , m_counts(this, nullptr, [this](quint64, Count &&count) { onCounted(std::move(count)); })
     , m_view(new SweepResultsView(this))
     , m_axesModel(new SweepAxesModel(this))
 {
@@ -150,7 +150,6 @@ SweepPanel::SweepPanel(SweepController *controller, QWidget *parent)
     m_countDelay.setSingleShot(true);
     m_countDelay.setInterval(kCountDelayMs);
     connect(&m_countDelay, &QTimer::timeout, this, &SweepPanel::startCount);
-    connect(&m_counter, &QFutureWatcher<Count>::finished, this, &SweepPanel::onCounted);
     m_flush.setSingleShot(true);
     connect(&m_flush, &QTimer::timeout, this, &SweepPanel::flushPoints);
     m_sinceFlush.start();
@@ -170,12 +169,9 @@ SweepPanel::SweepPanel(SweepController *controller, QWidget *parent)
     setSpec(SweepSpec{});
 }
 
-SweepPanel::~SweepPanel()
-{
-    // A count in flight finishes on its own thread; its result has nowhere to go.
-    m_counter.disconnect(this);
-    m_counter.waitForFinished();
-}
+// A count in flight finishes on its pool thread with copies of its inputs; its result has
+// nowhere to go (the tracker drops it).
+SweepPanel::~SweepPanel() = default;
 
 void SweepPanel::buildEditor(QWidget *editor)
 {
@@ -520,46 +516,33 @@ void SweepPanel::scheduleCount()
 
 void SweepPanel::startCount()
 {
-    if (m_counter.isRunning()) {
-        m_countDelay.start(); // one count at a time; the newest spec is counted next
-        return;
-    }
-    if (m_spec.axes.empty() || !m_base) {
-        // Nothing to count, and the reason is known without expanding anything.
-        Count count;
-        count.generation = m_generation;
-        if (m_spec.axes.empty())
-            count.error = toStdString(tr("the sweep has no axes; add one, such as block.x from "
-                                         "32 to 1024 in steps of 32 (or choose a preset)"));
-        m_countResult = count;
-        updateCountText();
-        Q_EMIT countChanged();
-        if (m_runWhenCounted) {
-            m_runWhenCounted = false;
-            runSweep();
-        }
-        return;
-    }
-    RunRequest base = *m_base;
+    // The count runs off the GUI thread, one at a time; the newest spec is counted next and
+    // an older count's result is dropped (JobTracker).
+    std::string nothingToCount;
+    if (m_spec.axes.empty())
+        nothingToCount = toStdString(tr("the sweep has no axes; add one, such as block.x from "
+                                        "32 to 1024 in steps of 32 (or choose a preset)"));
+    const bool haveBase = m_base.has_value();
+    RunRequest base = haveBase ? *m_base : RunRequest{};
     base.source.clear(); // not needed to expand the launch, and copied into every point
-    m_counter.setFuture(QtConcurrent::run(
-        [generation = m_generation, spec = m_spec, base = std::move(base), limits = m_limits] {
-            Count count;
+    m_counts.submit([generation = m_generation, spec = m_spec, base = std::move(base),
+                     limits = m_limits, haveBase, nothingToCount] {
+        Count count;
+        if (!spec.axes.empty() && haveBase)
             static_cast<SweepCount &>(count) =
                 countSweep(spec, base, limits ? &*limits : nullptr, kCountLimit);
-            count.generation = generation;
-            return count;
-        }));
+        else
+            count.error = nothingToCount; // and without a base, the reason is known already
+        count.generation = generation;
+        return count;
+    });
 }
 
-void SweepPanel::onCounted()
+void SweepPanel::onCounted(Count &&count)
 {
-    const Count count = m_counter.result();
-    if (count.generation != m_generation) {
-        startCount(); // the spec changed while counting
-        return;
-    }
-    m_countResult = count;
+    if (count.generation != m_generation)
+        return; // the spec changed since; its own count is scheduled
+    m_countResult = std::move(count);
     updateCountText();
     Q_EMIT countChanged();
     if (m_runWhenCounted) {

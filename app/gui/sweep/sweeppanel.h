@@ -16,12 +16,12 @@
 #pragma once
 
 #include "device/archlimits.h"
+#include "gui/common/jobtracker.h"
 #include "gui/sweep/sweepchartbuilder.h"
 #include "sweep/sweepcount.h"
 #include "sweep/sweeprunner.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 
@@ -159,7 +159,7 @@ private:
     void syncPreset();
     void scheduleCount();
     void startCount();
-    void onCounted();
+    void onCounted(Count &&count);
     void updateCountText();
     void updateRunState();
     void setMessage(const QString &message);
@@ -187,7 +187,7 @@ private:
     // Counting, off the GUI thread; a count of an older generation is dropped.
     quint64 m_generation = 0;
     std::optional<Count> m_countResult;
-    QFutureWatcher<Count> m_counter;
+    JobTracker<Count> m_counts;
     QTimer m_countDelay;
     bool m_runWhenCounted = false;
     std::function<bool(const QString &)> m_confirm;
