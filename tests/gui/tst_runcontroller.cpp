@@ -40,6 +40,7 @@ private Q_SLOTS:
     void cancelKeepsTheSamplesAndTheWorker();
     void cancelRightAfterStartingIsNotLost();
     void cancelLeavesARunAlone();
+    void aSupersededRunIsDropped();
 
 private:
     // A cuwb stand-in that answers hello, then never answers its first run.
@@ -245,6 +246,25 @@ void TestRunController::cancelLeavesARunAlone()
     QCOMPARE(ran.front().at(1).value<RunResult>().status, RunStatus::Succeeded);
     QCOMPARE(cancellable.size(), 0);
     QVERIFY(!requestLog().contains(QStringLiteral("cancel")));
+}
+
+void TestRunController::aSupersededRunIsDropped()
+{
+    RunController controller;
+    // A slow hello keeps the first run in flight while the next two are asked for.
+    controller.setCliPath(fakeCli(QStringLiteral("measure-ok"), 500));
+    QSignalSpy ran(&controller, &RunController::runFinished);
+    QSignalSpy discarded(&controller, &RunController::runDiscarded);
+    const quint64 first = controller.run(sampleRequest());
+    controller.run(sampleRequest());
+    const quint64 third = controller.run(sampleRequest());
+    QTRY_COMPARE_WITH_TIMEOUT(ran.size(), 1, ReplyTimeoutMs);
+    // Only the newest run's result is shown; the first one's is dropped when it comes, and the
+    // second was replaced before it was ever sent.
+    QCOMPARE(ran.front().at(0).value<quint64>(), third);
+    QCOMPARE(discarded.size(), 1);
+    QCOMPARE(discarded.front().at(0).value<quint64>(), first);
+    QCOMPARE(requestLog().count(QStringLiteral("run")), 2);
 }
 
 QTEST_MAIN(TestRunController)
