@@ -1,7 +1,7 @@
 // The corpus of public kernels (tests/realworld/) without a GPU: every project passes
 // `cuwb check` (its kernel named as written in the source, its defines, globals and
 // verification), and its sweep expands with runnable points (`cuwb sweep --list`).
-#include "../projectrows.h"
+#include "../support/projectrows.h"
 #include "cuwbprocess.h"
 
 #include <QtTest>

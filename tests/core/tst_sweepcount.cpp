@@ -5,7 +5,7 @@
 #include "device/archlimits.h"
 #include "sweep/sweepcount.h"
 
-#include "sweeptesthelpers.h"
+#include "../support/sweeptesthelpers.h"
 
 #include <QtTest>
 

@@ -4,7 +4,7 @@
 // defines, template arguments, -maxrregcount, --use_fast_math).
 #include "sweep/sweep.h"
 
-#include "sweeptesthelpers.h"
+#include "../support/sweeptesthelpers.h"
 
 #include <QtTest>
 

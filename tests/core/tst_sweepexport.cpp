@@ -2,7 +2,7 @@
 // data/sweep_result_t4.json) for a result with a point of every kind (sweepfixture.h).
 #include "sweep/sweepexport.h"
 
-#include "sweepfixture.h"
+#include "../support/sweepfixture.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 #include "sweep/sweephistory.h"
 #include "sweep/sweepjson.h"
 
-#include "sweepfixture.h"
+#include "../support/sweepfixture.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

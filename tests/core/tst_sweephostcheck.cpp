@@ -3,7 +3,7 @@
 // the compile time belongs to the first point of each variant.
 #include "sweep/sweephostcheck.h"
 
-#include "sweeptesthelpers.h"
+#include "../support/sweeptesthelpers.h"
 
 #include <QtTest>
 

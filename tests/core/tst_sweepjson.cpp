@@ -7,7 +7,7 @@
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
 
-#include "sweepfixture.h"
+#include "../support/sweepfixture.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -5,7 +5,7 @@
 #include "sweep/sweeprunner.h"
 #include "worker/workerprocess.h"
 
-#include "sweeptesthelpers.h"
+#include "../support/sweeptesthelpers.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -3,7 +3,7 @@
 // runs and verifies through `cuwb run --json`, and its sweep measures with every point verified
 // through `cuwb sweep --verify --json`: no point may be skipped for a reason other than the
 // device's limits or its constraints, and none may be wrong. Skips, saying why, without a GPU.
-#include "../projectrows.h"
+#include "../support/projectrows.h"
 #include "gpuavailability.h"
 
 #include <QCoreApplication>

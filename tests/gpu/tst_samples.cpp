@@ -1,7 +1,7 @@
 // On a real GPU: every sample project under samples/ runs and verifies, each through
 // `cuwb run --json` (the grading command) in a worker of its own. Skips, saying why, where
 // there is no driver or no GPU.
-#include "../projectrows.h"
+#include "../support/projectrows.h"
 #include "gpuavailability.h"
 
 #include <QCoreApplication>

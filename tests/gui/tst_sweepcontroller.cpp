@@ -5,7 +5,7 @@
 // hangs does not wait for it. The host compiles are real (NVRTC needs no GPU).
 #include "gui/sweep/sweepcontroller.h"
 
-#include "../core/sweeptesthelpers.h"
+#include "../support/sweeptesthelpers.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -10,7 +10,7 @@
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
 
-#include "../core/sweeptesthelpers.h"
+#include "../support/sweeptesthelpers.h"
 #include "sweep/sweepjson.h"
 #include "sweeptestdata.h"
 
