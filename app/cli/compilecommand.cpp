@@ -1,6 +1,8 @@
 #include "argumentparser.h"
 #include "commands.h"
 
+#include "util/format.h"
+
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
@@ -102,11 +104,6 @@ void printKernel(std::ostream &out, const KernelInfo &kernel)
         out << "no spills, ";
     }
     out << r.barriers << (r.barriers == 1 ? " barrier" : " barriers") << "\n";
-}
-
-std::string plural(int count, const char *word)
-{
-    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
 }
 
 std::string joined(const std::vector<std::string> &items)
@@ -334,7 +331,7 @@ int runCompile(const std::vector<std::string> &arguments)
     std::snprintf(time, sizeof time, "%.0f ms", result.compileTimeMs);
     if (result.success) {
         report << "compiled " << file.path << " for " << options.arch << " in " << time << ": "
-               << tally << ", " << plural(int(result.kernels.size()), "kernel") << "\n";
+               << tally << ", " << plural(result.kernels.size(), "kernel") << "\n";
         if (parser.isSet("--ptx")) {
             std::cout << result.ptx;
         }

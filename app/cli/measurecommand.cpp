@@ -3,7 +3,9 @@
 // prints the statistics and throughput (or the whole Measurement as JSON).
 #include "argumentparser.h"
 #include "commands.h"
+
 #include "interruptcancels.h"
+#include "util/format.h"
 
 #include "measure/measurejson.h"
 #include "measure/metrics.h"
@@ -39,11 +41,6 @@ std::string format(const char *pattern, double value)
     return text;
 }
 
-std::string microseconds(double ns)
-{
-    return format("%.3f µs", ns * 1e-3);
-}
-
 void printMeasurement(std::ostream &out, const std::string &path, const Measurement &m)
 {
     out << path << ": ";
@@ -58,14 +55,14 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
     }
     const SampleStatistics &s = m.statistics;
     if (s.count > 0) {
-        out << "  median " << microseconds(s.medianNs) << ", mean " << microseconds(s.meanNs)
-            << ", min " << microseconds(s.minNs) << ", max " << microseconds(s.maxNs) << ", stddev "
-            << microseconds(s.stddevNs) << '\n';
+        out << "  median " << formatMicroseconds(s.medianNs) << ", mean "
+            << formatMicroseconds(s.meanNs) << ", min " << formatMicroseconds(s.minNs) << ", max "
+            << formatMicroseconds(s.maxNs) << ", stddev " << formatMicroseconds(s.stddevNs) << '\n';
         out << "  noise " << format("%.2f %%", s.relativeNoise * 100.0) << ", " << s.count
             << " samples (" << sampleModeName(m.settings.mode) << "), timed by "
             << timingSourceName(m.timingSource);
         if (m.eventStatistics.count > 0 && m.timingSource == TimingSource::Cupti) {
-            out << " (cuEvent median " << microseconds(m.eventStatistics.medianNs) << ")";
+            out << " (cuEvent median " << formatMicroseconds(m.eventStatistics.medianNs) << ")";
         }
         out << '\n';
         if (!m.stop.message.empty()) {
@@ -164,7 +161,7 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
             out << "  DRAM throughput " << format("%.1f %%", *dram) << " of peak\n";
         }
         if (const auto time = metricValue(r, "gpu__time_duration.sum")) {
-            out << "  GPU time in the metrics pass " << microseconds(*time) << '\n';
+            out << "  GPU time in the metrics pass " << formatMicroseconds(*time) << '\n';
         }
     }
     const auto achieved = metricValue(r, "sm__warps_active.avg.pct_of_peak_sustained_active");

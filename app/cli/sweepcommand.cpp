@@ -4,7 +4,9 @@
 // writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner.
 #include "argumentparser.h"
 #include "commands.h"
+
 #include "interruptcancels.h"
+#include "util/format.h"
 
 #include "project/project.h"
 #include "sweep/sweepexport.h"
@@ -45,11 +47,6 @@ std::string format(const char *pattern, double value)
     return text;
 }
 
-std::string microseconds(double ns)
-{
-    return format("%.3f µs", ns * 1e-3);
-}
-
 // "[ 7/32]": the count padded to the total's width, so the lines align.
 std::string progressTag(std::size_t done, std::size_t total)
 {
@@ -64,7 +61,8 @@ std::string figures(const SweepPointResult &r)
     std::string text;
     if (r.measurement && r.measurement->statistics.count > 0) {
         const SampleStatistics &s = r.measurement->statistics;
-        text += "median " + microseconds(s.medianNs) + format(" ±%.1f%%", s.relativeNoise * 100);
+        text +=
+            "median " + formatMicroseconds(s.medianNs) + format(" ±%.1f%%", s.relativeNoise * 100);
         const Throughput &t = r.measurement->throughput;
         if (t.effectiveGBps) {
             text += format(", %.1f GB/s", *t.effectiveGBps);

@@ -1,5 +1,7 @@
 #include "device/occupancy.h"
 
+#include "util/format.h"
+
 #include <cuda_occupancy.h>
 
 #include <algorithm>
@@ -9,11 +11,6 @@
 namespace cuwb {
 
 namespace {
-
-std::string bytesText(std::size_t bytes)
-{
-    return std::to_string(bytes) + " bytes";
-}
 
 OccupancyResult invalid(std::string error)
 {
@@ -43,15 +40,15 @@ std::string inputError(const ArchLimits &arch, const OccupancyInput &input)
                "maximum of " + std::to_string(arch.maxRegistersPerThread) + " on " + name;
     }
     if (input.staticSharedBytes > arch.sharedPerBlockBytes) {
-        return "static shared memory of " + bytesText(input.staticSharedBytes) + " exceeds the " +
-               bytesText(arch.sharedPerBlockBytes) +
+        return "static shared memory of " + formatBytes(input.staticSharedBytes) + " exceeds the " +
+               formatBytes(arch.sharedPerBlockBytes) +
                " allowed for static shared memory; larger amounts must be dynamic";
     }
     const std::size_t optin = std::max(arch.sharedPerBlockOptinBytes, arch.sharedPerBlockBytes);
     const std::size_t total = input.staticSharedBytes + input.dynamicSharedBytes;
     if (total > optin) {
-        return "shared memory of " + bytesText(total) + " per block exceeds the " + name +
-               " limit of " + bytesText(optin) + " (" + std::to_string(optin / 1024) +
+        return "shared memory of " + formatBytes(total) + " per block exceeds the " + name +
+               " limit of " + formatBytes(optin) + " (" + std::to_string(optin / 1024) +
                " KB with opt-in)";
     }
     const long long registersPerBlock =

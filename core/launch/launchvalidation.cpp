@@ -1,5 +1,7 @@
 #include "launch/launchvalidation.h"
 
+#include "util/format.h"
+
 #include "compiler/kernelinfo.h"
 
 #include <algorithm>
@@ -9,20 +11,6 @@
 namespace cuwb {
 
 namespace {
-
-std::string formatBytes(std::uint64_t bytes)
-{
-    const double gib = double(bytes) / double(1ull << 30);
-    const double mib = double(bytes) / double(1ull << 20);
-    char text[64];
-    if (gib >= 1.0)
-        std::snprintf(text, sizeof text, "%.1f GiB", gib);
-    else if (mib >= 1.0)
-        std::snprintf(text, sizeof text, "%.1f MiB", mib);
-    else
-        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-    return text;
-}
 
 bool multiplyOverflows(std::uint64_t a, std::uint64_t b, std::uint64_t &product)
 {

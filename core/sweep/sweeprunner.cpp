@@ -205,26 +205,6 @@ SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
     return {least * double(runnablePoints), most * double(runnablePoints)};
 }
 
-std::string formatDuration(double seconds)
-{
-    char text[64];
-    if (!std::isfinite(seconds) || seconds < 0) {
-        return "unknown";
-    }
-    if (seconds < 1.0) {
-        std::snprintf(text, sizeof text, "%.0f ms", seconds * 1e3);
-    } else if (seconds < 60.0) {
-        std::snprintf(text, sizeof text, "%.0f s", seconds);
-    } else if (seconds < 3600.0) {
-        const long long whole = std::llround(seconds);
-        std::snprintf(text, sizeof text, "%lld min %lld s", whole / 60, whole % 60);
-    } else {
-        const long long minutes = std::llround(seconds / 60.0);
-        std::snprintf(text, sizeof text, "%lld h %lld min", minutes / 60, minutes % 60);
-    }
-    return text;
-}
-
 SweepRunner::SweepRunner(WorkerProcess &worker)
     : m_worker(worker)
     , m_state(std::make_unique<State>())

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "sweep/sweep.h"
+#include "util/format.h" // formatDuration
 
 #include <atomic>
 #include <cstddef>
@@ -59,9 +60,6 @@ struct SweepEstimate
 };
 SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
                             double deadlineSeconds);
-
-// "850 ms", "12 s", "3 min 20 s", "2 h 5 min".
-std::string formatDuration(double seconds);
 
 class SweepRunner
 {

@@ -194,7 +194,7 @@ void TestLaunchValidation::freeMemory()
     context.freeMemoryBytes = std::uint64_t(139) << 30;
     QCOMPARE(check(resolved, {}, context),
              std::vector<std::string>{
-                 "buffers: buffers need 150.0 GiB; NVIDIA H200 has 139.0 GiB free"});
+                 "buffers: buffers need 150.00 GiB; NVIDIA H200 has 139.00 GiB free"});
     context.freeMemoryBytes.reset(); // without a device nothing is known
     QCOMPARE(check(resolved, {}, context), std::vector<std::string>{});
 }

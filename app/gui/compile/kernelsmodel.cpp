@@ -1,5 +1,7 @@
 #include "gui/compile/kernelsmodel.h"
 
+#include "gui/common/format.h"
+
 #include "gui/common/qtconvert.h"
 #include "gui/common/theme.h"
 
@@ -12,11 +14,6 @@ namespace {
 QString blocksText(int blocks)
 {
     return blocks == kUnlimitedBlocks ? KernelsModel::tr("unlimited") : QString::number(blocks);
-}
-
-QString bytesText(int bytes)
-{
-    return KernelsModel::tr("%1 B").arg(bytes);
 }
 
 QString limiterText(OccupancyLimiter limiter)
@@ -147,13 +144,16 @@ QVariant KernelsModel::data(const QModelIndex &index, int role) const
         case RegistersColumn:
             return haveResources ? QVariant(r.registers) : QVariant(unknown);
         case StaticSharedColumn:
-            return haveResources ? QVariant(bytesText(r.staticSharedBytes)) : QVariant(unknown);
+            return haveResources ? QVariant(compactBytesText(r.staticSharedBytes))
+                                 : QVariant(unknown);
         case StackColumn:
-            return haveResources ? QVariant(bytesText(r.stackFrameBytes)) : QVariant(unknown);
+            return haveResources ? QVariant(compactBytesText(r.stackFrameBytes))
+                                 : QVariant(unknown);
         case SpillStoresColumn:
-            return haveResources ? QVariant(bytesText(r.spillStoreBytes)) : QVariant(unknown);
+            return haveResources ? QVariant(compactBytesText(r.spillStoreBytes))
+                                 : QVariant(unknown);
         case SpillLoadsColumn:
-            return haveResources ? QVariant(bytesText(r.spillLoadBytes)) : QVariant(unknown);
+            return haveResources ? QVariant(compactBytesText(r.spillLoadBytes)) : QVariant(unknown);
         case BarriersColumn:
             return haveResources ? QVariant(r.barriers) : QVariant(unknown);
         case BlocksPerSmColumn:

@@ -1,5 +1,7 @@
 #include "gui/device/devicepanel.h"
 
+#include "gui/common/format.h"
+
 #include "cuda/nvrtcinfo.h"
 #include "gui/common/qtconvert.h"
 
@@ -12,11 +14,6 @@
 namespace cuwb {
 
 namespace {
-
-QString bytesText(std::uint64_t bytes)
-{
-    return QLocale().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat);
-}
 
 QString kib(std::size_t bytes)
 {

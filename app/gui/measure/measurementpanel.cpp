@@ -1,5 +1,7 @@
 #include "gui/measure/measurementpanel.h"
 
+#include "gui/common/format.h"
+
 #include "gui/common/qtconvert.h"
 #include "gui/measure/measurementhistogram.h"
 
@@ -122,16 +124,7 @@ QString MeasurementPanel::formatTime(double ns)
 
 QString MeasurementPanel::formatBytes(double bytes)
 {
-    if (!std::isfinite(bytes))
-        return tr("n/a");
-    const double size = std::abs(bytes);
-    if (size >= 1e8)
-        return tr("%1 GB").arg(QString::number(bytes * 1e-9, 'f', 2));
-    if (size >= 1e5)
-        return tr("%1 MB").arg(QString::number(bytes * 1e-6, 'f', 2));
-    if (size >= 1e3)
-        return tr("%1 kB").arg(QString::number(bytes * 1e-3, 'f', 2));
-    return tr("%1 B").arg(QString::number(bytes, 'f', 0));
+    return decimalBytesText(bytes);
 }
 
 QList<MeasurementPanel::Figure> MeasurementPanel::metricFigures(const Measurement &m,

@@ -1,5 +1,7 @@
 #include "gui/run/resultspanel.h"
 
+#include "gui/common/format.h"
+
 #include "gui/common/qtconvert.h"
 #include "gui/run/bufferpagemodel.h"
 #include "gui/run/buffersummarymodel.h"
@@ -76,13 +78,6 @@ QString statusName(const RunResult &result)
         return ResultsPanel::tr("No GPU");
     }
     return QString();
-}
-
-QString timeText(double milliseconds)
-{
-    if (milliseconds < 1.0)
-        return ResultsPanel::tr("%1 \u00b5s").arg(QString::number(milliseconds * 1000.0, 'f', 1));
-    return ResultsPanel::tr("%1 ms").arg(QString::number(milliseconds, 'f', 3));
 }
 
 QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
@@ -263,9 +258,9 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
 
     QStringList details;
     if (result.status == RunStatus::Succeeded)
-        details << tr("Kernel time %1").arg(timeText(result.kernelTimeMs));
+        details << tr("Kernel time %1").arg(kernelTimeText(result.kernelTimeMs));
     if (result.wallTimeMs > 0)
-        details << tr("whole run %1").arg(timeText(result.wallTimeMs));
+        details << tr("whole run %1").arg(kernelTimeText(result.wallTimeMs));
     if (!result.device.empty())
         details << tr("on %1").arg(toQString(result.device));
     m_details->setText(details.join(QStringLiteral(" \u00b7 ")));

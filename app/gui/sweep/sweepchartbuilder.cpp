@@ -1,5 +1,7 @@
 #include "gui/sweep/sweepchartbuilder.h"
 
+#include "gui/common/format.h"
+
 #include "gui/common/qtconvert.h"
 #include "launch/expression.h"
 
@@ -80,18 +82,6 @@ QString number(double value, int digits = 4)
 QString percentText(double percent)
 {
     return QString::number(percent, 'f', 1) + QLatin1Char('%');
-}
-
-QString bytesText(double bytes)
-{
-    const auto tr = [](const char *text) { return SweepChartBuilder::tr(text); };
-    if (bytes >= 1e9)
-        return tr("%1 GB").arg(number(bytes * 1e-9));
-    if (bytes >= 1e6)
-        return tr("%1 MB").arg(number(bytes * 1e-6));
-    if (bytes >= 1e3)
-        return tr("%1 kB").arg(number(bytes * 1e-3));
-    return tr("%1 B").arg(number(bytes));
 }
 
 } // namespace
@@ -588,8 +578,8 @@ QString SweepChartBuilder::toolTip(const NamedSweep &run, std::size_t index)
     }
     if (const auto dram = dramGBps(p)) {
         lines << tr("DRAM %1 GB/s (read %2, written %3)")
-                     .arg(number(*dram), bytesText(*metricValue(p.metrics, kDramRead)),
-                          bytesText(*metricValue(p.metrics, kDramWrite)));
+                     .arg(number(*dram), decimalBytesText(*metricValue(p.metrics, kDramRead)),
+                          decimalBytesText(*metricValue(p.metrics, kDramWrite)));
     }
     if (p.metrics && !p.metrics->ok())
         lines << tr("metrics: %1").arg(toQString(p.metrics->error));

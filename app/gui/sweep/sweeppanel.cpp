@@ -1,5 +1,7 @@
 #include "gui/sweep/sweeppanel.h"
 
+#include "gui/common/format.h"
+
 #include "gui/common/choicedelegate.h"
 #include "gui/common/qtconvert.h"
 #include "gui/sweep/sweepaxesmodel.h"
@@ -103,11 +105,6 @@ QString fileSuffix(SweepPanel::ExportFormat format)
         return QStringLiteral(".svg");
     }
     return {};
-}
-
-QString duration(double seconds)
-{
-    return toQString(formatDuration(seconds));
 }
 
 } // namespace
@@ -635,13 +632,14 @@ void SweepPanel::updateCountText()
         text = c.exact
                    ? tr("%1 points, %2 skipped; at least %3, at most %4")
                          .arg(points, QLocale().toString(qulonglong(c.points - c.runnable)),
-                              duration(estimate.minSeconds), duration(estimate.maxSeconds))
+                              durationText(estimate.minSeconds), durationText(estimate.maxSeconds))
                    : tr("%1 points (skips are found as it runs); at least %2, at most %3")
-                         .arg(points, duration(estimate.minSeconds), duration(estimate.maxSeconds));
+                         .arg(points, durationText(estimate.minSeconds),
+                              durationText(estimate.maxSeconds));
         m_count->setToolTip(
             tr("At least the per-point overhead (and the minimum GPU time of adaptive "
                "sampling), at most the %1 time cap per point%2")
-                .arg(duration(m_spec.settings.timeCapSeconds),
+                .arg(durationText(m_spec.settings.timeCapSeconds),
                      m_spec.verify ? tr(" plus a verification run's deadline") : QString()));
     }
     m_count->setText(text);
@@ -697,8 +695,9 @@ bool SweepPanel::runSweep()
             tr("The sweep has %1 points (%2 to measure). It takes at least %3 and at most %4 "
                "(the %5 time cap per point).\n\nRun it?")
                 .arg(QLocale().toString(qulonglong(c.points)),
-                     QLocale().toString(qulonglong(c.runnable)), duration(estimate.minSeconds),
-                     duration(estimate.maxSeconds), duration(m_spec.settings.timeCapSeconds));
+                     QLocale().toString(qulonglong(c.runnable)), durationText(estimate.minSeconds),
+                     durationText(estimate.maxSeconds),
+                     durationText(m_spec.settings.timeCapSeconds));
         if (!m_confirm || !m_confirm(question)) {
             setMessage(tr("Not started: the sweep has %1 points. Narrow its axes, or run it "
                           "and confirm.")
@@ -788,9 +787,9 @@ void SweepPanel::updateProgress()
     m_progress->setValue(int(std::min<std::size_t>(p.done, INT_MAX)));
     QString left;
     if (p.secondsLeft && p.done < p.total)
-        left = tr("about %1 left").arg(duration(*p.secondsLeft));
+        left = tr("about %1 left").arg(durationText(*p.secondsLeft));
     m_timeLeft->setText(
-        tr("%1 measured, %2 elapsed").arg(p.measured).arg(duration(p.elapsedSeconds)) +
+        tr("%1 measured, %2 elapsed").arg(p.measured).arg(durationText(p.elapsedSeconds)) +
         (left.isEmpty() ? QString() : QStringLiteral("; ") + left));
     m_timeLeft->setVisible(true);
     if (!m_failureNote.isEmpty() && !(m_controller && m_controller->isCancelling()))
@@ -827,7 +826,7 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
         status = tr("Measured %1 of %2 points in %3")
                      .arg(measured)
                      .arg(result.points.size())
-                     .arg(duration(result.wallSeconds));
+                     .arg(durationText(result.wallSeconds));
         if (result.cancelled)
             status = tr("Cancelled: %1").arg(status);
         const std::size_t failed = result.count(PointStatus::Failed);
@@ -846,9 +845,9 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
     if (const SweepTimeBreakdown t = result.timeBreakdown(); t.measuredPoints > 0) {
         label += QLatin1Char('\n') +
                  tr("Time: compiling %1, verifying %2, measuring %3 (the kernels %4), other %5")
-                     .arg(duration(t.hostCompileMs / 1e3), duration(t.verifyMs / 1e3),
-                          duration(t.measureMs / 1e3), duration(t.gpuSampleMs / 1e3),
-                          duration(t.otherMs / 1e3));
+                     .arg(durationText(t.hostCompileMs / 1e3), durationText(t.verifyMs / 1e3),
+                          durationText(t.measureMs / 1e3), durationText(t.gpuSampleMs / 1e3),
+                          durationText(t.otherMs / 1e3));
     }
     m_status->setText(m_failureNote.isEmpty() ? label : label + QLatin1Char('\n') + m_failureNote);
     updateRunState();
