@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the GPU-facing checks on a machine with an NVIDIA GPU, from a bundle made by
-# ../shared/tools/bundle-portable (see HACKING.md). Writes logs and screenshots to OUTDIR.
+# bundle-portable (HACKING.md, "Running on a GPU"). Writes logs and screenshots to OUTDIR.
 #   scripts/gpu-check.sh BUNDLE.tar.xz OUTDIR [foundation|run|all]
 set -uo pipefail
 bundle=$1 out=$2 what=${3:-all}

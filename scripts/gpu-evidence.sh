@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU evidence of issues 4 and 5 in one device call, from a bundle made by
-# ../shared/tools/bundle-portable with cuwb, cuda-workbench and the gpu tests:
+# bundle-portable (HACKING.md) with cuwb, cuda-workbench and the gpu tests:
 #   scripts/gpu-evidence.sh BUNDLE.tar.xz OUTDIR
 # Writes evidence.log, the sweep results (JSON, CSV, T4), the speed comparison against a CuPy
 # loop, and screenshots: the measurement card, the copy sample's block-size sweep, the

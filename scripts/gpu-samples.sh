@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every sample project on a GPU: runs and verifies each (`cuwb run --json`, the grading
 # command), then runs each project's own sweep and keeps its results. From a bundle made by
-# ../shared/tools/bundle-portable with cuwb:
+# bundle-portable (HACKING.md) with cuwb:
 #   scripts/gpu-samples.sh BUNDLE.tar.xz OUTDIR
 set -uo pipefail
 bundle=$1 out=$2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cuwb sweep against the auto-tuner's loop (bench/tuner_loop.py, CuPy) on the same spaces, same
 # GPU, same run: wall time and best configuration of each. Needs a bundle made by
-# ../shared/tools/bundle-portable (with cuwb) and CuPy on the GPU machine.
+# bundle-portable (HACKING.md) (with cuwb) and CuPy on the GPU machine.
 #   scripts/tuner-comparison.sh BUNDLE.tar.xz OUTDIR [ROUNDS]
 set -uo pipefail
 bundle=$1 out=$2 rounds=${3:-2}

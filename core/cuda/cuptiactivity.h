@@ -1,6 +1,6 @@
 // KernelActivityTimer: GPU durations of our own kernel launches from CUPTI activity records of
-// kind CUPTI_ACTIVITY_KIND_KERNEL, matched to launches by correlation id (../shared/
-// MEASUREMENT.md, Timing). CUPTI is loaded at run time, so the program starts without it; when
+// kind CUPTI_ACTIVITY_KIND_KERNEL, matched to launches by correlation id (docs/
+// measurement.md, Timing). CUPTI is loaded at run time, so the program starts without it; when
 // it is missing or another profiler (ncu, nsys) already holds it, available() is false with
 // the reason and the caller times with events instead. Only the KERNEL kind is ever enabled:
 // CONCURRENT_KERNEL instruments kernels and slows bandwidth-bound ones by 8-10%.

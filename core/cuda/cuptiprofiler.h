@@ -1,5 +1,5 @@
 // CuptiProfiler: hardware metrics of one kernel launch through the CUPTI Range Profiler of
-// CUDA 13 (cupti_range_profiler.h; ../shared/MEASUREMENT.md, Metrics pass). The host half
+// CUDA 13 (cupti_range_profiler.h; docs/measurement.md, Metrics pass). The host half
 // needs no GPU: for a chip name ("GH100") it checks the metric names, builds the config image
 // and says how many replay passes they need. The device half profiles one launch made by the
 // caller, with automatic ranges and kernel replay (CUPTI saves and restores the memory the

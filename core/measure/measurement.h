@@ -1,7 +1,7 @@
 // Measurement: the value types of timing a kernel — how to sample (SampleSettings), what the
 // samples say (SampleStatistics), why sampling stopped (StopDecision), what the median time
 // means in bytes and FLOPs (Throughput), and the whole result (Measurement). Every figure
-// carries its unit in its name. The method is in ../shared/MEASUREMENT.md and
+// carries its unit in its name. The method is in docs/measurement.md and
 // docs/measurement.md; the GPU side that fills these lives in the worker.
 #pragma once
 

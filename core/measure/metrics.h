@@ -1,5 +1,5 @@
-// Hardware metrics of a kernel, from the optional metrics pass (CUPTI Range Profiler; ../shared/
-// MEASUREMENT.md, Metrics pass): what to collect, what came back, and how many replay passes a
+// Hardware metrics of a kernel, from the optional metrics pass (CUPTI Range Profiler; docs/
+// measurement.md, Metrics pass): what to collect, what came back, and how many replay passes a
 // set of metrics costs on a chip, computed on the host without a GPU. The pass launches the
 // kernel separately from the timed samples, once per replay pass, and is never timed.
 #pragma once

@@ -1,5 +1,5 @@
 // StoppingCriterion: decides after each timing sample whether to take another, with NVBench's
-// semantics (../shared/MEASUREMENT.md): at least minSamples and minGpuTimeSeconds, then stop
+// semantics (docs/measurement.md): at least minSamples and minGpuTimeSeconds, then stop
 // when the relative noise is below the target or no longer shrinking; give up at the time cap.
 // Fed one sample at a time in O(1), so it can run inside the worker's sampling loop. The exact
 // rules are written down in docs/measurement.md.

@@ -21,7 +21,7 @@ struct DeviceFault
 };
 
 // Plain sentences for the errors a kernel can cause. Sticky ones leave the context unusable
-// (MEASUREMENT.md, Faults): the worker exits after answering.
+// (docs/measurement.md, Faults): the worker exits after answering.
 constexpr DeviceFault kDeviceFaults[] = {
     {"CUDA_ERROR_ILLEGAL_ADDRESS",
      "the kernel accessed an illegal address — an index past the end of a buffer, or a null "

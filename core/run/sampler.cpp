@@ -91,7 +91,7 @@ void Sampler::run()
 }
 
 // cuMemcpyDtoD of 1 GiB between two buffers, bytes read plus bytes written over the median
-// time of five copies after one warm-up (MEASUREMENT.md: 4209 GB/s on an H200). Measured once
+// time of five copies after one warm-up (docs/measurement.md: 4209 GB/s on an H200). Measured once
 // per Runner; a GPU without 2 GiB free gets no ceiling and a note, never a failed measurement.
 void Sampler::measureCopyCeiling()
 {

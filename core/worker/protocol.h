@@ -23,7 +23,7 @@
 // strings "nan", "inf" and "-inf" (JSON has no NaN).
 //
 // After a device fault or a timeout the worker answers the run with "exiting":true, then
-// exits: the CUDA context is unusable (MEASUREMENT.md, Faults) and the client starts a new
+// exits: the CUDA context is unusable (docs/measurement.md, Faults) and the client starts a new
 // worker. The GUI and the CLI build and read messages only through the functions below.
 #pragma once
 

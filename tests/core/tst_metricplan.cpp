@@ -1,4 +1,4 @@
-// Metric-pass planning on the host (MEASUREMENT.md, Metrics pass): CUPTI's host API, with
+// Metric-pass planning on the host (docs/measurement.md, Metrics pass): CUPTI's host API, with
 // libnvperf_host, counts the replay passes of a set of metrics for a chip without a GPU or a
 // driver. The default set needs one pass on GH100, sm__throughput alone needs several, and an
 // unknown metric is refused with its name. Skips, with the reason, only where libcupti or
@@ -55,7 +55,7 @@ void TestMetricPlan::smThroughputNeedsSeveralPasses()
     QVERIFY2(plan.ok(), plan.error.c_str());
     qInfo("sm__throughput.avg.pct_of_peak_sustained_elapsed: %zu passes on GH100", plan.passes);
     QVERIFY(plan.passes > 1);
-    QCOMPARE(plan.passes, std::size_t(8)); // as measured on the H200 (MEASUREMENT.md)
+    QCOMPARE(plan.passes, std::size_t(8)); // as measured on the H200 (docs/measurement.md)
 }
 
 void TestMetricPlan::unknownMetricIsNamed()

@@ -100,7 +100,7 @@ void TestSweep::copyBlockSizesStep32()
     const long long bestBlock = std::stoll(b.point.values.at(0).second);
     qInfo("best %s, %zu tied; sweep %.2f s", b.point.label().c_str(),
           result.pointsTiedWithBest().size(), result.wallSeconds);
-    // MEASUREMENT.md on an H200: about 430 GB/s at 32 up to about 2.5 TB/s near 256.
+    // docs/measurement.md on an H200: about 430 GB/s at 32 up to about 2.5 TB/s near 256.
     QVERIFY2(bestBlock >= 64 && bestBlock <= 1024, b.point.label().c_str());
     const SweepPointResult &first = result.points.front();
     QVERIFY(first.measurement->statistics.medianNs > 2.0 * b.measurement->statistics.medianNs);

@@ -1,5 +1,5 @@
 // Synthetic sweep results for the profiler view's tests, shaped like the H200 measurements in
-// ../shared/MEASUREMENT.md: a one-float-per-thread copy whose bandwidth rises from about
+// docs/measurement.md: a one-float-per-thread copy whose bandwidth rises from about
 // 430 GB/s at block 32 to about 2.5 TB/s near block 256, against a theoretical peak of
 // 4814 GB/s and a copy ceiling of 4209 GB/s. Occupancy and waves follow the sm_90 limits (64
 // warps and 32 blocks per SM, 132 SMs) for a kernel whose registers do not limit it.
@@ -20,7 +20,7 @@ inline constexpr double kPeakGBps = 4814.0;
 inline constexpr double kCeilingGBps = 4209.0;
 inline constexpr int kSms = 132;
 
-// MEASUREMENT.md's copy curve, interpolated linearly between the measured block sizes.
+// docs/measurement.md's copy curve, interpolated linearly between the measured block sizes.
 inline double copyGBps(double block)
 {
     static constexpr std::array<std::pair<double, double>, 8> measured{{{32, 426},

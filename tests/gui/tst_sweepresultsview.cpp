@@ -148,7 +148,7 @@ private Q_SLOTS:
             QVERIFY(qFuzzyCompare(*c.theoreticalOccupancyPercent, *p.theoreticalOccupancy * 100));
             QCOMPARE(c.waves, p.waves);
         }
-        // MEASUREMENT.md's shape: block 32 about 430 GB/s, the best near 256 about 2.5 TB/s.
+        // docs/measurement.md's shape: block 32 about 430 GB/s, the best near 256 about 2.5 TB/s.
         QVERIFY(*s.points.front().effectiveGBps < 500);
         QVERIFY(result.points[best].point.values.front().second == "256" ||
                 result.points[best].point.values.front().second == "224" ||

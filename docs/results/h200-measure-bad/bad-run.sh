@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4's bad inputs on a GPU, from a bundle made by ../shared/tools/bundle-portable:
+# Issue 4's bad inputs on a GPU, from a bundle made by bundle-portable (HACKING.md):
 #   docs/results/h200-measure-bad/bad-run.sh BUNDLE.tar.xz OUTDIR
 set -uo pipefail
 bundle=$1 out=$2
