@@ -3,6 +3,7 @@
 #include "compiler/compilejson.h"
 #include "launch/launchjson.h"
 #include "util/base64.h"
+#include "util/jsonread.h"
 
 #include <cmath>
 #include <limits>
@@ -12,19 +13,9 @@ namespace cuwb {
 
 namespace {
 
+using jsonread::malformed;
+using jsonread::readIfPresent;
 using nlohmann::json;
-
-[[noreturn]] void malformed(const json &where, const std::string &what)
-{
-    throw json::other_error::create(501, what, &where);
-}
-
-template <typename T> void readIfPresent(const json &j, const char *key, T &value)
-{
-    if (const auto it = j.find(key); it != j.end()) {
-        it->get_to(value);
-    }
-}
 
 void readDoubleIfPresent(const json &j, const char *key, double &value)
 {
