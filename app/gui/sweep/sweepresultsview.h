@@ -6,34 +6,30 @@
 // points within the measured noise of it are marked everywhere. Several runs can be overlaid
 // (kernels of a source, a baseline drawn dashed); the first run is the one that streams in and
 // fills the table. Hovering a point shows every statistic of it; clicking it (or double-clicking
-// its row) emits pointActivated with the point's configuration, for the launch panel.
+// its row) emits pointActivated with the point's configuration, for the launch panel. The line
+// charts are drawn and hit-tested by a SweepChartView; this class holds the data, the table, the
+// page stack and its buttons, the note on what is not drawn, and the exports.
 #pragma once
 
 #include "gui/sweep/sweepchartbuilder.h"
 
 #include <QWidget>
 
-#include <memory>
 #include <optional>
 #include <vector>
 
-class QAbstractSeries;
-class QAbstractAxis;
 class QButtonGroup;
 class QChart;
 class QChartView;
 class QComboBox;
-class QGraphicsSimpleTextItem;
 class QLabel;
-class QLineSeries;
-class QScatterSeries;
 class QStackedWidget;
 class QTableView;
 class QToolButton;
-class QValueAxis;
 
 namespace cuwb {
 
+class SweepChartView;
 class SweepHeatmap;
 class SweepTableModel;
 class SweepTableProxy;
@@ -87,8 +83,8 @@ public:
     [[nodiscard]] const SweepChartData &chartData() const { return m_data; }
     [[nodiscard]] SweepTableModel *tableModel() const { return m_model; }
     [[nodiscard]] QTableView *tableView() const { return m_table; }
-    [[nodiscard]] QChart *timeChart() const { return m_timeChart; }
-    [[nodiscard]] QChart *bandwidthChart() const { return m_bandwidthChart; }
+    [[nodiscard]] QChart *timeChart() const;
+    [[nodiscard]] QChart *bandwidthChart() const;
     [[nodiscard]] SweepHeatmap *heatmap() const { return m_heatmap; }
     // The tooltip of a point of a run, and where that point is drawn in the visible page's
     // viewport (nullopt when it is not drawn there).
@@ -98,50 +94,23 @@ public:
 Q_SIGNALS:
     void pointActivated(const cuwb::SweepPoint &point);
 
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
-
 private:
-    struct SeriesItems;
-    struct Label;
-    struct Hit
-    {
-        std::size_t run = 0;
-        std::size_t point = 0;
-        QPointF position; // in the viewport
-    };
-
     void refresh();
-    void rebuildCharts();
-    void updateChartData();
-    [[nodiscard]] QString structure() const;
-    void clearChart(QChart *chart);
-    QAbstractAxis *makeXAxis() const;
-    void addLabel(QChart *chart, QAbstractSeries *series, const QString &text, QPointF value,
-                  int anchor, const QColor &color, bool bold);
-    void layoutLabels(QChart *chart);
     void updateNote();
     void updatePageButtons();
     [[nodiscard]] QChartView *currentChartView() const;
-    [[nodiscard]] std::vector<Hit> hitTargets(QChartView *view) const;
-    [[nodiscard]] std::optional<Hit> hitAt(QChartView *view, const QPointF &position) const;
     [[nodiscard]] QWidget *exportWidget() const;
     void activate(std::size_t run, std::size_t point);
     void activateRow(const QModelIndex &proxyIndex);
 
     SweepChartBuilder m_builder;
-    SweepChartData m_data;
-    QString m_structure;
-    double m_timeUnitNs = 1e3;
+    SweepChartData m_data; // m_charts keeps a pointer to it
 
     SweepTableModel *m_model = nullptr;
     SweepTableProxy *m_proxy = nullptr;
     QTableView *m_table = nullptr;
-    QStackedWidget *m_stack = nullptr;
-    QChart *m_timeChart = nullptr;
-    QChart *m_bandwidthChart = nullptr;
-    QChartView *m_timeView = nullptr;
-    QChartView *m_bandwidthView = nullptr;
+    QStackedWidget *m_stack = nullptr; // the time and bandwidth charts' views, the heatmap
+    SweepChartView *m_charts = nullptr;
     SweepHeatmap *m_heatmap = nullptr;
     QButtonGroup *m_pages = nullptr;
     QToolButton *m_timeButton = nullptr;
@@ -151,22 +120,6 @@ private:
     QToolButton *m_exportButton = nullptr;
     QLabel *m_note = nullptr;
 
-    std::vector<SeriesItems> m_items;
-    QAbstractAxis *m_timeX = nullptr;
-    QValueAxis *m_timeY = nullptr;
-    QAbstractAxis *m_bandwidthX = nullptr;
-    QValueAxis *m_bandwidthY = nullptr;
-    QValueAxis *m_occupancyY = nullptr;
-    QScatterSeries *m_timeBest = nullptr;
-    QScatterSeries *m_timeTied = nullptr;
-    QScatterSeries *m_partialWaves = nullptr;
-    QScatterSeries *m_bandwidthBest = nullptr;
-    QScatterSeries *m_bandwidthTied = nullptr;
-    QLineSeries *m_peakLine = nullptr;
-    QLineSeries *m_ceilingLine = nullptr;
-    std::vector<std::unique_ptr<Label>> m_labels;
-    std::size_t m_fixedLabels = 0; // the first labels (peak, ceiling) survive data updates
-    QPoint m_pressPosition;
     bool m_heatmapShownOnce = false;
 };
 
