@@ -57,7 +57,7 @@ RunResult WorkerClient::failedRun(const WorkerProcess::Reply &reply, double dead
     result.status = RunStatus::WorkerCrashed;
     switch (reply.failure) {
     case WorkerProcess::Failure::None:
-        result.message = "the worker's answer could not be read";
+        result.message = "The worker's answer could not be read.";
         break;
     case WorkerProcess::Failure::Timeout:
         // The worker enforces the kernel's deadline itself; this is the backstop for a worker
