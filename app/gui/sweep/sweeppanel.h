@@ -1,9 +1,9 @@
-// SweepPanel: the Sweep dock. On the left the sweep editor: a preset, the axes (target, kind,
+// SweepPanel: the Sweep dock. On the left the SweepEditor: a preset, the axes (target, kind,
 // values or from / to / step; rows added and removed), cartesian or zipped, constraints (one
 // per line), verification and metrics at each point, the samples per point (a fixed count or
 // adaptive, hot or cold), and a live count of the points with the time they take ("32
 // points, 0 skipped; at least 640 ms, at most 8 min"), counted off the GUI thread as the
-// sweep or the launch changes. Run starts the sweep on the SweepController (above 1,000
+// sweep or the launch changes. Below it, Run starts the sweep on the SweepController (above 1,000
 // points only after the user confirmed the count and the estimate); a sweep that is empty,
 // cannot be expanded or whose points are all skipped shows why and does not run. While it runs,
 // the progress bar shows the points done and the time left, and Cancel stops it after the
@@ -16,9 +16,8 @@
 #pragma once
 
 #include "device/archlimits.h"
-#include "gui/common/jobtracker.h"
 #include "gui/sweep/sweepchartbuilder.h"
-#include "sweep/sweepcount.h"
+#include "gui/sweep/sweepeditor.h"
 #include "sweep/sweeprunner.h"
 
 #include <QElapsedTimer>
@@ -56,7 +55,7 @@ public:
     static constexpr std::size_t kConfirmPoints = 1000;
     // Up to this many points the skipped ones are counted before running; above it the count
     // is the product of the axes, and skips show as the sweep runs.
-    static constexpr std::size_t kCountLimit = kExactSweepCountLimit;
+    static constexpr std::size_t kCountLimit = SweepEditor::kCountLimit;
 
     explicit SweepPanel(SweepController *controller, QWidget *parent = nullptr);
     ~SweepPanel() override;
@@ -64,7 +63,7 @@ public:
     // The sweep being edited (the project's "sweep" section). Setting it does not emit
     // specEdited.
     void setSpec(const SweepSpec &spec);
-    [[nodiscard]] SweepSpec spec() const { return m_spec; }
+    [[nodiscard]] SweepSpec spec() const { return m_editor->spec(); }
     // Replaces the axes, combination and constraints by a preset's ("block-32-step-32",
     // "block-pow2"); sampling, verification and metrics stay. False when there is no such id.
     bool applyPreset(const QString &id);
@@ -76,19 +75,22 @@ public:
                  const std::optional<ArchLimits> &limits);
     // No kernel to sweep; Run says why.
     void clearBase(const QString &reason);
-    [[nodiscard]] bool hasBase() const { return m_base.has_value(); }
+    [[nodiscard]] bool hasBase() const { return m_editor->base().has_value(); }
     // Whether a GPU is there to measure on, and why not.
     void setRunAvailability(bool available, const QString &reason);
 
     // The count of the edited sweep against the base: "32 points, 0 skipped; at least 640 ms,
     // at most 8 min"; "counting…" while it is being counted.
-    [[nodiscard]] QString countText() const;
+    [[nodiscard]] QString countText() const { return m_editor->countText(); }
     // Why the sweep cannot run as it is (empty sweep, an error in it, every point skipped, no
     // kernel, no GPU), or the last failure of an export or a run; empty when none.
     [[nodiscard]] QString messageText() const;
-    [[nodiscard]] bool isCounting() const;
-    [[nodiscard]] std::optional<std::size_t> pointCount() const;
-    [[nodiscard]] std::optional<std::size_t> runnableCount() const;
+    [[nodiscard]] bool isCounting() const { return m_editor->isCounting(); }
+    [[nodiscard]] std::optional<std::size_t> pointCount() const { return m_editor->pointCount(); }
+    [[nodiscard]] std::optional<std::size_t> runnableCount() const
+    {
+        return m_editor->runnableCount();
+    }
     [[nodiscard]] bool canRun() const;
 
     // Starts the sweep, asking first above kConfirmPoints. Returns false, with messageText()
@@ -116,20 +118,21 @@ public:
     // string on success, else why not. The result stays as it was either way.
     QString exportTo(ExportFormat format, const QString &path) const;
 
+    [[nodiscard]] SweepEditor *editor() const { return m_editor; }
     [[nodiscard]] SweepResultsView *sweepResultsView() const { return m_view; }
-    [[nodiscard]] SweepAxesModel *axesModel() const { return m_axesModel; }
-    [[nodiscard]] QTableView *axesView() const { return m_axesView; }
-    [[nodiscard]] QComboBox *presetCombo() const { return m_preset; }
-    [[nodiscard]] QComboBox *combinationCombo() const { return m_combination; }
-    [[nodiscard]] QPlainTextEdit *constraintsEdit() const { return m_constraints; }
-    [[nodiscard]] QCheckBox *verifyCheck() const { return m_verify; }
-    [[nodiscard]] QCheckBox *metricsCheck() const { return m_metrics; }
-    [[nodiscard]] QSpinBox *samplesSpin() const { return m_samples; }
-    [[nodiscard]] QComboBox *modeCombo() const { return m_mode; }
+    [[nodiscard]] SweepAxesModel *axesModel() const { return m_editor->axesModel(); }
+    [[nodiscard]] QTableView *axesView() const { return m_editor->axesView(); }
+    [[nodiscard]] QComboBox *presetCombo() const { return m_editor->presetCombo(); }
+    [[nodiscard]] QComboBox *combinationCombo() const { return m_editor->combinationCombo(); }
+    [[nodiscard]] QPlainTextEdit *constraintsEdit() const { return m_editor->constraintsEdit(); }
+    [[nodiscard]] QCheckBox *verifyCheck() const { return m_editor->verifyCheck(); }
+    [[nodiscard]] QCheckBox *metricsCheck() const { return m_editor->metricsCheck(); }
+    [[nodiscard]] QSpinBox *samplesSpin() const { return m_editor->samplesSpin(); }
+    [[nodiscard]] QComboBox *modeCombo() const { return m_editor->modeCombo(); }
     [[nodiscard]] QPushButton *runButton() const { return m_run; }
     [[nodiscard]] QPushButton *cancelButton() const { return m_cancel; }
     [[nodiscard]] QProgressBar *progressBar() const { return m_progress; }
-    [[nodiscard]] QLabel *countLabel() const { return m_count; }
+    [[nodiscard]] QLabel *countLabel() const { return m_editor->countLabel(); }
     [[nodiscard]] QLabel *messageLabel() const { return m_message; }
     [[nodiscard]] QLabel *statusLabel() const { return m_status; }
 
@@ -147,20 +150,8 @@ Q_SIGNALS:
     void statusMessage(const QString &message);
 
 private:
-    // A count (core/sweep/sweepcount.h) of the spec as it was at `generation`.
-    struct Count : SweepCount
-    {
-        quint64 generation = 0;
-    };
-
-    void buildEditor(QWidget *editor);
-    void showSpec();
-    void edited();
-    void syncPreset();
-    void scheduleCount();
-    void startCount();
-    void onCounted(Count &&count);
-    void updateCountText();
+    void buildColumn(QWidget *column);
+    void onCounted();
     void updateRunState();
     void setMessage(const QString &message);
     [[nodiscard]] QString blockedReason() const;
@@ -175,20 +166,12 @@ private:
     void exportWithDialog(ExportFormat format);
 
     SweepController *m_controller = nullptr;
-    SweepSpec m_spec;
-    std::optional<RunRequest> m_base;
     SweepContext m_context;
-    std::optional<ArchLimits> m_limits;
     QString m_noBaseReason;
     bool m_available = true;
     QString m_unavailableReason;
-    bool m_updating = false;
 
-    // Counting, off the GUI thread; a count of an older generation is dropped.
-    quint64 m_generation = 0;
-    std::optional<Count> m_countResult;
-    JobTracker<Count> m_counts;
-    QTimer m_countDelay;
+    // Run was asked for while the editor was counting: it starts once counted.
     bool m_runWhenCounted = false;
     std::function<bool(const QString &)> m_confirm;
 
@@ -204,18 +187,7 @@ private:
     bool m_streaming = false; // the controller's sweep is the current run on screen
 
     SweepResultsView *m_view = nullptr;
-    SweepAxesModel *m_axesModel = nullptr;
-    QTableView *m_axesView = nullptr;
-    QToolButton *m_addAxis = nullptr;
-    QToolButton *m_removeAxis = nullptr;
-    QComboBox *m_preset = nullptr;
-    QComboBox *m_combination = nullptr;
-    QPlainTextEdit *m_constraints = nullptr;
-    QCheckBox *m_verify = nullptr;
-    QCheckBox *m_metrics = nullptr;
-    QSpinBox *m_samples = nullptr;
-    QComboBox *m_mode = nullptr;
-    QLabel *m_count = nullptr;
+    SweepEditor *m_editor = nullptr;
     QLabel *m_message = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
