@@ -83,6 +83,17 @@ std::size_t SweepExpansion::runnableCount() const
                                      [](const SweepPoint &p) { return p.runnable(); }));
 }
 
+CompileOptions SweepPoint::appliedTo(const CompileOptions &user) const
+{
+    CompileOptions options = user;
+    const CompileOptions &swept = request.options;
+    options.defines = swept.defines;
+    options.maxRegisters = swept.maxRegisters;
+    options.fastMath = swept.fastMath;
+    options.nameExpressions = swept.nameExpressions;
+    return options;
+}
+
 const char *pointStatusName(PointStatus status)
 {
     switch (status) {

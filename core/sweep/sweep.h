@@ -129,6 +129,10 @@ struct SweepPoint
     [[nodiscard]] bool runnable() const { return skipReason.empty(); }
     // "block.x=256", "block.x=32 block.y=8", "TILE=16 N=1<<20"
     [[nodiscard]] std::string label() const;
+    // The user's compile options with the flags a sweep varies taken from this point (defines,
+    // -maxrregcount, --use_fast_math, template name expressions); the rest (architecture,
+    // include folders, line info...) stays the user's. For "apply this point to the editor".
+    [[nodiscard]] CompileOptions appliedTo(const CompileOptions &user) const;
 };
 
 struct SweepExpansion

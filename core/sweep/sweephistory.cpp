@@ -1,6 +1,9 @@
 #include "sweep/sweephistory.h"
 
+#include "measure/measurejson.h"
 #include "sweep/sweepjson.h"
+
+#include <exception>
 
 namespace cuwb {
 
@@ -48,6 +51,26 @@ HistoryEntry sweepEntry(const SweepResult &result, const std::string &projectNam
         sweepResultToJson(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     entry.jsonBytes = entry.json.size();
     return entry;
+}
+
+HistoryDocument readHistoryDocument(std::string_view kind, std::string_view json)
+{
+    HistoryDocument document;
+    if (kind == historyKindName(HistoryKind::Sweep)) {
+        SweepResultLoad load = parseSweepResult(json);
+        if (load.result) {
+            document.sweep = std::move(*load.result);
+        } else {
+            document.error = load.error;
+        }
+        return document;
+    }
+    try {
+        document.measurement = nlohmann::json::parse(json).get<Measurement>();
+    } catch (const std::exception &error) {
+        document.error = error.what();
+    }
+    return document;
 }
 
 } // namespace cuwb

@@ -74,6 +74,50 @@ private Q_SLOTS:
         QVERIFY2(load.result, load.error.c_str());
         QCOMPARE(load.result->kernel, std::string("tile_kernel"));
     }
+
+    void documentsReadBackAsTheirKind()
+    {
+        const HistoryEntry sweep = sweepEntry(sweepfixture::result(), "tile", "");
+        HistoryDocument document = readHistoryDocument("sweep", sweep.json);
+        QVERIFY2(document.error.empty(), document.error.c_str());
+        QVERIFY(document.sweep && !document.measurement);
+        QCOMPARE(document.sweep->kernel, std::string("tile_kernel"));
+
+        Measurement measured;
+        measured.provenance.kernel = "copy";
+        measured.samplesNs = {1000.0, 1010.0};
+        const HistoryEntry entry = measurementEntry(measured, "copy", "");
+        document = readHistoryDocument("measurement", entry.json);
+        QVERIFY2(document.error.empty(), document.error.c_str());
+        QVERIFY(document.measurement && !document.sweep);
+        QCOMPARE(document.measurement->provenance.kernel, std::string("copy"));
+        QCOMPARE(document.measurement->samplesNs.size(), std::size_t(2));
+
+        // A damaged document says why, whatever its kind.
+        QVERIFY(!readHistoryDocument("sweep", "{\"points\": 3").error.empty());
+        document = readHistoryDocument("measurement", "not json");
+        QVERIFY(!document.error.empty());
+        QVERIFY(!document.sweep && !document.measurement);
+    }
+
+    void aPointAppliesOnlyTheFlagsASweepVaries()
+    {
+        CompileOptions user;
+        user.arch = "sm_80";
+        user.includeDirs = {"/home/me/include"};
+        user.defines = {"OLD=1"};
+        SweepPoint point;
+        point.request.options.arch = "sm_90";
+        point.request.options.defines = {"TILE=16"};
+        point.request.options.maxRegisters = 64;
+        point.request.options.fastMath = true;
+        const CompileOptions applied = point.appliedTo(user);
+        QCOMPARE(applied.defines, std::vector<std::string>{"TILE=16"});
+        QCOMPARE(applied.maxRegisters, 64);
+        QVERIFY(applied.fastMath);
+        QCOMPARE(applied.arch, std::string("sm_80")); // the user's, not the worker's
+        QCOMPARE(applied.includeDirs, std::vector<std::string>{"/home/me/include"});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSweepHistory)

@@ -34,9 +34,7 @@
 #include "history/historystore.h"
 #include "launch/launchenvironment.h"
 #include "lesson/lesson.h"
-#include "measure/measurejson.h"
 #include "sweep/sweephistory.h"
-#include "sweep/sweepjson.h"
 
 #include <QAction>
 #include <QApplication>
@@ -877,13 +875,8 @@ void MainWindow::applySweepPoint(const SweepPoint &point)
 {
     // The launch as the point ran it (block, variables), and the compile flags a sweep can
     // vary; the rest of the options stay as the user set them.
-    CompileOptions options = m_optionsWidget->options();
-    const CompileOptions before = options;
-    const CompileOptions &swept = point.request.options;
-    options.defines = swept.defines;
-    options.maxRegisters = swept.maxRegisters;
-    options.fastMath = swept.fastMath;
-    options.nameExpressions = swept.nameExpressions;
+    const CompileOptions before = m_optionsWidget->options();
+    const CompileOptions options = point.appliedTo(before);
     m_launchPanel->setLaunch(point.request.launch, m_launchPanel->verification());
     if (!(options == before))
         m_optionsWidget->setOptions(options); // recompiles; the launch waits for its kernel
@@ -910,37 +903,28 @@ void MainWindow::onSweepShown(const SweepResult &result)
 void MainWindow::onHistoryOpen(qint64 id, const QString &jsonText, const QString &kind,
                                bool baseline)
 {
-    if (kind == QLatin1String(historyKindName(HistoryKind::Sweep))) {
-        const SweepResultLoad load = parseSweepResult(toStdString(jsonText));
-        if (!load.result) {
-            statusBar()->showMessage(
-                tr("History entry %1 could not be read: %2").arg(id).arg(toQString(load.error)),
-                15000);
-            return;
-        }
-        const QString date = toQString(load.result->startedAt).left(10);
+    const HistoryDocument document = readHistoryDocument(toStdString(kind), toStdString(jsonText));
+    if (!document.error.empty()) {
+        statusBar()->showMessage(
+            tr("History entry %1 could not be read: %2").arg(id).arg(toQString(document.error)),
+            15000);
+        return;
+    }
+    if (document.sweep) {
+        const SweepResult &sweep = *document.sweep;
+        const QString date = toQString(sweep.startedAt).left(10);
         if (baseline)
-            m_sweepPanel->showBaseline(*load.result, date.isEmpty() ? tr("baseline")
-                                                                    : tr("baseline %1").arg(date));
+            m_sweepPanel->showBaseline(sweep, date.isEmpty() ? tr("baseline")
+                                                             : tr("baseline %1").arg(date));
         else
             m_sweepPanel->showResult(
-                *load.result, date.isEmpty()
-                                  ? tr("history %1").arg(id)
-                                  : tr("%1 %2").arg(toQString(load.result->projectName), date));
+                sweep, date.isEmpty() ? tr("history %1").arg(id)
+                                      : tr("%1 %2").arg(toQString(sweep.projectName), date));
         m_sweepDock->show();
         m_sweepDock->raise();
         return;
     }
-    Measurement measurement;
-    try {
-        measurement = nlohmann::json::parse(toStdString(jsonText)).get<Measurement>();
-    } catch (const std::exception &error) {
-        statusBar()->showMessage(tr("History entry %1 could not be read: %2")
-                                     .arg(id)
-                                     .arg(QString::fromUtf8(error.what())),
-                                 15000);
-        return;
-    }
+    const Measurement &measurement = *document.measurement;
     m_measurementPanel->showMeasurement(toQString(measurement.provenance.kernel), measurement);
     m_measurementDock->show();
     m_measurementDock->raise();
