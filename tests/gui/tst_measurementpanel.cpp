@@ -123,7 +123,7 @@ private Q_SLOTS:
         for (int i = 0; i < 10000; ++i)
             samples.push_back(1000.0 + i);
         const std::vector<HistogramBin> bins = MeasurementHistogram::bins(samples);
-        QCOMPARE(int(bins.size()), MeasurementHistogram::MaxBins);
+        QCOMPARE(int(bins.size()), MeasurementHistogram::kMaxBins);
         int total = 0;
         for (const HistogramBin &bin : bins)
             total += bin.count;

@@ -9,7 +9,7 @@ namespace cuwb {
 
 namespace {
 
-constexpr int DefaultDebounceMs = 400;
+constexpr int kDefaultDebounceMs = 400;
 
 // Runs on the worker thread. Nothing may escape: an exception becomes a failed result.
 CompileResult runCompile(const std::shared_ptr<KernelCompiler> &compiler, const std::string &source,
@@ -45,7 +45,7 @@ CompileController::CompileController(QObject *parent)
     qRegisterMetaType<cuwb::CompileResult>();
     m_pool.setMaxThreadCount(1);
     m_debounce.setSingleShot(true);
-    m_debounce.setInterval(DefaultDebounceMs);
+    m_debounce.setInterval(kDefaultDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &CompileController::compileNow);
 }
 

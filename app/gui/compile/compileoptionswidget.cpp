@@ -22,7 +22,7 @@ namespace cuwb {
 
 namespace {
 
-const QString DefaultArch = QStringLiteral("sm_90");
+const QString kDefaultArch = QStringLiteral("sm_90");
 
 QStringList architectures()
 {
@@ -33,7 +33,7 @@ QStringList architectures()
         // Without a list from NVRTC the user can still compile for the default.
     }
     if (list.isEmpty())
-        list << DefaultArch;
+        list << kDefaultArch;
     return list;
 }
 
@@ -110,7 +110,7 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     layout->addLayout(includeButtons);
     layout->addStretch(1);
 
-    selectArchitecture(DefaultArch);
+    selectArchitecture(kDefaultArch);
     setOptions(CompileOptions());
 
     auto changed = [this] {
@@ -210,7 +210,7 @@ void CompileOptionsWidget::selectArchitecture(const QString &arch)
 {
     int index = m_arch->findText(arch);
     if (index < 0)
-        index = m_arch->findText(DefaultArch);
+        index = m_arch->findText(kDefaultArch);
     if (index < 0)
         index = m_arch->count() - 1;
     m_arch->setCurrentIndex(index);

@@ -11,7 +11,7 @@ namespace cuwb {
 namespace {
 
 // internalId of a top-level row is 0; a note's is its parent row + 1.
-constexpr quintptr TopLevel = 0;
+constexpr quintptr kTopLevel = 0;
 
 QString severityText(Severity severity)
 {
@@ -63,7 +63,7 @@ const Diagnostic *ProblemsModel::diagnosticAt(const QModelIndex &index) const
 {
     if (!index.isValid())
         return nullptr;
-    if (index.internalId() == TopLevel) {
+    if (index.internalId() == kTopLevel) {
         if (index.row() < 0 || static_cast<std::size_t>(index.row()) >= m_diagnostics.size())
             return nullptr;
         return &m_diagnostics[static_cast<std::size_t>(index.row())];
@@ -82,22 +82,22 @@ QModelIndex ProblemsModel::index(int row, int column, const QModelIndex &parent)
     if (!hasIndex(row, column, parent))
         return {};
     if (!parent.isValid())
-        return createIndex(row, column, TopLevel);
+        return createIndex(row, column, kTopLevel);
     return createIndex(row, column, static_cast<quintptr>(parent.row()) + 1);
 }
 
 QModelIndex ProblemsModel::parent(const QModelIndex &child) const
 {
-    if (!child.isValid() || child.internalId() == TopLevel)
+    if (!child.isValid() || child.internalId() == kTopLevel)
         return {};
-    return createIndex(static_cast<int>(child.internalId() - 1), 0, TopLevel);
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, kTopLevel);
 }
 
 int ProblemsModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
         return static_cast<int>(m_diagnostics.size());
-    if (parent.column() != 0 || parent.internalId() != TopLevel)
+    if (parent.column() != 0 || parent.internalId() != kTopLevel)
         return 0; // notes have no children
     const Diagnostic *diagnostic = diagnosticAt(parent);
     return diagnostic ? static_cast<int>(diagnostic->notes.size()) : 0;
@@ -114,7 +114,7 @@ QVariant ProblemsModel::data(const QModelIndex &index, int role) const
     const Diagnostic *diagnostic = diagnosticAt(index);
     if (!diagnostic)
         return {};
-    const bool isNote = index.internalId() != TopLevel;
+    const bool isNote = index.internalId() != kTopLevel;
     const Severity severity = isNote ? Severity::Note : diagnostic->severity;
 
     switch (role) {

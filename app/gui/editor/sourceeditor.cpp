@@ -23,9 +23,9 @@ constexpr int kSymbolMargin = 1;
 constexpr int kFoldMargin = 2;
 
 // Style numbers for annotations; far above the lexer's styles.
-constexpr int ErrorAnnotationStyle = 200;
-constexpr int WarningAnnotationStyle = 201;
-constexpr int RemarkAnnotationStyle = 202;
+constexpr int kErrorAnnotationStyle = 200;
+constexpr int kWarningAnnotationStyle = 201;
+constexpr int kRemarkAnnotationStyle = 202;
 
 int rank(Severity severity)
 {
@@ -136,9 +136,9 @@ void SourceEditor::setUpIndicatorsAndMarkers()
         QColor color;
         QColor paper;
     } annotationStyles[] = {
-        {ErrorAnnotationStyle, Theme::error, Theme::errorBackground},
-        {WarningAnnotationStyle, Theme::warning.darker(130), Theme::warningBackground},
-        {RemarkAnnotationStyle, Theme::remark.darker(120), Theme::remarkBackground},
+        {kErrorAnnotationStyle, Theme::error, Theme::errorBackground},
+        {kWarningAnnotationStyle, Theme::warning.darker(130), Theme::warningBackground},
+        {kRemarkAnnotationStyle, Theme::remark.darker(120), Theme::remarkBackground},
     };
     for (const auto &s : annotationStyles) {
         // QsciStyle registers itself with the editor's document when first applied.
@@ -241,15 +241,15 @@ void SourceEditor::setDiagnostics(const std::vector<Diagnostic> &diagnostics,
         for (const Diagnostic *diagnostic : onLine) {
             int marker = RemarkMarker;
             int indicator = RemarkIndicator;
-            int style = RemarkAnnotationStyle;
+            int style = kRemarkAnnotationStyle;
             if (diagnostic->severity == Severity::Error) {
                 marker = ErrorMarker;
                 indicator = ErrorIndicator;
-                style = ErrorAnnotationStyle;
+                style = kErrorAnnotationStyle;
             } else if (diagnostic->severity == Severity::Warning) {
                 marker = WarningMarker;
                 indicator = WarningIndicator;
-                style = WarningAnnotationStyle;
+                style = kWarningAnnotationStyle;
             }
             markerAdd(line, marker);
 

@@ -14,7 +14,7 @@ namespace cuwb {
 
 namespace {
 
-const QColor ErrorColour(0xc6, 0x28, 0x28);
+const QColor kErrorColour(0xc6, 0x28, 0x28);
 
 ArgumentSpec defaultArgumentFor(const KernelParameter &parameter)
 {
@@ -258,7 +258,7 @@ QVariant ArgumentsModel::data(const QModelIndex &index, int role) const
             return QPalette().color(QPalette::Disabled, QPalette::Text);
         if (!error.isEmpty() &&
             (index.column() == ValueColumn || index.column() == ExpressionColumn))
-            return ErrorColour;
+            return kErrorColour;
         if (index.column() == ValueColumn || index.column() == TypeColumn)
             return QColor(0x60, 0x60, 0x60);
         return {};

@@ -1,6 +1,6 @@
 // MeasurementHistogram: the distribution of a measurement's samples as equal-width bins, and the
 // Qt Charts bar series that draws it. Kept apart from the panel so that the binning is tested
-// without a window: every sample lands in exactly one bin, and there are at most MaxBins.
+// without a window: every sample lands in exactly one bin, and there are at most kMaxBins.
 #pragma once
 
 #include "measure/measurement.h"
@@ -22,12 +22,12 @@ struct HistogramBin
 
 struct MeasurementHistogram
 {
-    static constexpr int MaxBins = 50;
+    static constexpr int kMaxBins = 50;
 
     // Square-root rule, clamped to [1, maxBins]; one bin when all samples are equal; none
     // without samples.
     static std::vector<HistogramBin> bins(const std::vector<double> &samplesNs,
-                                          int maxBins = MaxBins);
+                                          int maxBins = kMaxBins);
     // "12.3" for each bin's centre, in the unit of `unit` ("µs" when unitNs is 1000).
     static QStringList categories(const std::vector<HistogramBin> &bins, double unitNs);
     // One bar set ("samples") with one bar per bin; the caller owns the series.

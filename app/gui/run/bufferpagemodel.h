@@ -28,7 +28,7 @@ public:
     };
 
     static constexpr quint32 DefaultPageSize = 512;
-    static constexpr int DefaultCachePages = 256;
+    static constexpr int kDefaultCachePages = 256;
 
     explicit BufferPageModel(QObject *parent = nullptr);
 
@@ -76,7 +76,7 @@ private:
     QString m_typeName;
     quint64 m_count = 0;
     quint32 m_pageSize = DefaultPageSize;
-    int m_cachePages = DefaultCachePages;
+    int m_cachePages = kDefaultCachePages;
     QHash<quint64, QStringList> m_pages;
     QHash<quint64, QString> m_failed;
     // mutable: data() is const but records what the view needs.

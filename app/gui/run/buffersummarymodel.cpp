@@ -11,7 +11,7 @@ namespace cuwb {
 
 namespace {
 
-const QColor ProblemColour(0xc6, 0x28, 0x28);
+const QColor kProblemColour(0xc6, 0x28, 0x28);
 
 } // namespace
 
@@ -139,7 +139,7 @@ QVariant BufferSummaryModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (problem)
-            return ProblemColour;
+            return kProblemColour;
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == BufferColumn || index.column() == GuardColumn)

@@ -197,7 +197,7 @@ void RunController::requestPage(const PageRequest &request)
         }
     }
     m_pendingPages.push_back(request);
-    while (m_pendingPages.size() > MaxQueuedPages) {
+    while (m_pendingPages.size() > kMaxQueuedPages) {
         const PageRequest dropped = std::move(m_pendingPages.front());
         m_pendingPages.pop_front();
         Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);

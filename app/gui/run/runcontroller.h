@@ -82,7 +82,7 @@ public:
     [[nodiscard]] const std::optional<WorkerHello> &hello() const { return m_hello; }
 
     // How many page requests may wait; older ones beyond this are dropped.
-    static constexpr std::size_t MaxQueuedPages = 6;
+    static constexpr std::size_t kMaxQueuedPages = 6;
 
 Q_SIGNALS:
     void runStarted(quint64 jobId);

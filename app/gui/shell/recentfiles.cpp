@@ -7,14 +7,14 @@
 namespace cuwb {
 
 namespace {
-constexpr int MaxRecentFiles = 10;
-const QString SettingsKey = QStringLiteral("recentFiles");
+constexpr int kMaxRecentFiles = 10;
+const QString kSettingsKey = QStringLiteral("recentFiles");
 } // namespace
 
 RecentFiles::RecentFiles(QWidget *parent)
     : QMenu(tr("Open &Recent"), parent)
 {
-    m_files = QSettings().value(SettingsKey).toStringList();
+    m_files = QSettings().value(kSettingsKey).toStringList();
     rebuild();
 }
 
@@ -23,7 +23,7 @@ void RecentFiles::add(const QString &path)
     const QString absolute = QFileInfo(path).absoluteFilePath();
     m_files.removeAll(absolute);
     m_files.prepend(absolute);
-    while (m_files.size() > MaxRecentFiles)
+    while (m_files.size() > kMaxRecentFiles)
         m_files.removeLast();
     save();
     rebuild();
@@ -52,7 +52,7 @@ void RecentFiles::rebuild()
 
 void RecentFiles::save() const
 {
-    QSettings().setValue(SettingsKey, m_files);
+    QSettings().setValue(kSettingsKey, m_files);
 }
 
 } // namespace cuwb
