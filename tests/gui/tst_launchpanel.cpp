@@ -4,6 +4,7 @@
 #include "gui/launch/launchpanel.h"
 #include "gui/launch/variablesmodel.h"
 #include "launch/launchenvironment.h"
+#include "launch/launchmerge.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -243,7 +244,7 @@ private Q_SLOTS:
         LaunchSpec previous = panel.launchSpec();
         KernelSignature changed = panel.signature();
         changed.parameters[2].name = "out";
-        const LaunchSpec merged = LaunchPanel::mergeLaunch(previous, changed);
+        const LaunchSpec merged = mergeLaunch(previous, changed);
         QCOMPARE(merged.arguments.size(), std::size_t(4));
         QCOMPARE(merged.arguments[3].value, std::string("N - 1"));
         QCOMPARE(merged.arguments[2].parameter, std::string("out"));

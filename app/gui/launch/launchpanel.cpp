@@ -1,5 +1,7 @@
 #include "gui/launch/launchpanel.h"
 
+#include "launch/launchmerge.h"
+
 #include "gui/common/choicedelegate.h"
 #include "gui/common/expressionfield.h"
 #include "gui/common/qtconvert.h"
@@ -77,12 +79,6 @@ QLabel *sectionTitle(const QString &text, QWidget *parent)
     font.setBold(true);
     label->setFont(font);
     return label;
-}
-
-bool sameKind(const ArgumentSpec &argument, const KernelParameter &parameter)
-{
-    return argument.parameter == parameter.name && argument.isBuffer == parameter.isPointer &&
-           (!argument.isBuffer || argument.elementType == parameter.elementType);
 }
 
 } // namespace
@@ -381,40 +377,6 @@ QString LaunchPanel::formatSignature(const KernelSignature &signature, const QSt
         parameters << text + toQString(parameter.name);
     }
     return QStringLiteral("%1(%2)").arg(name, parameters.join(QStringLiteral(", ")));
-}
-
-LaunchSpec LaunchPanel::mergeLaunch(const LaunchSpec &previous, const KernelSignature &signature)
-{
-    const LaunchSpec defaults = defaultLaunchSpec(signature);
-    LaunchSpec merged = previous;
-    merged.kernel = signature.kernelName;
-    merged.arguments.clear();
-    bool usedDefaults = false;
-    for (const KernelParameter &parameter : signature.parameters) {
-        const auto kept = std::find_if(
-            previous.arguments.begin(), previous.arguments.end(),
-            [&](const ArgumentSpec &argument) { return sameKind(argument, parameter); });
-        if (kept != previous.arguments.end()) {
-            merged.arguments.push_back(*kept);
-            continue;
-        }
-        const auto fallback = std::find_if(
-            defaults.arguments.begin(), defaults.arguments.end(),
-            [&](const ArgumentSpec &argument) { return argument.parameter == parameter.name; });
-        if (fallback != defaults.arguments.end())
-            merged.arguments.push_back(*fallback);
-        usedDefaults = true;
-    }
-    if (usedDefaults) {
-        for (const auto &variable : defaults.variables) {
-            const bool known =
-                std::any_of(merged.variables.begin(), merged.variables.end(),
-                            [&](const auto &v) { return v.first == variable.first; });
-            if (!known)
-                merged.variables.push_back(variable);
-        }
-    }
-    return merged;
 }
 
 void LaunchPanel::setCompileResult(const CompileResult &result, const QString &source,

@@ -102,9 +102,6 @@ public:
 
     // "vector_add(const float *a, const float *b, float *c, int n)"
     static QString formatSignature(const KernelSignature &signature, const QString &name);
-    // Arguments kept from `previous` where the same parameter (name, buffer or scalar, element
-    // type) remains; the rest, and variables they need, from defaultLaunchSpec.
-    static LaunchSpec mergeLaunch(const LaunchSpec &previous, const KernelSignature &signature);
 
 Q_SIGNALS:
     void runRequested();
