@@ -1,0 +1,495 @@
+// MainWindow's construction and lifecycle, apart from its behaviour (mainwindow.cpp): the
+// central widgets, the docks, the menus and their actions, the wiring of every panel and
+// controller, and the window's saved geometry and state.
+#include "gui/shell/mainwindow.h"
+
+#include "gui/common/qtconvert.h"
+#include "gui/compile/compilecontroller.h"
+#include "gui/compile/compileoptionswidget.h"
+#include "gui/compile/compilestatuswidget.h"
+#include "gui/compile/kernelsmodel.h"
+#include "gui/compile/kernelspanel.h"
+#include "gui/compile/problemsmodel.h"
+#include "gui/compile/problemspanel.h"
+#include "gui/device/devicepanel.h"
+#include "gui/device/deviceprobe.h"
+#include "gui/editor/document.h"
+#include "gui/editor/documenttabs.h"
+#include "gui/editor/findreplacebar.h"
+#include "gui/editor/ptxview.h"
+#include "gui/editor/sourceeditor.h"
+#include "gui/history/historypanel.h"
+#include "gui/launch/launchpanel.h"
+#include "gui/lesson/labreport.h"
+#include "gui/lesson/lessonpanel.h"
+#include "gui/measure/measurementpanel.h"
+#include "gui/measure/measureoptionsdialog.h"
+#include "gui/run/bufferpagemodel.h"
+#include "gui/run/resultspanel.h"
+#include "gui/run/runcontroller.h"
+#include "gui/shell/projectcontroller.h"
+#include "gui/shell/recentfiles.h"
+#include "gui/shell/samplesmenu.h"
+#include "gui/sweep/sweepcontroller.h"
+#include "gui/sweep/sweeppanel.h"
+
+#include "device/archlimits.h"
+#include "history/historystore.h"
+#include "launch/launchenvironment.h"
+#include "lesson/lesson.h"
+#include "sweep/sweephistory.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QShowEvent>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace cuwb {
+
+void MainWindow::createWidgets()
+{
+    m_tabs = new DocumentTabs(this);
+    m_tabs->setPromptsEnabled(m_settings.prompts);
+    m_findBar = new FindReplaceBar(this);
+    m_ptxView = new PtxView(this);
+    m_ptxView->clearPtx(tr("// PTX appears here after a successful compile."));
+    m_controller = new CompileController(this);
+
+    auto *editorPane = new QWidget(this);
+    auto *editorLayout = new QVBoxLayout(editorPane);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->setSpacing(0);
+    editorLayout->addWidget(m_tabs, 1);
+    editorLayout->addWidget(m_findBar);
+
+    auto *ptxPane = new QWidget(this);
+    auto *ptxLayout = new QVBoxLayout(ptxPane);
+    ptxLayout->setContentsMargins(0, 0, 0, 0);
+    ptxLayout->setSpacing(0);
+    m_ptxTitle = new QLabel(tr("PTX"), ptxPane);
+    m_ptxTitle->setContentsMargins(8, 5, 8, 5);
+    m_ptxTitle->setToolTip(tr("The PTX of the current file. The lines generated from the source "
+                              "line under the cursor are highlighted; click a PTX line to find "
+                              "its source line."));
+    QFont titleFont = m_ptxTitle->font();
+    titleFont.setBold(true);
+    m_ptxTitle->setFont(titleFont);
+    ptxLayout->addWidget(m_ptxTitle);
+    ptxLayout->addWidget(m_ptxView, 1);
+
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("editorSplitter"));
+    m_splitter->addWidget(editorPane);
+    m_splitter->addWidget(ptxPane);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setChildrenCollapsible(false);
+    setCentralWidget(m_splitter);
+
+    m_compileStatus = new CompileStatusWidget(this);
+    m_deviceLabel = new QLabel(tr("Looking for GPUs\u2026"), this);
+    m_deviceLabel->setContentsMargins(8, 0, 4, 0);
+    statusBar()->addPermanentWidget(m_compileStatus);
+    statusBar()->addPermanentWidget(m_deviceLabel);
+
+    m_deviceProbe = new DeviceProbe(this);
+    m_runController = new RunController(this);
+    m_sweepController = new SweepController(this);
+}
+
+void MainWindow::createDocks()
+{
+    m_problemsModel = new ProblemsModel(this);
+    m_problemsPanel = new ProblemsPanel(m_problemsModel, this);
+    m_problemsDock = new QDockWidget(tr("Problems"), this);
+    m_problemsDock->setObjectName(QStringLiteral("problemsDock"));
+    m_problemsDock->setWidget(m_problemsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
+
+    m_kernelsModel = new KernelsModel(this);
+    m_kernelsPanel = new KernelsPanel(m_kernelsModel, this);
+    m_kernelsDock = new QDockWidget(tr("Kernels"), this);
+    m_kernelsDock->setObjectName(QStringLiteral("kernelsDock"));
+    m_kernelsDock->setWidget(m_kernelsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_kernelsDock);
+    splitDockWidget(m_problemsDock, m_kernelsDock, Qt::Horizontal);
+
+    m_optionsWidget = new CompileOptionsWidget(this);
+    m_optionsDock = new QDockWidget(tr("Compile Options"), this);
+    m_optionsDock->setObjectName(QStringLiteral("compileOptionsDock"));
+    m_optionsDock->setWidget(m_optionsWidget);
+    addDockWidget(Qt::RightDockWidgetArea, m_optionsDock);
+
+    m_launchPanel = new LaunchPanel(this);
+    m_launchDock = new QDockWidget(tr("Launch"), this);
+    m_launchDock->setObjectName(QStringLiteral("launchDock"));
+    m_launchDock->setWidget(m_launchPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_launchDock);
+
+    m_devicePanel = new DevicePanel(this);
+    m_deviceDock = new QDockWidget(tr("Device"), this);
+    m_deviceDock->setObjectName(QStringLiteral("deviceDock"));
+    m_deviceDock->setWidget(m_devicePanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_deviceDock);
+    // One column on the right: Launch in front, options and the device behind it.
+    tabifyDockWidget(m_launchDock, m_optionsDock);
+    tabifyDockWidget(m_launchDock, m_deviceDock);
+    m_launchDock->raise();
+
+    m_resultsPanel = new ResultsPanel(this);
+    m_resultsDock = new QDockWidget(tr("Results"), this);
+    m_resultsDock->setObjectName(QStringLiteral("resultsDock"));
+    m_resultsDock->setWidget(m_resultsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
+    // Results share the wide bottom slot with the Kernels table.
+    tabifyDockWidget(m_kernelsDock, m_resultsDock);
+
+    m_measurementPanel = new MeasurementPanel(this);
+    m_measurementDock = new QDockWidget(tr("Measurement"), this);
+    m_measurementDock->setObjectName(QStringLiteral("measurementDock"));
+    m_measurementDock->setWidget(m_measurementPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_measurementDock);
+    tabifyDockWidget(m_resultsDock, m_measurementDock);
+    m_kernelsDock->raise();
+
+    m_sweepPanel = new SweepPanel(m_sweepController, this);
+    m_sweepDock = new QDockWidget(tr("Sweep"), this);
+    m_sweepDock->setObjectName(QStringLiteral("sweepDock"));
+    m_sweepDock->setWidget(m_sweepPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
+    tabifyDockWidget(m_measurementDock, m_sweepDock);
+    // The first time it comes to the front (its tab, the View menu), the Sweep dock gets the
+    // room its editor, chart and table need, unless the user's own layout was restored.
+    connect(m_sweepDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_sweepDockSized && !m_layoutRestored)
+            QTimer::singleShot(0, this, [this] {
+                if (!m_sweepDockSized)
+                    showSweepDock();
+            });
+    });
+
+    m_historyPanel = new HistoryPanel(this);
+    m_historyDock = new QDockWidget(tr("History"), this);
+    m_historyDock->setObjectName(QStringLiteral("historyDock"));
+    m_historyDock->setWidget(m_historyPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
+    tabifyDockWidget(m_sweepDock, m_historyDock);
+    m_kernelsDock->raise();
+
+    m_lessonPanel = new LessonPanel(this);
+    m_lessonDock = new QDockWidget(tr("Lesson"), this);
+    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+    m_lessonDock->setWidget(m_lessonPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
+    tabifyDockWidget(m_launchDock, m_lessonDock);
+    m_lessonDock->hide(); // shown when a project with a lesson is opened
+
+    m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
+    m_projects->setDialogsEnabled(m_settings.prompts);
+    m_projects->setSweepPanel(m_sweepPanel);
+
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newAction = file->addAction(tr("&New"), m_tabs, &DocumentTabs::newDocument);
+    newAction->setShortcut(QKeySequence::New);
+    QAction *openAction = file->addAction(tr("&Open\u2026"), this, &MainWindow::openWithDialog);
+    openAction->setShortcut(QKeySequence::Open);
+    m_recentFiles = new RecentFiles(this);
+    file->addMenu(m_recentFiles);
+    auto *samples = new SamplesMenu(m_samplesDir, this);
+    file->addMenu(samples);
+    connect(samples, &SamplesMenu::fileRequested, this, &MainWindow::openPath);
+    connect(samples, &SamplesMenu::sweepRequested, this, &MainWindow::openAndSweep);
+    file->addSeparator();
+    file->addAction(tr("Open &Project…"), this, [this] {
+        const QString start = m_projects->hasProject()
+                                  ? QFileInfo(m_projects->projectPath()).absolutePath()
+                                  : m_samplesDir;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), start,
+                                                          tr("CUDA Workbench projects (*.cuwb)"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    QAction *saveProject =
+        file->addAction(tr("Save Pro&ject"), m_projects, &ProjectController::save);
+    saveProject->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    file->addAction(tr("Save Project As…"), m_projects, &ProjectController::saveAs);
+    file->addSeparator();
+    QAction *save = file->addAction(tr("&Save"), this, [this] { m_tabs->save(currentDocument()); });
+    save->setShortcut(QKeySequence::Save);
+    QAction *saveAs =
+        file->addAction(tr("Save &As\u2026"), this, [this] { m_tabs->saveAs(currentDocument()); });
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    QAction *close = file->addAction(tr("&Close Tab"), this,
+                                     [this] { m_tabs->closeDocument(currentDocument()); });
+    close->setShortcut(QKeySequence::Close);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    auto editorAction = [this, edit](const QString &text, const QKeySequence &key,
+                                     void (QsciScintilla::*method)()) {
+        QAction *action = edit->addAction(text, this, [this, method] {
+            if (Document *document = currentDocument())
+                (document->editor()->*method)();
+        });
+        action->setShortcut(key);
+        // The editor handles these keys itself while it has focus.
+        action->setShortcutContext(Qt::WidgetShortcut);
+        return action;
+    };
+    editorAction(tr("&Undo"), QKeySequence::Undo, &QsciScintilla::undo);
+    editorAction(tr("&Redo"), QKeySequence::Redo, &QsciScintilla::redo);
+    edit->addSeparator();
+    editorAction(tr("Cu&t"), QKeySequence::Cut, &QsciScintilla::cut);
+    editorAction(tr("&Copy"), QKeySequence::Copy, &QsciScintilla::copy);
+    editorAction(tr("&Paste"), QKeySequence::Paste, &QsciScintilla::paste);
+    edit->addSeparator();
+    edit->addAction(tr("&Find\u2026"), QKeySequence::Find, m_findBar, &FindReplaceBar::showFind);
+    edit->addAction(tr("&Replace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_H), m_findBar,
+                    &FindReplaceBar::showReplace);
+    edit->addAction(tr("Find &Next"), QKeySequence::FindNext, m_findBar, &FindReplaceBar::findNext);
+    edit->addAction(tr("Find Pre&vious"), QKeySequence::FindPrevious, m_findBar,
+                    &FindReplaceBar::findPrevious);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *zoomIn = view->addAction(tr("Zoom &In"), this, [this] { zoom(1); });
+    zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    QAction *zoomOut = view->addAction(tr("Zoom &Out"), this, [this] { zoom(-1); });
+    zoomOut->setShortcuts({QKeySequence::ZoomOut, QKeySequence(Qt::CTRL | Qt::Key_Minus)});
+    QAction *zoomReset = view->addAction(tr("&Reset Zoom"), this, [this] { zoom(0); });
+    zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
+    view->addAction(m_problemsDock->toggleViewAction());
+    view->addAction(m_kernelsDock->toggleViewAction());
+    view->addAction(m_optionsDock->toggleViewAction());
+    view->addAction(m_launchDock->toggleViewAction());
+    view->addAction(m_resultsDock->toggleViewAction());
+    view->addAction(m_measurementDock->toggleViewAction());
+    view->addAction(m_deviceDock->toggleViewAction());
+    view->addAction(m_sweepDock->toggleViewAction());
+    view->addAction(m_historyDock->toggleViewAction());
+    view->addAction(m_lessonDock->toggleViewAction());
+
+    QMenu *build = menuBar()->addMenu(tr("&Build"));
+    QAction *compile =
+        build->addAction(tr("&Compile"), m_controller, &CompileController::compileNow);
+    compile->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_launchPanel->runAction());
+    run->addAction(m_launchPanel->measureAction());
+    run->addAction(m_launchPanel->cancelMeasurementAction());
+    run->addSeparator();
+    run->addAction(tr("Run S&weep"), this, [this] {
+        showSweepDock();
+        m_sweepPanel->runSweep();
+    });
+    run->addAction(tr("Cancel Sweep"), m_sweepPanel, &SweepPanel::cancelSweep);
+
+    connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
+}
+
+void MainWindow::connectSignals()
+{
+    m_controller->setSourceProvider([this] { return currentRequest(); });
+
+    connect(m_tabs, &DocumentTabs::currentDocumentChanged, this,
+            &MainWindow::onCurrentDocumentChanged);
+    connect(m_tabs, &DocumentTabs::documentTextChanged, m_controller,
+            &CompileController::scheduleCompile);
+    connect(m_tabs, &DocumentTabs::documentCursorLineChanged, this,
+            [this](Document *document, int line) {
+                if (document == currentDocument())
+                    m_ptxView->showSourceLine(line);
+            });
+    connect(m_tabs, &DocumentTabs::fileOpened, m_recentFiles, &RecentFiles::add);
+    connect(m_tabs, &DocumentTabs::fileSaved, m_recentFiles, &RecentFiles::add);
+    connect(m_tabs, &DocumentTabs::fileSaved, this, &MainWindow::updateWindowTitle);
+    connect(m_tabs, &DocumentTabs::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+
+    connect(m_controller, &CompileController::compileFinished, this,
+            &MainWindow::onCompileFinished);
+    connect(m_controller, &CompileController::busyChanged, m_compileStatus,
+            &CompileStatusWidget::setBusy);
+
+    connect(m_ptxView, &PtxView::sourceLineActivated, this, &MainWindow::goToSourceLine);
+    connect(m_problemsPanel, &ProblemsPanel::locationActivated, this, &MainWindow::goToLocation);
+    connect(m_kernelsPanel, &KernelsPanel::kernelActivated, this, &MainWindow::goToSourceLine);
+    connect(m_optionsWidget, &CompileOptionsWidget::optionsChanged, this,
+            &MainWindow::onOptionsChanged);
+    connect(m_deviceProbe, &DeviceProbe::finished, this, &MainWindow::onDevicesProbed);
+    connect(m_kernelsPanel, &KernelsPanel::kernelSelected, m_launchPanel,
+            &LaunchPanel::selectKernel);
+
+    // Running.
+    connect(m_launchPanel, &LaunchPanel::runRequested, this, &MainWindow::onRunRequested);
+    connect(m_runController, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_launchPanel, &LaunchPanel::measureRequested, this, &MainWindow::onMeasureRequested);
+    connect(m_runController, &RunController::measurementFinished, this,
+            &MainWindow::onMeasurementFinished);
+    connect(
+        m_runController, &RunController::metricsStarted, this,
+        [this](quint64, int metricCount) { m_measurementPanel->showMetricsPending(metricCount); });
+    connect(m_runController, &RunController::metricsFinished, this, &MainWindow::onMetricsFinished);
+    m_measurementPanel->setCancelAction(m_launchPanel->cancelMeasurementAction());
+    connect(m_launchPanel, &LaunchPanel::cancelMeasurementRequested, this,
+            &MainWindow::onCancelMeasurementRequested);
+    connect(m_runController, &RunController::measurementCancellableChanged, this,
+            [this](bool cancellable) {
+                m_launchPanel->setMeasurementCancellable(cancellable);
+                m_measurementPanel->setCancellable(cancellable);
+            });
+    connect(m_runController, &RunController::busyChanged, this,
+            [this] { m_launchPanel->setRunning(m_runController->isRunning()); });
+    connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
+        m_devicePanel->setHello(hello);
+        m_launchPanel->setDevice(hello.device,
+                                 hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
+                                              : std::nullopt);
+    });
+    BufferPageModel *pages = m_resultsPanel->pageModel();
+    connect(pages, &BufferPageModel::pageRequested, m_runController, &RunController::requestPage);
+    connect(m_runController, &RunController::pageReady, pages, &BufferPageModel::addPage);
+    connect(m_runController, &RunController::pageFailed, pages, &BufferPageModel::pageFailed);
+    connect(m_runController, &RunController::pageDropped, pages, &BufferPageModel::requestDropped);
+    connect(m_resultsPanel, &ResultsPanel::exportRequested, m_runController,
+            &RunController::exportBuffer);
+    connect(m_runController, &RunController::exportFinished, m_resultsPanel,
+            &ResultsPanel::showExportResult);
+
+    // Sweeps: the launch of the current kernel is what the points vary; a clicked point's
+    // configuration goes back to the launch panel; finished sweeps and measurements go into
+    // the history, which reopens them.
+    connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::updateSweepBase);
+    connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::onLaunchEdited);
+    connect(m_launchPanel, &LaunchPanel::kernelChanged, this, &MainWindow::updateSweepBase);
+    connect(m_sweepPanel, &SweepPanel::pointActivated, this, &MainWindow::applySweepPoint);
+    connect(m_sweepPanel, &SweepPanel::sweepShown, this, &MainWindow::onSweepShown);
+    connect(m_sweepPanel, &SweepPanel::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(m_historyPanel, &HistoryPanel::openRequested, this,
+            [this](qint64 id, const QString &json, const QString &kind) {
+                onHistoryOpen(id, json, kind, false);
+            });
+    connect(m_historyPanel, &HistoryPanel::baselineRequested, this,
+            [this](qint64 id, const QString &json, const QString &kind) {
+                onHistoryOpen(id, json, kind, true);
+            });
+
+    connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::updateWindowTitle);
+    connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::loadLessonFor);
+    connect(m_lessonPanel, &LessonPanel::experimentRequested, this,
+            [this](LessonExperiment experiment) { onLessonExperiment(int(experiment)); });
+    connect(m_lessonPanel, &LessonPanel::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(this, &MainWindow::measurementShown, this, [this](const Measurement &measurement) {
+        if (m_lessonAwaitsMeasurement) {
+            m_lessonAwaitsMeasurement = false;
+            m_lessonPanel->showMeasurement(measurement);
+        }
+    });
+    m_lessonPanel->setReportContext([this](LabReportInput &input) {
+        if (Document *document = currentDocument())
+            input.source = document->editor()->text();
+        const SweepResult &sweep = m_sweepPanel->result();
+        input.kernel = toQString(input.sweep ? input.sweep->kernel : sweep.kernel);
+        input.deviceName = input.sweep ? toQString(input.sweep->deviceName) : deviceStatusText();
+        QStringList configuration;
+        configuration << tr("Architecture: %1").arg(toQString(m_controller->options().arch));
+        if (input.sweep)
+            configuration << tr("Sweep: %1 points, %2 measured")
+                                 .arg(input.sweep->points.size())
+                                 .arg(input.sweep->count(PointStatus::Measured));
+        input.configuration = configuration.join(QLatin1Char('\n'));
+        if (input.sweep) {
+            QTemporaryDir dir;
+            const QString png = dir.filePath(QStringLiteral("chart.png"));
+            if (dir.isValid() &&
+                m_sweepPanel->exportTo(SweepPanel::ExportFormat::Png, png).isEmpty())
+                input.chart = QImage(png);
+        }
+    });
+    connect(m_projects, &ProjectController::projectSaved, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Saved project %1").arg(QDir::toNativeSeparators(path)), 10000);
+        updateWindowTitle();
+    });
+    connect(m_projects, &ProjectController::errorOccurred, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 15000); });
+}
+
+void MainWindow::restoreSettings()
+{
+    m_optionsWidget->loadSettings();
+    if (!m_settings.restoreLayout)
+        return;
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    m_layoutRestored =
+        restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    m_splitterRestored = m_splitter->restoreState(
+        settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (m_initialLayoutDone)
+        return;
+    m_initialLayoutDone = true;
+    // Default proportions, once the window has its real size: source 60 % beside the PTX,
+    // the Kernels table wider than the Problems list.
+    if (!m_layoutRestored) {
+        const int w = width();
+        resizeDocks({m_launchDock}, {std::max(440, w * 7 / 20)}, Qt::Horizontal);
+        resizeDocks({m_problemsDock, m_kernelsDock}, {w / 3, w * 2 / 3}, Qt::Horizontal);
+        resizeDocks({m_problemsDock}, {std::max(200, height() * 3 / 10)}, Qt::Vertical);
+        if (m_settings.runDocksFirst)
+            showRunDocks();
+    }
+    if (!m_splitterRestored) {
+        const int total = std::max(100, m_splitter->width());
+        m_splitter->setSizes({total * 3 / 5, total * 2 / 5});
+    }
+}
+
+void MainWindow::saveSettings() const
+{
+    m_optionsWidget->saveSettings();
+    QSettings settings;
+    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+    settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!m_tabs->maybeSaveAll()) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+} // namespace cuwb
