@@ -69,11 +69,10 @@ public:
     // "measurement", "metrics pass"). Also for replies that could not be parsed.
     static RunResult failedRun(const WorkerProcess::Reply &reply, double deadlineSeconds,
                                const std::string &what = "run");
-    // A reply that arrived as a RunResult, or the failure as one (the verification runs of
-    // the sweep runner need the same reading).
+private:
+    // A reply that arrived as a RunResult, or the failure as one.
     static RunResult runFromReply(const WorkerProcess::Reply &reply, double deadlineSeconds);
 
-private:
     WorkerProcess::Reply exchange(nlohmann::json message, double timeoutSeconds);
 
     WorkerProcess &m_process;

@@ -52,7 +52,6 @@ protected:
     void fail(const QString &message);
 
     [[nodiscard]] MainWindow *window() const { return m_window; }
-    [[nodiscard]] bool isCapturing() const { return m_capturing; }
 
 private:
     void check();
