@@ -3,18 +3,16 @@
 // value), block, grid and dynamic shared memory, the deadline and the verification. Every
 // expression shows its value or its error, and the launch is validated as it is edited
 // against the device's limits (or the target architecture's). The state is a LaunchSpec and a
-// VerificationSpec; the widgets only edit it. Run (Ctrl+R) and Measure (Ctrl+Shift+R) are
+// VerificationSpec held in a LaunchSession (core/launch/launchsession.h); the widgets only show
+// and edit it. Run (Ctrl+R) and Measure (Ctrl+Shift+R) are
 // disabled while the launch is invalid or there is no GPU, with the reason in their tooltips;
 // the button beside Measure opens the measurement options. While a measurement samples, Cancel
 // (Esc in the panel) stops it early; the samples taken are kept.
 #pragma once
 
-#include "compiler/compileresult.h"
-#include "kernel/kernelsignature.h"
-#include "launch/launchspec.h"
-#include "launch/launchvalidation.h"
-#include "launch/verificationspec.h"
-#include "worker/protocol.h"
+#include "launch/expression.h"
+#include "launch/launchsession.h"
+#include "run/runrequest.h"
 
 #include <QWidget>
 
@@ -58,9 +56,10 @@ public:
 
     // A project's launch and verification: applied now, or when its kernel is compiled.
     void setLaunch(const LaunchSpec &spec, const VerificationSpec &verification);
-    [[nodiscard]] LaunchSpec launchSpec() const { return m_spec; }
-    [[nodiscard]] const VerificationSpec &verification() const { return m_verification; }
-    [[nodiscard]] const KernelSignature &signature() const { return m_signature; }
+    [[nodiscard]] LaunchSpec launchSpec() const { return m_session.spec(); }
+    [[nodiscard]] const VerificationSpec &verification() const { return m_session.verification(); }
+    [[nodiscard]] const KernelSignature &signature() const { return m_session.signature(); }
+    [[nodiscard]] const LaunchSession &session() const { return m_session; }
 
     // The limits validation uses: the device's when there is one, else the architecture's.
     void setDevice(const std::optional<DeviceInfo> &device,
@@ -75,7 +74,7 @@ public:
     // What to send to the worker for the current state.
     [[nodiscard]] RunRequest runRequest() const;
     // The launch as set up: the project's, until a compile has adopted it.
-    [[nodiscard]] LaunchSpec launchForCompile() const;
+    [[nodiscard]] LaunchSpec launchForCompile() const { return m_session.launchForCompile(); }
     // The element type names of the current buffers, by parameter.
     [[nodiscard]] QHash<QString, QString> bufferTypeNames() const;
 
@@ -112,36 +111,25 @@ Q_SIGNALS:
     void kernelChanged(const QString &loweredName);
 
 private:
-    // The index in m_kernels of the kernel `name` (as a user writes it), -1 when none.
-    [[nodiscard]] int kernelIndex(const std::string &name) const;
     void onKernelChosen(int index);
-    void adoptSignature();
+    void showKernels();
+    // Shows what a session change did: the spec when it changed, the checks when adopted.
+    void showChange(const LaunchSession::Change &change);
     void showSpec();
     void syncFromWidgets();
     void revalidate();
+    // Each block, grid and shared-memory field shows its value or its error.
+    void showFieldValues(bool haveKernel, const Variables &variables);
+    void verificationEdited(const VerificationSpec &spec);
+    // Fits a table's height to its rows (between min and max), so short lists take no room.
+    static void fitRows(QTableView *view, int minRows, int maxRows);
     void updateInitEditor();
     void updateGlobalInitEditor();
     void updateRunState();
     void edited();
     void editMeasureOptions();
 
-    // Module.
-    std::string m_source;
-    std::string m_fileName;
-    std::string m_ptx;
-    CompileOptions m_options;
-    std::vector<KernelInfo> m_kernels;
-    int m_kernelIndex = -1;
-    bool m_compiled = false;
-
-    // State.
-    KernelSignature m_signature;
-    LaunchSpec m_spec;
-    VerificationSpec m_verification;
-    std::map<std::string, LaunchSpec> m_specsByKernel; // what the user set up, per kernel
-    std::optional<LaunchSpec> m_pendingSpec;           // a project's, until its kernel exists
-    std::optional<DeviceInfo> m_device;
-    std::optional<std::uint64_t> m_freeMemory;
+    LaunchSession m_session;
     std::vector<LaunchIssue> m_issues;
     bool m_available = true;
     QString m_unavailableReason;
