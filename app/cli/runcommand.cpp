@@ -4,6 +4,8 @@
 #include "commands.h"
 
 #include "project/project.h"
+#include "run/runjson.h"
+#include "run/runoutcome.h"
 #include "worker/protocol.h"
 #include "worker/workerclient.h"
 
@@ -43,6 +45,16 @@ std::string milliseconds(double value)
     return text;
 }
 
+std::vector<std::string> splitCommand(const std::string &command)
+{
+    std::istringstream in(command);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;) {
+        words.push_back(word);
+    }
+    return words;
+}
+
 std::string selfExecutable()
 {
     std::error_code error;
@@ -56,6 +68,7 @@ struct Outcome
     std::string project;
     std::string error; // malformed or unreadable project: exit status 2
     RunResult result;
+    RunOutcome verdict; // what the result means, knowing whether the project verifies
     bool passed = false;
 };
 
@@ -80,31 +93,44 @@ void printIndented(std::ostream &out, const std::string &text, const char *inden
     }
 }
 
+// The verdict first, with its reasons, then what the kernel did, the buffers and the checks,
+// in the words of run/runoutcome.h.
 void printReport(std::ostream &out, const Outcome &outcome, const Project &project)
 {
     const RunResult &result = outcome.result;
-    out << outcome.project << ": ";
-    if (result.status == RunStatus::NoDevice) {
-        out << "did not run\n";
-        printIndented(out, result.message, "  ");
-        out << "  FAILED\n";
-        return;
+    const RunOutcome &verdict = outcome.verdict;
+    out << outcome.project << ": " << verdict.headline() << '\n';
+    out << "  kernel " << project.launch.kernel << ": ";
+    switch (verdict.kernel) {
+    case KernelOutcome::Ran:
+        out << "ran in " << milliseconds(result.kernelTimeMs) << " (whole run "
+            << milliseconds(result.wallTimeMs) << ")";
+        break;
+    case KernelOutcome::Faulted:
+        out << "faulted";
+        break;
+    case KernelOutcome::TimedOut:
+        out << "timed out";
+        break;
+    case KernelOutcome::NotStarted:
+        out << "could not start (" << runStatusName(result.status) << ")";
+        break;
     }
-    out << runStatusName(result.status);
     if (!result.device.empty()) {
         out << " on " << result.device;
     }
     out << '\n';
-    if (result.status != RunStatus::Succeeded) {
-        printIndented(out, result.message, "  ");
-        if (!result.deviceError.empty()) {
-            out << "  device error: " << result.deviceError << '\n';
+    if (verdict.kernel != KernelOutcome::Ran) {
+        // The headline carries the message's first line; the rest follows here.
+        const std::size_t firstBreak = result.message.find('\n');
+        if (firstBreak != std::string::npos) {
+            printIndented(out, result.message.substr(firstBreak + 1), "    ");
         }
-        out << "  FAILED\n";
+        if (!result.deviceError.empty()) {
+            out << "    device error: " << result.deviceError << '\n';
+        }
         return;
     }
-    out << "  kernel " << project.launch.kernel << ": " << milliseconds(result.kernelTimeMs)
-        << " (whole run " << milliseconds(result.wallTimeMs) << ")\n";
     const auto printSizeAndStats = [&](const char *what, const BufferReport &buffer) {
         out << "  " << what << ' ' << buffer.parameter << ": " << buffer.count << " elements, "
             << buffer.bytes << " bytes";
@@ -152,7 +178,7 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
                 << number(mismatch.expected) << ", error " << number(mismatch.error) << '\n';
         }
     }
-    out << "  " << (outcome.passed ? "PASSED" : "FAILED") << '\n';
+    out << "  checks: " << verdict.checksLine() << '\n';
 }
 
 nlohmann::json outcomeJson(const Outcome &outcome)
@@ -162,6 +188,9 @@ nlohmann::json outcomeJson(const Outcome &outcome)
         entry["error"] = outcome.error;
     } else {
         entry["result"] = outcome.result;
+        // Read knowing whether the project asks for a verification, which the result alone
+        // cannot tell: a requested one that did not run reads "not-run" and fails.
+        entry["result"]["outcome"] = outcome.verdict;
     }
     return entry;
 }
@@ -176,37 +205,16 @@ std::string firstLine(const std::string &text)
 }
 
 // Why a project did not pass, in one line, for the grading summary.
-std::string failureReason(const Outcome &outcome, bool verificationRequested)
+std::string failureReason(const Outcome &outcome)
 {
     if (!outcome.error.empty()) {
         return "cannot be read: " + firstLine(outcome.error);
     }
-    const RunResult &result = outcome.result;
-    if (result.status == RunStatus::NoDevice) {
-        return "did not run: " + firstLine(result.message);
+    std::string reason;
+    for (const std::string &each : outcome.verdict.reasons) {
+        reason += (reason.empty() ? "" : "; ") + each;
     }
-    if (result.status != RunStatus::Succeeded) {
-        std::string reason = runStatusName(result.status);
-        const std::string message = firstLine(result.message);
-        if (!message.empty()) {
-            reason += ": " + message;
-        }
-        return reason;
-    }
-    const VerificationResult &verification = result.verification;
-    if (verificationRequested && !verification.ran) {
-        return "verification did not run";
-    }
-    if (verification.ran && !verification.passed) {
-        std::string reason = "verification failed";
-        const std::string message = firstLine(verification.message);
-        if (!message.empty()) {
-            reason += ": " + message;
-        }
-        return reason;
-    }
-    const std::string message = firstLine(result.message);
-    return message.empty() ? std::string("failed") : message;
+    return reason.empty() ? std::string("failed") : reason;
 }
 
 struct GradedOutcome
@@ -285,7 +293,7 @@ std::vector<std::string> expandProjectArguments(const std::vector<std::string> &
 void printRunHelp(std::ostream &out)
 {
     out << "Usage: cuwb run PROJECT.cuwb|FOLDER... [--json] [--summary] [--deadline S]\n"
-           "                [--device N]\n"
+           "                [--device N | --worker COMMAND]\n"
            "\n"
            "Runs each project's kernel on the GPU as the GUI would: compiles it for the\n"
            "device, allocates the buffers with guard bands, initialises them, launches,\n"
@@ -309,6 +317,15 @@ void printRunHelp(std::ostream &out)
            "  --deadline S   stop a kernel that runs longer than S seconds (default: the\n"
            "                 project's, 10 s unless it says otherwise)\n"
            "  --device N     the GPU to run on (default 0)\n"
+           "  --worker COMMAND  the worker to run instead of 'cuwb worker', e.g.\n"
+           "                 'ssh gpu-host cuwb worker'\n"
+           "\n"
+           "Each run reads PASSED, or FAILED with its reasons first. Then what the kernel\n"
+           "did (ran, faulted, timed out, could not start) and, when it ran, the checks:\n"
+           "verification passed, FAILED, not configured or did not run; out-of-bounds\n"
+           "writes found in the guard bands; output elements never written. A kernel that\n"
+           "ran but wrote out of bounds, or whose output is wrong, FAILED. With --json the\n"
+           "same reading is each result's \"outcome\" (docs/projects.md).\n"
            "\n"
            "Exit status: 0 every run succeeded and verified, 1 a run failed, did not verify\n"
            "or there is no GPU to run on, 2 usage error or a project that cannot be read.\n";
@@ -321,6 +338,7 @@ int runRun(const std::vector<std::string> &arguments)
     parser.addFlag({"--summary"});
     parser.addOption({"--deadline"});
     parser.addOption({"--device"});
+    parser.addOption({"--worker"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("run", parser.error());
@@ -349,14 +367,26 @@ int runRun(const std::vector<std::string> &arguments)
         }
         deadline = value;
     }
+    if (parser.isSet("--device") && parser.isSet("--worker")) {
+        return usageError("run", "--device is for the built-in worker; give it in --worker");
+    }
     WorkerProcess::Options options;
-    options.executable = selfExecutable();
-    options.arguments = {"worker"};
-    if (const auto text = parser.value("--device")) {
-        if (!parseCount(*text)) {
-            return usageError("run", "--device needs a GPU number, got '" + *text + "'");
+    if (const auto command = parser.value("--worker")) {
+        const std::vector<std::string> words = splitCommand(*command);
+        if (words.empty()) {
+            return usageError("run", "--worker needs a command");
         }
-        options.arguments.insert(options.arguments.end(), {"--device", *text});
+        options.executable = words.front();
+        options.arguments.assign(words.begin() + 1, words.end());
+    } else {
+        options.executable = selfExecutable();
+        options.arguments = {"worker"};
+        if (const auto text = parser.value("--device")) {
+            if (!parseCount(*text)) {
+                return usageError("run", "--device needs a GPU number, got '" + *text + "'");
+            }
+            options.arguments.insert(options.arguments.end(), {"--device", *text});
+        }
     }
     const bool json = parser.isSet("--json");
     const bool summary = parser.isSet("--summary");
@@ -378,7 +408,7 @@ int runRun(const std::vector<std::string> &arguments)
         if (!outcome.error.empty()) {
             std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
             status = ExitUsage;
-            std::string reason = failureReason(outcome, false);
+            std::string reason = failureReason(outcome);
             outcomes.push_back({std::move(outcome), std::move(reason)});
             continue;
         }
@@ -399,9 +429,9 @@ int runRun(const std::vector<std::string> &arguments)
 
         outcome.result = WorkerClient(worker).run(request);
         // A requested verification that did not run is no pass.
-        outcome.passed =
-            outcome.result.passed() &&
-            (project.verification.kind == ReferenceKind::None || outcome.result.verification.ran);
+        outcome.verdict =
+            describeRun(outcome.result, project.verification.kind != ReferenceKind::None);
+        outcome.passed = outcome.verdict.passed;
         if (outcome.result.status == RunStatus::WorkerCrashed ||
             outcome.result.status == RunStatus::Timeout) {
             printStderrTail(worker);
@@ -414,7 +444,7 @@ int runRun(const std::vector<std::string> &arguments)
         }
         std::string reason;
         if (!outcome.passed) {
-            reason = failureReason(outcome, project.verification.kind != ReferenceKind::None);
+            reason = failureReason(outcome);
         }
         outcomes.push_back({std::move(outcome), std::move(reason)});
     }

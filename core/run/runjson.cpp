@@ -286,6 +286,22 @@ void to_json(json &j, const RunResult &r)
         {"verification", r.verification},
         {"device", r.device},
     };
+    // What the result means, in the words `cuwb run` and the Results dock use; derived like
+    // "passed", and not read back.
+    j["outcome"] = describeRun(r);
+}
+
+void to_json(json &j, const RunOutcome &o)
+{
+    j = json{
+        {"summary", o.headline()},
+        {"kernel", kernelOutcomeName(o.kernel)},
+        {"verification", verificationOutcomeName(o.verification)},
+        {"outOfBoundsElements", o.outOfBoundsElements},
+        {"outOfBoundsBuffers", o.outOfBoundsBuffers},
+        {"unwrittenElements", o.unwrittenElements},
+        {"reasons", o.reasons},
+    };
 }
 
 void from_json(const json &j, RunResult &r)

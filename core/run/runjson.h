@@ -5,6 +5,7 @@
 #pragma once
 
 #include "run/runrequest.h"
+#include "run/runoutcome.h"
 #include "run/runresult.h"
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,8 @@ void to_json(nlohmann::json &j, const RunRequest &r);
 void from_json(const nlohmann::json &j, RunRequest &r);
 void to_json(nlohmann::json &j, const RunResult &r);
 void from_json(const nlohmann::json &j, RunResult &r);
+// Written only: a RunResult's JSON carries describeRun's reading of it as "outcome".
+void to_json(nlohmann::json &j, const RunOutcome &o);
 void to_json(nlohmann::json &j, const Page &p);
 void from_json(const nlohmann::json &j, Page &p);
 void to_json(nlohmann::json &j, const PageRequest &p);

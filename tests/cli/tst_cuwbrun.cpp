@@ -87,6 +87,8 @@ private Q_SLOTS:
     void folderSummaryJsonWithoutGpu();
     void folderSummaryTextWithoutGpu();
     void emptyFolderIsAUsageError();
+    void outOfBoundsWritesReadAsFailed();
+    void wrongOutputReadsAsFailed();
 
 private:
     QString m_reason;
@@ -104,9 +106,9 @@ void TestCuwbRun::sampleWithoutGpuExitsOne()
     }
     const Run run = runCuwb({QStringLiteral("run"), sampleProject()});
     QCOMPARE(run.exitCode, 1);
-    QVERIFY2(run.out.contains(QStringLiteral("did not run")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral(": FAILED: the kernel could not start (no-device)")),
+             qPrintable(run.out));
     QVERIFY2(run.out.contains(m_reason), qPrintable(run.out + run.err));
-    QVERIFY(run.out.contains(QStringLiteral("FAILED")));
     QVERIFY(!run.out.contains(QStringLiteral("PASSED")));
 }
 
@@ -126,6 +128,9 @@ void TestCuwbRun::jsonWithoutGpu()
     QCOMPARE(document.at("passed").get<bool>(), false);
     const RunResult result = document.at("result").get<RunResult>();
     QCOMPARE(result.status, RunStatus::NoDevice);
+    const nlohmann::json &outcome = document.at("result").at("outcome");
+    QCOMPARE(outcome.at("kernel").get<std::string>(), std::string("not-started"));
+    QCOMPARE(outcome.at("verification").get<std::string>(), std::string("not-run"));
     QVERIFY2(QString::fromStdString(result.message).contains(m_reason), result.message.c_str());
 }
 
@@ -342,7 +347,8 @@ void TestCuwbRun::folderSummaryJsonWithoutGpu()
         const QString reason = QString::fromStdString(failed[k].at("reason").get<std::string>());
         QVERIFY2(!reason.contains(QLatin1Char('\n')), qPrintable(reason));
         if (k < 2) {
-            QVERIFY2(reason.startsWith(QStringLiteral("did not run: ")), qPrintable(reason));
+            QVERIFY2(reason.startsWith(QStringLiteral("the kernel could not start (no-device): ")),
+                     qPrintable(reason));
             QVERIFY2(reason.contains(m_reason), qPrintable(reason));
         } else {
             QVERIFY2(reason.startsWith(QStringLiteral("cannot be read: ")), qPrintable(reason));
@@ -377,7 +383,7 @@ void TestCuwbRun::folderSummaryTextWithoutGpu()
              qPrintable(run.out));
     for (const QString &project : projects) {
         QVERIFY2(run.out.contains(QStringLiteral("  FAILED ") + project +
-                                  QStringLiteral(": did not run: ")),
+                                  QStringLiteral(": the kernel could not start (no-device): ")),
                  qPrintable(run.out));
     }
     // Without --summary, no summary.
@@ -403,6 +409,67 @@ void TestCuwbRun::emptyFolderIsAUsageError()
     const Run help = runCuwb({QStringLiteral("help"), QStringLiteral("run")});
     QVERIFY(help.out.contains(QStringLiteral("FOLDER")));
     QVERIFY(help.out.contains(QStringLiteral("--summary")));
+}
+
+void TestCuwbRun::outOfBoundsWritesReadAsFailed()
+{
+    // The kernel completed and its output verified, but it wrote past the end of `c`: the
+    // run FAILED, the reason first, and nothing says it succeeded.
+    const QString worker = QStringLiteral(CUWB_FAKE_WORKER_PATH " out-of-bounds");
+    const Run run = runCuwb({QStringLiteral("run"), dataFile("add_one.cuwb"),
+                             QStringLiteral("--worker"), worker, QStringLiteral("--summary")});
+    QCOMPARE(run.exitCode, 1);
+    const QString headline = run.out.section(QLatin1Char('\n'), 0, 0);
+    QCOMPARE(headline, dataFile("add_one.cuwb") +
+                           QStringLiteral(": FAILED: out-of-bounds writes: wrote 24 elements "
+                                          "past the end of `c`, first at index 4"));
+    QVERIFY2(!run.out.contains(QStringLiteral("succeeded")), qPrintable(run.out));
+    QVERIFY2(!run.out.contains(QStringLiteral("PASSED")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("  kernel add_one: ran in ")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("  checks: verification passed; out-of-bounds "
+                                             "writes FOUND (24 elements in the guard bands of "
+                                             "`c`)")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("summary: 1 project, 0 passed, 1 failed\n")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral(": out-of-bounds writes: wrote 24 elements")),
+             qPrintable(run.out));
+
+    const Run json = runCuwb({QStringLiteral("run"), dataFile("add_one.cuwb"),
+                              QStringLiteral("--worker"), worker, QStringLiteral("--json")});
+    QCOMPARE(json.exitCode, 1);
+    const nlohmann::json document = parseJson(json.out);
+    QCOMPARE(document.at("passed").get<bool>(), false);
+    const nlohmann::json &result = document.at("result");
+    QCOMPARE(result.at("status").get<std::string>(), std::string("succeeded")); // kept as it was
+    QCOMPARE(result.at("passed").get<bool>(), false);
+    const nlohmann::json &outcome = result.at("outcome");
+    QCOMPARE(outcome.at("kernel").get<std::string>(), std::string("ran"));
+    QCOMPARE(outcome.at("verification").get<std::string>(), std::string("passed"));
+    QCOMPARE(outcome.at("outOfBoundsElements").get<int>(), 24);
+    QVERIFY(outcome.at("outOfBoundsBuffers") == nlohmann::json::array({"c"}));
+    QCOMPARE(outcome.at("reasons").size(), std::size_t(1));
+    QVERIFY(outcome.at("summary").get<std::string>().rfind("FAILED: out-of-bounds writes", 0) == 0);
+}
+
+void TestCuwbRun::wrongOutputReadsAsFailed()
+{
+    const Run run =
+        runCuwb({QStringLiteral("run"), dataFile("add_one.cuwb"), QStringLiteral("--worker"),
+                 QStringLiteral(CUWB_FAKE_WORKER_PATH " wrong")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.startsWith(dataFile("add_one.cuwb") +
+                                QStringLiteral(": FAILED: verification failed: 3 of 4 elements "
+                                               "differ (abs > 0)\n")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("  checks: verification FAILED; no out-of-bounds "
+                                             "writes; every output element written")),
+             qPrintable(run.out));
+
+    const Run both =
+        runCuwb({QStringLiteral("run"), dataFile("add_one.cuwb"), QStringLiteral("--worker"),
+                 QStringLiteral("w"), QStringLiteral("--device"), QStringLiteral("0")});
+    QCOMPARE(both.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCuwbRun)

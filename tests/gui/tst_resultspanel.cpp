@@ -78,7 +78,19 @@ private Q_SLOTS:
             panel.mismatchesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         panel.showResult(wrongRun(), {{QStringLiteral("c"), QStringLiteral("float")}});
 
-        QVERIFY(panel.statusText().contains(QStringLiteral("output is wrong")));
+        // Both checks failed: the writes outside the buffer first, then the wrong output.
+        const QString status = panel.statusText();
+        QVERIFY2(status.startsWith(QStringLiteral("\u2718 FAILED: out-of-bounds writes: wrote 24 "
+                                                  "elements past the end of `c`")),
+                 qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("\nand verification failed: ")),
+                 qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("The kernel ran; verification FAILED; "
+                                                "out-of-bounds writes FOUND (24 elements in the "
+                                                "guard bands of `c`); 3 output elements never "
+                                                "written.")),
+                 qPrintable(status));
+        QVERIFY(!status.contains(QStringLiteral("succeeded")));
         QVERIFY2(panel.verificationText().startsWith(QStringLiteral("FAIL")),
                  qPrintable(panel.verificationText()));
         QVERIFY(panel.verificationText().contains(QStringLiteral("12 of 1024 elements differ")));
@@ -137,9 +149,11 @@ private Q_SLOTS:
         result.message = "The kernel accessed an illegal address.";
         result.deviceError = "CUDA_ERROR_ILLEGAL_ADDRESS";
         panel.showResult(result);
-        QVERIFY(panel.statusText().contains(QStringLiteral("Kernel fault")));
-        QVERIFY(panel.statusText().contains(QStringLiteral("illegal address")));
-        QVERIFY(panel.statusText().contains(QStringLiteral("CUDA_ERROR_ILLEGAL_ADDRESS")));
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral(
+                     "\u2718 FAILED: the kernel faulted [CUDA_ERROR_ILLEGAL_ADDRESS]: "
+                     "The kernel accessed an illegal address.")),
+                 qPrintable(panel.statusText()));
+        QVERIFY(panel.statusText().endsWith(QStringLiteral("nothing was checked.")));
         QVERIFY(panel.findingsText().isEmpty());
         QCOMPARE(panel.summaryModel()->rowCount(), 0);
 
@@ -147,7 +161,26 @@ private Q_SLOTS:
         result.message = "The run did not finish within 10 s.";
         result.deviceError.clear();
         panel.showResult(result);
-        QVERIFY(panel.statusText().contains(QStringLiteral("Timed out")));
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral(
+                     "\u2718 FAILED: the kernel timed out: The run did not finish within 10 s.")),
+                 qPrintable(panel.statusText()));
+    }
+
+    void outOfBoundsAloneFails()
+    {
+        // The kernel completed and its output verified, but it wrote past the end of `c`.
+        ResultsPanel panel;
+        RunResult result = wrongRun();
+        result.buffers[1].unwritten = 0;
+        result.verification.passed = true;
+        result.verification.mismatches = 0;
+        result.verification.firstMismatches.clear();
+        panel.showResult(result);
+        QCOMPARE(panel.statusText(),
+                 QStringLiteral("\u2718 FAILED: out-of-bounds writes: wrote 24 elements past the "
+                                "end of `c`, first at index 1024\nThe kernel ran; verification "
+                                "passed; out-of-bounds writes FOUND (24 elements in the guard "
+                                "bands of `c`); every output element written."));
     }
 
     void passesWithAVerifiedRun()
@@ -161,9 +194,10 @@ private Q_SLOTS:
         result.verification.maxError = 0;
         result.verification.firstMismatches.clear();
         panel.showResult(result);
-        QVERIFY(panel.statusText().contains(QStringLiteral("verified")));
+        QCOMPARE(panel.statusText(),
+                 QStringLiteral("\u2714 PASSED\nThe kernel ran; verification passed; no "
+                                "out-of-bounds writes; every output element written."));
         QVERIFY(panel.verificationText().startsWith(QStringLiteral("PASS")));
-        QVERIFY(panel.statusText().size() > 0);
         // The worker's sentence says what was compared, e.g. only what a mask selected.
         result.verification.message = "all 512 elements selected by the mask (of 1024) of `c` "
                                       "match (abs ≤ 0; largest error 0)";

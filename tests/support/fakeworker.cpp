@@ -8,9 +8,12 @@
 // hello with an H200-like device and answers measure and metrics requests with figures like
 // those of the copy sample on an H200 (a metric whose name contains "no_such" is refused as
 // unknown); "metrics-denied" refuses the metrics pass for want of profiling permission; mode
-// "devices" prints `cuwb devices --json` for that device. When CUWB_FAKE_WORKER_LOG names a
-// file, the type of every request (and "cancel") is appended to it, one a line; when
-// CUWB_FAKE_WORKER_HELLO_DELAY_MS is set, the hello reply waits that long (a slow start).
+// "devices" prints `cuwb devices --json` for that device. For `cuwb run`'s reading of a
+// result: "out-of-bounds" answers a run whose kernel completed and verified but wrote 24
+// elements past the end of `c`; "wrong" one whose output differs from the reference. When
+// CUWB_FAKE_WORKER_LOG names a file, the type of every request (and "cancel") is appended to it,
+// one a line; when CUWB_FAKE_WORKER_HELLO_DELAY_MS is set, the hello reply waits that long (a slow
+// start).
 #include "device/devicejson.h"
 #include "measure/statistics.h"
 #include "worker/protocol.h"
@@ -301,6 +304,25 @@ int main(int argc, char **argv)
                 }
                 std::fputs("\nflood-end\n", stderr);
                 std::fflush(stderr);
+            }
+            if (mode == "out-of-bounds" || mode == "wrong") {
+                RunResult result = goodResult(request.run);
+                result.message.clear();
+                result.verification.ran = true;
+                result.verification.checked = 4;
+                result.verification.passed = mode == "out-of-bounds";
+                if (mode == "out-of-bounds") {
+                    GuardViolation violation;
+                    violation.elements = 24;
+                    violation.firstIndex = 4;
+                    violation.message = "wrote 24 elements past the end of `c`, first at index 4";
+                    result.buffers.front().guardViolations.push_back(violation);
+                } else {
+                    result.verification.mismatches = 3;
+                    result.verification.message = "3 of 4 elements differ (abs > 0)";
+                }
+                send(makeRunResultReply(request.id, result));
+                break;
             }
             if (misbehaveNow(mode, "exiting", marker)) {
                 send(makeRunResultReply(request.id, goodResult(request.run), true));

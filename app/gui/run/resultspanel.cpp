@@ -7,6 +7,7 @@
 #include "gui/run/buffersummarymodel.h"
 #include "gui/run/buffervaluesview.h"
 #include "gui/run/mismatchesmodel.h"
+#include "run/runoutcome.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -55,29 +56,6 @@ QString toneStyle(Tone tone)
     return QStringLiteral("QLabel { background: %1; border-left: 4px solid %2; padding: 6px 8px; "
                           "color: #1d1d1d; }")
         .arg(background, border);
-}
-
-QString statusName(const RunResult &result)
-{
-    switch (result.status) {
-    case RunStatus::Succeeded:
-        return QString();
-    case RunStatus::InvalidLaunch:
-        return ResultsPanel::tr("Invalid launch");
-    case RunStatus::CompileFailed:
-        return ResultsPanel::tr("Compile failed");
-    case RunStatus::Fault:
-        return ResultsPanel::tr("Kernel fault");
-    case RunStatus::OutOfMemory:
-        return ResultsPanel::tr("Out of memory");
-    case RunStatus::Timeout:
-        return ResultsPanel::tr("Timed out");
-    case RunStatus::WorkerCrashed:
-        return ResultsPanel::tr("Worker failed");
-    case RunStatus::NoDevice:
-        return ResultsPanel::tr("No GPU");
-    }
-    return QString();
 }
 
 QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
@@ -229,29 +207,35 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
     m_typeNames = typeNames;
     m_hasResult = true;
 
-    // Status line.
-    bool guardProblem = false;
-    for (const BufferReport &buffer : result.buffers)
-        guardProblem = guardProblem || !buffer.guardViolations.empty();
+    // Status line: the verdict with its reasons first, then what the kernel did and what the
+    // checks found, in the words `cuwb run` uses (run/runoutcome.h).
+    const RunOutcome outcome = describeRun(result);
     Tone tone = Tone::Good;
     QString status;
-    if (result.status != RunStatus::Succeeded) {
+    if (outcome.passed) {
+        status = tr("\u2714 PASSED");
+    } else {
         tone = result.status == RunStatus::InvalidLaunch || result.status == RunStatus::NoDevice
                    ? Tone::Warning
                    : Tone::Bad;
-        status = tr("\u2718 %1: %2").arg(statusName(result), toQString(result.message));
-        if (!result.deviceError.empty())
-            status += tr(" (%1)").arg(toQString(result.deviceError));
-    } else if (result.verification.ran && !result.verification.passed) {
-        tone = Tone::Bad;
-        status = tr("\u2718 The kernel ran, but its output is wrong");
-    } else if (guardProblem) {
-        tone = Tone::Bad;
-        status = tr("\u2718 The kernel ran, but wrote outside its buffers");
-    } else if (result.verification.ran) {
-        status = tr("\u2714 Run succeeded and verified");
-    } else {
-        status = tr("\u2714 Run succeeded (no verification configured)");
+        status = tr("\u2718 FAILED: %1").arg(toQString(outcome.reasons.front()));
+        for (std::size_t k = 1; k < outcome.reasons.size(); ++k)
+            status += QLatin1Char('\n') + tr("and %1").arg(toQString(outcome.reasons[k]));
+    }
+    switch (outcome.kernel) {
+    case KernelOutcome::Ran:
+        status +=
+            QLatin1Char('\n') + tr("The kernel ran; %1.").arg(toQString(outcome.checksLine()));
+        break;
+    case KernelOutcome::Faulted:
+        status += QLatin1Char('\n') + tr("The kernel faulted; nothing was checked.");
+        break;
+    case KernelOutcome::TimedOut:
+        status += QLatin1Char('\n') + tr("The kernel timed out; nothing was checked.");
+        break;
+    case KernelOutcome::NotStarted:
+        status += QLatin1Char('\n') + tr("The kernel could not start; nothing was checked.");
+        break;
     }
     m_status->setText(status);
     m_status->setStyleSheet(toneStyle(tone));

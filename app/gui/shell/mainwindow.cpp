@@ -357,7 +357,8 @@ void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
     Q_UNUSED(jobId)
     m_resultsPanel->showResult(result, m_launchPanel->bufferTypeNames());
     m_launchPanel->setRunning(m_runController->isRunning());
-    statusBar()->showMessage(m_resultsPanel->statusText(), 10000);
+    // The verdict and its first reason; the dock has the rest.
+    statusBar()->showMessage(m_resultsPanel->statusText().section(QLatin1Char('\n'), 0, 0), 10000);
     Q_EMIT runResultShown();
 }
 
