@@ -351,6 +351,25 @@ void from_json(const json &json, Provenance &p)
     read(json, "memoryClockKHz", p.memoryClockKHz);
 }
 
+void to_json(json &json, const MeasurementPhases &phases)
+{
+    json = {{"prepareMs", phases.prepareMs}, {"setupMs", phases.setupMs},
+            {"warmupMs", phases.warmupMs},   {"samplingMs", phases.samplingMs},
+            {"finishMs", phases.finishMs},   {"totalMs", phases.totalMs}};
+}
+
+void from_json(const json &json, MeasurementPhases &phases)
+{
+    requireObject(json);
+    phases = MeasurementPhases{};
+    read(json, "prepareMs", phases.prepareMs);
+    read(json, "setupMs", phases.setupMs);
+    read(json, "warmupMs", phases.warmupMs);
+    read(json, "samplingMs", phases.samplingMs);
+    read(json, "finishMs", phases.finishMs);
+    read(json, "totalMs", phases.totalMs);
+}
+
 void to_json(json &json, const Measurement &measurement)
 {
     json = {{"settings", measurement.settings},
@@ -369,7 +388,8 @@ void to_json(json &json, const Measurement &measurement)
             {"smClockMaxMHz", measurement.smClockMaxMHz},
             {"throttledSamples", measurement.throttledSamples},
             {"throttled", measurement.throttled},
-            {"provenance", measurement.provenance}};
+            {"provenance", measurement.provenance},
+            {"phases", measurement.phases}};
 }
 
 void from_json(const json &json, Measurement &measurement)
@@ -393,6 +413,7 @@ void from_json(const json &json, Measurement &measurement)
     read(json, "throttledSamples", measurement.throttledSamples);
     read(json, "throttled", measurement.throttled);
     read(json, "provenance", measurement.provenance);
+    read(json, "phases", measurement.phases);
 }
 
 } // namespace cuwb

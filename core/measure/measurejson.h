@@ -39,6 +39,8 @@ void from_json(const nlohmann::json &json, ProvenanceBuffer &buffer);
 // compileOptionsJson travels as an object ("compileOptions"), not as a string.
 void to_json(nlohmann::json &json, const Provenance &provenance);
 void from_json(const nlohmann::json &json, Provenance &provenance);
+void to_json(nlohmann::json &json, const MeasurementPhases &phases);
+void from_json(const nlohmann::json &json, MeasurementPhases &phases);
 void to_json(nlohmann::json &json, const Measurement &measurement);
 void from_json(const nlohmann::json &json, Measurement &measurement);
 

@@ -146,6 +146,19 @@ std::string sourceHashFnv1a64(std::string_view text);
 enum class TimingSource { Cupti, Events };
 const char *timingSourceName(TimingSource source); // "cupti", "events"
 
+// Where a measurement's time went in the worker (milliseconds of wall time), so that what a
+// point of a sweep costs beyond its samples can be told apart and reported.
+struct MeasurementPhases
+{
+    double prepareMs = 0.0;  // copy ceiling (first time only), compile or load, buffers set up
+    double setupMs = 0.0;    // kernel timer, L2 flush buffer, blocking kernel, NVML
+    double warmupMs = 0.0;   // the untimed launches
+    double samplingMs = 0.0; // the sampling loop, the timed kernels included
+    double finishMs = 0.0;   // statistics and throughput
+    double totalMs = 0.0;    // the whole request in the worker, buffers released included
+    bool operator==(const MeasurementPhases &) const = default;
+};
+
 struct Measurement
 {
     SampleSettings settings;
@@ -169,6 +182,7 @@ struct Measurement
     std::size_t throttledSamples = 0; // samples below 75% of the default SM clock
     bool throttled = false;
     Provenance provenance;
+    MeasurementPhases phases;
     bool operator==(const Measurement &) const = default;
 };
 

@@ -10,6 +10,8 @@ std::vector<std::string> defaultMetrics()
         "gpu__time_duration.sum",
         "dram__bytes_read.sum",
         "dram__bytes_write.sum",
+        // What the kernel wrote: DRAM writes miss the part still in L2 when it ends.
+        "lts__t_sectors_srcunit_tex_op_write.sum",
         "dram__throughput.avg.pct_of_peak_sustained_elapsed",
         "sm__warps_active.avg.pct_of_peak_sustained_active",
     };

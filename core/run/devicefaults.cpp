@@ -81,7 +81,7 @@ RunFailure classifyApiError(const ApiError &error, const std::string &phase, boo
 }
 
 void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &what,
-                 bool &contextLost)
+                 bool &contextLost, double expectedSeconds)
 {
     // Capped at about 30 years: a larger deadline (a project may say 1e300 s) would overflow the
     // clock's 64-bit nanoseconds.
@@ -92,7 +92,12 @@ void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &w
     // Yield for the first 200 µs (a sleep costs at least the kernel's 50 µs timer slack, which
     // made every sample of a short kernel take a millisecond), then sleep an eighth of the time
     // waited so far, at most 1 ms: a wait ends at most 12.5% late and costs little CPU.
-    constexpr auto kSpin = std::chrono::microseconds(200);
+    // Up to 50 ms of an expected wait is yielded through; a longer kernel's samples can afford
+    // the sleeps' slack.
+    const auto spin = std::max<Clock::duration>(
+        std::chrono::microseconds(200),
+        std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(std::min(expectedSeconds, 0.04) * 1.25)));
     constexpr auto kLongestSleep = std::chrono::milliseconds(1);
     while (!done.query()) {
         const auto now = Clock::now();
@@ -102,7 +107,7 @@ void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &w
                                                      shortNumber(deadlineSeconds) + " s deadline"};
         }
         const auto waited = now - begin;
-        if (waited < kSpin) {
+        if (waited < spin) {
             std::this_thread::yield();
         } else {
             std::this_thread::sleep_for(std::min<Clock::duration>(waited / 8, kLongestSleep));

@@ -28,8 +28,10 @@ RunFailure classifyApiError(const ApiError &error, const std::string &phase, boo
 // Waits for `done`, yielding then sleeping, and throws a Timeout RunFailure ("`what` ran past
 // the 10 s deadline") once `deadlineSeconds` have passed. On overrun the context is marked lost
 // before the throw, so that the unwinding leaks the run's resources instead of freeing them
-// (which would wait for the kernel forever).
+// (which would wait for the kernel forever). `expectedSeconds`, when the wait's length is known
+// (a sample after the warm-up), keeps yielding until a quarter past it: a sleep costs at least
+// the kernel's timer slack, and a measurement's samples would each pay it.
 void waitOrThrow(const Event &done, double deadlineSeconds, const std::string &what,
-                 bool &contextLost);
+                 bool &contextLost, double expectedSeconds = 0.0);
 
 } // namespace cuwb

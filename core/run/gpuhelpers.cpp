@@ -300,6 +300,21 @@ extern "C" __global__ void cuwb_compare(const void *actual, const void *expected
 // One thread that holds its stream until the host sets flags[0] (the launches behind it are
 // queued by then), or until timeoutNs of %globaltimer have passed: then it sets flags[1] and
 // returns, so a host that never releases it cannot hang the GPU.
+// Reads `words` 16-byte words: every line of L2 then holds clean data of this buffer, so the
+// lines a kernel left dirty are written back here rather than during the next timed launch.
+// The loads must not be optimised away: the XOR of what was read is stored, harmlessly into
+// the buffer itself, only when it equals `key`, which the compiler cannot know.
+extern "C" __global__ void cuwb_read_flush(uint4 *p, u64 words, unsigned key)
+{
+    unsigned seen = 0;
+    GRID_STRIDE(k, words) {
+        const uint4 v = p[k];
+        seen ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (seen == key)
+        p[0].x = seen;
+}
+
 extern "C" __global__ void cuwb_block(volatile unsigned *flags, u64 timeoutNs)
 {
     u64 start;
@@ -434,6 +449,18 @@ Module loadHelperModule(const std::string &arch)
 
 } // namespace
 
+DeviceBuffer l2FlushBuffer(const DeviceInfo &device, const GpuHelpers &helpers,
+                           const Stream &stream)
+{
+    const std::size_t l2 = std::size_t(std::max(device.l2CacheBytes, 1 << 20));
+    DeviceBuffer buffer(l2 * 2);
+    fillBytesAsync(buffer.pointer(), 0x5a, buffer.bytes(), stream);
+    // The fill left the L2 full of this buffer's dirty lines; one read of the whole buffer
+    // writes them back, so that every flush after this one leaves only clean lines.
+    helpers.readFlush(buffer.pointer(), buffer.bytes(), 0, stream);
+    return buffer;
+}
+
 GpuHelpers::GpuHelpers(const std::string &arch, int smCount)
     : m_module(loadHelperModule(arch))
     , m_fill(m_module.function("cuwb_fill"))
@@ -442,6 +469,7 @@ GpuHelpers::GpuHelpers(const std::string &arch, int smCount)
     , m_stats(m_module.function("cuwb_stats"))
     , m_compare(m_module.function("cuwb_compare"))
     , m_block(m_module.function("cuwb_block"))
+    , m_readFlush(m_module.function("cuwb_read_flush"))
     , m_smCount(std::max(1, smCount))
 {}
 
@@ -470,6 +498,18 @@ void GpuHelpers::block(const MappedHostFlags &flags, std::uint64_t timeoutNs,
     DevicePointer pointer = flags.devicePointer();
     Params params(pointer, timeoutNs);
     m_block.launch({1, 1, 1}, {1, 1, 1}, 0, stream, params.pointers.data());
+}
+
+void GpuHelpers::readFlush(DevicePointer pointer, std::uint64_t bytes, unsigned key,
+                           const Stream &stream) const
+{
+    std::uint64_t words = bytes / 16;
+    if (words == 0) {
+        return;
+    }
+    Params params(pointer, words, key);
+    m_readFlush.launch({blocksFor(words), 1, 1}, {kThreads, 1, 1}, 0, stream,
+                       params.pointers.data());
 }
 
 void GpuHelpers::pattern(DevicePointer pointer, std::uint64_t bytes, std::uint64_t pattern,

@@ -9,6 +9,7 @@
 
 #include "cuda/devicememory.h"
 #include "cuda/driverwrappers.h"
+#include "device/deviceinfo.h"
 #include "kernel/elementtype.h"
 
 #include <cstdint>
@@ -43,6 +44,13 @@ struct CompareSummary
     std::int64_t firstScalar = -1;    // smallest mismatching scalar index >= from
 };
 
+class GpuHelpers;
+
+// The buffer that cold samples and the metrics pass read to flush the L2 (readFlush): twice
+// the device's L2, written once so that what the flush reads is defined, then read once.
+DeviceBuffer l2FlushBuffer(const DeviceInfo &device, const GpuHelpers &helpers,
+                           const Stream &stream);
+
 class GpuHelpers
 {
 public:
@@ -58,6 +66,12 @@ public:
     // until timeoutNs have passed (it then sets word 1). Launches queued behind it start
     // back to back once it is released, so events around them time the GPU, not the host.
     void block(const MappedHostFlags &flags, std::uint64_t timeoutNs, const Stream &stream) const;
+    // Reads the first `bytes` of `pointer` (16-byte aligned) through the L2, leaving it full of
+    // clean lines of that buffer: what evicts a timed kernel's data without leaving dirty lines
+    // for the next launch to write back (the L2 flush of cold samples, docs/measurement.md).
+    // `key` only keeps the reads from being optimised away; the buffer's first word may change.
+    void readFlush(DevicePointer pointer, std::uint64_t bytes, unsigned key,
+                   const Stream &stream) const;
     // Writes `bytes` bytes of a 64-bit pattern (repeating every 1, 2, 4 or 8 bytes);
     // `pointer` must be 8-byte aligned.
     void pattern(DevicePointer pointer, std::uint64_t bytes, std::uint64_t pattern,
@@ -84,6 +98,7 @@ private:
     Function m_stats;
     Function m_compare;
     Function m_block;
+    Function m_readFlush;
     int m_smCount = 1;
 };
 

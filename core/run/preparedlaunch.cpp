@@ -5,6 +5,7 @@
 #include "kernel/kernelsignature.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchvalidation.h"
+#include "measure/measurement.h"
 #include "run/bufferfiles.h"
 #include "run/devicefaults.h"
 #include "run/gpuhelpers.h"
@@ -89,6 +90,50 @@ BufferStats bufferStats(const ScalarStats &stats)
 }
 
 } // namespace
+
+namespace {
+
+// The compiled image's module: the one a previous request loaded when the image is the same
+// and it has no module variables, else a fresh one (kept for the next request when it could
+// be reused). Up to eight are kept, the least recently used dropped first.
+std::shared_ptr<Module> loadModule(RunnerState &runner, const CompileResult &compiled)
+{
+    constexpr std::size_t kKeptModules = 8;
+    if (!moduleVariables(compiled.ptx).empty()) {
+        return std::make_shared<Module>(compiled.cubin);
+    }
+    const std::string key =
+        sourceHashFnv1a64(compiled.cubin) + ":" + std::to_string(compiled.cubin.size());
+    auto &modules = runner.modules;
+    const auto found = std::find_if(modules.begin(), modules.end(),
+                                    [&](const auto &entry) { return entry.first == key; });
+    std::shared_ptr<Module> module;
+    if (found != modules.end()) {
+        module = found->second;
+        modules.erase(found);
+    } else {
+        module = std::make_shared<Module>(compiled.cubin);
+    }
+    modules.emplace_back(key, module);
+    if (modules.size() > kKeptModules) {
+        modules.erase(modules.begin());
+    }
+    return module;
+}
+
+} // namespace
+
+void recycleResources(RunnerState &runner, std::unique_ptr<RunResources> &resources)
+{
+    if (!resources || runner.contextLost) {
+        return; // after an overrun nothing may be freed: LeakOnLoss leaks it
+    }
+    runner.spareBuffers.clear();
+    for (Allocation &allocation : resources->buffers) {
+        runner.spareBuffers.push_back(std::move(allocation.memory));
+    }
+    resources.reset();
+}
 
 void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, std::string &phase)
 {
@@ -190,12 +235,29 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     std::unique_ptr<RunResources> &resources = p.resources;
 
     phase = "loading the module";
-    resources->module = std::make_unique<Module>(compiled.cubin);
+    resources->module = loadModule(runner, compiled);
     p.function = resources->module->function(kernel->loweredName);
     GpuHelpers &helpers = runner.gpuHelpers();
 
-    // Allocate with guard bands.
-    for (const ResolvedBuffer &buffer : resolved.buffers) {
+    // Allocate with guard bands: the previous request's buffers of the same size first, the
+    // rest of them freed before anything new is allocated.
+    std::vector<DeviceBuffer> reused(resolved.buffers.size());
+    for (std::size_t k = 0; k < resolved.buffers.size(); ++k) {
+        const std::uint64_t total =
+            guardBytesFor(resolved.buffers[k].elementType.sizeBytes()) * 2 +
+            resolved.buffers[k].bytes;
+        std::vector<DeviceBuffer> &spare = runner.spareBuffers;
+        const auto match = std::find_if(spare.begin(), spare.end(), [&](const DeviceBuffer &b) {
+            return b.bytes() == total;
+        });
+        if (match != spare.end()) {
+            reused[k] = std::move(*match);
+            spare.erase(match);
+        }
+    }
+    runner.spareBuffers.clear();
+    for (std::size_t k = 0; k < resolved.buffers.size(); ++k) {
+        const ResolvedBuffer &buffer = resolved.buffers[k];
         Allocation allocation;
         allocation.parameter = buffer.parameter;
         allocation.type = buffer.elementType;
@@ -207,7 +269,7 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         phase =
             "allocating `" + buffer.parameter + "` (" + formatBytes(total) + " with guard bands)";
         try {
-            allocation.memory = DeviceBuffer(total);
+            allocation.memory = reused[k].empty() ? DeviceBuffer(total) : std::move(reused[k]);
         } catch (const ApiError &error) {
             if (error.status() == "CUDA_ERROR_OUT_OF_MEMORY") {
                 throw RunFailure{RunStatus::OutOfMemory,

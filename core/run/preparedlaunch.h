@@ -47,7 +47,7 @@ struct Allocation
 // freed (cuMemFree and cuModuleUnload would wait for the kernel): it is leaked instead.
 struct RunResources
 {
-    std::unique_ptr<Module> module;
+    std::shared_ptr<Module> module; // shared with RunnerState::modules when it may be reused
     std::unique_ptr<Module> referenceModule;
     std::unique_ptr<Module> maskModule;
     std::vector<Allocation> buffers;
@@ -93,6 +93,13 @@ struct LeakOnLoss
 // throws RunFailure for the user's mistakes (InvalidLaunch, CompileFailed, OutOfMemory).
 void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &prepared,
                    std::string &phase);
+
+// Lets the next request reuse what `resources` holds, then drops it: the module stays loaded
+// when it has no module variables (whose values a kernel or a launch's globals may have
+// changed), and the buffers are kept for a request that needs the same sizes. A sweep's points
+// would otherwise load the same module and allocate the same buffers at every point. What the
+// next request does not reuse it frees before allocating, so that request has all the memory.
+void recycleResources(RunnerState &runner, std::unique_ptr<RunResources> &resources);
 
 // After the launch: the guard bands read back (an element that changed is a write out of
 // bounds), the outputs still holding the poison (unwritten) and the buffer's statistics.

@@ -21,6 +21,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cuwb {
@@ -44,6 +45,10 @@ struct RunnerState
     // The flags of the blocking kernel that holds the stream while a sample is queued.
     std::unique_ptr<MappedHostFlags> holdFlags;
     std::function<bool()> cancelCheck;
+    // What the last request left for the next one (recycleResources()): modules without module
+    // variables by their image's hash, newest last, and buffers to reuse at the same size.
+    std::vector<std::pair<std::string, std::shared_ptr<Module>>> modules;
+    std::vector<DeviceBuffer> spareBuffers;
     // The device-to-device copy ceiling, measured on the first measurement and kept.
     std::optional<double> copyCeilingGBps;
     std::string copyCeilingProblem;

@@ -80,14 +80,29 @@ Sampler::Sampler(RunnerState &runner, const RunRequest &request, const SampleSet
 
 void Sampler::run()
 {
+    MeasurementPhases &phases = m_result.phases;
+    Clock::time_point mark = Clock::now();
+    // Adds the time since the last mark to `phase`.
+    const auto lap = [&mark](double &phase) {
+        const Clock::time_point now = Clock::now();
+        phase += std::chrono::duration<double, std::milli>(now - mark).count();
+        mark = now;
+    };
     prepare();
+    lap(phases.prepareMs);
     startTimer();
     allocateFlushBuffer();
     setUpBlocker();
-    warmUp();
     openClockReader();
+    lap(phases.setupMs);
+    warmUp();
+    lap(phases.warmupMs);
     sampleUntilStopped();
+    lap(phases.samplingMs);
     finish();
+    // The next measurement (a sweep's next point) reuses the module and the buffers.
+    recycleResources(m_runner, m_prepared.resources);
+    lap(phases.finishMs);
 }
 
 // cuMemcpyDtoD of 1 GiB between two buffers, bytes read plus bytes written over the median
@@ -134,8 +149,9 @@ void Sampler::measureCopyCeiling()
 // The copy ceiling, then the launch prepared exactly like run()'s, and where it came from.
 void Sampler::prepare()
 {
-    // The previous run's buffers go first, so this measurement has all the memory.
-    m_runner.kept.reset();
+    // The previous run's buffers go first (or are reused), so this measurement has all the
+    // memory.
+    recycleResources(m_runner, m_runner.kept);
     m_runner.keptHandles.clear();
     ++m_runner.runs;
 
@@ -189,13 +205,13 @@ void Sampler::startTimer()
     }
 }
 
-// Cold samples flush the L2 first: twice its size, filled before each sample.
+// Cold samples flush the L2 first by reading a buffer twice its size (docs/measurement.md:
+// filling one instead left dirty lines that the timed kernel paid to write back).
 void Sampler::allocateFlushBuffer()
 {
     if (m_settings.mode == SampleMode::Cold) {
         m_phase = "allocating the L2 flush buffer";
-        const std::size_t l2 = std::size_t(std::max(m_runner.device.l2CacheBytes, 1 << 20));
-        m_scratch = DeviceBuffer(l2 * 2);
+        m_scratch = l2FlushBuffer(m_runner.device, m_runner.gpuHelpers(), *m_runner.stream);
     }
 }
 
@@ -235,7 +251,9 @@ std::uint32_t Sampler::launchHeld()
     return correlation;
 }
 
-// At least one launch, untimed; the warm-ups' CUPTI records are read and dropped.
+// At least one launch, untimed. Their CUPTI records are not flushed here (a flush costs a
+// quarter of a millisecond): each sample is matched by its own correlation id, so the
+// warm-ups' records, read with the first batch, are never used.
 void Sampler::warmUp()
 {
     const int warmups = std::max(1, m_settings.warmupLaunches);
@@ -244,10 +262,7 @@ void Sampler::warmUp()
         (void)launchHeld();
         waitOrThrow(*m_finished, m_prepared.deadlineSeconds, "the kernel (warm-up launch)",
                     m_runner.contextLost);
-    }
-    if (m_cupti) {
-        m_runner.timer->flush();
-        (void)m_runner.timer->takeDurations();
+        m_lastEventNs = double(Event::elapsedMs(*m_started, *m_finished)) * 1e6;
     }
 }
 
@@ -305,14 +320,14 @@ void Sampler::takeSample(std::size_t n)
     const Stream &gpu = *m_runner.stream;
     SmClockReader &clocks = *m_runner.clocks;
     if (!m_scratch.empty()) {
-        fillBytesAsync(m_scratch.pointer(), static_cast<unsigned char>(n & 0xff), m_scratch.bytes(),
-                       gpu);
+        m_runner.gpuHelpers().readFlush(m_scratch.pointer(), m_scratch.bytes(), unsigned(n), gpu);
     }
     const std::optional<unsigned> clockBefore = clocks.smClockMHz();
     m_phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
     Pending sample;
     sample.correlation = launchHeld();
-    waitOrThrow(*m_finished, m_prepared.deadlineSeconds, "the kernel", m_runner.contextLost);
+    waitOrThrow(*m_finished, m_prepared.deadlineSeconds, "the kernel", m_runner.contextLost,
+                m_lastEventNs * 1e-9);
     if (m_runner.holdFlags->get(1) != 0) {
         ++m_blockerTimeouts;
     }
@@ -322,6 +337,7 @@ void Sampler::takeSample(std::size_t n)
                                           clockAfter.value_or(clockBefore.value_or(0))));
     } // else 0: not sampled, and checkClocks ignores it
     sample.eventNs = double(Event::elapsedMs(*m_started, *m_finished)) * 1e6;
+    m_lastEventNs = sample.eventNs;
     m_pending.push_back(sample);
     m_pendingEventNs += sample.eventNs;
 }

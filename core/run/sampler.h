@@ -110,6 +110,7 @@ private:
     std::size_t m_blockerTimeouts = 0;
     std::optional<Event> m_started;
     std::optional<Event> m_finished;
+    double m_lastEventNs = 0.0; // the last launch's event time: how long the next wait will be
 
     StoppingCriterion m_criterion;
     bool m_cancelled = false;

@@ -69,6 +69,7 @@ Measurement sample()
     m.provenance.buffers = {{"in", 268435456, 1073741824}, {"out", 268435456, 1073741824}};
     m.provenance.defaultSmClockKHz = 1980000;
     m.provenance.memoryClockKHz = 3201000;
+    m.phases = {1.25, 0.5, 0.625, 6.5, 0.0625, 9.25};
     return m;
 }
 
@@ -152,6 +153,9 @@ void TestMeasureJson::provenanceJson()
     QCOMPARE(p.at("grid").at(0).get<unsigned>(), 1056u);
     QCOMPARE(p.at("buffers").at(1).at("parameter").get<std::string>(), std::string("out"));
     QCOMPARE(j.get<Measurement>().provenance, sample().provenance);
+    // Where the worker's time went, in milliseconds, by phase.
+    QCOMPARE(j.at("phases").at("samplingMs").get<double>(), 6.5);
+    QCOMPARE(j.at("phases").at("totalMs").get<double>(), 9.25);
     // Options that are not JSON are kept as text.
     Provenance odd;
     odd.compileOptionsJson = "not json";
