@@ -149,14 +149,18 @@ void printSummary(std::ostream &out, const SweepResult &result)
         }
     }
     if (const SweepTimeBreakdown t = result.timeBreakdown(); t.measuredPoints > 0) {
-        char line[320];
+        char line[640];
         std::snprintf(line, sizeof line,
                       "time: %.0f ms in all: host compiles %.0f ms, worker compiles %.0f ms, "
-                      "verification runs %.0f ms, measurements %.0f ms (of which the kernels' "
-                      "samples %.3g ms), other %.0f ms; %.3g ms a point beyond its kernels and "
-                      "compile\n",
+                      "verification runs %.0f ms, measurements %.0f ms, other (worker start, "
+                      "checks) %.0f ms\n"
+                      "  in the measurements: load and buffers %.1f ms, timer set-up %.1f ms, "
+                      "warm-up %.1f ms, sampling %.1f ms (the kernels' samples %.1f ms)\n"
+                      "  beyond its samples and compile, a point took %.3g ms (median; mean "
+                      "%.3g ms with the worker's start)\n",
                       t.wallMs, t.hostCompileMs, t.workerCompileMs, t.verifyMs, t.measureMs,
-                      t.gpuSampleMs, t.otherMs, t.overheadPerPointMs);
+                      t.otherMs, t.prepareMs, t.setupMs, t.warmupMs, t.samplingMs, t.gpuSampleMs,
+                      t.medianOverheadMs, t.overheadPerPointMs);
         out << line;
     }
     for (const std::string &note : result.notes) {

@@ -132,13 +132,21 @@ SweepTimeBreakdown SweepResult::timeBreakdown() const
 {
     SweepTimeBreakdown t;
     t.wallMs = wallSeconds * 1e3;
+    std::vector<double> overheads;
     for (const SweepPointResult &p : points) {
         t.hostCompileMs += p.compileMs;
         t.workerCompileMs += p.workerCompileMs;
         t.verifyMs += p.verifyMs;
         t.measureMs += p.measureMs;
         if (p.measurement) {
-            t.gpuSampleMs += p.measurement->statistics.totalNs / 1e6;
+            const double samplesMs = p.measurement->statistics.totalNs / 1e6;
+            const MeasurementPhases &phases = p.measurement->phases;
+            t.gpuSampleMs += samplesMs;
+            t.prepareMs += phases.prepareMs;
+            t.setupMs += phases.setupMs;
+            t.warmupMs += phases.warmupMs;
+            t.samplingMs += phases.samplingMs;
+            overheads.push_back(std::max(0.0, p.wallSeconds * 1e3 - samplesMs - p.compileMs));
             ++t.measuredPoints;
         }
     }
@@ -146,6 +154,13 @@ SweepTimeBreakdown SweepResult::timeBreakdown() const
     if (t.measuredPoints > 0) {
         t.overheadPerPointMs =
             std::max(0.0, t.wallMs - t.gpuSampleMs - t.hostCompileMs) / double(t.measuredPoints);
+        const auto middle = overheads.begin() + std::ptrdiff_t(overheads.size() / 2);
+        std::nth_element(overheads.begin(), middle, overheads.end());
+        t.medianOverheadMs = *middle;
+        if (overheads.size() % 2 == 0) {
+            t.medianOverheadMs =
+                (t.medianOverheadMs + *std::max_element(overheads.begin(), middle)) / 2.0;
+        }
     }
     return t;
 }

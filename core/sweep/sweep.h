@@ -189,8 +189,8 @@ struct SweepPointResult
 inline constexpr int kSweepResultFormatVersion = 1;
 
 // Where a sweep's wall time went, from its points (milliseconds). The worker's part of a
-// measurement beyond the GPU's sample time is its setup: module load, allocation and
-// initialisation of the buffers, warm-up launches and the timing itself.
+// measurement is split by MeasurementPhases; what no part accounts for is the worker's start
+// (the first point's), the host's checks and the requests' round trips.
 struct SweepTimeBreakdown
 {
     double wallMs = 0.0;
@@ -200,10 +200,17 @@ struct SweepTimeBreakdown
     double measureMs = 0.0;       // measurement requests, whole
     double gpuSampleMs = 0.0;     // of which the timed kernels themselves
     double otherMs = 0.0;         // the rest: worker start, device query, copy ceiling, bookkeeping
+    // The measurements' phases in the worker, summed (MeasurementPhases).
+    double prepareMs = 0.0;  // module load, buffers allocated and initialised, copy ceiling once
+    double setupMs = 0.0;    // kernel timer (CUPTI's start on the first point), flush buffer, NVML
+    double warmupMs = 0.0;   // the untimed launches
+    double samplingMs = 0.0; // the sampling loops, gpuSampleMs included
     std::size_t measuredPoints = 0;
     // (wall - GPU sample time - host compiles) per measured point: what a point costs beyond
-    // its kernels and its compile.
+    // its kernels and its compile; the mean, the first point's worker start included...
     double overheadPerPointMs = 0.0;
+    // ...and the median over the measured points, which a warm worker pays at each point.
+    double medianOverheadMs = 0.0;
 };
 
 struct SweepResult

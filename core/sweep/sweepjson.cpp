@@ -428,8 +428,13 @@ json sweepResultToJson(const SweepResult &result)
                                  {"measureMs", finiteSafe(t.measureMs)},
                                  {"gpuSampleMs", finiteSafe(t.gpuSampleMs)},
                                  {"otherMs", finiteSafe(t.otherMs)},
+                                 {"prepareMs", finiteSafe(t.prepareMs)},
+                                 {"setupMs", finiteSafe(t.setupMs)},
+                                 {"warmupMs", finiteSafe(t.warmupMs)},
+                                 {"samplingMs", finiteSafe(t.samplingMs)},
                                  {"measuredPoints", t.measuredPoints},
-                                 {"overheadPerPointMs", finiteSafe(t.overheadPerPointMs)}};
+                                 {"overheadPerPointMs", finiteSafe(t.overheadPerPointMs)},
+                                 {"medianOverheadMs", finiteSafe(t.medianOverheadMs)}};
     if (result.theoreticalPeakGBps) {
         document["theoreticalPeakGBps"] = finiteSafe(*result.theoreticalPeakGBps);
     }

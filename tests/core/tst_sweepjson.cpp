@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace cuwb;
 using nlohmann::json;
 
@@ -176,6 +178,22 @@ void TestSweepJson::resultMatchesTheHandWrittenFile()
     QCOMPARE(breakdown["hostCompileMs"].get<double>(), compileMs);
     QCOMPARE(breakdown["verifyMs"].get<double>(), verifyMs);
     QCOMPARE(breakdown["otherMs"].get<double>(), 12500.0 - compileMs - verifyMs);
+    // What a point costs beyond its samples and compile: the median over the measured points.
+    std::vector<double> overheads;
+    for (const json &point : written["points"]) {
+        if (point.contains("measurement") && !point["measurement"].is_null())
+            overheads.push_back(std::max(
+                0.0, point["wallSeconds"].get<double>() * 1e3 -
+                         point["measurement"]["statistics"]["totalNs"].get<double>() / 1e6 -
+                         point["compileMs"].get<double>()));
+    }
+    QVERIFY(!overheads.empty());
+    std::sort(overheads.begin(), overheads.end());
+    const std::size_t half = overheads.size() / 2;
+    const double median = overheads.size() % 2 ? overheads[half]
+                                                : (overheads[half - 1] + overheads[half]) / 2.0;
+    QCOMPARE(breakdown["medianOverheadMs"].get<double>(), median);
+    QCOMPARE(breakdown["measuredPoints"].get<std::size_t>(), overheads.size());
     written.erase("timeBreakdown");
     for (json &point : written["points"]) {
         point.erase("request");
