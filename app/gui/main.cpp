@@ -13,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QRect>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -83,6 +84,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption sizeOption(QStringLiteral("size"),
                                         QObject::tr("Window size for the screenshot."),
                                         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption screenOption(
+        QStringLiteral("screen"),
+        QObject::tr("With --screenshot: lay the window out as a first start does on a screen "
+                    "whose free area is WxH (instead of --size)."),
+        QStringLiteral("WxH"));
     const QCommandLineOption cursorOption(
         QStringLiteral("cursor-line"),
         QObject::tr("Put the cursor on this source line (shows its PTX) before the screenshot."),
@@ -143,9 +149,10 @@ int main(int argc, char *argv[])
         QStringLiteral("report"),
         QObject::tr("With --lesson: also write the lab report (HTML) to this file."),
         QStringLiteral("report.html"));
-    parser.addOptions({screenshotOption, sizeOption, cursorOption, samplesOption, runOption,
-                       measureOption, metricsOption, sweepOption, presetOption, openSweepOption,
-                       baselineOption, sweepPageOption, lessonOption, predictOption, reportOption});
+    parser.addOptions({screenshotOption, sizeOption, screenOption, cursorOption, samplesOption,
+                       runOption, measureOption, metricsOption, sweepOption, presetOption,
+                       openSweepOption, baselineOption, sweepPageOption, lessonOption,
+                       predictOption, reportOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -228,18 +235,33 @@ int main(int argc, char *argv[])
                                "FILE PROJECT.cuwb"));
         return 2;
     }
+    // WIDTHxHEIGHT, or an empty size when malformed.
+    const auto parseSize = [](const QString &text) {
+        static const QRegularExpression sizePattern(QStringLiteral("^(\\d+)[xX](\\d+)$"));
+        const QRegularExpressionMatch match = sizePattern.match(text);
+        if (!match.hasMatch() || match.captured(1).toInt() < 200 || match.captured(2).toInt() < 150)
+            return QSize();
+        return QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    };
     int width = 1600;
     int height = 1000;
     if (parser.isSet(sizeOption)) {
-        static const QRegularExpression sizePattern(QStringLiteral("^(\\d+)[xX](\\d+)$"));
-        const QRegularExpressionMatch match = sizePattern.match(parser.value(sizeOption));
-        if (!match.hasMatch() || match.captured(1).toInt() < 200 ||
-            match.captured(2).toInt() < 150) {
+        const QSize size = parseSize(parser.value(sizeOption));
+        if (size.isEmpty()) {
             printError(QObject::tr("--size expects WIDTHxHEIGHT, e.g. 1600x1000"));
             return 2;
         }
-        width = match.captured(1).toInt();
-        height = match.captured(2).toInt();
+        width = size.width();
+        height = size.height();
+    }
+    QSize screen;
+    if (parser.isSet(screenOption)) {
+        screen = parseSize(parser.value(screenOption));
+        if (screen.isEmpty() || screenshotPath.isEmpty()) {
+            printError(QObject::tr("--screen expects WIDTHxHEIGHT, e.g. 1366x768, and "
+                                   "--screenshot FILE"));
+            return 2;
+        }
     }
     int cursorLine = 0;
     if (parser.isSet(cursorOption)) {
@@ -316,7 +338,10 @@ int main(int argc, char *argv[])
                          [](int code) { QCoreApplication::exit(code); });
         sweepRunner->start();
     } else if (!screenshotPath.isEmpty()) {
-        window.resize(width, height);
+        if (screen.isEmpty())
+            window.resize(width, height);
+        else
+            window.applyDefaultLayout(QRect(QPoint(0, 0), screen));
         using Action = cuwb::ScreenshotRunner::Action;
         const Action action = parser.isSet(measureOption) ? Action::Measure
                               : parser.isSet(runOption)   ? Action::Run

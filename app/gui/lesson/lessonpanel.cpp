@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -62,7 +63,14 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_text->setMinimumHeight(80);
     splitter->addWidget(m_text);
 
-    m_form = new QWidget(splitter);
+    // The predictions, the run and the questions scroll rather than set the dock's minimum
+    // height: tabbed beside the Launch dock on a 1366×768 screen, a lesson with several
+    // predictions would otherwise make the window taller than the screen.
+    auto *formScroll = new QScrollArea(splitter);
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setMinimumHeight(120);
+    m_form = new QWidget(formScroll);
     auto *formLayout = new QVBoxLayout(m_form);
     formLayout->setContentsMargins(0, 0, 0, 0);
     auto *predict = new QGroupBox(tr("Predict, then run"), m_form);
@@ -101,7 +109,8 @@ LessonPanel::LessonPanel(QWidget *parent)
     exportRow->addWidget(m_export);
     formLayout->addLayout(exportRow);
 
-    splitter->addWidget(m_form);
+    formScroll->setWidget(m_form);
+    splitter->addWidget(formScroll);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);

@@ -106,6 +106,16 @@ public:
     // (the Samples menu's classroom entry).
     void openAndSweep(const QString &projectPath, const QString &presetId);
 
+    // The columns of code the editor shows in the default layout.
+    static constexpr int kEditorColumns = 100;
+    // The layout of a first start on a screen whose free area is `available`
+    // (QScreen::availableGeometry()): the window takes most of it, the editor shows
+    // kEditorColumns columns beside the PTX, and the Problems dock a few rows of messages.
+    void applyDefaultLayout(const QRect &available);
+    // View > Reset Layout: every dock back in its place, the default layout on the window's
+    // screen, and the saved layout forgotten, so that the next start gets the same.
+    void resetLayout();
+
 Q_SIGNALS:
     // A compile result is on screen: editor, PTX, panels and status bar show it.
     void resultShown(int documentId);
@@ -129,6 +139,11 @@ private:
     void connectSignals();
     void restoreSettings();
     void saveSettings() const;
+    // The docks' and the editor splitter's default sizes for the window's present size.
+    void proportionDocks();
+    // The width of the editor's pane (margins, scroll bar and frames included) that shows
+    // `columns` columns of the editor font.
+    [[nodiscard]] int editorPaneWidth(int columns) const;
 
     CompileRequest currentRequest() const;
     void onCompileFinished(quint64 jobId, int documentId, const CompileResult &result);
@@ -205,6 +220,7 @@ private:
     bool m_sweepDockSized = false;  // the Sweep dock was given room once
     QString m_sweepPresetWhenReady; // openAndSweep: run this preset once the kernel compiled
     QString m_sweepProjectWhenReady;
+    QByteArray m_defaultState; // the docks as createDocks() placed them, for Reset Layout
     bool m_layoutRestored = false;
     bool m_splitterRestored = false;
     bool m_initialLayoutDone = false;

@@ -4,6 +4,7 @@
 #include "gui/shell/mainwindow.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/common/theme.h"
 #include "gui/compile/compilecontroller.h"
 #include "gui/compile/compileoptionswidget.h"
 #include "gui/compile/compilestatuswidget.h"
@@ -46,16 +47,20 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace cuwb {
@@ -203,6 +208,7 @@ void MainWindow::createDocks()
     m_projects->setSweepPanel(m_sweepPanel);
 
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    m_defaultState = saveState();
 }
 
 void MainWindow::createMenus()
@@ -289,6 +295,12 @@ void MainWindow::createMenus()
     view->addAction(m_sweepDock->toggleViewAction());
     view->addAction(m_historyDock->toggleViewAction());
     view->addAction(m_lessonDock->toggleViewAction());
+    view->addSeparator();
+    QAction *resetLayoutAction =
+        view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
+    resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
+    resetLayoutAction->setToolTip(tr("Put every dock back where it started, size the window to "
+                                     "the screen, and forget the saved layout"));
 
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     QAction *compile =
@@ -444,11 +456,97 @@ void MainWindow::restoreSettings()
     if (!m_settings.restoreLayout)
         return;
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    const bool geometryRestored =
+        restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
     m_layoutRestored =
         restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
     m_splitterRestored = m_splitter->restoreState(
         settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
+    // A first start: Qt's own choice from the size hints left the editor and the Problems
+    // dock too small to read (1122×756 on a 1600×1000 screen).
+    if (!geometryRestored)
+        applyDefaultLayout(screen()->availableGeometry());
+}
+
+void MainWindow::applyDefaultLayout(const QRect &available)
+{
+    // All of a small screen (1366×768 leaves no room to spare); on a larger one a margin of
+    // the desktop stays in view.
+    const bool small = available.width() < 1600 || available.height() < 900;
+    const QSize size =
+        small ? available.size() : QSize(available.width() * 23 / 25, available.height() * 23 / 25);
+    // The frame counts: a window that is shown knows its decorations.
+    const QSize decorations = frameGeometry().size() - geometry().size();
+    resize(size - decorations);
+    move(QStyle::alignedRect(Qt::LeftToRight, Qt::AlignCenter, size, available).topLeft());
+    m_layoutRestored = false;
+    m_splitterRestored = false;
+    // A visible window has its new size already (a resize of a shown widget is sent at once);
+    // a hidden one gets its proportions when it is shown.
+    if (isVisible())
+        proportionDocks();
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState);
+    m_sweepDockSized = false;
+    QSettings settings;
+    settings.remove(QStringLiteral("mainWindow/geometry"));
+    settings.remove(QStringLiteral("mainWindow/state"));
+    settings.remove(QStringLiteral("mainWindow/splitter"));
+    applyDefaultLayout(screen()->availableGeometry());
+}
+
+int MainWindow::editorPaneWidth(int columns) const
+{
+    const QFontMetrics metrics(Theme::editorFont());
+    // The line numbers' margin grows with the file: count it for up to 9999 lines, so that a
+    // longer file opened later does not take columns away.
+    const int lineNumbers = metrics.horizontalAdvance(QStringLiteral("99999"));
+    int margins = lineNumbers + 20 + 16; // and SourceEditor's symbol and fold margins
+    if (const Document *document = currentDocument()) {
+        const SourceEditor *editor = document->editor();
+        margins = std::max(lineNumbers, editor->marginWidth(0));
+        for (int margin = 1; margin < editor->margins(); ++margin)
+            margins += editor->marginWidth(margin);
+    }
+    const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    // Scintilla's padding either side of the text, the editor's frame and the tab page's.
+    constexpr int kPaddingAndFrames = 12;
+    return columns * metrics.horizontalAdvance(QLatin1Char('0')) + margins + scrollBar +
+           kPaddingAndFrames;
+}
+
+void MainWindow::proportionDocks()
+{
+    const int w = width();
+    const int h = height();
+    const int separator = style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this);
+    const int handle = m_splitter->handleWidth();
+    // Across: the editor's columns come first. The Launch column takes up to 3/10 of the
+    // window and never less than it needs (its tab bar, on a small screen); the PTX view
+    // keeps at least kMinPtxWidth where the window allows it and takes what the editor
+    // leaves.
+    constexpr int kMinPtxWidth = 240;
+    const int editor = editorPaneWidth(kEditorColumns);
+    const int rightMinimum = std::max(m_launchDock->minimumSizeHint().width(), 300);
+    const int right = std::max(
+        rightMinimum, std::min(w * 3 / 10, w - editor - kMinPtxWidth - separator - handle));
+    resizeDocks({m_launchDock}, {right}, Qt::Horizontal);
+    const int central = std::max(200, w - right - separator);
+    const int editorShare = std::min(central - handle - 100, std::max(editor, central * 3 / 5));
+    m_splitter->setSizes({editorShare, central - handle - editorShare});
+
+    // Below: the Problems list beside the Kernels table, tall enough for its header, a title
+    // and several messages (each a line, or two for a long one).
+    resizeDocks({m_problemsDock, m_kernelsDock}, {w * 2 / 5, w * 3 / 5}, Qt::Horizontal);
+    constexpr int kProblemRows = 6;
+    const int rowHeight = m_problemsPanel->view()->fontMetrics().height() + 6;
+    const int problems = (kProblemRows + 2) * rowHeight + 24;
+    resizeDocks({m_problemsDock}, {std::max(problems, h * 3 / 10)}, Qt::Vertical);
+    if (m_settings.runDocksFirst)
+        showRunDocks();
 }
 
 void MainWindow::showEvent(QShowEvent *event)
@@ -457,20 +555,9 @@ void MainWindow::showEvent(QShowEvent *event)
     if (m_initialLayoutDone)
         return;
     m_initialLayoutDone = true;
-    // Default proportions, once the window has its real size: source 60 % beside the PTX,
-    // the Kernels table wider than the Problems list.
-    if (!m_layoutRestored) {
-        const int w = width();
-        resizeDocks({m_launchDock}, {std::max(440, w * 7 / 20)}, Qt::Horizontal);
-        resizeDocks({m_problemsDock, m_kernelsDock}, {w / 3, w * 2 / 3}, Qt::Horizontal);
-        resizeDocks({m_problemsDock}, {std::max(200, height() * 3 / 10)}, Qt::Vertical);
-        if (m_settings.runDocksFirst)
-            showRunDocks();
-    }
-    if (!m_splitterRestored) {
-        const int total = std::max(100, m_splitter->width());
-        m_splitter->setSizes({total * 3 / 5, total * 2 / 5});
-    }
+    // The default proportions, once the window has its real size.
+    if (!m_layoutRestored || !m_splitterRestored)
+        proportionDocks();
 }
 
 void MainWindow::saveSettings() const
