@@ -623,6 +623,34 @@ private Q_SLOTS:
                  QString());
     }
 
+    void manyLinesAreDrawnWithoutBands()
+    {
+        // Three TILE values: a band per line. Twelve: no bands (kMaxBandedSeries), and the
+        // title says where the spread went.
+        SweepResultsView view;
+        view.setResult(testdata::defineSweep());
+        showOffscreen(view);
+        QCOMPARE(seriesOfType<QAreaSeries>(view.timeChart()).size(), 3);
+        QVERIFY(view.timeChart()->title().contains(QStringLiteral("(band)")));
+
+        SweepResult many = testdata::defineSweep();
+        many.points.clear();
+        many.spec.axes[1].values.clear();
+        for (int t = 1; t <= 12; ++t) {
+            many.spec.axes[1].values.push_back(std::to_string(t));
+            for (int block = 32; block <= 1024; block *= 2)
+                many.points.push_back(testdata::copyPoint(
+                    {{"block.x", std::to_string(block)}, {"-DTILE", std::to_string(t)}}, block,
+                    double(1 << 28), testdata::copyGBps(block)));
+        }
+        view.setResult(testdata::withHeader(std::move(many)));
+        QCOMPARE(seriesOfType<QLineSeries>(view.timeChart()).size() >= 12, true);
+        QVERIFY(lineNamed(view.timeChart(), QStringLiteral("TILE=12")));
+        QCOMPARE(seriesOfType<QAreaSeries>(view.timeChart()).size(), 0);
+        QVERIFY2(view.timeChart()->title().contains(QStringLiteral("up to 8 lines")),
+                 qPrintable(view.timeChart()->title()));
+    }
+
     void streamingPointsUpdatesTheSeriesInPlace()
     {
         // 1,000 points of block.x × N: the structure (one series per N) is fixed once every N has

@@ -47,6 +47,11 @@ bool lastWaveMostlyEmpty(double waves);
 // Above this many points on a chart, the lines are drawn without a marker on each point.
 inline constexpr std::size_t kMaxMarkedPoints = 200;
 
+// Above this many lines on the time chart, the min-max band of each is not drawn: 25 bands
+// overlap into one smear, and repainting them is most of a redraw (9 of 10 ms for a 40 × 25
+// sweep streaming in; bench/bench_sweep_gui), which then misses frames.
+inline constexpr std::size_t kMaxBandedSeries = 8;
+
 // A bandwidth in GB/s as the labels write it: no decimals.
 QString gbpsText(double value);
 

@@ -160,8 +160,12 @@ void SweepChartView::rebuildCharts()
     m_timeY->setLabelFormat(QStringLiteral("%g"));
     m_timeChart->addAxis(m_timeX, Qt::AlignBottom);
     m_timeChart->addAxis(m_timeY, Qt::AlignLeft);
-    m_timeChart->setTitle(tr("Time per launch: median (line) and min\u2013max of the samples "
-                             "(band)"));
+    const bool bands = m_data->series.size() <= kMaxBandedSeries;
+    m_timeChart->setTitle(bands ? tr("Time per launch: median (line) and min\u2013max of the "
+                                     "samples (band)")
+                                : tr("Time per launch: median (min\u2013max bands are drawn "
+                                     "for up to %1 lines; the tooltip and the table give them)")
+                                      .arg(kMaxBandedSeries));
 
     m_bandwidthX = makeXAxis();
     m_bandwidthY = new QValueAxis;
@@ -217,7 +221,7 @@ void SweepChartView::rebuildCharts()
                 order.push_back(i);
         }
     }
-    for (std::size_t i : order) {
+    for (std::size_t i : bands ? order : std::vector<std::size_t>{}) {
         const SweepChartSeries &s = m_data->series[i];
         SeriesItems &items = m_items[i];
         QColor band = seriesColor(s, single);
