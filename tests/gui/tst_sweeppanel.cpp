@@ -314,6 +314,11 @@ private Q_SLOTS:
             qPrintable(f.panel->statusLabel()->text()));
         QVERIFY2(f.panel->statusLabel()->text().contains(QStringLiteral("\nTime: compiling ")),
                  qPrintable(f.panel->statusLabel()->text()));
+        // The measurements' phases and what a point cost beyond its samples.
+        QVERIFY2(f.panel->statusLabel()->text().contains(
+                     QStringLiteral("\nMeasuring: load and buffers ")) &&
+                     f.panel->statusLabel()->text().contains(QStringLiteral("beyond its samples")),
+                 qPrintable(f.panel->statusLabel()->text()));
         QVERIFY(f.panel->runButton()->isEnabled());
         QVERIFY(!f.panel->cancelButton()->isEnabled());
         QVERIFY(!f.panel->sweepResultsView()->chartData().series.empty());

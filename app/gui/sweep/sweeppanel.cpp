@@ -479,7 +479,13 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
                  tr("Time: compiling %1, verifying %2, measuring %3 (the kernels %4), other %5")
                      .arg(durationText(t.hostCompileMs / 1e3), durationText(t.verifyMs / 1e3),
                           durationText(t.measureMs / 1e3), durationText(t.gpuSampleMs / 1e3),
-                          durationText(t.otherMs / 1e3));
+                          durationText(t.otherMs / 1e3)) +
+                 QLatin1Char('\n') +
+                 tr("Measuring: load and buffers %1, timer set-up %2, warm-up %3, sampling %4; "
+                    "a point took %5 beyond its samples (median)")
+                     .arg(durationText(t.prepareMs / 1e3), durationText(t.setupMs / 1e3),
+                          durationText(t.warmupMs / 1e3), durationText(t.samplingMs / 1e3),
+                          durationText(t.medianOverheadMs / 1e3));
     }
     m_status->setText(m_failureNote.isEmpty() ? label : label + QLatin1Char('\n') + m_failureNote);
     updateRunState();
