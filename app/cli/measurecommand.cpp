@@ -3,6 +3,7 @@
 // prints the statistics and throughput (or the whole Measurement as JSON).
 #include "argumentparser.h"
 #include "commands.h"
+#include "workeroptions.h"
 
 #include "interruptcancels.h"
 #include "util/format.h"
@@ -16,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -26,13 +26,6 @@ namespace {
 
 // Beyond the time cap the worker needs time for NVRTC, the context, the allocations, the copy
 // ceiling and one deadline's worth of a kernel that overruns.
-
-std::string selfExecutable()
-{
-    std::error_code error;
-    const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
-    return error ? std::string("/proc/self/exe") : path.string();
-}
 
 std::string format(const char *pattern, double value)
 {
@@ -342,15 +335,11 @@ int runMeasure(const std::vector<std::string> &arguments)
         return usageError("measure", *problem);
     }
 
-    WorkerProcess::Options options;
-    options.executable = selfExecutable();
-    options.arguments = {"worker"};
-    if (const auto text = parser.value("--device")) {
-        if (!parseCount(*text)) {
-            return usageError("measure", "--device needs a GPU number, got '" + *text + "'");
-        }
-        options.arguments.insert(options.arguments.end(), {"--device", *text});
+    const auto workerChoice = workerOptions(parser);
+    if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
+        return usageError("measure", *problem);
     }
+    const WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
 
     const RunRequest request = projectRunRequest(project, std::move(source));
 

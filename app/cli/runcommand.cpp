@@ -2,6 +2,7 @@
 // executable, so that a kernel that faults or hangs ends one run, not the batch.
 #include "argumentparser.h"
 #include "commands.h"
+#include "workeroptions.h"
 
 #include "project/project.h"
 #include "run/runjson.h"
@@ -43,23 +44,6 @@ std::string milliseconds(double value)
     char text[48];
     std::snprintf(text, sizeof text, "%.4g ms", value);
     return text;
-}
-
-std::vector<std::string> splitCommand(const std::string &command)
-{
-    std::istringstream in(command);
-    std::vector<std::string> words;
-    for (std::string word; in >> word;) {
-        words.push_back(word);
-    }
-    return words;
-}
-
-std::string selfExecutable()
-{
-    std::error_code error;
-    const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
-    return error ? std::string("/proc/self/exe") : path.string();
 }
 
 // One project's outcome: a RunResult, or why the project could not even be sent.
@@ -370,24 +354,11 @@ int runRun(const std::vector<std::string> &arguments)
     if (parser.isSet("--device") && parser.isSet("--worker")) {
         return usageError("run", "--device is for the built-in worker; give it in --worker");
     }
-    WorkerProcess::Options options;
-    if (const auto command = parser.value("--worker")) {
-        const std::vector<std::string> words = splitCommand(*command);
-        if (words.empty()) {
-            return usageError("run", "--worker needs a command");
-        }
-        options.executable = words.front();
-        options.arguments.assign(words.begin() + 1, words.end());
-    } else {
-        options.executable = selfExecutable();
-        options.arguments = {"worker"};
-        if (const auto text = parser.value("--device")) {
-            if (!parseCount(*text)) {
-                return usageError("run", "--device needs a GPU number, got '" + *text + "'");
-            }
-            options.arguments.insert(options.arguments.end(), {"--device", *text});
-        }
+    const auto workerChoice = workerOptions(parser);
+    if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
+        return usageError("run", *problem);
     }
+    const WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
     const bool json = parser.isSet("--json");
     const bool summary = parser.isSet("--summary");
 

@@ -4,6 +4,7 @@
 // writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner.
 #include "argumentparser.h"
 #include "commands.h"
+#include "workeroptions.h"
 
 #include "interruptcancels.h"
 #include "util/format.h"
@@ -21,7 +22,6 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <unistd.h>
 
 namespace cuwb::cli {
@@ -32,13 +32,6 @@ namespace {
 constexpr std::size_t kConfirmPoints = 1000;
 // The exit status of a sweep cancelled with Ctrl+C (128 + SIGINT, as a shell reports it).
 constexpr int kExitInterrupted = 130;
-
-std::string selfExecutable()
-{
-    std::error_code error;
-    const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
-    return error ? std::string("/proc/self/exe") : path.string();
-}
 
 std::string format(const char *pattern, double value)
 {
@@ -188,16 +181,6 @@ std::string checkWritable(const std::string &path)
     return ::access(folder.c_str(), W_OK) == 0
                ? std::string()
                : "cannot write '" + path + "': the folder is not writable";
-}
-
-std::vector<std::string> splitCommand(const std::string &command)
-{
-    std::istringstream in(command);
-    std::vector<std::string> words;
-    for (std::string word; in >> word;) {
-        words.push_back(word);
-    }
-    return words;
 }
 
 } // namespace
@@ -450,24 +433,11 @@ int runSweep(const std::vector<std::string> &arguments)
         }
     }
 
-    WorkerProcess::Options options;
-    if (const auto command = parser.value("--worker")) {
-        const std::vector<std::string> words = splitCommand(*command);
-        if (words.empty()) {
-            return usageError("sweep", "--worker needs a command");
-        }
-        options.executable = words.front();
-        options.arguments.assign(words.begin() + 1, words.end());
-    } else {
-        options.executable = selfExecutable();
-        options.arguments = {"worker"};
-        if (const auto text = parser.value("--device")) {
-            if (!parseCount(*text)) {
-                return usageError("sweep", "--device needs a GPU number, got '" + *text + "'");
-            }
-            options.arguments.insert(options.arguments.end(), {"--device", *text});
-        }
+    const auto workerChoice = workerOptions(parser);
+    if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
+        return usageError("sweep", *problem);
     }
+    const WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
 
     WorkerProcess worker(options);
     SweepRunner runner(worker);
