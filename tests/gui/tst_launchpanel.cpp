@@ -97,6 +97,15 @@ private Q_SLOTS:
         QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
         QVERIFY(panel.runAction()->isEnabled());
         QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 4096")); // 2^20 / 256
+
+        // CUWB_LAUNCH_SCREENSHOT_DIR=DIR keeps the panel as drawn, to look at.
+        if (const QString keep = qEnvironmentVariable("CUWB_LAUNCH_SCREENSHOT_DIR");
+            !keep.isEmpty()) {
+            panel.resize(520, 900);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QVERIFY(panel.grab().save(keep + QStringLiteral("/launch-panel.png")));
+        }
     }
 
     void expressionsShowValueOrError()

@@ -77,6 +77,26 @@ QLabel *sectionTitle(const QString &text, QWidget *parent)
     return label;
 }
 
+// A table section's title row: its name, then `extra` (when given), then + and − buttons.
+QHBoxLayout *tableTitle(const QString &text, QWidget *parent, QWidget *extra, QToolButton *&add,
+                        const QString &addTip, QToolButton *&remove, const QString &removeTip)
+{
+    auto *row = new QHBoxLayout;
+    row->addWidget(sectionTitle(text, parent));
+    row->addStretch(1);
+    if (extra)
+        row->addWidget(extra);
+    add = new QToolButton(parent);
+    add->setText(QStringLiteral("+"));
+    add->setToolTip(addTip);
+    remove = new QToolButton(parent);
+    remove->setText(QStringLiteral("\u2212"));
+    remove->setToolTip(removeTip);
+    row->addWidget(add);
+    row->addWidget(remove);
+    return row;
+}
+
 } // namespace
 
 LaunchPanel::LaunchPanel(QWidget *parent)
@@ -123,57 +143,31 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     layout->addWidget(m_signatureLabel);
 
     // Variables.
-    auto *variablesTitle = new QHBoxLayout;
-    variablesTitle->addWidget(sectionTitle(tr("Variables"), content));
-    variablesTitle->addStretch(1);
-    m_addVariable = new QToolButton(content);
-    m_addVariable->setText(QStringLiteral("+"));
-    m_addVariable->setToolTip(tr("Add a variable"));
-    m_removeVariable = new QToolButton(content);
-    m_removeVariable->setText(QStringLiteral("\u2212"));
-    m_removeVariable->setToolTip(tr("Remove the selected variable"));
-    variablesTitle->addWidget(m_addVariable);
-    variablesTitle->addWidget(m_removeVariable);
-    layout->addLayout(variablesTitle);
+    layout->addLayout(tableTitle(tr("Variables"), content, nullptr, m_addVariable,
+                                 tr("Add a variable"), m_removeVariable,
+                                 tr("Remove the selected variable")));
     m_variablesView = makeTable(content);
     m_variablesView->setModel(m_variablesModel);
     layout->addWidget(m_variablesView);
 
     // Defines: passed to the compiler as -DNAME=value with the value of each launch; names
     // every expression may use, as an auto-tuner's tunable parameters are.
-    auto *definesTitle = new QHBoxLayout;
-    definesTitle->addWidget(sectionTitle(tr("Defines"), content));
-    definesTitle->addStretch(1);
     m_tunerDefines = new QCheckBox(tr("Tuner defines"), content);
     m_tunerDefines->setToolTip(
         tr("Define block_size_x/y/z and grid_size_x/y/z from the launch, as auto-tuners do"));
-    definesTitle->addWidget(m_tunerDefines);
-    m_addDefine = new QToolButton(content);
-    m_addDefine->setText(QStringLiteral("+"));
-    m_addDefine->setToolTip(tr("Add a define whose value is an expression (TILE = block.x / 8)"));
-    m_removeDefine = new QToolButton(content);
-    m_removeDefine->setText(QStringLiteral("\u2212"));
-    m_removeDefine->setToolTip(tr("Remove the selected define"));
-    definesTitle->addWidget(m_addDefine);
-    definesTitle->addWidget(m_removeDefine);
-    layout->addLayout(definesTitle);
+    layout->addLayout(tableTitle(tr("Defines"), content, m_tunerDefines, m_addDefine,
+                                 tr("Add a define whose value is an expression (TILE = block.x / "
+                                    "8)"),
+                                 m_removeDefine, tr("Remove the selected define")));
     m_definesView = makeTable(content);
     m_definesView->setModel(m_definesModel);
     layout->addWidget(m_definesView);
 
     // Globals: __constant__ and __device__ variables set before each launch.
-    auto *globalsTitle = new QHBoxLayout;
-    globalsTitle->addWidget(sectionTitle(tr("Globals"), content));
-    globalsTitle->addStretch(1);
-    m_addGlobal = new QToolButton(content);
-    m_addGlobal->setText(QStringLiteral("+"));
-    m_addGlobal->setToolTip(tr("Set a __constant__ or __device__ variable before each launch"));
-    m_removeGlobal = new QToolButton(content);
-    m_removeGlobal->setText(QStringLiteral("\u2212"));
-    m_removeGlobal->setToolTip(tr("Remove the selected global"));
-    globalsTitle->addWidget(m_addGlobal);
-    globalsTitle->addWidget(m_removeGlobal);
-    layout->addLayout(globalsTitle);
+    layout->addLayout(tableTitle(tr("Globals"), content, nullptr, m_addGlobal,
+                                 tr("Set a __constant__ or __device__ variable before each "
+                                    "launch"),
+                                 m_removeGlobal, tr("Remove the selected global")));
     m_globalsView = makeTable(content);
     m_globalsView->setModel(m_globalsModel);
     m_globalsView->setItemDelegate(
