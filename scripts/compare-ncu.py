@@ -2,7 +2,8 @@
 """Referee `cuwb measure` against Nsight Compute on the same kernels, in one run.
 
 For each case (a sample project, with its block or variables changed), this measures:
-  - `cuwb measure --cold` and `--hot` (CUPTI kernel records, the workbench's own figure);
+  - `cuwb measure --cold` and `--hot` (CUPTI kernel records, the workbench's default figure),
+    and again with `--timer profiler` (the profiler's gpu__time_duration, 200 samples);
   - the same kernel, compiled by NVRTC through CuPy from the same source and defines and
     launched by CuPy with the same grid, block and buffer sizes, under
     `ncu --cache-control all|none --clock-control none --metrics gpu__time_duration.sum`:
@@ -136,10 +137,13 @@ def ncu_median_us(project_path, kernel, cache, launches):
     return statistics.median(times), len(times)
 
 
-def cuwb_measure(cuwb, project_path, mode, metrics=False):
+def cuwb_measure(cuwb, project_path, mode, metrics=False, timer=None):
     command = shlex.split(cuwb) + ["measure", project_path, "--json", "--" + mode, "--cap", "5"]
     if metrics:
         command.append("--metrics")
+    if timer:
+        # The profiler costs host time per sample: a fixed count keeps the run short.
+        command += ["--timer", timer, "--samples", "200"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(" ".join(command) + " failed:\n" + done.stdout[-2000:] + done.stderr)
@@ -175,9 +179,14 @@ def main():
                 measured = cuwb_measure(args.cuwb, project, mode, metrics and mode == "cold")
                 ours = measured["statistics"]["medianNs"] / 1e3
                 reference, count = ncu_median_us(project, kernel, cache, args.launches)
+                profiled = cuwb_measure(args.cuwb, project, mode, timer="profiler")
+                profiled_us = profiled["statistics"]["medianNs"] / 1e3
                 row[mode] = {"cuwb_us": ours, "ncu_us": reference, "ncu_launches": count,
                              "gap_percent": percent(ours, reference),
-                             "samples": measured["statistics"]["count"]}
+                             "samples": measured["statistics"]["count"],
+                             "profiler_us": profiled_us,
+                             "profiler_source": profiled["timingSource"],
+                             "profiler_gap_percent": percent(profiled_us, reference)}
                 if metrics and mode == "cold":
                     values = measured.get("metrics", {}).get("values", {})
                     declared = measured["throughput"].get("bytes")
@@ -187,14 +196,17 @@ def main():
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
 
-    print("| case | cold: cuwb / ncu `--cache-control all` (µs) | gap | "
-          "hot: cuwb / ncu `--cache-control none` (µs) | gap |")
-    print("|---|---|---|---|---|")
+    print("| case | cold: cuwb / ncu `--cache-control all` (µs) | gap | `--timer profiler` | gap | "
+          "hot: cuwb / ncu `--cache-control none` (µs) | gap | `--timer profiler` | gap |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        c, h = row["cold"], row["hot"]
-        print(f"| {row['case']} | {c['cuwb_us']:.2f} / {c['ncu_us']:.2f} | "
-              f"{c['gap_percent']:+.2f} % | {h['cuwb_us']:.2f} / {h['ncu_us']:.2f} | "
-              f"{h['gap_percent']:+.2f} % |")
+        cells = [row["case"]]
+        for mode in ("cold", "hot"):
+            m = row[mode]
+            cells += [f"{m['cuwb_us']:.2f} / {m['ncu_us']:.2f}", f"{m['gap_percent']:+.2f} %",
+                      f"{m['profiler_us']:.2f} ({m['profiler_source']})",
+                      f"{m['profiler_gap_percent']:+.2f} %"]
+        print("| " + " | ".join(cells) + " |")
     dram = [row for row in rows if "dram" in row]
     if dram:
         print("\n| case | DRAM read | DRAM written | declared each | read gap | write gap |")

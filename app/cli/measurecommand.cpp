@@ -196,6 +196,7 @@ bool parsePositive(const std::string &text, double &value)
 void printMeasureHelp(std::ostream &out)
 {
     out << "Usage: cuwb measure PROJECT.cuwb [--json] [--cold|--hot] [--samples N]\n"
+           "                    [--timer cupti|profiler|events]\n"
            "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
            "                    [--bytes EXPR] [--flops EXPR] [--metrics]\n"
            "                    [--metric NAME]... [--device N]\n"
@@ -212,6 +213,11 @@ void printMeasureHelp(std::ostream &out)
            "  --cold            flush L2 before each sample (the default)\n"
            "  --hot             back-to-back launches, L2 kept\n"
            "  --samples N       take exactly N samples (the time cap still applies)\n"
+           "  --timer T         what times each sample: cupti (CUPTI's kernel records,\n"
+           "                    the default), profiler (the profiler's gpu__time_duration,\n"
+           "                    what Nsight Compute reports: closest for short kernels,\n"
+           "                    needs profiling permission and host time per sample) or\n"
+           "                    events (cuEvents around each launch)\n"
            "  --min-samples N   at least N samples (default 10)\n"
            "  --min-time S      at least S seconds of GPU time (default 0.5)\n"
            "  --noise R         target relative noise, e.g. 0.005 for 0.5% (default)\n"
@@ -247,6 +253,7 @@ int runMeasure(const std::vector<std::string> &arguments)
     parser.addFlag({"--json"});
     parser.addFlag({"--cold"});
     parser.addFlag({"--hot"});
+    parser.addOption({"--timer"});
     parser.addOption({"--samples"});
     parser.addOption({"--min-samples"});
     parser.addOption({"--min-time"});
@@ -293,6 +300,18 @@ int runMeasure(const std::vector<std::string> &arguments)
         settings.mode = SampleMode::Hot;
     } else if (parser.isSet("--cold")) {
         settings.mode = SampleMode::Cold;
+    }
+    if (const auto timer = parser.value("--timer")) {
+        if (*timer == "cupti") {
+            settings.timer = TimingSource::Cupti;
+        } else if (*timer == "profiler") {
+            settings.timer = TimingSource::Profiler;
+        } else if (*timer == "events") {
+            settings.timer = TimingSource::Events;
+        } else {
+            return usageError("measure", "--timer is cupti, profiler or events, got '" + *timer +
+                                             "'");
+        }
     }
     ThroughputExpressions throughput = project.measure.throughput;
     if (const auto text = parser.value("--bytes")) {

@@ -10,6 +10,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <algorithm>
 #include <type_traits>
 
 namespace cuwb {
@@ -241,7 +242,7 @@ ProfilerPlan CuptiProfiler::plan(const std::string &chip, const std::vector<std:
 }
 
 ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::string> &metrics,
-                                      const std::function<void()> &launch)
+                                      const std::function<void()> &launch, std::size_t maxRanges)
 {
     ProfilerValues out;
     std::string reason;
@@ -337,15 +338,15 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
     for (const std::string &metric : metrics) {
         names.push_back(metric.c_str());
     }
-    // Room for a few ranges: the caller may launch helpers besides the kernel.
-    constexpr std::size_t kMaxRanges = 8;
+    // Room for the caller's ranges: a kernel each, helpers included.
+    const std::size_t rangeRoom = std::max<std::size_t>(maxRanges, 1);
     CUpti_RangeProfiler_GetCounterDataSize_Params size{};
     size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
     size.pRangeProfilerObject = object;
     size.pMetricNames = names.data();
     size.numMetrics = names.size();
-    size.maxNumOfRanges = kMaxRanges;
-    size.maxNumRangeTreeNodes = kMaxRanges;
+    size.maxNumOfRanges = rangeRoom;
+    size.maxNumRangeTreeNodes = rangeRoom;
     result = f->counterDataSize(&size);
     if (result != CUPTI_SUCCESS) {
         return refused("cuptiRangeProfilerGetCounterDataSize", result);
@@ -371,7 +372,7 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
     config.pCounterDataImage = counterData.data();
     config.range = CUPTI_AutoRange;
     config.replayMode = CUPTI_KernelReplay;
-    config.maxRangesPerPass = kMaxRanges;
+    config.maxRangesPerPass = rangeRoom;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
     config.passIndex = 0;
@@ -437,23 +438,28 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
                     " ranges dropped)";
         return out;
     }
+    // Every range in launch order: the first one's values are `values`.
     std::vector<double> values(names.size(), 0.0);
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{};
-    evaluate.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
-    evaluate.pHostObject = host.get();
-    evaluate.pCounterDataImage = counterData.data();
-    evaluate.counterDataImageSize = counterData.size();
-    evaluate.rangeIndex = 0;
-    evaluate.ppMetricNames = names.data();
-    evaluate.numMetrics = names.size();
-    evaluate.pMetricValues = values.data();
-    result = f->hostEvaluate(&evaluate);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiProfilerHostEvaluateToGpuValues", result);
+    for (std::size_t range = 0; range < out.ranges; ++range) {
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{};
+        evaluate.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
+        evaluate.pHostObject = host.get();
+        evaluate.pCounterDataImage = counterData.data();
+        evaluate.counterDataImageSize = counterData.size();
+        evaluate.rangeIndex = range;
+        evaluate.ppMetricNames = names.data();
+        evaluate.numMetrics = names.size();
+        evaluate.pMetricValues = values.data();
+        result = f->hostEvaluate(&evaluate);
+        if (result != CUPTI_SUCCESS) {
+            return refused("cuptiProfilerHostEvaluateToGpuValues", result);
+        }
+        std::map<std::string, double> &rangeValues = out.rangeValues.emplace_back();
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            rangeValues[metrics[k]] = values[k];
+        }
     }
-    for (std::size_t k = 0; k < names.size(); ++k) {
-        out.values[metrics[k]] = values[k];
-    }
+    out.values = out.rangeValues.front();
     return out;
 }
 

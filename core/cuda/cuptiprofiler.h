@@ -30,7 +30,8 @@ struct ProfilerValues
     std::string chip;
     std::size_t passes = 0;
     std::size_t ranges = 0;
-    std::map<std::string, double> values;
+    std::map<std::string, double> values; // the first range's
+    std::vector<std::map<std::string, double>> rangeValues; // every range's, in launch order
     std::string error;
     bool permissionDenied = false; // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES; error says the fix
 };
@@ -43,11 +44,12 @@ public:
     static ProfilerPlan plan(const std::string &chip, const std::vector<std::string> &metrics,
                              const std::vector<std::uint8_t> &counterAvailability = {});
 
-    // Profiles the kernels `launch` starts on the current context of device `deviceOrdinal`;
-    // `launch` must wait for them. Exceptions from `launch` pass through after the profiler
-    // is disabled. The values are those of the first range (the first kernel launched).
+    // Profiles the kernels `launch` starts on the current context of device `deviceOrdinal`,
+    // one range each, up to `maxRanges`; `launch` must wait for them. Exceptions from `launch`
+    // pass through after the profiler is disabled. `values` are the first range's (the first
+    // kernel launched), `rangeValues` every range's.
     static ProfilerValues profile(int deviceOrdinal, const std::vector<std::string> &metrics,
-                                  const std::function<void()> &launch);
+                                  const std::function<void()> &launch, std::size_t maxRanges = 8);
 };
 
 // The sentence for a lack of profiling permission: the reason and the three fixes.

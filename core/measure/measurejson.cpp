@@ -102,7 +102,8 @@ void to_json(json &json, TimingSource source)
 
 void from_json(const json &json, TimingSource &source)
 {
-    static const TimingSource all[] = {TimingSource::Cupti, TimingSource::Events};
+    static const TimingSource all[] = {TimingSource::Cupti, TimingSource::Events,
+                                       TimingSource::Profiler};
     source = enumFromName(json, all, timingSourceName);
 }
 
@@ -116,7 +117,8 @@ void to_json(json &json, const SampleSettings &settings)
             {"timeCapSeconds", settings.timeCapSeconds},
             {"warmupLaunches", settings.warmupLaunches},
             {"plateauWindowSamples", settings.plateauWindowSamples},
-            {"plateauMinImprovement", settings.plateauMinImprovement}};
+            {"plateauMinImprovement", settings.plateauMinImprovement},
+            {"timer", settings.timer}};
 }
 
 void from_json(const json &json, SampleSettings &settings)
@@ -132,6 +134,7 @@ void from_json(const json &json, SampleSettings &settings)
     read(json, "warmupLaunches", settings.warmupLaunches);
     read(json, "plateauWindowSamples", settings.plateauWindowSamples);
     read(json, "plateauMinImprovement", settings.plateauMinImprovement);
+    read(json, "timer", settings.timer);
 }
 
 void to_json(json &json, const ThroughputExpressions &expressions)

@@ -15,7 +15,7 @@ void to_json(nlohmann::json &json, SampleMode mode); // "cold", "hot"
 void from_json(const nlohmann::json &json, SampleMode &mode);
 void to_json(nlohmann::json &json, StopReason reason); // "noise-below-target", ...
 void from_json(const nlohmann::json &json, StopReason &reason);
-void to_json(nlohmann::json &json, TimingSource source); // "cupti", "events"
+void to_json(nlohmann::json &json, TimingSource source); // "cupti", "events", "profiler"
 void from_json(const nlohmann::json &json, TimingSource &source);
 void to_json(nlohmann::json &json, const SampleSettings &settings);
 void from_json(const nlohmann::json &json, SampleSettings &settings);

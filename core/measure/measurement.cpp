@@ -32,7 +32,15 @@ const char *stopReasonName(StopReason reason)
 
 const char *timingSourceName(TimingSource source)
 {
-    return source == TimingSource::Events ? "events" : "cupti";
+    switch (source) {
+    case TimingSource::Events:
+        return "events";
+    case TimingSource::Profiler:
+        return "profiler";
+    case TimingSource::Cupti:
+        break;
+    }
+    return "cupti";
 }
 
 std::optional<std::string> checkSampleSettings(const SampleSettings &settings)

@@ -20,6 +20,12 @@ namespace cuwb {
 enum class SampleMode { Cold, Hot };
 const char *sampleModeName(SampleMode mode); // "cold", "hot"
 
+// What times each sample (docs/measurement.md, "What each timing includes"): CUPTI's kernel
+// records (the default), the profiler's gpu__time_duration (what Nsight Compute reports; needs
+// profiling permission, costs host time per sample), or the cuEvents around each launch.
+enum class TimingSource { Cupti, Events, Profiler };
+const char *timingSourceName(TimingSource source); // "cupti", "events", "profiler"
+
 struct SampleSettings
 {
     SampleMode mode = SampleMode::Cold;
@@ -29,6 +35,7 @@ struct SampleSettings
     double targetRelativeNoise = 0.005; // stddev / mean
     double timeCapSeconds = 15.0;
     int warmupLaunches = 1;
+    TimingSource timer = TimingSource::Cupti; // asked for; Measurement::timingSource is used
     // "Noise no longer shrinking": the relative noise now is not at least
     // plateauMinImprovement (relative) below what it was plateauWindowSamples samples ago.
     int plateauWindowSamples = 32;
@@ -143,8 +150,6 @@ struct Provenance
 // "fnv1a64:cbf29ce484222325" for empty text: FNV-1a, 64 bit, of the bytes.
 std::string sourceHashFnv1a64(std::string_view text);
 
-enum class TimingSource { Cupti, Events };
-const char *timingSourceName(TimingSource source); // "cupti", "events"
 
 // Where a measurement's time went in the worker (milliseconds of wall time), so that what a
 // point of a sweep costs beyond its samples can be told apart and reported.

@@ -2,6 +2,7 @@
 
 #include "compiler/compilejson.h"
 #include "cuda/apierror.h"
+#include "cuda/cuptiprofiler.h"
 #include "cuda/driverapi.h"
 #include "cuda/driverwrappers.h"
 #include "cuda/nvml.h"
@@ -38,6 +39,9 @@ constexpr const char *kEventCaveat =
 // A batch of samples settles at 32 samples or 10 ms of kernel time (see sampleUntilStopped()).
 constexpr std::size_t kBatchSamples = 32;
 constexpr double kBatchEventNs = 10e6;
+
+// The profiler's figure for a kernel's time, as Nsight Compute reports it.
+constexpr const char *kProfiledTime = "gpu__time_duration.sum";
 
 } // namespace
 
@@ -188,10 +192,25 @@ void Sampler::prepare()
     m_params = parameterPointerList(m_prepared.resolved, m_prepared.pointers);
 }
 
-// CUPTI's kernel records when it is available, else cuEvents (and a note saying so).
+// What the settings ask for: CUPTI's kernel records (when available, else cuEvents and a note
+// saying so), the profiler's gpu__time_duration, or the cuEvents.
 void Sampler::startTimer()
 {
     m_phase = "setting up the kernel timer";
+    if (m_settings.timer == TimingSource::Events) {
+        m_result.timingSource = TimingSource::Events;
+        return;
+    }
+    if (m_settings.timer == TimingSource::Profiler) {
+        m_profiler = true;
+        m_result.timingSource = TimingSource::Profiler;
+        return;
+    }
+    startActivityTimer();
+}
+
+void Sampler::startActivityTimer()
+{
     std::unique_ptr<KernelActivityTimer> &timer = m_runner.timer;
     if (!timer) {
         timer = std::make_unique<KernelActivityTimer>();
@@ -287,8 +306,12 @@ void Sampler::sampleUntilStopped()
 {
     m_begin = Clock::now();
     try {
-        for (std::size_t n = 0;; ++n) {
-            takeSample(n);
+        for (std::size_t n = 0;;) {
+            if (m_profiler) {
+                n += takeProfiledBatch(n);
+            } else {
+                takeSample(n++);
+            }
             m_cancelled = m_runner.cancelCheck && m_runner.cancelCheck();
             if (batchDone() && settle(true)) {
                 m_cancelled = false; // the rule stopped first
@@ -342,12 +365,89 @@ void Sampler::takeSample(std::size_t n)
     m_pendingEventNs += sample.eventNs;
 }
 
+// Samples first.. timed by the profiler's gpu__time_duration, the figure Nsight Compute
+// reports: one profiler session a batch (as many samples as fit in 32 or about 10 ms), a range
+// a kernel. The profiler serialises each launch, so there is no hold and the events would only
+// time the profiler: each sample's event figure is its profiled one. When the profiler refuses
+// the first batch (no permission, say), the measurement goes on with CUPTI's kernel records and
+// says why. Returns the samples taken.
+std::size_t Sampler::takeProfiledBatch(std::size_t first)
+{
+    std::size_t count = kBatchSamples - std::min(m_pending.size(), kBatchSamples);
+    if (m_settings.fixedSamples > 0) {
+        const std::size_t fixed = std::size_t(m_settings.fixedSamples);
+        const std::size_t taken = m_result.samplesNs.size() + m_pending.size();
+        count = std::min(count, fixed - std::min(taken, fixed));
+    }
+    if (m_lastEventNs > 0.0) {
+        const double room = std::max(0.0, kBatchEventNs - m_pendingEventNs);
+        count = std::min(count, std::size_t(room / m_lastEventNs));
+    }
+    count = std::max<std::size_t>(count, 1);
+
+    const Stream &gpu = *m_runner.stream;
+    SmClockReader &clocks = *m_runner.clocks;
+    const bool flush = !m_scratch.empty();
+    const std::size_t stride = flush ? 2 : 1; // a flush's range before each kernel's
+    m_phase = "running the user's kernel under the profiler (samples " + std::to_string(first + 1) +
+              " to " + std::to_string(first + count) + ")";
+    const std::optional<unsigned> clockBefore = clocks.smClockMHz();
+    const ProfilerValues profiled = CuptiProfiler::profile(
+        m_runner.ordinal, {kProfiledTime},
+        [&] {
+            for (std::size_t k = 0; k < count; ++k) {
+                if (flush) {
+                    m_runner.gpuHelpers().readFlush(m_scratch.pointer(), m_scratch.bytes(),
+                                                    unsigned(first + k), gpu);
+                }
+                m_prepared.function->launch(m_prepared.grid, m_prepared.block,
+                                            m_prepared.dynamicShared, gpu, m_params.data());
+            }
+            m_finished->record(gpu);
+            waitOrThrow(*m_finished, m_prepared.deadlineSeconds * double(count), "the kernel",
+                        m_runner.contextLost);
+        },
+        stride * count);
+    const std::optional<unsigned> clockAfter = clocks.smClockMHz();
+    if (!profiled.error.empty() || profiled.rangeValues.size() != stride * count) {
+        const std::string why = !profiled.error.empty()
+                                    ? profiled.error
+                                    : "it recorded " + plural(profiled.rangeValues.size(),
+                                                              "kernel") +
+                                          " of " + std::to_string(stride * count);
+        if (!m_result.samplesNs.empty() || !m_pending.empty()) {
+            throw RunFailure{RunStatus::Fault, "the profiler stopped timing: " + why};
+        }
+        m_result.notes.push_back("profiler timing unavailable: " + why +
+                                 "; timed with CUPTI kernel records");
+        m_profiler = false;
+        startActivityTimer();
+        return 0;
+    }
+    const double clockMHz =
+        clockBefore || clockAfter
+            ? double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
+                              clockAfter.value_or(clockBefore.value_or(0))))
+            : 0.0;
+    for (std::size_t k = 0; k < count; ++k) {
+        const auto &values = profiled.rangeValues[stride * k + (stride - 1)];
+        const auto found = values.find(kProfiledTime);
+        Pending sample;
+        sample.eventNs = found == values.end() ? 0.0 : found->second;
+        sample.clockMHz = clockMHz;
+        m_pending.push_back(sample);
+        m_pendingEventNs += sample.eventNs;
+        m_lastEventNs = sample.eventNs;
+    }
+    return count;
+}
+
 // Whether the pending samples settle now: always when timing with events or cancelled, else
 // when the batch is full or the stopping rule's fixed count or time cap may have been reached.
 bool Sampler::batchDone() const
 {
     const std::size_t taken = m_result.samplesNs.size() + m_pending.size();
-    return !m_cupti || m_cancelled || m_pending.size() >= kBatchSamples ||
+    return (!m_cupti && !m_profiler) || m_cancelled || m_pending.size() >= kBatchSamples ||
            m_pendingEventNs >= kBatchEventNs ||
            (m_settings.fixedSamples > 0 && taken >= std::size_t(m_settings.fixedSamples)) ||
            elapsedSeconds() >= m_settings.timeCapSeconds;

@@ -76,6 +76,7 @@ private:
     void measureCopyCeiling();
     void prepare();
     void startTimer();
+    void startActivityTimer();
     void allocateFlushBuffer();
     void setUpBlocker();
     void warmUp();
@@ -85,6 +86,7 @@ private:
 
     std::uint32_t launchHeld();
     void takeSample(std::size_t n);
+    std::size_t takeProfiledBatch(std::size_t first);
     [[nodiscard]] bool batchDone() const;
     bool settle(bool mayFlush);
     void fallBackToEvents(const std::string &why);
@@ -103,7 +105,8 @@ private:
     Prepared m_prepared;
     LeakOnLoss m_leak;
     std::vector<void *> m_params;
-    bool m_cupti = false; // timing with CUPTI's records; false: with the cuEvents
+    bool m_cupti = false;    // timing with CUPTI's records
+    bool m_profiler = false; // timing with the profiler's gpu__time_duration; neither: cuEvents
     std::optional<StopTimer> m_stopTimer;
     DeviceBuffer m_scratch; // the L2 flush buffer of cold samples
     LeakScratch m_leakScratch;

@@ -156,6 +156,11 @@ void TestMeasureJson::provenanceJson()
     // Where the worker's time went, in milliseconds, by phase.
     QCOMPARE(j.at("phases").at("samplingMs").get<double>(), 6.5);
     QCOMPARE(j.at("phases").at("totalMs").get<double>(), 9.25);
+    // The timer asked for travels with the settings.
+    SampleSettings settings;
+    settings.timer = TimingSource::Profiler;
+    QCOMPARE(json(settings).at("timer").get<std::string>(), std::string("profiler"));
+    QCOMPARE(json(settings).get<SampleSettings>(), settings);
     // Options that are not JSON are kept as text.
     Provenance odd;
     odd.compileOptionsJson = "not json";

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void metricNamesAreParsedLeniently();
     void emptyListBlocksOkOnlyWhenCollecting();
     void choiceRoundTrips();
+    void timerRoundTrips();
     void staleCountsAreDropped();
 
 private:
@@ -177,6 +178,31 @@ void TestMeasureOptionsDialog::choiceRoundTrips()
     MeasureOptionsDialog::storeMetricsChoice(MetricsChoice{true, defaultMetrics()});
     QVERIFY(!QSettings().contains(QStringLiteral("measure/metrics")));
     QVERIFY(MeasureOptionsDialog::loadMetricsChoice() == (MetricsChoice{true, defaultMetrics()}));
+}
+
+void TestMeasureOptionsDialog::timerRoundTrips()
+{
+    QSettings().remove(QStringLiteral("measure"));
+    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Cupti); // nothing stored
+    SampleSettings settings;
+    settings.timer = TimingSource::Profiler;
+    MeasureOptionsDialog dialog;
+    dialog.setSettings(settings);
+    QCOMPARE(dialog.settings().timer, TimingSource::Profiler);
+    // CUWB_MEASURE_SCREENSHOT_DIR=DIR keeps the dialog as drawn, to look at.
+    if (const QString keep = qEnvironmentVariable("CUWB_MEASURE_SCREENSHOT_DIR"); !keep.isEmpty()) {
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(dialog.grab().save(keep + QStringLiteral("/measure-options.png")));
+    }
+    MeasureOptionsDialog::store(dialog.settings());
+    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Profiler);
+    settings.timer = TimingSource::Events;
+    MeasureOptionsDialog::store(settings);
+    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Events);
+    // A name edited by hand into nothing known: the default.
+    QSettings().setValue(QStringLiteral("measure/timer"), QStringLiteral("stopwatch"));
+    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Cupti);
 }
 
 void TestMeasureOptionsDialog::staleCountsAreDropped()

@@ -229,10 +229,22 @@ QList<MeasurementPanel::Figure> MeasurementPanel::figures(const Measurement &m)
     add("mode", tr("Mode"),
         m.settings.mode == SampleMode::Cold ? tr("cold (L2 flushed before each sample)")
                                             : tr("hot (back-to-back launches)"));
-    add("source", tr("Timing source"),
-        m.timingSource == TimingSource::Cupti
-            ? tr("CUPTI")
-            : tr("events (CUPTI unavailable; includes launch latency, a few \u00b5s more)"));
+    QString source;
+    switch (m.timingSource) {
+    case TimingSource::Cupti:
+        source = tr("CUPTI");
+        break;
+    case TimingSource::Profiler:
+        source = tr("profiler (gpu__time_duration, as Nsight Compute)");
+        break;
+    case TimingSource::Events:
+        source = m.settings.timer == TimingSource::Events
+                     ? tr("events (as asked; a few \u00b5s more than the kernel)")
+                     : tr("events (CUPTI unavailable; includes launch latency, a few \u00b5s "
+                          "more)");
+        break;
+    }
+    add("source", tr("Timing source"), source);
     if (m.smClockMaxMHz > 0) {
         QString clocks = tr("%1\u2013%2 MHz")
                              .arg(QString::number(m.smClockMinMHz, 'f', 0),

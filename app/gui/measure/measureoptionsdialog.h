@@ -74,6 +74,7 @@ private:
     void showPasses(const QString &text, bool error);
 
     QComboBox *m_mode = nullptr;
+    QComboBox *m_timer = nullptr;
     QCheckBox *m_fixed = nullptr;
     QSpinBox *m_fixedSamples = nullptr;
     QSpinBox *m_minSamples = nullptr;
