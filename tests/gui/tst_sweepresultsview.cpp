@@ -623,6 +623,34 @@ private Q_SLOTS:
                  QString());
     }
 
+    void everyGroupHasItsLineBeforeItsFirstPoint()
+    {
+        // A sweep just started: every point pending. The lines of all three TILE values exist
+        // already (empty), so the charts are not rebuilt as each group's first point arrives.
+        SweepResult started = testdata::defineSweep();
+        std::vector<SweepPointResult> measured = started.points;
+        for (SweepPointResult &p : started.points) {
+            p.status = PointStatus::Pending;
+            p.measurement.reset();
+        }
+        SweepResultsView view;
+        view.setResult(started);
+        showOffscreen(view);
+        QCOMPARE(view.chartData().series.size(), std::size_t(3));
+        for (const SweepChartSeries &s : view.chartData().series)
+            QVERIFY(s.points.empty());
+        // The first measured point says what the points carry (bandwidth, occupancy): the one
+        // rebuild. The first point of another group changes nothing but data.
+        view.setPoints({measured[0]});
+        QCOMPARE(view.chartData().series.size(), std::size_t(3));
+        QCOMPARE(view.chartData().series[0].points.size(), std::size_t(1));
+        const QChart *chart = view.timeChart();
+        const QList<QAbstractSeries *> before = chart->series();
+        view.setPoints({measured[1]});
+        QCOMPARE(view.chartData().series[1].points.size(), std::size_t(1));
+        QCOMPARE(chart->series(), before); // the same series objects: updated, not rebuilt
+    }
+
     void manyLinesAreDrawnWithoutBands()
     {
         // Three TILE values: a band per line. Twelve: no bands (kMaxBandedSeries), and the
