@@ -24,6 +24,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -128,6 +129,17 @@ private Q_SLOTS:
         SweepPanel *panel = m_window->sweepPanel();
         QSignalSpy shown(panel, &SweepPanel::sweepShown);
         QSignalSpy stored(m_window->historyPanel(), &HistoryPanel::entryAdded);
+        // While the sweep measures, Run waits for it: one measurement on the GPU at a time.
+        LaunchPanel *launch = m_window->launchPanel();
+        launch->setRunAvailability(true, {});
+        QStringList blockedWhileSweeping;
+        const QMetaObject::Connection watch =
+            connect(m_window->sweepController(), &SweepController::runningChanged, this,
+                    [&](bool running) {
+                        if (running)
+                            blockedWhileSweeping << launch->runBlockedReason();
+                    });
+        const auto unwatch = qScopeGuard([watch] { QObject::disconnect(watch); });
         classroom->trigger();
         QCOMPARE(panel->presetCombo()->currentData().toString(),
                  QStringLiteral("block-32-step-32"));
@@ -138,6 +150,11 @@ private Q_SLOTS:
         QCOMPARE(result.count(PointStatus::Measured), std::size_t(32));
         QCOMPARE(result.kernel, std::string("copy"));
         QCOMPARE(panel->sweepResultsView()->tableModel()->rowCount(), 32);
+        QCOMPARE(blockedWhileSweeping.size(), 1);
+        QVERIFY2(blockedWhileSweeping.first().contains(QStringLiteral("A sweep is measuring")),
+                 qPrintable(blockedWhileSweeping.first()));
+        QVERIFY2(!launch->runBlockedReason().contains(QStringLiteral("sweep")),
+                 qPrintable(launch->runBlockedReason()));
 
         // Kept in the history.
         QVERIFY(stored.wait(10000) || stored.size() == 1);

@@ -72,6 +72,24 @@ class TestSweepPanel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void aRunInProgressHoldsTheSweep()
+    {
+        // One measurement on the GPU at a time: the sweep waits for a run, and says so.
+        Fixture f = makePanel();
+        QVERIFY(f.panel->applyPreset(QStringLiteral("block-pow2")));
+        waitForCount(*f.panel);
+        QVERIFY(f.panel->canRun());
+        f.panel->setRunInProgress(true);
+        QVERIFY(!f.panel->canRun());
+        QVERIFY(!f.panel->runButton()->isEnabled());
+        QVERIFY2(f.panel->runButton()->toolTip().contains(QStringLiteral("using the GPU")),
+                 qPrintable(f.panel->runButton()->toolTip()));
+        QVERIFY(!f.panel->runSweep());
+        f.panel->setRunInProgress(false);
+        QVERIFY(f.panel->canRun());
+        QVERIFY(f.panel->runButton()->isEnabled());
+    }
+
     void countsThePointsOfAPreset()
     {
         Fixture f = makePanel();

@@ -241,6 +241,12 @@ void LaunchPanel::setRunning(bool running)
     updateRunState();
 }
 
+void LaunchPanel::setSweepRunning(bool running)
+{
+    m_sweepRunning = running;
+    updateRunState();
+}
+
 void LaunchPanel::revalidate()
 {
     const bool haveKernel = m_session.hasKernel();
@@ -382,6 +388,9 @@ void LaunchPanel::updateRunState()
                      .arg(toQString(m_issues.front().field), toQString(m_issues.front().message));
     else if (m_running)
         reason = tr("A run is in progress");
+    else if (m_sweepRunning)
+        reason = tr("A sweep is measuring on the GPU; run once it ends (two measurements at once "
+                    "would disturb each other)");
     m_blockedReason = reason;
     m_runAction->setEnabled(reason.isEmpty());
     m_runAction->setToolTip(reason.isEmpty() ? tr("Run %1 on the GPU (Ctrl+R)").arg(currentKernel())

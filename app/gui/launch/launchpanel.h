@@ -66,6 +66,9 @@ public:
                    std::optional<std::uint64_t> freeMemoryBytes = std::nullopt);
     void setRunAvailability(bool available, const QString &reason);
     void setRunning(bool running);
+    // A sweep measures on the GPU: Run and Measure wait, since two measurements at once on one
+    // GPU would disturb each other.
+    void setSweepRunning(bool running);
 
     [[nodiscard]] const std::vector<LaunchIssue> &issues() const { return m_issues; }
     [[nodiscard]] bool canRun() const;
@@ -134,6 +137,7 @@ private:
     bool m_available = true;
     QString m_unavailableReason;
     bool m_running = false;
+    bool m_sweepRunning = false;
     QString m_blockedReason;
     bool m_updating = false;
 

@@ -349,14 +349,21 @@ void MainWindow::onRunRequested()
     m_resultsDock->show();
     m_resultsDock->raise();
     m_runController->run(m_launchPanel->runRequest());
-    m_launchPanel->setRunning(m_runController->isRunning());
+    showRunning();
+}
+
+void MainWindow::showRunning()
+{
+    const bool running = m_runController->isRunning();
+    m_launchPanel->setRunning(running);
+    m_sweepPanel->setRunInProgress(running);
 }
 
 void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
 {
     Q_UNUSED(jobId)
     m_resultsPanel->showResult(result, m_launchPanel->bufferTypeNames());
-    m_launchPanel->setRunning(m_runController->isRunning());
+    showRunning();
     // The verdict and its first reason; the dock has the rest.
     statusBar()->showMessage(m_resultsPanel->statusText().section(QLatin1Char('\n'), 0, 0), 10000);
     Q_EMIT runResultShown();
@@ -373,14 +380,14 @@ void MainWindow::onMeasureRequested()
         metrics = MetricsRequest{choice.metrics};
     m_runController->measure(m_launchPanel->runRequest(), MeasureOptionsDialog::load(),
                              m_projects->throughputFor(currentDocument()), metrics);
-    m_launchPanel->setRunning(m_runController->isRunning());
+    showRunning();
 }
 
 void MainWindow::onMeasurementFinished(quint64 jobId, const Measurement &measurement)
 {
     Q_UNUSED(jobId)
     m_measurementPanel->showMeasurement(m_launchPanel->currentKernel(), measurement);
-    m_launchPanel->setRunning(m_runController->isRunning());
+    showRunning();
     statusBar()->showMessage(m_measurementPanel->statusText(), 10000);
     // Every measurement that took samples is kept, faulted and cancelled ones too: the history
     // is a record of what was run.
@@ -395,7 +402,7 @@ void MainWindow::onMetricsFinished(quint64 jobId, const MetricsResult &metrics)
 {
     Q_UNUSED(jobId)
     m_measurementPanel->showMetrics(metrics);
-    m_launchPanel->setRunning(m_runController->isRunning());
+    showRunning();
     if (!metrics.ok())
         statusBar()->showMessage(
             tr("Hardware metrics not collected: %1").arg(toQString(metrics.error)), 15000);

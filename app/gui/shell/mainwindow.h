@@ -155,6 +155,9 @@ private:
     void onDevicesProbed();
     void onRunRequested();
     void onRunFinished(quint64 jobId, const RunResult &result);
+    // Whether a run or measurement is in flight, to the launch panel and the sweep (one
+    // measurement on the GPU at a time).
+    void showRunning();
     void onMeasureRequested();
     void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
     void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);

@@ -372,8 +372,10 @@ void MainWindow::connectSignals()
                 m_launchPanel->setMeasurementCancellable(cancellable);
                 m_measurementPanel->setCancellable(cancellable);
             });
-    connect(m_runController, &RunController::busyChanged, this,
-            [this] { m_launchPanel->setRunning(m_runController->isRunning()); });
+    connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
+    // One measurement on the GPU at a time: a run and a sweep each wait for the other.
+    connect(m_sweepController, &SweepController::runningChanged, m_launchPanel,
+            &LaunchPanel::setSweepRunning);
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
         m_devicePanel->setHello(hello);
         m_launchPanel->setDevice(hello.device,

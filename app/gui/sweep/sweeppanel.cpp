@@ -229,6 +229,12 @@ void SweepPanel::setRunAvailability(bool available, const QString &reason)
     updateRunState();
 }
 
+void SweepPanel::setRunInProgress(bool running)
+{
+    m_runInProgress = running;
+    updateRunState();
+}
+
 void SweepPanel::onCounted()
 {
     Q_EMIT countChanged();
@@ -272,6 +278,9 @@ QString SweepPanel::blockedReason() const
     }
     if (!m_available)
         return m_unavailableReason;
+    if (m_runInProgress)
+        return tr("A run or measurement is using the GPU; the sweep can start when it ends (two "
+                  "measurements at once would disturb each other).");
     return {};
 }
 

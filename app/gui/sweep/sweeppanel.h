@@ -78,6 +78,9 @@ public:
     [[nodiscard]] bool hasBase() const { return m_editor->base().has_value(); }
     // Whether a GPU is there to measure on, and why not.
     void setRunAvailability(bool available, const QString &reason);
+    // A run or a measurement uses the GPU: the sweep waits, since two measurements at once on
+    // one GPU would disturb each other.
+    void setRunInProgress(bool running);
 
     // The count of the edited sweep against the base: "32 points, 0 skipped; at least 640 ms,
     // at most 8 min"; "counting…" while it is being counted.
@@ -169,6 +172,7 @@ private:
     SweepContext m_context;
     QString m_noBaseReason;
     bool m_available = true;
+    bool m_runInProgress = false;
     QString m_unavailableReason;
 
     // Run was asked for while the editor was counting: it starts once counted.
