@@ -365,7 +365,7 @@ void Sampler::takeSample(std::size_t n)
     m_pendingEventNs += sample.eventNs;
 }
 
-// Samples first.. timed by the profiler's gpu__time_duration, the figure Nsight Compute
+// Samples from `first` on, timed by the profiler's gpu__time_duration, the figure Nsight Compute
 // reports: one profiler session a batch (as many samples as fit in 32 or about 10 ms), a range
 // a kernel. The profiler serialises each launch, so there is no hold and the events would only
 // time the profiler: each sample's event figure is its profiled one. When the profiler refuses
@@ -409,12 +409,17 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
         },
         stride * count);
     const std::optional<unsigned> clockAfter = clocks.smClockMHz();
-    if (!profiled.error.empty() || profiled.rangeValues.size() != stride * count) {
-        const std::string why = !profiled.error.empty()
-                                    ? profiled.error
-                                    : "it recorded " + plural(profiled.rangeValues.size(),
-                                                              "kernel") +
-                                          " of " + std::to_string(stride * count);
+    std::string why = profiled.error;
+    if (why.empty() && profiled.rangeValues.size() != stride * count) {
+        why = "it recorded " + plural(profiled.rangeValues.size(), "kernel") + " of " +
+              std::to_string(stride * count);
+    }
+    for (std::size_t k = 0; why.empty() && k < count; ++k) {
+        if (!profiled.rangeValues[stride * k + (stride - 1)].count(kProfiledTime)) {
+            why = std::string("it gave no ") + kProfiledTime;
+        }
+    }
+    if (!why.empty()) {
         if (!m_result.samplesNs.empty() || !m_pending.empty()) {
             throw RunFailure{RunStatus::Fault, "the profiler stopped timing: " + why};
         }
@@ -430,10 +435,8 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
                               clockAfter.value_or(clockBefore.value_or(0))))
             : 0.0;
     for (std::size_t k = 0; k < count; ++k) {
-        const auto &values = profiled.rangeValues[stride * k + (stride - 1)];
-        const auto found = values.find(kProfiledTime);
         Pending sample;
-        sample.eventNs = found == values.end() ? 0.0 : found->second;
+        sample.eventNs = profiled.rangeValues[stride * k + (stride - 1)].at(kProfiledTime);
         sample.clockMHz = clockMHz;
         m_pending.push_back(sample);
         m_pendingEventNs += sample.eventNs;
