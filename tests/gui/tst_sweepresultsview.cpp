@@ -651,6 +651,31 @@ private Q_SLOTS:
         QCOMPARE(chart->series(), before); // the same series objects: updated, not rebuilt
     }
 
+    void aLargeSweepStreamsInWithoutAntialiasing()
+    {
+        // 6 × 3 = 18 points: smooth whether streaming or not. 256 points: not smooth while
+        // the sweep streams in, smooth again when it ends (what is exported is drawn smooth).
+        SweepResultsView view;
+        showOffscreen(view);
+        const auto smooth = [&] {
+            return view.timeChart()->scene()->views().front()->renderHints().testFlag(
+                QPainter::Antialiasing);
+        };
+        view.setStreaming(true);
+        view.setResult(testdata::defineSweep());
+        QVERIFY(smooth());
+        SweepResult large;
+        large.spec.axes = {testdata::blockAxis("block.x", AxisValues::Range, 4, 1024, 4)};
+        for (int block = 4; block <= 1024; block += 4)
+            large.points.push_back(testdata::copyPoint({{"block.x", std::to_string(block)}}, block,
+                                                       double(1 << 28),
+                                                       testdata::copyGBps(block)));
+        view.setResult(testdata::withHeader(std::move(large)));
+        QVERIFY(!smooth());
+        view.setStreaming(false);
+        QVERIFY(smooth());
+    }
+
     void manyLinesAreDrawnWithoutBands()
     {
         // Three TILE values: a band per line. Twelve: no bands (kMaxBandedSeries), and the

@@ -85,6 +85,23 @@ SweepChartView::SweepChartView(QWidget *parent)
 
 SweepChartView::~SweepChartView() = default;
 
+void SweepChartView::setStreaming(bool streaming)
+{
+    m_streaming = streaming;
+    updateSmoothing();
+}
+
+void SweepChartView::updateSmoothing()
+{
+    const bool smooth = !m_streaming || m_drawnPoints <= kMaxMarkedPoints;
+    for (QChartView *view : {m_timeView, m_bandwidthView}) {
+        if (view->renderHints().testFlag(QPainter::Antialiasing) != smooth) {
+            view->setRenderHint(QPainter::Antialiasing, smooth);
+            view->viewport()->update();
+        }
+    }
+}
+
 void SweepChartView::setData(const std::vector<NamedSweep> &runs, const SweepChartData &data)
 {
     m_runs = &runs;
@@ -383,6 +400,8 @@ void SweepChartView::updateChartData()
                 line->setPointsVisible(markers);
         }
     }
+    m_drawnPoints = drawn;
+    updateSmoothing();
 
     QList<QPointF> best, tied, bandwidthBest, bandwidthTied, partial;
     using DataLabel = SweepChartLabels::Spec;

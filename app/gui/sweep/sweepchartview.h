@@ -46,6 +46,10 @@ public:
     // are the results view's, updated once per streamed point): both must stay alive, at the
     // same address, until the next setData().
     void setData(const std::vector<NamedSweep> &runs, const SweepChartData &data);
+    // While a sweep streams in, charts of more than kMaxMarkedPoints points are drawn without
+    // antialiasing: a redraw of a 1,000-point line and its band then costs a frame no longer
+    // (bench/bench_sweep_gui). The finished sweep, and every export, is drawn smooth.
+    void setStreaming(bool streaming);
 
     [[nodiscard]] QChart *timeChart() const { return m_timeChart; }
     [[nodiscard]] QChart *bandwidthChart() const { return m_bandwidthChart; }
@@ -68,6 +72,7 @@ protected:
 
 private:
     struct SeriesItems;
+    void updateSmoothing();
     struct Hit
     {
         std::size_t run = 0;
@@ -87,6 +92,8 @@ private:
     const SweepChartData *m_data = nullptr;
     QString m_structure;
     double m_timeUnitNs = 1e3;
+    bool m_streaming = false;
+    std::size_t m_drawnPoints = 0; // on the charts now, for updateSmoothing()
 
     QChart *m_timeChart = nullptr;
     QChart *m_bandwidthChart = nullptr;

@@ -380,6 +380,7 @@ void SweepPanel::onSweepStarted(const SweepResult &skeleton)
 {
     m_pending.clear();
     m_streaming = true;
+    m_view->setStreaming(true);
     m_result = skeleton;
     m_resultName = tr("current");
     m_progress->setRange(0, int(std::min<std::size_t>(skeleton.points.size(), INT_MAX)));
@@ -457,6 +458,7 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
         showRuns();
     }
     m_streaming = false;
+    m_view->setStreaming(false);
     const std::size_t measured =
         result.count(PointStatus::Measured) + result.count(PointStatus::Wrong);
     QString status;
@@ -514,6 +516,7 @@ void SweepPanel::showRuns()
 void SweepPanel::showResult(const SweepResult &result, const QString &name)
 {
     m_streaming = false;
+    m_view->setStreaming(false);
     m_pending.clear();
     m_result = result;
     m_resultName = name.isEmpty() ? tr("current") : name;

@@ -254,6 +254,11 @@ void SweepResultsView::setPoints(const std::vector<SweepPointResult> &points)
         m_table->resizeColumnsToContents();
 }
 
+void SweepResultsView::setStreaming(bool streaming)
+{
+    m_charts->setStreaming(streaming);
+}
+
 void SweepResultsView::clear()
 {
     setRuns({});

@@ -63,6 +63,8 @@ public:
     // Several points at once (by their SweepPoint::index), with one redraw: what a sweep
     // delivered since the last frame.
     void setPoints(const std::vector<SweepPointResult> &points);
+    // A sweep is streaming in (SweepChartView::setStreaming).
+    void setStreaming(bool streaming);
     void clear();
 
     void setPage(Page page);
