@@ -89,10 +89,6 @@ BufferStats bufferStats(const ScalarStats &stats)
     return b;
 }
 
-} // namespace
-
-namespace {
-
 // The compiled image's module: the one a previous request loaded when the image is the same
 // and it has no module variables, else a fresh one (kept for the next request when it could
 // be reused). Up to eight are kept, the least recently used dropped first.
@@ -207,7 +203,12 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     ValidationContext validation;
     validation.limits = device.limits();
     validation.limitsName = device.name;
-    validation.freeMemoryBytes = deviceMemoryInfo().freeBytes;
+    // The previous request's spare buffers are reused or freed below: they count as free.
+    std::uint64_t spareBytes = 0;
+    for (const DeviceBuffer &spare : runner.spareBuffers) {
+        spareBytes += spare.bytes();
+    }
+    validation.freeMemoryBytes = deviceMemoryInfo().freeBytes + spareBytes;
     const std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
     if (!issues.empty()) {
         throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
