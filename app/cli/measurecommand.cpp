@@ -309,8 +309,8 @@ int runMeasure(const std::vector<std::string> &arguments)
         } else if (*timer == "events") {
             settings.timer = TimingSource::Events;
         } else {
-            return usageError("measure", "--timer is cupti, profiler or events, got '" + *timer +
-                                             "'");
+            return usageError("measure",
+                              "--timer is cupti, profiler or events, got '" + *timer + "'");
         }
     }
     ThroughputExpressions throughput = project.measure.throughput;

@@ -30,7 +30,7 @@ struct ProfilerValues
     std::string chip;
     std::size_t passes = 0;
     std::size_t ranges = 0;
-    std::map<std::string, double> values; // the first range's
+    std::map<std::string, double> values;                   // the first range's
     std::vector<std::map<std::string, double>> rangeValues; // every range's, in launch order
     std::string error;
     bool permissionDenied = false; // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES; error says the fix

@@ -213,11 +213,10 @@ std::vector<LaunchIssue> LaunchSession::validate(const std::vector<LaunchIssue> 
     if (verification.kind == ReferenceKind::None)
         return issues;
     const auto need = [&](const char *what) { issues.push_back({"verification", what, -1}); };
-    const bool outputKnown =
-        std::any_of(m_spec.arguments.begin(), m_spec.arguments.end(),
-                    [&](const ArgumentSpec &argument) {
-                        return argument.isBuffer && argument.parameter == verification.output;
-                    });
+    const bool outputKnown = std::any_of(
+        m_spec.arguments.begin(), m_spec.arguments.end(), [&](const ArgumentSpec &argument) {
+            return argument.isBuffer && argument.parameter == verification.output;
+        });
     if (!outputKnown)
         need("choose the output buffer to check");
     if (verification.kind == ReferenceKind::Expression && verification.expression.empty())

@@ -150,7 +150,6 @@ struct Provenance
 // "fnv1a64:cbf29ce484222325" for empty text: FNV-1a, 64 bit, of the bytes.
 std::string sourceHashFnv1a64(std::string_view text);
 
-
 // Where a measurement's time went in the worker (milliseconds of wall time), so that what a
 // point of a sweep costs beyond its samples can be told apart and reported.
 struct MeasurementPhases

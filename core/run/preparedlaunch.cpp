@@ -244,13 +244,11 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     // rest of them freed before anything new is allocated.
     std::vector<DeviceBuffer> reused(resolved.buffers.size());
     for (std::size_t k = 0; k < resolved.buffers.size(); ++k) {
-        const std::uint64_t total =
-            guardBytesFor(resolved.buffers[k].elementType.sizeBytes()) * 2 +
-            resolved.buffers[k].bytes;
+        const std::uint64_t total = guardBytesFor(resolved.buffers[k].elementType.sizeBytes()) * 2 +
+                                    resolved.buffers[k].bytes;
         std::vector<DeviceBuffer> &spare = runner.spareBuffers;
-        const auto match = std::find_if(spare.begin(), spare.end(), [&](const DeviceBuffer &b) {
-            return b.bytes() == total;
-        });
+        const auto match = std::find_if(spare.begin(), spare.end(),
+                                        [&](const DeviceBuffer &b) { return b.bytes() == total; });
         if (match != spare.end()) {
             reused[k] = std::move(*match);
             spare.erase(match);

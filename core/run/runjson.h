@@ -4,8 +4,8 @@
 // strings "nan", "inf" and "-inf" (JSON has no NaN).
 #pragma once
 
-#include "run/runrequest.h"
 #include "run/runoutcome.h"
+#include "run/runrequest.h"
 #include "run/runresult.h"
 
 #include <nlohmann/json.hpp>

@@ -429,11 +429,10 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
         startActivityTimer();
         return 0;
     }
-    const double clockMHz =
-        clockBefore || clockAfter
-            ? double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
-                              clockAfter.value_or(clockBefore.value_or(0))))
-            : 0.0;
+    const double clockMHz = clockBefore || clockAfter
+                                ? double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
+                                                  clockAfter.value_or(clockBefore.value_or(0))))
+                                : 0.0;
     for (std::size_t k = 0; k < count; ++k) {
         Pending sample;
         sample.eventNs = profiled.rangeValues[stride * k + (stride - 1)].at(kProfiledTime);

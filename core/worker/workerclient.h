@@ -69,6 +69,7 @@ public:
     // "measurement", "metrics pass"). Also for replies that could not be parsed.
     static RunResult failedRun(const WorkerProcess::Reply &reply, double deadlineSeconds,
                                const std::string &what = "run");
+
 private:
     // A reply that arrived as a RunResult, or the failure as one.
     static RunResult runFromReply(const WorkerProcess::Reply &reply, double deadlineSeconds);

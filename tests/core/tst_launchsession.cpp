@@ -169,7 +169,8 @@ private Q_SLOTS:
         device.minor = 6;
         session.setDevice(device, 1u << 30);
         QCOMPARE(session.validationContext().limitsName, std::string("Test GPU"));
-        QCOMPARE(session.validationContext().freeMemoryBytes, std::optional<std::uint64_t>(1u << 30));
+        QCOMPARE(session.validationContext().freeMemoryBytes,
+                 std::optional<std::uint64_t>(1u << 30));
         QCOMPARE(session.metricsArchitecture(), std::string("sm_86"));
     }
 
@@ -189,10 +190,9 @@ private Q_SLOTS:
         QVERIFY(found.size() >= 4);
         QVERIFY2(found.front().rfind("block", 0) == 0, found.front().c_str());
         const std::vector<std::string> tail(found.end() - 3, found.end());
-        QCOMPARE(tail, (std::vector<std::string>{
-                           "global g: no such variable",
-                           "verification: choose the output buffer to check",
-                           "verification: choose the reference kernel"}));
+        QCOMPARE(tail, (std::vector<std::string>{"global g: no such variable",
+                                                 "verification: choose the output buffer to check",
+                                                 "verification: choose the reference kernel"}));
     }
 };
 

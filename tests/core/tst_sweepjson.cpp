@@ -190,8 +190,8 @@ void TestSweepJson::resultMatchesTheHandWrittenFile()
     QVERIFY(!overheads.empty());
     std::sort(overheads.begin(), overheads.end());
     const std::size_t half = overheads.size() / 2;
-    const double median = overheads.size() % 2 ? overheads[half]
-                                                : (overheads[half - 1] + overheads[half]) / 2.0;
+    const double median =
+        overheads.size() % 2 ? overheads[half] : (overheads[half - 1] + overheads[half]) / 2.0;
     QCOMPARE(breakdown["medianOverheadMs"].get<double>(), median);
     QCOMPARE(breakdown["measuredPoints"].get<std::size_t>(), overheads.size());
     written.erase("timeBreakdown");

@@ -420,9 +420,10 @@ void TestMeasure::profilerTimesWhatNsightComputeTimes()
     qInfo("copy 2^24 floats, hot, profiler: %s", describe(profiled).constData());
     QVERIFY2(profiled.faultStatus.empty(), describe(profiled).constData());
     if (profiled.timingSource != TimingSource::Profiler) {
-        const bool said = std::any_of(profiled.notes.begin(), profiled.notes.end(), [](const auto &n) {
-            return n.find("profiler timing unavailable") != std::string::npos;
-        });
+        const bool said =
+            std::any_of(profiled.notes.begin(), profiled.notes.end(), [](const auto &n) {
+                return n.find("profiler timing unavailable") != std::string::npos;
+            });
         QVERIFY2(said, describe(profiled).constData());
         QSKIP("the profiler is not available here (no profiling permission?)");
     }

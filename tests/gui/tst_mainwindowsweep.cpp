@@ -23,8 +23,8 @@
 #include <QComboBox>
 #include <QMenu>
 #include <QMenuBar>
-#include <QSettings>
 #include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -133,12 +133,11 @@ private Q_SLOTS:
         LaunchPanel *launch = m_window->launchPanel();
         launch->setRunAvailability(true, {});
         QStringList blockedWhileSweeping;
-        const QMetaObject::Connection watch =
-            connect(m_window->sweepController(), &SweepController::runningChanged, this,
-                    [&](bool running) {
-                        if (running)
-                            blockedWhileSweeping << launch->runBlockedReason();
-                    });
+        const QMetaObject::Connection watch = connect(
+            m_window->sweepController(), &SweepController::runningChanged, this, [&](bool running) {
+                if (running)
+                    blockedWhileSweeping << launch->runBlockedReason();
+            });
         const auto unwatch = qScopeGuard([watch] { QObject::disconnect(watch); });
         classroom->trigger();
         QCOMPARE(panel->presetCombo()->currentData().toString(),

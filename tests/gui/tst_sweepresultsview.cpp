@@ -668,8 +668,7 @@ private Q_SLOTS:
         large.spec.axes = {testdata::blockAxis("block.x", AxisValues::Range, 4, 1024, 4)};
         for (int block = 4; block <= 1024; block += 4)
             large.points.push_back(testdata::copyPoint({{"block.x", std::to_string(block)}}, block,
-                                                       double(1 << 28),
-                                                       testdata::copyGBps(block)));
+                                                       double(1 << 28), testdata::copyGBps(block)));
         view.setResult(testdata::withHeader(std::move(large)));
         QVERIFY(!smooth());
         view.setStreaming(false);

@@ -257,10 +257,10 @@ void LaunchPanel::revalidate()
         evaluateLaunchEnvironment(spec, m_session.options().defines);
     m_variablesModel->setContext(environment.values);
     m_definesModel->setContext(environment.values);
-    m_globalsModel->setModule(haveKernel ? std::optional(moduleVariables(m_session.ptx(),
-                                                                         m_session.source()))
-                                         : std::nullopt,
-                              environment.values);
+    m_globalsModel->setModule(
+        haveKernel ? std::optional(moduleVariables(m_session.ptx(), m_session.source()))
+                   : std::nullopt,
+        environment.values);
     Variables variables = m_variablesModel->values();
     for (const auto &[name, value] : environment.values) {
         if (name.find('.') == std::string::npos)
@@ -431,8 +431,8 @@ RunRequest LaunchPanel::runRequest() const
 {
     RunRequest request;
     request.source = m_session.source();
-    request.fileName = m_session.fileName().empty() ? std::string("kernel.cu")
-                                                    : m_session.fileName();
+    request.fileName =
+        m_session.fileName().empty() ? std::string("kernel.cu") : m_session.fileName();
     request.options = m_session.options();
     request.launch = m_session.spec();
     request.verification = m_session.verification();

@@ -349,5 +349,4 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     clearKernels(tr("Compile a source with a __global__ function to set up a launch."));
 }
 
-
 } // namespace cuwb

@@ -122,9 +122,9 @@ QString SweepChartView::structure() const
     QStringList parts;
     parts << m_data->xTitle << QString::number(int(m_data->logX))
           << QString::number(int(m_data->hasBandwidth)) << QString::number(int(m_data->hasDram))
-          << QString::number(int(std::any_of(
-                 m_data->series.begin(), m_data->series.end(),
-                 [](const SweepChartSeries &s) { return !s.points.empty(); })))
+          << QString::number(
+                 int(std::any_of(m_data->series.begin(), m_data->series.end(),
+                                 [](const SweepChartSeries &s) { return !s.points.empty(); })))
           << QString::number(int(m_data->hasTheoreticalOccupancy))
           << QString::number(int(m_data->hasAchievedOccupancy))
           << QString::number(m_data->theoreticalPeakGBps.value_or(-1))
@@ -208,9 +208,8 @@ void SweepChartView::rebuildCharts()
         m_occupancyY->setGridLineVisible(false); // the bandwidth axis owns the grid
         m_bandwidthChart->addAxis(m_occupancyY, Qt::AlignRight);
     }
-    const bool measured =
-        std::any_of(m_data->series.begin(), m_data->series.end(),
-                    [](const SweepChartSeries &s) { return !s.points.empty(); });
+    const bool measured = std::any_of(m_data->series.begin(), m_data->series.end(),
+                                      [](const SweepChartSeries &s) { return !s.points.empty(); });
     if (!m_data->hasBandwidth && measured)
         m_bandwidthChart->setTitle(tr("Bandwidth: the measurements carry no byte count (see the "
                                       "bytes expression of the project's measure section)"));
