@@ -43,6 +43,16 @@ constexpr double kBatchEventNs = 10e6;
 // The profiler's figure for a kernel's time, as Nsight Compute reports it.
 constexpr const char *kProfiledTime = "gpu__time_duration.sum";
 
+// The lower of the SM clock readings before and after a span (a dip during it is not missed);
+// 0 when neither was read, which checkClocks ignores.
+double lowerClock(std::optional<unsigned> before, std::optional<unsigned> after)
+{
+    if (!before && !after) {
+        return 0.0;
+    }
+    return double(std::min(before.value_or(*after), after.value_or(*before)));
+}
+
 } // namespace
 
 Sampler::StopTimer::StopTimer(KernelActivityTimer &timer, const bool &lost)
@@ -355,10 +365,7 @@ void Sampler::takeSample(std::size_t n)
         ++m_blockerTimeouts;
     }
     const std::optional<unsigned> clockAfter = clocks.smClockMHz();
-    if (clockBefore || clockAfter) {
-        sample.clockMHz = double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
-                                          clockAfter.value_or(clockBefore.value_or(0))));
-    } // else 0: not sampled, and checkClocks ignores it
+    sample.clockMHz = lowerClock(clockBefore, clockAfter);
     sample.eventNs = double(Event::elapsedMs(*m_started, *m_finished)) * 1e6;
     m_lastEventNs = sample.eventNs;
     m_pending.push_back(sample);
@@ -429,10 +436,7 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
         startActivityTimer();
         return 0;
     }
-    const double clockMHz = clockBefore || clockAfter
-                                ? double(std::min(clockBefore.value_or(clockAfter.value_or(0)),
-                                                  clockAfter.value_or(clockBefore.value_or(0))))
-                                : 0.0;
+    const double clockMHz = lowerClock(clockBefore, clockAfter);
     for (std::size_t k = 0; k < count; ++k) {
         Pending sample;
         sample.eventNs = profiled.rangeValues[stride * k + (stride - 1)].at(kProfiledTime);

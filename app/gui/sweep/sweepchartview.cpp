@@ -26,6 +26,13 @@ using namespace SweepChartStyle;
 
 namespace {
 
+// Whether any line has a point yet (a sweep that just started has empty lines).
+bool hasPoints(const SweepChartData &data)
+{
+    return std::any_of(data.series.begin(), data.series.end(),
+                       [](const SweepChartSeries &s) { return !s.points.empty(); });
+}
+
 // One unit for a time axis whose largest value is `ns`.
 std::pair<double, QString> timeUnit(double ns)
 {
@@ -122,9 +129,7 @@ QString SweepChartView::structure() const
     QStringList parts;
     parts << m_data->xTitle << QString::number(int(m_data->logX))
           << QString::number(int(m_data->hasBandwidth)) << QString::number(int(m_data->hasDram))
-          << QString::number(
-                 int(std::any_of(m_data->series.begin(), m_data->series.end(),
-                                 [](const SweepChartSeries &s) { return !s.points.empty(); })))
+          << QString::number(int(hasPoints(*m_data)))
           << QString::number(int(m_data->hasTheoreticalOccupancy))
           << QString::number(int(m_data->hasAchievedOccupancy))
           << QString::number(m_data->theoreticalPeakGBps.value_or(-1))
@@ -208,9 +213,7 @@ void SweepChartView::rebuildCharts()
         m_occupancyY->setGridLineVisible(false); // the bandwidth axis owns the grid
         m_bandwidthChart->addAxis(m_occupancyY, Qt::AlignRight);
     }
-    const bool measured = std::any_of(m_data->series.begin(), m_data->series.end(),
-                                      [](const SweepChartSeries &s) { return !s.points.empty(); });
-    if (!m_data->hasBandwidth && measured)
+    if (!m_data->hasBandwidth && hasPoints(*m_data))
         m_bandwidthChart->setTitle(tr("Bandwidth: the measurements carry no byte count (see the "
                                       "bytes expression of the project's measure section)"));
     else
