@@ -7,10 +7,17 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace cuwb {
 
 namespace {
+
+constexpr const char *kNameChars =
+    "0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.";
 
 // Shifts act on the integer parts, as they would in the C++ a user has in mind; done with
 // ldexp so that 1 << 40 does not overflow a 32-bit intermediate.
@@ -116,6 +123,60 @@ std::string plainMessage(const mu::Parser::exception_type &error, std::string_vi
     }
 }
 
+// The parser of this thread, with the operators and functions defined once: setting them up
+// costs about ten times what evaluating a launch's expression does, and a sweep's point
+// evaluates thirty expressions on the host and again in the worker (docs/benchmarks.md).
+mu::Parser &threadParser()
+{
+    thread_local const std::unique_ptr<mu::Parser> parser = [] {
+        auto made = std::make_unique<mu::Parser>();
+        made->DefineNameChars(kNameChars);
+        made->AddValIdent(readHex);
+        // C puts shifts between additive and relational operators; muparser has no level
+        // between those, so they share the relational level (left to right), which still
+        // makes 1 << 20 + 1 mean 1 << 21 as in C.
+        made->DefineOprt("<<", shiftLeft, mu::prCMP);
+        made->DefineOprt(">>", shiftRight, mu::prCMP);
+        made->DefineOprt("%", modulo, mu::prMUL_DIV);
+        made->DefineFun("ceil", ceilOf);
+        made->DefineFun("floor", floorOf);
+        made->DefineFun("round", roundOf);
+        made->DefineFun("trunc", truncOf);
+        made->DefineFun("log2", log2Of);
+        return made;
+    }();
+    return *parser;
+}
+
+// The variables `expression` names, with their values: muparser reads a name as the longest
+// run of name characters, so each such run that does not start with a digit is looked up.
+// Defining only these keeps an expression's cost independent of how many variables exist.
+std::vector<std::pair<std::string, double>> namedVariables(std::string_view expression,
+                                                           const Variables &variables)
+{
+    std::vector<std::pair<std::string, double>> named;
+    const std::string_view nameChars(kNameChars);
+    for (std::size_t k = 0; k < expression.size();) {
+        if (nameChars.find(expression[k]) == std::string_view::npos) {
+            ++k;
+            continue;
+        }
+        std::size_t end = k;
+        while (end < expression.size() && nameChars.find(expression[end]) != std::string_view::npos)
+            ++end;
+        if (!std::isdigit(static_cast<unsigned char>(expression[k]))) {
+            const std::string name(expression.substr(k, end - k));
+            const auto found = variables.find(name);
+            const bool seen = std::any_of(named.begin(), named.end(),
+                                          [&](const auto &entry) { return entry.first == name; });
+            if (found != variables.end() && !seen)
+                named.emplace_back(name, found->second);
+        }
+        k = end;
+    }
+    return named;
+}
+
 } // namespace
 
 ExpressionValue evaluateExpression(std::string_view expression, const Variables &variables)
@@ -125,24 +186,13 @@ ExpressionValue evaluateExpression(std::string_view expression, const Variables 
         result.error = ExpressionError{"the expression is empty", 0, {}};
         return result;
     }
-    // muparser keeps pointers to the variables; give it a copy it may point into.
-    Variables values = variables;
+    // muparser keeps pointers to the variables: `named` outlives their use, and they are
+    // cleared before it goes.
+    std::vector<std::pair<std::string, double>> named = namedVariables(expression, variables);
+    mu::Parser &parser = threadParser();
     try {
-        mu::Parser parser;
-        parser.DefineNameChars("0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.");
-        parser.AddValIdent(readHex);
-        // C puts shifts between additive and relational operators; muparser has no level
-        // between those, so they share the relational level (left to right), which still
-        // makes 1 << 20 + 1 mean 1 << 21 as in C.
-        parser.DefineOprt("<<", shiftLeft, mu::prCMP);
-        parser.DefineOprt(">>", shiftRight, mu::prCMP);
-        parser.DefineOprt("%", modulo, mu::prMUL_DIV);
-        parser.DefineFun("ceil", ceilOf);
-        parser.DefineFun("floor", floorOf);
-        parser.DefineFun("round", roundOf);
-        parser.DefineFun("trunc", truncOf);
-        parser.DefineFun("log2", log2Of);
-        for (auto &[name, value] : values)
+        parser.ClearVar();
+        for (auto &[name, value] : named)
             parser.DefineVar(name, &value);
         parser.SetExpr(std::string(expression));
         const double value = parser.Eval();
@@ -160,6 +210,7 @@ ExpressionValue evaluateExpression(std::string_view expression, const Variables 
         if (error.GetCode() == mu::ecUNASSIGNABLE_TOKEN && looksLikeName(error.GetToken()))
             result.error->unknownName = error.GetToken();
     }
+    parser.ClearVar();
     return result;
 }
 

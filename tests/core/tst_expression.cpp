@@ -6,6 +6,11 @@
 
 #include <QtTest>
 
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
 using namespace cuwb;
 
 class TestExpression : public QObject
@@ -19,6 +24,9 @@ private Q_SLOTS:
     void errors();
     void variablesInOrder();
     void variableErrorNamesTheVariable();
+    void onlyTheNamedVariablesCount();
+    void longChainOfVariables();
+    void evaluationsDoNotLeakIntoEachOther();
 };
 
 void TestExpression::values_data()
@@ -106,6 +114,50 @@ void TestExpression::variableErrorNamesTheVariable()
     const VariablesResult badName = evaluateVariables({{"2x", "1"}});
     QVERIFY(badName.error);
     QCOMPARE(badName.failedName, std::string("2x"));
+}
+
+void TestExpression::onlyTheNamedVariablesCount()
+{
+    // Names are whole runs of name characters: N is not Nx's prefix, and 0x1F is a number even
+    // with a variable x1F defined. A variable named like a function is harmless unless used.
+    const Variables variables{{"N", 3}, {"Nx", 5}, {"x1F", 100}, {"ceil", 9}, {"block.x", 2}};
+    const auto value = [&](const char *expression) {
+        const ExpressionValue v = evaluateExpression(expression, variables);
+        return v.ok() ? v.value : -1.0;
+    };
+    QCOMPARE(value("Nx - N"), 2.0);
+    QCOMPARE(value("0x1F + N"), 34.0);
+    QCOMPARE(value("block.x*N"), 6.0);
+    QCOMPARE(value("N+N+N"), 9.0);
+    const ExpressionValue unknown = evaluateExpression("block.y + N", variables);
+    QVERIFY(!unknown.ok());
+    QCOMPARE(unknown.error->unknownName, std::string("block.y"));
+}
+
+void TestExpression::longChainOfVariables()
+{
+    // Each expression defines only what it names, so a chain's cost grows with its length.
+    std::vector<std::pair<std::string, std::string>> chain{{"v0", "1"}};
+    for (int k = 1; k < 10000; ++k)
+        chain.emplace_back("v" + std::to_string(k), "v" + std::to_string(k - 1) + " + 1");
+    const VariablesResult result = evaluateVariables(chain);
+    QVERIFY(!result.error);
+    QCOMPARE(result.values.at("v9999"), 10000.0);
+}
+
+void TestExpression::evaluationsDoNotLeakIntoEachOther()
+{
+    // The parser is reused on a thread: a variable of one evaluation is unknown to the next,
+    // also after an evaluation that failed.
+    QVERIFY(evaluateExpression("M * 2", {{"M", 4}}).ok());
+    QVERIFY(!evaluateExpression("M +", {{"M", 4}}).ok());
+    const ExpressionValue later = evaluateExpression("M * 2", {});
+    QVERIFY(!later.ok());
+    QCOMPARE(later.error->message, std::string("unknown variable 'M'"));
+    // And a thread of its own gets a parser of its own.
+    double fromThread = 0.0;
+    std::thread([&] { fromThread = evaluateExpression("K + 1", {{"K", 41}}).value; }).join();
+    QCOMPARE(fromThread, 42.0);
 }
 
 QTEST_GUILESS_MAIN(TestExpression)
