@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <type_traits>
+#include <vector>
 
 namespace cuwb {
 
@@ -67,7 +68,10 @@ const CuptiFunctions *loadCupti(std::string &reason)
     return loaded ? &functions : nullptr;
 }
 
-constexpr std::size_t kBufferBytes = 4u << 20;
+// CUPTI prepares each buffer it is handed before writing records to it, at a cost that grows with
+// its size (a 4 MiB one made the first launch after each flush take 0.5 ms on an H200); 256 KiB
+// holds about a thousand kernel records, and a batch of samples writes at most 70.
+constexpr std::size_t kBufferBytes = 256u << 10;
 constexpr std::size_t kBufferAlignment = 8;
 
 } // namespace
@@ -102,8 +106,29 @@ namespace {
 std::mutex g_activeMutex;
 KernelActivityTimer::Impl *g_active = nullptr;
 
+// Buffers CUPTI has handed back, for its next request: a fresh one costs page faults on the
+// first records written to it. Never destroyed, since CUPTI's thread may hand one back while
+// the process exits.
+std::mutex g_spareMutex;
+std::vector<uint8_t *> &spareBuffers()
+{
+    static auto *spare = new std::vector<uint8_t *>;
+    return *spare;
+}
+constexpr std::size_t kMaxSpareBuffers = 4;
+
 void CUPTIAPI bufferRequested(uint8_t **buffer, size_t *size, size_t *maxNumRecords)
 {
+    {
+        const std::lock_guard lock(g_spareMutex);
+        if (std::vector<uint8_t *> &spare = spareBuffers(); !spare.empty()) {
+            *buffer = spare.back();
+            spare.pop_back();
+            *size = kBufferBytes;
+            *maxNumRecords = 0;
+            return;
+        }
+    }
     *buffer = static_cast<uint8_t *>(std::aligned_alloc(kBufferAlignment, kBufferBytes));
     *size = *buffer ? kBufferBytes : 0;
     *maxNumRecords = 0;
@@ -136,6 +161,13 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t *buf
             if (impl->cupti->getNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS) {
                 impl->invalid += dropped;
             }
+        }
+    }
+    if (buffer) {
+        const std::lock_guard lock(g_spareMutex);
+        if (std::vector<uint8_t *> &spare = spareBuffers(); spare.size() < kMaxSpareBuffers) {
+            spare.push_back(buffer);
+            return;
         }
     }
     std::free(buffer);

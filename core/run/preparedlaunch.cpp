@@ -40,6 +40,12 @@ std::uint64_t guardBytesFor(std::size_t elementBytes)
     return elements * elementBytes;
 }
 
+// A buffer's allocation: its elements between two guard bands.
+std::uint64_t totalBytesWithGuards(const ResolvedBuffer &buffer)
+{
+    return guardBytesFor(buffer.elementType.sizeBytes()) * 2 + buffer.bytes;
+}
+
 // Writes the initial contents `r.init` asks for into `count` elements at `data` (not copies).
 void initialiseElements(GpuHelpers &helpers, const Stream &gpu, DevicePointer data,
                         const ElementType &type, std::uint64_t count, const ResolvedBuffer &r,
@@ -203,12 +209,26 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     ValidationContext validation;
     validation.limits = device.limits();
     validation.limitsName = device.name;
-    // The previous request's spare buffers are reused or freed below: they count as free.
+    // The previous request's spare buffers are reused or freed below: they count as free. When
+    // each buffer has a spare of its size (a sweep's next point), nothing is allocated and the
+    // driver is not asked (cuMemGetInfo took 70 µs on an H200).
     std::uint64_t spareBytes = 0;
+    std::vector<std::uint64_t> spareSizes;
     for (const DeviceBuffer &spare : runner.spareBuffers) {
         spareBytes += spare.bytes();
+        spareSizes.push_back(spare.bytes());
     }
-    validation.freeMemoryBytes = deviceMemoryInfo().freeBytes + spareBytes;
+    const bool allReused = std::all_of(
+        resolved.buffers.begin(), resolved.buffers.end(), [&](const ResolvedBuffer &buffer) {
+            const auto match =
+                std::find(spareSizes.begin(), spareSizes.end(), totalBytesWithGuards(buffer));
+            if (match == spareSizes.end()) {
+                return false;
+            }
+            spareSizes.erase(match);
+            return true;
+        });
+    validation.freeMemoryBytes = allReused ? spareBytes : deviceMemoryInfo().freeBytes + spareBytes;
     const std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
     if (!issues.empty()) {
         throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
@@ -244,8 +264,7 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     // rest of them freed before anything new is allocated.
     std::vector<DeviceBuffer> reused(resolved.buffers.size());
     for (std::size_t k = 0; k < resolved.buffers.size(); ++k) {
-        const std::uint64_t total = guardBytesFor(resolved.buffers[k].elementType.sizeBytes()) * 2 +
-                                    resolved.buffers[k].bytes;
+        const std::uint64_t total = totalBytesWithGuards(resolved.buffers[k]);
         std::vector<DeviceBuffer> &spare = runner.spareBuffers;
         const auto match = std::find_if(spare.begin(), spare.end(),
                                         [&](const DeviceBuffer &b) { return b.bytes() == total; });

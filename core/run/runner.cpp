@@ -40,6 +40,7 @@ double msSince(Clock::time_point start)
 // launch, the buffers' reports, the verification; the buffers are kept for paging and export.
 void execute(RunnerState &s, const RunRequest &request, RunResult &result, std::string &phase)
 {
+    s.quietTimer();
     // The previous run's buffers go first (or are reused), so this run has all the memory.
     recycleResources(s, s.kept);
     s.keptHandles.clear();
@@ -313,6 +314,7 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
     std::string phase = "preparing the metrics pass";
     try {
         s.context->makeCurrent();
+        s.quietTimer(); // the profiler and the activity records do not mix
         recycleResources(s, s.kept);
         s.keptHandles.clear();
         ++s.runs;

@@ -53,6 +53,15 @@ struct RunnerState
     std::optional<double> copyCeilingGBps;
     std::string copyCeilingProblem;
 
+    // Stops CUPTI's kernel records a completed measurement left on for the next one (a run, a
+    // metrics pass or another kind of timing must not pay for them).
+    void quietTimer()
+    {
+        if (timer && !contextLost) {
+            timer->stop();
+        }
+    }
+
     GpuHelpers &gpuHelpers()
     {
         if (!helpers) {

@@ -62,7 +62,7 @@ Sampler::StopTimer::StopTimer(KernelActivityTimer &timer, const bool &lost)
 
 Sampler::StopTimer::~StopTimer()
 {
-    if (!lost) { // after an overrun even a flush could wait for the kernel
+    if (!lost && !keep) { // after an overrun even a flush could wait for the kernel
         timer.stop();
     }
 }
@@ -114,6 +114,9 @@ void Sampler::run()
     sampleUntilStopped();
     lap(phases.samplingMs);
     finish();
+    if (m_stopTimer) {
+        m_stopTimer->keep = true;
+    }
     // The next measurement (a sweep's next point) reuses the module and the buffers.
     recycleResources(m_runner, m_prepared.resources);
     lap(phases.finishMs);

@@ -51,8 +51,10 @@ private:
         double eventNs = 0.0;
         double clockMHz = 0.0;
     };
-    // Stops the CUPTI timer when the measurement ends, unless a kernel overran (then even a
-    // flush could wait for it).
+    // Stops the CUPTI timer when the measurement fails, unless a kernel overran (then even a
+    // flush could wait for it). A measurement that completes sets `keep`: the records stay on
+    // for the next one (a sweep's next point), since the first launch after enabling them cost
+    // about 0.5 ms on an H200; RunnerState::quietTimer() stops them before anything else runs.
     struct StopTimer
     {
         StopTimer(KernelActivityTimer &timer, const bool &lost);
@@ -61,6 +63,7 @@ private:
         StopTimer &operator=(const StopTimer &) = delete;
         KernelActivityTimer &timer;
         const bool &lost;
+        bool keep = false;
     };
     // Leaks the L2 flush buffer after an overrun: cuMemFree would wait for the kernel.
     struct LeakScratch

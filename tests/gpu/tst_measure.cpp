@@ -192,6 +192,7 @@ private Q_SLOTS:
     void cancelKeepsSamplesTaken();
     void coldFlushLeavesNoDirtyLines();
     void profilerTimesWhatNsightComputeTimes();
+    void timerLeftOnOnlyBetweenMeasurements();
     // Last: the trap loses the context for the rest of this process.
     void faultAtFifthSampleKeepsFourSamples();
 
@@ -445,6 +446,47 @@ void TestMeasure::profilerTimesWhatNsightComputeTimes()
     QCOMPARE(cold.samplesNs.size(), std::size_t(10));
     // The flush reads twice the L2: were its ranges taken for samples, they would be far longer.
     QVERIFY(cold.statistics.maxNs < records.statistics.medianNs * 1.5);
+}
+
+void TestMeasure::timerLeftOnOnlyBetweenMeasurements()
+{
+    if (!m_runner) {
+        QSKIP(qPrintable(m_skipReason));
+    }
+    // A completed measurement leaves CUPTI's kernel records on for the next one (a sweep's
+    // next point); events timing, a run and a metrics pass in between turn them off first, and
+    // every measurement still matches each sample to its own record.
+    const RunRequest request = copyRequest("1 << 24");
+    const SampleSettings settings = fixedSettings(SampleMode::Hot, 20);
+    const Measurement first = m_runner->measure(request, settings);
+    if (first.timingSource != TimingSource::Cupti) {
+        QSKIP("CUPTI is not available here");
+    }
+    QVERIFY2(first.faultStatus.empty(), describe(first).constData());
+    const Measurement second = m_runner->measure(request, settings);
+    QVERIFY2(second.timingSource == TimingSource::Cupti && second.statistics.count == 20,
+             describe(second).constData());
+
+    SampleSettings events = settings;
+    events.timer = TimingSource::Events;
+    const Measurement timedByEvents = m_runner->measure(request, events);
+    QVERIFY2(timedByEvents.timingSource == TimingSource::Events,
+             describe(timedByEvents).constData());
+
+    const RunResult run = m_runner->run(request);
+    QVERIFY2(run.status == RunStatus::Succeeded, run.message.c_str());
+    MetricsRequest metrics;
+    metrics.metrics = {"dram__bytes_read.sum"};
+    const MetricsResult counted = m_runner->profileMetrics(request, metrics);
+    QVERIFY2(counted.error.empty() || counted.permissionDenied, counted.error.c_str());
+
+    const Measurement after = m_runner->measure(request, settings);
+    QVERIFY2(after.timingSource == TimingSource::Cupti && after.statistics.count == 20 &&
+                 !hasNote(after, "CUPTI"),
+             describe(after).constData());
+    // The same kernel on the same data: the medians agree whichever requests came between.
+    QVERIFY2(std::abs(after.statistics.medianNs / second.statistics.medianNs - 1.0) < 0.05,
+             (describe(second) + " vs " + describe(after)).constData());
 }
 
 void TestMeasure::faultAtFifthSampleKeepsFourSamples()
