@@ -229,6 +229,7 @@ void Sampler::startActivityTimer()
         timer = std::make_unique<KernelActivityTimer>();
     }
     m_cupti = timer->available() && timer->start();
+    m_invalidBefore = timer->invalidRecords();
     m_stopTimer.emplace(*timer, m_runner.contextLost);
     m_result.timingSource = m_cupti ? TimingSource::Cupti : TimingSource::Events;
     if (!m_cupti) {
@@ -544,8 +545,11 @@ void Sampler::finish()
             " (the host was stalled for over a second); their cuEvent times may include launch "
             "latency");
     }
-    if (m_cupti && m_runner.timer->invalidRecords() > 0) {
-        m.notes.push_back(std::to_string(m_runner.timer->invalidRecords()) +
+    // Records of this measurement's time only (a metrics pass before it may have left some).
+    if (const std::uint64_t invalid =
+            m_cupti ? m_runner.timer->invalidRecords() - m_invalidBefore : 0;
+        invalid > 0) {
+        m.notes.push_back(std::to_string(invalid) +
                           " CUPTI records were invalid or lost and ignored");
     }
 }

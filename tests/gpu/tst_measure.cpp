@@ -482,7 +482,7 @@ void TestMeasure::timerLeftOnOnlyBetweenMeasurements()
 
     const Measurement after = m_runner->measure(request, settings);
     QVERIFY2(after.timingSource == TimingSource::Cupti && after.statistics.count == 20 &&
-                 !hasNote(after, "CUPTI"),
+                 !hasNote(after, "no kernel record") && !hasNote(after, "timed with cuEvents"),
              describe(after).constData());
     // The same kernel on the same data: the medians agree whichever requests came between.
     QVERIFY2(std::abs(after.statistics.medianNs / second.statistics.medianNs - 1.0) < 0.05,
