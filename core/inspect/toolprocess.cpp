@@ -1,0 +1,210 @@
+#include "inspect/toolprocess.h"
+
+#include "util/text.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace cuwb {
+
+namespace {
+
+class Pipe
+{
+public:
+    Pipe()
+    {
+        if (pipe2(m_fds, O_CLOEXEC) != 0)
+            m_fds[0] = m_fds[1] = -1;
+    }
+    ~Pipe()
+    {
+        closeRead();
+        closeWrite();
+    }
+    Pipe(const Pipe &) = delete;
+    Pipe &operator=(const Pipe &) = delete;
+    [[nodiscard]] bool ok() const { return m_fds[0] >= 0; }
+    [[nodiscard]] int read() const { return m_fds[0]; }
+    [[nodiscard]] int write() const { return m_fds[1]; }
+    void closeRead() { closeFd(m_fds[0]); }
+    void closeWrite() { closeFd(m_fds[1]); }
+
+private:
+    static void closeFd(int &fd)
+    {
+        if (fd >= 0)
+            ::close(fd);
+        fd = -1;
+    }
+    int m_fds[2] = {-1, -1};
+};
+
+// The last `count` lines of a tool's standard error, joined, for a message.
+std::string lastLines(const std::string &text, std::size_t count)
+{
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        if (const std::string_view line =
+                trimmed(std::string_view(text).substr(start, end - start));
+            !line.empty())
+            lines.push_back(line);
+        start = end + 1;
+    }
+    std::string joined;
+    for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
+        joined += (joined.empty() ? "" : "; ") + std::string(lines[i]);
+    return joined;
+}
+
+} // namespace
+
+std::string ToolRun::failure(const std::string &name) const
+{
+    std::string text;
+    if (!started)
+        text = name + " could not be started: " + startError;
+    else if (timedOut)
+        text = name + " did not finish in time and was stopped";
+    else if (tooMuchOutput)
+        text = name + " printed more than the limit and was stopped";
+    else if (signal != 0)
+        text = name + " crashed (signal " + std::to_string(signal) + ", " + strsignal(signal) + ")";
+    else if (exitCode != 0)
+        text = name + " failed with exit status " + std::to_string(exitCode);
+    else
+        return {};
+    if (const std::string tail = lastLines(err, 3); !tail.empty())
+        text += ": " + tail;
+    return text;
+}
+
+ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
+{
+    ToolRun run;
+    if (argv.empty()) {
+        run.startError = "no program";
+        return run;
+    }
+    Pipe out;
+    Pipe err;
+    if (!out.ok() || !err.ok()) {
+        run.startError = std::string("cannot create a pipe: ") + std::strerror(errno);
+        return run;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out.write(), 1);
+    posix_spawn_file_actions_adddup2(&actions, err.write(), 2);
+    // The child starts with the default signal dispositions and mask, whatever the caller set.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t none;
+    sigset_t all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+    std::vector<char *> arguments;
+    for (const std::string &argument : argv)
+        arguments.push_back(const_cast<char *>(argument.c_str()));
+    arguments.push_back(nullptr);
+    pid_t pid = -1;
+    const int spawned =
+        posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, arguments.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (spawned != 0) {
+        run.startError = std::strerror(spawned);
+        return run;
+    }
+    run.started = true;
+    out.closeWrite();
+    err.closeWrite();
+
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeoutMs);
+    bool outOpen = true;
+    bool errOpen = true;
+    char buffer[65536];
+    while (outOpen || errOpen) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        if (left <= 0) {
+            run.timedOut = true;
+            break;
+        }
+        pollfd fds[2] = {{outOpen ? out.read() : -1, POLLIN, 0},
+                         {errOpen ? err.read() : -1, POLLIN, 0}};
+        const int ready = ::poll(fds, 2, int(std::min<long long>(left, INT_MAX)));
+        if (ready < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || fds[i].revents == 0)
+                continue;
+            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                (i == 0 ? outOpen : errOpen) = false;
+                continue;
+            }
+            (i == 0 ? run.out : run.err).append(buffer, std::size_t(n));
+        }
+        if (run.out.size() + run.err.size() > limits.maxOutputBytes) {
+            run.tooMuchOutput = true;
+            break;
+        }
+    }
+    int status = 0;
+    // A tool that closed its output but goes on running still meets the deadline.
+    while (!run.timedOut && !run.tooMuchOutput) {
+        const pid_t done = ::waitpid(pid, &status, WNOHANG);
+        if (done == pid)
+            break;
+        if (done < 0 && errno != EINTR) {
+            run.exitCode = -1;
+            return run;
+        }
+        if (std::chrono::steady_clock::now() >= deadline)
+            run.timedOut = true;
+        else
+            ::usleep(2000);
+    }
+    if (run.timedOut || run.tooMuchOutput) {
+        ::kill(pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    if (WIFEXITED(status))
+        run.exitCode = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status) && !run.timedOut && !run.tooMuchOutput)
+        run.signal = WTERMSIG(status);
+    return run;
+}
+
+} // namespace cuwb
