@@ -1,7 +1,8 @@
 // The cuwb commands. Each takes the arguments after its name and returns the process exit
 // status: 0 done, 1 the user's work failed (compile errors, a configuration that cannot run),
-// 2 usage or I/O error (3 is left for an internal fault, caught in main). Output goes to std::cout,
-// problems with the invocation to std::cerr.
+// 2 usage or I/O error (3 is left for an internal fault, caught in main), 4 a tool the command
+// needs is not installed (nvdisasm for `cuwb sass`). Output goes to std::cout, problems with the
+// invocation to std::cerr.
 #pragma once
 
 #include <iosfwd>
@@ -10,7 +11,13 @@
 
 namespace cuwb::cli {
 
-enum ExitStatus { ExitSuccess = 0, ExitFailure = 1, ExitUsage = 2, ExitInternal = 3 };
+enum ExitStatus {
+    ExitSuccess = 0,
+    ExitFailure = 1,
+    ExitUsage = 2,
+    ExitInternal = 3,
+    ExitToolMissing = 4
+};
 
 int runCompile(const std::vector<std::string> &arguments);
 int runOccupancy(const std::vector<std::string> &arguments);
@@ -19,7 +26,9 @@ int runCheck(const std::vector<std::string> &arguments);
 int runRun(const std::vector<std::string> &arguments);
 int runWorker(const std::vector<std::string> &arguments);
 int runMeasure(const std::vector<std::string> &arguments);
+int runInspect(const std::vector<std::string> &arguments);
 int runSweep(const std::vector<std::string> &arguments);
+int runSass(const std::vector<std::string> &arguments);
 
 void printCompileHelp(std::ostream &out);
 void printOccupancyHelp(std::ostream &out);
@@ -28,7 +37,9 @@ void printCheckHelp(std::ostream &out);
 void printRunHelp(std::ostream &out);
 void printWorkerHelp(std::ostream &out);
 void printMeasureHelp(std::ostream &out);
+void printInspectHelp(std::ostream &out);
 void printSweepHelp(std::ostream &out);
+void printSassHelp(std::ostream &out);
 
 // "cuwb compile: unknown option --x" plus a pointer to the help, on std::cerr; returns 2.
 int usageError(const std::string &command, const std::string &message);

@@ -25,6 +25,8 @@ void printUsage(std::ostream &out)
            "  run PROJECT.cuwb... run and verify projects on the GPU, each in a worker\n"
            "  measure PROJECT.cuwb time a project's kernel: statistics and bandwidth\n"
            "  sweep PROJECT.cuwb  measure the kernel across block sizes, defines, flags...\n"
+           "  sass PROJECT.cuwb   the machine code beside the source, or its instruction mix\n"
+           "  inspect PROJECT.cuwb why the kernel is slow, line by line (GPU counters)\n"
            "  worker              serve the worker protocol on stdin/stdout (for the GUI)\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
@@ -33,7 +35,8 @@ void printUsage(std::ostream &out)
            "  -h, --help          show this help\n"
            "\n"
            "Exit status: 0 success, 1 the work failed (compile errors, a configuration that\n"
-           "cannot run), 2 usage or I/O error, 3 internal error.\n";
+           "cannot run), 2 usage or I/O error, 3 internal error, 4 a tool the command needs\n"
+           "is not installed.\n";
 }
 
 int printVersion()
@@ -68,6 +71,10 @@ int help(const std::vector<std::string> &arguments)
         printMeasureHelp(std::cout);
     } else if (arguments.front() == "sweep") {
         printSweepHelp(std::cout);
+    } else if (arguments.front() == "sass") {
+        printSassHelp(std::cout);
+    } else if (arguments.front() == "inspect") {
+        printInspectHelp(std::cout);
     } else if (arguments.front() == "worker") {
         printWorkerHelp(std::cout);
     } else {
@@ -111,6 +118,12 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "sweep") {
         return runSweep(rest);
+    }
+    if (command == "sass") {
+        return runSass(rest);
+    }
+    if (command == "inspect") {
+        return runInspect(rest);
     }
     if (command == "worker") {
         return runWorker(rest);

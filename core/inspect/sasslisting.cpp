@@ -158,28 +158,30 @@ std::optional<ParsedInstruction> parseInstruction(std::string_view line)
         instruction.predicate = std::string(rest.substr(0, space));
         rest = trimmed(rest.substr(space));
     }
-    const std::size_t semicolon = rest.find(';');
-    std::string_view body = semicolon == std::string_view::npos ? rest : rest.substr(0, semicolon);
-    std::string_view tail =
-        semicolon == std::string_view::npos ? std::string_view() : rest.substr(semicolon + 1);
-    body = trimmed(body);
-    const std::size_t space = body.find_first_of(" \t");
-    instruction.opcode = std::string(body.substr(0, space));
-    if (space != std::string_view::npos)
-        instruction.operands = std::string(trimmed(body.substr(space)));
-    if (instruction.opcode.empty())
-        return std::nullopt;
-    // Notes: (*"SpillRefill"*), possibly several.
-    for (std::size_t at = tail.find("(*"); at != std::string_view::npos; at = tail.find("(*", at)) {
-        const std::size_t end = tail.find("*)", at + 2);
-        if (end == std::string_view::npos)
+    // Notes: (*"SpillRefill"*), possibly several, printed before the closing semicolon.
+    std::string body;
+    for (std::size_t at = 0; at < rest.size();) {
+        const std::size_t open = rest.find("(*", at);
+        const std::size_t end = open == std::string_view::npos ? open : rest.find("*)", open + 2);
+        if (end == std::string_view::npos) {
+            body += rest.substr(at);
             break;
-        std::string_view note = trimmed(tail.substr(at + 2, end - at - 2));
+        }
+        body += rest.substr(at, open - at);
+        std::string_view note = trimmed(rest.substr(open + 2, end - open - 2));
         if (note.size() >= 2 && note.front() == '"' && note.back() == '"')
             note = note.substr(1, note.size() - 2);
         instruction.notes.emplace_back(note);
         at = end + 2;
     }
+    std::string_view code = body;
+    code = trimmed(code.substr(0, code.find(';')));
+    const std::size_t space = code.find_first_of(" \t");
+    instruction.opcode = std::string(code.substr(0, space));
+    if (space != std::string_view::npos)
+        instruction.operands = std::string(trimmed(code.substr(space)));
+    if (instruction.opcode.empty())
+        return std::nullopt;
     return instruction;
 }
 
@@ -440,12 +442,23 @@ SassListing parseNvdisasm(std::string_view text)
     return listing;
 }
 
+bool isMainSourceFile(std::string_view file, std::string_view mainFile)
+{
+    if (mainFile.empty())
+        return false;
+    if (file == mainFile)
+        return true;
+    return file.size() > mainFile.size() && file.ends_with(mainFile) &&
+           file[file.size() - mainFile.size() - 1] == '/';
+}
+
 std::vector<SassInstructionRef> instructionsForLine(const SassListing &listing,
                                                     std::string_view file, int line, bool inlined)
 {
     std::vector<SassInstructionRef> refs;
     const auto matches = [&](const SourceLocation &location) {
-        return location.line == line && location.file == file;
+        return location.line == line &&
+               (location.file == file || isMainSourceFile(location.file, file));
     };
     for (std::size_t f = 0; f < listing.functions.size(); ++f) {
         const SassFunction &function = listing.functions[f];

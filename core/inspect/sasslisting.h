@@ -96,15 +96,20 @@ SassListing parseNvdisasm(std::string_view text);
 // not a mangled C++ name.
 std::string demangleSassName(std::string_view name);
 
+// Whether a file the line table names is the main source compiled under the name `mainFile`:
+// NVRTC records it inside the compiling process's folder ("/home/me/transpose.cu" for
+// "transpose.cu").
+bool isMainSourceFile(std::string_view file, std::string_view mainFile);
+
 // Where in a listing the instructions of one source line are.
 struct SassInstructionRef
 {
     int function = 0;    // index into SassListing::functions
     int instruction = 0; // index into SassFunction::instructions
 };
-// The instructions generated from a 1-based line of `file` (as the line table names it),
-// padding left out, in listing order. With inlined = true, also those of code inlined there
-// (the line is one of their call sites).
+// The instructions generated from a 1-based line of `file` (the line table's name, or the main
+// source's name as isMainSourceFile() matches it), padding left out, in listing order. With inlined
+// = true, also those of code inlined there (the line is one of their call sites).
 std::vector<SassInstructionRef> instructionsForLine(const SassListing &listing,
                                                     std::string_view file, int line,
                                                     bool inlined = false);
