@@ -1,7 +1,9 @@
 #include "run/runner.h"
 
+#include "compiler/kernellookup.h"
 #include "cuda/apierror.h"
 #include "cuda/cuptiprofiler.h"
+#include "cuda/cuptisassmetrics.h"
 #include "cuda/devicememory.h"
 #include "cuda/driverwrappers.h"
 #include "device/archlimits.h"
@@ -356,6 +358,65 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
         result.error = classifyApiError(error, phase, s.contextLost).message;
     } catch (const std::exception &error) {
         result.error = std::string("the metrics pass failed while ") + phase + ": " + error.what();
+    }
+    return result;
+}
+
+InspectResult Runner::inspect(const RunRequest &request, const InspectRequest &inspect)
+{
+    InspectResult result;
+    State &s = *m_state;
+    if (s.contextLost) {
+        result.error = "the GPU context was lost by an earlier fault; start a new worker";
+        return result;
+    }
+    std::string phase = "preparing the inspection pass";
+    try {
+        s.context->makeCurrent();
+        s.quietTimer(); // the patched launch must not also be recorded
+        recycleResources(s, s.kept);
+        s.keptHandles.clear();
+        ++s.runs;
+        Prepared prepared;
+        const LeakOnLoss leak{prepared.resources, s.contextLost};
+        prepareLaunch(s, request, prepared, phase);
+        std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
+        const KernelLookup lookup = findKernel(prepared.compiled, prepared.launch.kernel);
+        result.kernel = lookup.kernel ? lookup.kernel->loweredName : prepared.launch.kernel;
+        const Event finished;
+        phase = "running the user's kernel (inspection pass)";
+        SassCountersResult counted =
+            CuptiSassMetrics::collect(s.ordinal, inspect.metrics, prepared.compiled.cubin, [&] {
+                prepared.function->launch(prepared.grid, prepared.block, prepared.dynamicShared,
+                                          *s.stream, params.data());
+                finished.record(*s.stream);
+                // Each instruction counts as it runs: the patched kernel is several times slower.
+                waitOrThrow(finished, prepared.deadlineSeconds * 16, "the kernel (inspection pass)",
+                            s.contextLost);
+            });
+        result.chip = counted.chip;
+        result.error = counted.error;
+        result.permissionDenied = counted.permissionDenied;
+        result.droppedRecords = counted.droppedRecords;
+        for (SassInstructionCounters &instruction : counted.instructions) {
+            if (instruction.function == result.kernel) {
+                result.lineInfo = result.lineInfo || instruction.line > 0;
+                result.instructions.push_back(std::move(instruction));
+            }
+        }
+        if (result.ok() && result.instructions.empty()) {
+            result.error = "CUPTI counted no instruction of `" + result.kernel + "`";
+        }
+    } catch (const RunFailure &failure) {
+        result.error = failure.message;
+        if (failure.status == RunStatus::Timeout) {
+            s.contextLost = true;
+        }
+    } catch (const ApiError &error) {
+        result.error = classifyApiError(error, phase, s.contextLost).message;
+    } catch (const std::exception &error) {
+        result.error =
+            std::string("the inspection pass failed while ") + phase + ": " + error.what();
     }
     return result;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "device/deviceinfo.h"
+#include "inspect/instructioncounters.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
 #include "run/runrequest.h"
@@ -53,6 +54,9 @@ public:
     void setCancelCheck(std::function<bool()> check);
 
     MetricsResult profileMetrics(const RunRequest &request, const MetricsRequest &metrics);
+    // The inspection pass: one launch with CUPTI counting per instruction of the kernel (SASS
+    // metrics), each instruction placed on its source line; never timed (docs/inspect.md).
+    InspectResult inspect(const RunRequest &request, const InspectRequest &inspect);
 
     // Elements [first, first + count) of a kept buffer, formatted; throws std::runtime_error
     // with a plain message for an unknown handle or a range past the end.

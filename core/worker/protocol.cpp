@@ -2,6 +2,7 @@
 
 #include "compiler/compilejson.h"
 #include "device/devicejson.h"
+#include "inspect/instructioncountersjson.h"
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
 #include "util/base64.h"
@@ -79,6 +80,14 @@ json makeMetricsRequest(const RunRequest &request, const MetricsRequest &metrics
     return out;
 }
 
+json makeInspectRequest(const RunRequest &request, const InspectRequest &inspect)
+{
+    json out = makeRequest(message::kInspect);
+    out["request"] = request;
+    out["metrics"] = inspect.metrics;
+    return out;
+}
+
 json makePageRequest(const PageRequest &request)
 {
     json out = makeRequest(message::kPage);
@@ -153,6 +162,12 @@ WorkerRequest parseRequest(const json &message)
         if (const auto it = message.find("metrics"); it != message.end()) {
             it->get_to(request.metrics.metrics);
         }
+    } else if (type == message::kInspect) {
+        request.type = WorkerRequest::Type::Inspect;
+        message.at("request").get_to(request.run);
+        if (const auto it = message.find("metrics"); it != message.end()) {
+            it->get_to(request.inspect.metrics);
+        }
     } else if (type == message::kPage) {
         request.type = WorkerRequest::Type::Page;
         message.get_to(request.page);
@@ -214,6 +229,16 @@ json makeMeasurementReply(const json &id, const Measurement &measurement, bool e
 json makeMetricsReply(const json &id, const MetricsResult &result, bool exiting)
 {
     json out = makeReply(id, message::kMetrics);
+    out["result"] = result;
+    if (exiting) {
+        out["exiting"] = true;
+    }
+    return out;
+}
+
+json makeInspectReply(const json &id, const InspectResult &result, bool exiting)
+{
+    json out = makeReply(id, message::kInspect);
     out["result"] = result;
     if (exiting) {
         out["exiting"] = true;
@@ -287,6 +312,11 @@ Measurement parseMeasurementReply(const json &message)
 MetricsResult parseMetricsReply(const json &message)
 {
     return requireType(message, message::kMetrics).at("result").get<MetricsResult>();
+}
+
+InspectResult parseInspectReply(const json &message)
+{
+    return requireType(message, message::kInspect).at("result").get<InspectResult>();
 }
 
 Page parsePageReply(const json &message)

@@ -28,6 +28,7 @@
 #pragma once
 
 #include "device/deviceinfo.h"
+#include "inspect/instructioncounters.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
 #include "run/runjson.h"
@@ -56,6 +57,7 @@ inline constexpr const char *kRunResult = "runResult";
 inline constexpr const char *kMeasure = "measure";
 inline constexpr const char *kMeasurement = "measurement";
 inline constexpr const char *kMetrics = "metrics"; // request and its reply
+inline constexpr const char *kInspect = "inspect"; // request and its reply
 inline constexpr const char *kPage = "page";
 inline constexpr const char *kExport = "export";
 inline constexpr const char *kExported = "exported";
@@ -75,6 +77,8 @@ nlohmann::json makeMeasureRequest(const RunRequest &request, const SampleSetting
                                   const ThroughputExpressions &throughput = {});
 // A separate metrics pass (CUPTI Range Profiler) of the request's launch, never timed.
 nlohmann::json makeMetricsRequest(const RunRequest &request, const MetricsRequest &metrics);
+// The inspection pass (CUPTI's SASS metrics, counters per instruction) of the request's launch.
+nlohmann::json makeInspectRequest(const RunRequest &request, const InspectRequest &inspect);
 nlohmann::json makePageRequest(const PageRequest &request);
 nlohmann::json makeExportRequest(const std::string &handle, const std::string &path,
                                  ExportFormat format);
@@ -91,12 +95,13 @@ bool isCancelRequest(const nlohmann::json &message);
 // when the line is not a well-formed request (unknown type, missing or mistyped fields).
 struct WorkerRequest
 {
-    enum class Type { Hello, Run, Measure, Metrics, Page, Export, Release, Shutdown };
+    enum class Type { Hello, Run, Measure, Metrics, Inspect, Page, Export, Release, Shutdown };
     nlohmann::json id; // echoed verbatim in the reply
     Type type = Type::Hello;
     int protocol = 0;                        // Hello
-    RunRequest run;                          // Run, Measure, Metrics
+    RunRequest run;                          // Run, Measure, Metrics, Inspect
     MetricsRequest metrics;                  // Metrics
+    InspectRequest inspect;                  // Inspect
     SampleSettings settings;                 // Measure
     ThroughputExpressions throughput;        // Measure
     PageRequest page;                        // Page
@@ -134,6 +139,8 @@ nlohmann::json makeMeasurementReply(const nlohmann::json &id, const Measurement 
 // A refused pass (no permission, unknown metric) or a fault says why in the result's error.
 nlohmann::json makeMetricsReply(const nlohmann::json &id, const MetricsResult &result,
                                 bool exiting = false);
+nlohmann::json makeInspectReply(const nlohmann::json &id, const InspectResult &result,
+                                bool exiting = false);
 nlohmann::json makePageReply(const nlohmann::json &id, const Page &page);
 nlohmann::json makeExportedReply(const nlohmann::json &id, const ExportReply &reply);
 nlohmann::json makeReleasedReply(const nlohmann::json &id);
@@ -146,6 +153,7 @@ HelloReply parseHelloReply(const nlohmann::json &message);
 RunResult parseRunResultReply(const nlohmann::json &message);
 Measurement parseMeasurementReply(const nlohmann::json &message);
 MetricsResult parseMetricsReply(const nlohmann::json &message);
+InspectResult parseInspectReply(const nlohmann::json &message);
 Page parsePageReply(const nlohmann::json &message);
 ExportReply parseExportedReply(const nlohmann::json &message);
 std::string parseErrorReply(const nlohmann::json &message);

@@ -162,6 +162,26 @@ MetricsResult WorkerClient::metrics(const RunRequest &request, const MetricsRequ
     return result;
 }
 
+InspectResult WorkerClient::inspect(const RunRequest &request, const InspectRequest &inspect)
+{
+    const double deadline = request.launch.deadlineSeconds;
+    // The patched launch is one run, several times slower: the metrics pass's allowance.
+    const WorkerProcess::Reply reply =
+        exchange(makeInspectRequest(request, inspect), metricsTimeoutSeconds(deadline));
+    InspectResult result;
+    if (reply.ok()) {
+        try {
+            return parseInspectReply(reply.message);
+        } catch (const std::exception &error) {
+            result.error = std::string("the worker's answer could not be read: ") + error.what();
+            return result;
+        }
+    }
+    result.error = "the worker could not inspect the kernel: " +
+                   failedRun(reply, deadline, "inspection pass").message;
+    return result;
+}
+
 WorkerClient::PageOutcome WorkerClient::page(const PageRequest &request)
 {
     PageOutcome outcome;

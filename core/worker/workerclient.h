@@ -36,6 +36,8 @@ public:
     Measurement measure(const RunRequest &request, const SampleSettings &settings,
                         const ThroughputExpressions &throughput);
     MetricsResult metrics(const RunRequest &request, const MetricsRequest &metrics);
+    // The inspection pass: counters per instruction of one launch; failures in the error.
+    InspectResult inspect(const RunRequest &request, const InspectRequest &inspect);
 
     struct PageOutcome
     {

@@ -113,6 +113,16 @@ WorkerServer::Served WorkerServer::serve(const std::string &line)
             const bool lost = m_runner->contextLost();
             return {makeMetricsReply(id, result, lost), lost, kExitContextLost};
         }
+        case WorkerRequest::Type::Inspect: {
+            if (!m_runner) {
+                InspectResult result;
+                result.error = "cannot inspect the kernel: " + m_noDeviceReason;
+                return {makeInspectReply(id, result)};
+            }
+            const InspectResult result = m_runner->inspect(request.run, request.inspect);
+            const bool lost = m_runner->contextLost();
+            return {makeInspectReply(id, result, lost), lost, kExitContextLost};
+        }
         case WorkerRequest::Type::Page:
             return {makePageReply(id, runner().page(request.page))};
         case WorkerRequest::Type::Export: {

@@ -154,6 +154,12 @@ int main(int argc, char **argv)
             send(makeMetricsReply(request.id, result));
             break;
         }
+        case WorkerRequest::Type::Inspect: {
+            InspectResult result;
+            result.error = "this fake worker has no profiler";
+            send(makeInspectReply(request.id, result));
+            break;
+        }
         case WorkerRequest::Type::Run: {
             RunResult result;
             result.status = RunStatus::Succeeded;

@@ -15,6 +15,7 @@
 // one a line; when CUWB_FAKE_WORKER_HELLO_DELAY_MS is set, the hello reply waits that long (a slow
 // start).
 #include "device/devicejson.h"
+#include "inspect/instructioncountersjson.h"
 #include "measure/statistics.h"
 #include "worker/protocol.h"
 
@@ -256,6 +257,19 @@ int main(int argc, char **argv)
             measurement.faultStatus = "no-device";
             measurement.faultMessage = "this is a fake worker";
             send(makeMeasurementReply(request.id, measurement));
+            break;
+        }
+        case WorkerRequest::Type::Inspect: {
+            // inspect-ok: the counters recorded in the file $FAKE_INSPECT_RESULT (an
+            // InspectResult's JSON, as a real worker sent it).
+            InspectResult result;
+            result.error = "this is a fake worker";
+            const char *recorded = std::getenv("FAKE_INSPECT_RESULT");
+            if (mode == "inspect-ok" && recorded) {
+                std::ifstream in(recorded);
+                result = nlohmann::json::parse(in).get<InspectResult>();
+            }
+            send(makeInspectReply(request.id, result));
             break;
         }
         case WorkerRequest::Type::Metrics: {

@@ -1,0 +1,345 @@
+#include "cuda/cuptisassmetrics.h"
+
+#include "cuda/cuptiloader.h"
+#include "cuda/cuptiprofiler.h" // profilingPermissionMessage
+#include "cuda/driverapi.h"
+#include "cuda/driverfunctions.h"
+
+#include <cupti.h>
+#include <cupti_pcsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <tuple>
+#include <type_traits>
+
+namespace cuwb {
+
+namespace {
+
+// The entry points, with the toolkit header's own signatures.
+struct SassFunctions
+{
+    decltype(&cuptiGetResultString) getResultString = nullptr;
+    decltype(&cuptiProfilerInitialize) initialize = nullptr;
+    decltype(&cuptiProfilerDeviceSupported) deviceSupported = nullptr;
+    decltype(&cuptiDeviceGetChipName) chipName = nullptr;
+    decltype(&cuptiSassMetricsGetNumOfMetrics) numOfMetrics = nullptr;
+    decltype(&cuptiSassMetricsGetMetrics) getMetrics = nullptr;
+    decltype(&cuptiSassMetricsGetProperties) properties = nullptr;
+    decltype(&cuptiSassMetricsSetConfig) setConfig = nullptr;
+    decltype(&cuptiSassMetricsUnsetConfig) unsetConfig = nullptr;
+    decltype(&cuptiSassMetricsEnable) enable = nullptr;
+    decltype(&cuptiSassMetricsDisable) disable = nullptr;
+    decltype(&cuptiSassMetricsGetDataProperties) dataProperties = nullptr;
+    decltype(&cuptiSassMetricsFlushData) flushData = nullptr;
+    decltype(&cuptiGetSassToSourceCorrelation) sourceCorrelation = nullptr;
+};
+
+const SassFunctions *loadSassFunctions(std::string &reason)
+{
+    static SassFunctions functions;
+    static std::string failure;
+    static const bool loaded = [] {
+        if (!cuptiLibrary(failure)) {
+            return false;
+        }
+        bool complete = true;
+        const auto resolve = [&](auto &slot, const char *symbol) {
+            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(cuptiSymbol(symbol));
+            if (!slot && complete) {
+                complete = false;
+                failure = std::string("this CUPTI has no ") + symbol +
+                          " (counters per instruction need CUPTI from CUDA 12.4 or later)";
+            }
+        };
+        resolve(functions.getResultString, "cuptiGetResultString");
+        resolve(functions.initialize, "cuptiProfilerInitialize");
+        resolve(functions.deviceSupported, "cuptiProfilerDeviceSupported");
+        resolve(functions.chipName, "cuptiDeviceGetChipName");
+        resolve(functions.numOfMetrics, "cuptiSassMetricsGetNumOfMetrics");
+        resolve(functions.getMetrics, "cuptiSassMetricsGetMetrics");
+        resolve(functions.properties, "cuptiSassMetricsGetProperties");
+        resolve(functions.setConfig, "cuptiSassMetricsSetConfig");
+        resolve(functions.unsetConfig, "cuptiSassMetricsUnsetConfig");
+        resolve(functions.enable, "cuptiSassMetricsEnable");
+        resolve(functions.disable, "cuptiSassMetricsDisable");
+        resolve(functions.dataProperties, "cuptiSassMetricsGetDataProperties");
+        resolve(functions.flushData, "cuptiSassMetricsFlushData");
+        resolve(functions.sourceCorrelation, "cuptiGetSassToSourceCorrelation");
+        return complete;
+    }();
+    reason = failure;
+    return loaded ? &functions : nullptr;
+}
+
+std::string resultText(const SassFunctions &f, CUptiResult result)
+{
+    const char *text = nullptr;
+    if (f.getResultString(result, &text) == CUPTI_SUCCESS && text) {
+        return text;
+    }
+    return "CUptiResult " + std::to_string(int(result));
+}
+
+// What cuptiProfilerDeviceSupported says is in the way, in words; empty when nothing is.
+std::string unsupportedReason(const CUpti_Profiler_DeviceSupported_Params &p)
+{
+    const std::pair<CUpti_Profiler_Support_Level, const char *> checks[] = {
+        {p.architecture, "its architecture"}, {p.sli, "SLI"},
+        {p.vGpu, "this vGPU configuration"},  {p.confidentialCompute, "confidential computing"},
+        {p.cmp, "a crypto-mining processor"}, {p.wsl, "WSL"},
+    };
+    std::string reasons;
+    for (const auto &[level, what] : checks) {
+        if (level != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+            reasons += (reasons.empty() ? "" : ", ") + std::string(what);
+        }
+    }
+    return reasons;
+}
+
+// The chip name of device `ordinal` after initialising the profiler, or a refusal in `out`.
+const char *chipName(const SassFunctions &f, int ordinal, std::string &error, bool &denied)
+{
+    CUpti_Profiler_Initialize_Params init{};
+    init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+    CUptiResult result = f.initialize(&init);
+    if (result == CUPTI_SUCCESS) {
+        CUpti_Device_GetChipName_Params chip{};
+        chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+        chip.deviceIndex = std::size_t(ordinal);
+        result = f.chipName(&chip);
+        if (result == CUPTI_SUCCESS && chip.pChipName) {
+            return chip.pChipName;
+        }
+    }
+    denied = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
+    error = denied ? profilingPermissionMessage()
+                   : "CUPTI could not name the GPU's chip: " + resultText(f, result);
+    return nullptr;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> CuptiSassMetrics::available(int deviceOrdinal,
+                                                                             std::string &error)
+{
+    std::vector<std::pair<std::string, std::string>> list;
+    const SassFunctions *f = loadSassFunctions(error);
+    if (!f) {
+        return list;
+    }
+    bool denied = false;
+    const char *chip = chipName(*f, deviceOrdinal, error, denied);
+    if (!chip) {
+        return list;
+    }
+    CUpti_SassMetrics_GetNumOfMetrics_Params count{};
+    count.structSize = CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE;
+    count.pChipName = chip;
+    CUptiResult result = f->numOfMetrics(&count);
+    std::vector<CUpti_SassMetrics_MetricDetails> details(
+        result == CUPTI_SUCCESS ? count.numOfMetrics : 0);
+    if (result == CUPTI_SUCCESS) {
+        CUpti_SassMetrics_GetMetrics_Params get{};
+        get.structSize = CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE;
+        get.pChipName = chip;
+        get.numOfMetrics = details.size();
+        get.pMetricsList = details.data();
+        result = f->getMetrics(&get);
+    }
+    if (result != CUPTI_SUCCESS) {
+        error =
+            "CUPTI lists no SASS metrics for " + std::string(chip) + ": " + resultText(*f, result);
+        return list;
+    }
+    for (const CUpti_SassMetrics_MetricDetails &d : details) {
+        list.emplace_back(d.pMetricName ? d.pMetricName : "",
+                          d.pMetricDescription ? d.pMetricDescription : "");
+    }
+    return list;
+}
+
+SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
+                                             const std::vector<std::string> &metrics,
+                                             const std::string &cubin,
+                                             const std::function<void()> &launch)
+{
+    SassCountersResult out;
+    const SassFunctions *f = loadSassFunctions(out.error);
+    if (!f) {
+        return out;
+    }
+    const DriverApi &driver = DriverApi::instance();
+    CUcontext context = nullptr;
+    if (!driver.available() || driver.functions().cuCtxGetCurrent(&context) != CUDA_SUCCESS ||
+        !context) {
+        out.error = "no CUDA context is current to count instructions in";
+        return out;
+    }
+    const char *chip = chipName(*f, deviceOrdinal, out.error, out.permissionDenied);
+    if (!chip) {
+        return out;
+    }
+    out.chip = chip;
+    const auto refused = [&](const char *call, CUptiResult result) {
+        out.permissionDenied = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
+        out.error = out.permissionDenied
+                        ? profilingPermissionMessage()
+                        : std::string(call) + " failed with " + resultText(*f, result);
+        return out;
+    };
+
+    CUpti_Profiler_DeviceSupported_Params supported{};
+    supported.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
+    supported.cuDevice = CUdevice(deviceOrdinal);
+    supported.api = CUPTI_PROFILER_SASS_METRICS;
+    CUptiResult result = f->deviceSupported(&supported);
+    if (result != CUPTI_SUCCESS) {
+        return refused("cuptiProfilerDeviceSupported", result);
+    }
+    if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+        out.error =
+            "CUPTI cannot count per instruction on this GPU (" + unsupportedReason(supported) + ")";
+        return out;
+    }
+
+    // The metrics by id: CUPTI's records name them by id only.
+    std::vector<CUpti_SassMetrics_Config> configs;
+    std::map<std::uint64_t, std::string> names;
+    for (const std::string &name : metrics) {
+        CUpti_SassMetrics_GetProperties_Params properties{};
+        properties.structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE;
+        properties.pChipName = chip;
+        properties.pMetricName = name.c_str();
+        result = f->properties(&properties);
+        if (result != CUPTI_SUCCESS) {
+            out.error = "the " + std::string(chip) + " has no SASS metric `" + name + "` (" +
+                        resultText(*f, result) + ")";
+            return out;
+        }
+        configs.push_back({properties.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+        names[properties.metric.metricId] = name;
+    }
+
+    CUpti_SassMetricsSetConfig_Params config{};
+    config.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE;
+    config.pConfigs = configs.data();
+    config.numOfMetricConfig = configs.size();
+    config.deviceIndex = std::uint32_t(deviceOrdinal);
+    result = f->setConfig(&config);
+    if (result != CUPTI_SUCCESS) {
+        return refused("cuptiSassMetricsSetConfig", result);
+    }
+    // The configuration and the patching are undone on every path out, exceptions included.
+    struct Undo
+    {
+        const SassFunctions &f;
+        CUcontext context;
+        int ordinal;
+        bool enabled = false;
+        std::size_t dropped = 0;
+        void disable()
+        {
+            if (enabled) {
+                CUpti_SassMetricsDisable_Params off{};
+                off.structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE;
+                off.ctx = context;
+                if (f.disable(&off) == CUPTI_SUCCESS) {
+                    dropped = off.numOfDroppedRecords;
+                }
+                enabled = false;
+            }
+        }
+        ~Undo()
+        {
+            disable();
+            CUpti_SassMetricsUnsetConfig_Params unset{};
+            unset.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE;
+            unset.deviceIndex = std::uint32_t(ordinal);
+            (void)f.unsetConfig(&unset);
+        }
+    } undo{*f, context, deviceOrdinal};
+
+    CUpti_SassMetricsEnable_Params enable{};
+    enable.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE;
+    enable.ctx = context;
+    enable.enableLazyPatching = 1; // only the kernels launched are patched
+    result = f->enable(&enable);
+    if (result != CUPTI_SUCCESS) {
+        return refused("cuptiSassMetricsEnable", result);
+    }
+    undo.enabled = true;
+
+    launch();
+
+    CUpti_SassMetricsGetDataProperties_Params properties{};
+    properties.structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE;
+    properties.ctx = context;
+    result = f->dataProperties(&properties);
+    if (result != CUPTI_SUCCESS) {
+        return refused("cuptiSassMetricsGetDataProperties", result);
+    }
+    const std::size_t records = properties.numOfPatchedInstructionRecords;
+    const std::size_t instances = properties.numOfInstances;
+    std::vector<CUpti_SassMetrics_Data> data(instances > 0 ? records : 0);
+    std::vector<CUpti_SassMetrics_InstanceValue> values(data.size() * instances);
+    for (std::size_t k = 0; k < data.size(); ++k) {
+        data[k].structSize = CUpti_SassMetricsFlushData_Params_STRUCT_SIZE;
+        data[k].pInstanceValues = values.data() + k * instances;
+    }
+    if (!data.empty()) {
+        CUpti_SassMetricsFlushData_Params flush{};
+        flush.structSize = CUpti_SassMetricsFlushData_Params_STRUCT_SIZE;
+        flush.ctx = context;
+        flush.numOfInstances = instances;
+        flush.numOfPatchedInstructionRecords = records;
+        flush.pMetricsData = data.data();
+        result = f->flushData(&flush);
+        if (result != CUPTI_SUCCESS) {
+            return refused("cuptiSassMetricsFlushData", result);
+        }
+    }
+    undo.disable();
+    out.droppedRecords = undo.dropped;
+
+    // A record is one metric of one instruction; gather each instruction's metrics, summing
+    // the instances (one at GPU granularity).
+    std::map<std::pair<std::string, std::uint32_t>, SassInstructionCounters> byInstruction;
+    for (const CUpti_SassMetrics_Data &record : data) {
+        const std::string function = record.functionName ? record.functionName : "";
+        std::free(const_cast<char *>(record.functionName)); // CUPTI's copy, ours to free
+        SassInstructionCounters &counters = byInstruction[{function, record.pcOffset}];
+        counters.function = function;
+        counters.pcOffset = record.pcOffset;
+        for (std::size_t i = 0; i < instances; ++i) {
+            const CUpti_SassMetrics_InstanceValue &v = record.pInstanceValues[i];
+            const auto name = names.find(v.metricId);
+            if (name != names.end()) {
+                counters.values[name->second] += v.value;
+            }
+        }
+    }
+    for (auto &[key, counters] : byInstruction) {
+        CUpti_GetSassToSourceCorrelationParams where{};
+        where.size = CUpti_GetSassToSourceCorrelationParamsSize;
+        where.cubin = cubin.data();
+        where.cubinSize = cubin.size();
+        where.functionName = counters.function.c_str();
+        where.pcOffset = counters.pcOffset;
+        if (!cubin.empty() && f->sourceCorrelation(&where) == CUPTI_SUCCESS) {
+            counters.line = where.lineNumber;
+            counters.file = where.fileName ? where.fileName : "";
+        }
+        std::free(where.fileName);
+        std::free(where.dirName);
+        out.instructions.push_back(std::move(counters));
+    }
+    return out;
+}
+
+} // namespace cuwb

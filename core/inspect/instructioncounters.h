@@ -1,0 +1,36 @@
+// The inspection pass's request and result (docs/inspect.md): counters per machine instruction
+// of one launch, collected by the worker (Runner::inspect, CUPTI's SASS metrics) and placed on
+// source lines by the host (linecounters.h).
+#pragma once
+
+#include "cuda/cuptisassmetrics.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cuwb {
+
+// The counters Inspect collects by default: what each instruction executed, for how many
+// threads, and how it used memory (sectors against the ideal, shared-memory wavefronts against
+// the ideal, local memory) and branches.
+std::vector<std::string> defaultInspectMetrics();
+
+struct InspectRequest
+{
+    std::vector<std::string> metrics = defaultInspectMetrics();
+};
+
+struct InspectResult
+{
+    std::string kernel; // the lowered name of the kernel inspected
+    std::string chip;
+    std::vector<SassInstructionCounters> instructions; // the kernel's, by offset
+    std::size_t droppedRecords = 0;
+    std::string error;             // empty on success; a sentence for the user
+    bool permissionDenied = false; // error then says the fix
+    bool lineInfo = false;         // whether the instructions carry source lines
+    [[nodiscard]] bool ok() const { return error.empty(); }
+};
+
+} // namespace cuwb
