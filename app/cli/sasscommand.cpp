@@ -409,11 +409,6 @@ int runSass(const std::vector<std::string> &arguments)
             std::cerr << "cuwb " << kCommand << ": " << problems[i] << "\n";
         return usageError(kCommand, problems.back());
     }
-    if (!target.options.arch.starts_with("sm_"))
-        return usageError(kCommand, "'" + target.options.arch +
-                                        "' is a virtual architecture, which has no machine "
-                                        "code; choose a real one such as sm_90");
-
     // nvdisasm first: without it, compiling would only lead to the same message.
     const NvdisasmTool tool = findNvdisasm();
     if (!tool.found()) {
