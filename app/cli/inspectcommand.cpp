@@ -137,6 +137,7 @@ nlohmann::json summaryJson(const InspectResult &result, const InspectSummary &su
                          {"threadInstructions", t.threadInstructions},
                          {"predicatedOnThreads", t.predicatedOnThreads},
                          {"globalRequests", t.globalRequests},
+                         {"globalTagLookups", t.globalTagLookups},
                          {"globalSectors", t.globalSectors},
                          {"globalSectorsIdeal", t.globalSectorsIdeal},
                          {"sharedRequests", t.sharedRequests},

@@ -10,6 +10,7 @@ std::vector<std::string> defaultInspectMetrics()
         "smsp__sass_thread_inst_executed_pred_on",
         "smsp__sass_inst_executed_op_global",
         "smsp__sass_inst_executed_op_global_st",
+        "smsp__sass_l1tex_tags_mem_global",
         "smsp__sass_sectors_mem_global",
         "smsp__sass_sectors_mem_global_ideal",
         "smsp__sass_inst_executed_op_shared",

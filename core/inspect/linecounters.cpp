@@ -97,6 +97,7 @@ void CounterTotals::add(const SassInstructionCounters &i)
     threadInstructions += value(i, "smsp__sass_thread_inst_executed");
     predicatedOnThreads += value(i, "smsp__sass_thread_inst_executed_pred_on");
     globalRequests += value(i, "smsp__sass_inst_executed_op_global");
+    globalTagLookups += value(i, "smsp__sass_l1tex_tags_mem_global");
     globalSectors += value(i, "smsp__sass_sectors_mem_global");
     globalSectorsIdeal += value(i, "smsp__sass_sectors_mem_global_ideal");
     if (value(i, "smsp__sass_inst_executed_op_global_st") > 0) {

@@ -21,6 +21,7 @@ struct CounterTotals
     std::uint64_t threadInstructions = 0;  // thread instructions executed
     std::uint64_t predicatedOnThreads = 0; // of those, with their predicate true
     std::uint64_t globalRequests = 0;      // warp-level global loads, stores, atomics
+    std::uint64_t globalTagLookups = 0;    // their L1 tag lookups (ncu: "L1 Tag Requests Global")
     std::uint64_t globalSectors = 0;
     std::uint64_t globalSectorsIdeal = 0;
     // The same for the store instructions alone (an instruction that stored is a store).
