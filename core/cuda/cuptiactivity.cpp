@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -88,7 +89,10 @@ struct KernelActivityTimer::Impl
 
     std::mutex mutex; // guards what the CUPTI thread writes
     std::map<std::uint32_t, std::uint64_t> durations;
-    std::uint64_t invalid = 0;
+    // The correlation ids of records without usable times, the most recent kept, and the
+    // records CUPTI reported lost.
+    std::vector<std::uint32_t> invalidCorrelations;
+    std::uint64_t lost = 0;
 
     std::string resultText(CUptiResult result) const
     {
@@ -152,14 +156,18 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t *buf
                 // version; the newest header's struct reads them.
                 const auto *kernel = reinterpret_cast<const CUpti_ActivityKernel10 *>(record);
                 if (kernel->start == 0 || kernel->end == 0 || kernel->end < kernel->start) {
-                    ++impl->invalid;
+                    constexpr std::size_t kKeptInvalid = 4096;
+                    if (impl->invalidCorrelations.size() == kKeptInvalid) {
+                        impl->invalidCorrelations.erase(impl->invalidCorrelations.begin());
+                    }
+                    impl->invalidCorrelations.push_back(kernel->correlationId);
                     continue;
                 }
                 impl->durations[kernel->correlationId] = kernel->end - kernel->start;
             }
             size_t dropped = 0;
             if (impl->cupti->getNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS) {
-                impl->invalid += dropped;
+                impl->lost += dropped;
             }
         }
     }
@@ -329,10 +337,18 @@ std::map<std::uint32_t, std::uint64_t> KernelActivityTimer::takeDurations()
     return taken;
 }
 
-std::uint64_t KernelActivityTimer::invalidRecords() const
+std::uint64_t KernelActivityTimer::invalidRecordsSince(std::uint32_t correlation) const
 {
     const std::lock_guard lock(m_impl->mutex);
-    return m_impl->invalid;
+    return std::uint64_t(std::count_if(m_impl->invalidCorrelations.begin(),
+                                       m_impl->invalidCorrelations.end(),
+                                       [&](std::uint32_t id) { return id >= correlation; }));
+}
+
+std::uint64_t KernelActivityTimer::lostRecords() const
+{
+    const std::lock_guard lock(m_impl->mutex);
+    return m_impl->lost;
 }
 
 } // namespace cuwb

@@ -42,8 +42,11 @@ public:
     // Durations in ns by correlation id of the records delivered so far, handed over once.
     // Records with start == 0, end == 0 or end < start are dropped.
     std::map<std::uint32_t, std::uint64_t> takeDurations();
-    // Records dropped as invalid, and records CUPTI reported lost, since construction.
-    [[nodiscard]] std::uint64_t invalidRecords() const;
+    // Records delivered without usable times whose launches had correlation ids from
+    // `correlation` on (the profiler's launches leave such records, which are not a
+    // measurement's), and records CUPTI reported lost since construction.
+    [[nodiscard]] std::uint64_t invalidRecordsSince(std::uint32_t correlation) const;
+    [[nodiscard]] std::uint64_t lostRecords() const;
 
     struct Impl;
 

@@ -229,7 +229,7 @@ void Sampler::startActivityTimer()
         timer = std::make_unique<KernelActivityTimer>();
     }
     m_cupti = timer->available() && timer->start();
-    m_invalidBefore = timer->invalidRecords();
+    m_lostBefore = timer->lostRecords();
     m_stopTimer.emplace(*timer, m_runner.contextLost);
     m_result.timingSource = m_cupti ? TimingSource::Cupti : TimingSource::Events;
     if (!m_cupti) {
@@ -292,7 +292,10 @@ void Sampler::warmUp()
     const int warmups = std::max(1, m_settings.warmupLaunches);
     for (int k = 0; k < warmups; ++k) {
         m_phase = "running the user's kernel (warm-up launch " + std::to_string(k + 1) + ")";
-        (void)launchHeld();
+        const std::uint32_t correlation = launchHeld();
+        if (k == 0) {
+            m_firstCorrelation = correlation;
+        }
         waitOrThrow(*m_finished, m_prepared.deadlineSeconds, "the kernel (warm-up launch)",
                     m_runner.contextLost);
         m_lastEventNs = double(Event::elapsedMs(*m_started, *m_finished)) * 1e6;
@@ -545,9 +548,12 @@ void Sampler::finish()
             " (the host was stalled for over a second); their cuEvent times may include launch "
             "latency");
     }
-    // Records of this measurement's time only (a metrics pass before it may have left some).
+    // Records of this measurement's launches only (a profiler pass before it leaves records
+    // without times, which CUPTI may deliver now).
     if (const std::uint64_t invalid =
-            m_cupti ? m_runner.timer->invalidRecords() - m_invalidBefore : 0;
+            m_cupti ? m_runner.timer->invalidRecordsSince(m_firstCorrelation) +
+                          (m_runner.timer->lostRecords() - m_lostBefore)
+                    : 0;
         invalid > 0) {
         m.notes.push_back(std::to_string(invalid) +
                           " CUPTI records were invalid or lost and ignored");

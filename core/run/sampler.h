@@ -114,7 +114,8 @@ private:
     DeviceBuffer m_scratch; // the L2 flush buffer of cold samples
     LeakScratch m_leakScratch;
     std::size_t m_blockerTimeouts = 0;
-    std::uint64_t m_invalidBefore = 0; // the timer's invalid records before this measurement
+    std::uint32_t m_firstCorrelation = 0; // CUPTI's id of this measurement's first launch
+    std::uint64_t m_lostBefore = 0;       // the timer's lost records before it
     std::optional<Event> m_started;
     std::optional<Event> m_finished;
     double m_lastEventNs = 0.0; // the last launch's event time: how long the next wait will be
