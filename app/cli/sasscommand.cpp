@@ -5,6 +5,7 @@
 #include "argumentparser.h"
 #include "commands.h"
 
+#include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
 #include "cuda/nvrtcinfo.h"
@@ -428,8 +429,15 @@ int runSass(const std::vector<std::string> &arguments)
         printDiagnostics(std::cerr, compiled.diagnostics, target, 0);
         if (!compiled.failureMessage.empty())
             std::cerr << "cuwb " << kCommand << ": " << compiled.failureMessage << "\n";
-        std::cerr << "cuwb " << kCommand << ": " << target.shownFile << " does not compile for "
-                  << target.options.arch << "\n";
+        const std::string message =
+            target.shownFile + " does not compile for " + target.options.arch;
+        std::cerr << "cuwb " << kCommand << ": " << message << "\n";
+        if (asJson)
+            std::cout << nlohmann::json{{"ok", false},
+                                        {"error", message},
+                                        {"diagnostics", compiled.diagnostics}}
+                             .dump(2)
+                      << "\n";
         return compiled.counts().errors == 0 && !compiled.failureMessage.empty() ? ExitUsage
                                                                                  : ExitFailure;
     }
@@ -448,6 +456,8 @@ int runSass(const std::vector<std::string> &arguments)
     const SassDisassembly sass = disassemble(compiled, tool);
     if (!sass.ok()) {
         std::cerr << "cuwb " << kCommand << ": " << sass.message << "\n";
+        if (asJson)
+            std::cout << nlohmann::json{{"ok", false}, {"error", sass.message}}.dump(2) << "\n";
         return sass.status == SassStatus::NoCubin ? ExitUsage : ExitInternal;
     }
     if (parser.isSet("--raw")) {

@@ -20,6 +20,7 @@ void to_json(nlohmann::json &json, const SassInstruction &instruction)
         {"offset", instruction.offset},
         {"predicate", instruction.predicate},
         {"opcode", instruction.opcode},
+        {"baseOpcode", std::string(instruction.baseOpcode())},
         {"operands", instruction.operands},
         {"class", sassClassName(instruction.klass)},
         {"group", sassGroupName(sassGroup(instruction.klass))},

@@ -1,7 +1,7 @@
 // JSON forms of the SASS listing and its instruction mix, as `cuwb sass --json` writes them:
 // {"arch", "functions": [{"name", "readableName", "entry", "sizeBytes", "routines", "labels",
-// "instructions": [{"offset", "predicate", "opcode", "operands", "class", "group", "file",
-// "line", "inlinedAt", "accessBytes", "spill", "padding", "routine", "notes"}]}]} and
+// "instructions": [{"offset", "predicate", "opcode", "baseOpcode", "operands", "class", "group",
+// "file", "line", "inlinedAt", "accessBytes", "spill", "padding", "routine", "notes"}]}]} and
 // {"function", "total": MIX, "lines": [{"file", "line", "mix": MIX}], "noLine": MIX}, a MIX
 // being {"instructions", "predicated", "classes": {"global": n, ...}, "groups": {...},
 // "local": {...}, "spills": {...}}. Offsets are numbers of bytes (CUPTI's pcOffset).

@@ -151,7 +151,10 @@ void TestCuwbSass::json()
     QCOMPARE(kernel["name"].get<std::string>(), std::string("transpose_naive"));
     const nlohmann::json &first = kernel["instructions"][0];
     QCOMPARE(first["offset"].get<int>(), 0);
-    QVERIFY(first.contains("opcode") && first.contains("class") && first.contains("line"));
+    QCOMPARE(first["opcode"].get<std::string>(), std::string("LDC"));
+    QCOMPARE(first["baseOpcode"].get<std::string>(), std::string("LDC"));
+    QCOMPARE(first["class"].get<std::string>(), std::string("constant"));
+    QCOMPARE(first["line"].get<int>(), 13);
     QCOMPARE(kernel["mix"]["total"]["classes"]["global"].get<int>(), 2);
 }
 
@@ -194,6 +197,11 @@ void TestCuwbSass::compileErrors()
     QVERIFY2(run.err.contains(path + QStringLiteral(":1:")), qPrintable(run.err));
     QVERIFY(run.err.contains(QStringLiteral("does not compile for sm_90")));
     QVERIFY(run.out.isEmpty());
+    const CuwbRun json = sass({path, QStringLiteral("--json")});
+    QCOMPARE(json.exitCode, 1);
+    const nlohmann::json document = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(document["ok"].get<bool>(), false);
+    QCOMPARE(document["diagnostics"][0]["line"].get<int>(), 1);
 }
 
 void TestCuwbSass::usage()
