@@ -1,17 +1,25 @@
 #include "gui/run/runcontroller.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/common/sharedworker.h"
 #include "gui/device/deviceprobe.h"
 #include "gui/run/runworker.h"
 
 #include <QThread>
 
+#include <utility>
+
 namespace cuwb {
 
 RunController::RunController(QObject *parent)
+    : RunController(std::make_shared<SharedWorker>(), parent)
+{}
+
+RunController::RunController(std::shared_ptr<SharedWorker> worker, QObject *parent)
     : QObject(parent)
+    , m_shared(worker ? std::move(worker) : std::make_shared<SharedWorker>())
     , m_thread(new QThread(this))
-    , m_worker(new RunWorker)
+    , m_worker(new RunWorker(m_shared))
     , m_cliPath(DeviceProbe::findCli())
 {
     qRegisterMetaType<cuwb::RunResult>();
@@ -47,8 +55,9 @@ RunController::~RunController()
     m_pendingExports.clear();
     m_worker->disconnect(this);
     RunWorker *worker = m_worker;
-    // Quitting must not wait for a run's deadline (or an export's): the request in flight is
-    // cancelled and its worker killed, then the worker's own thread cleans up.
+    // Quitting must not wait for a run's deadline (or an export's), nor for a sweep that holds
+    // the shared worker: the request in flight is cancelled and the worker killed, then the
+    // worker's own thread cleans up.
     m_worker->abort();
     QMetaObject::invokeMethod(
         m_worker, [worker] { worker->shutdown(); }, Qt::QueuedConnection);

@@ -1,9 +1,12 @@
 // RunController: runs kernels through a `cuwb worker` child process, never on the GUI thread.
-// One WorkerProcess lives on a thread of its own and serves one request at a time: runs,
-// pages of a kept buffer and exports. A newer run supersedes an older one (the older result is
-// dropped by job id); page requests are coalesced so that a fast-scrolling table asks only for
-// what is on screen now. A crash, a hang past the deadline or garbage from the worker comes
-// back as a RunResult; WorkerProcess starts a fresh worker for the next request.
+// A thread of its own sends one request at a time to the worker it shares with the sweeps
+// (SharedWorker; a controller made without one has its own): runs, pages of a kept buffer and
+// exports. A newer run supersedes an older one (the older result is dropped by job id); page
+// requests are coalesced so that a fast-scrolling table asks only for what is on screen now. A
+// crash, a hang past the deadline or garbage from the worker comes back as a RunResult;
+// WorkerProcess starts a fresh worker for the next request. The worker keeps one request's
+// buffers: after a measurement or a sweep, a page or an export of the last run's buffers fails
+// with a sentence that says so.
 //
 // A measurement may be followed by a metrics pass (a separate `metrics` request to the same
 // worker, never mixed into the timed samples) and can be cancelled while it samples: the worker
@@ -20,6 +23,7 @@
 #include <QTimer>
 
 #include <deque>
+#include <memory>
 #include <optional>
 
 class QThread;
@@ -27,6 +31,7 @@ class QThread;
 namespace cuwb {
 
 class RunWorker;
+class SharedWorker;
 
 // What the worker said about itself when it started (device, free memory, versions).
 using WorkerHello = HelloReply;
@@ -36,10 +41,17 @@ class RunController : public QObject
     Q_OBJECT
 
 public:
+    // With a worker of its own.
     explicit RunController(QObject *parent = nullptr);
+    // With the worker it shares with the sweeps. Destroying the controller aborts that worker
+    // (SharedWorker::abort): the window destroys both controllers together when it closes.
+    explicit RunController(std::shared_ptr<SharedWorker> worker, QObject *parent = nullptr);
     ~RunController() override;
 
-    // The cuwb executable; takes effect when the next worker starts.
+    [[nodiscard]] const std::shared_ptr<SharedWorker> &sharedWorker() const { return m_shared; }
+
+    // The cuwb executable; takes effect at the next request, which stops a worker started
+    // from another one.
     void setCliPath(const QString &path);
     [[nodiscard]] QString cliPath() const { return m_cliPath; }
 
@@ -138,6 +150,7 @@ private:
     void onHello(const cuwb::HelloReply &hello);
     void setBusy(bool busy);
 
+    std::shared_ptr<SharedWorker> m_shared;
     QThread *m_thread = nullptr;
     RunWorker *m_worker = nullptr;
     QString m_cliPath;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <utility>
 
 namespace cuwb {
 
@@ -17,67 +18,95 @@ QString trWorker(const char *text)
     return QCoreApplication::translate("RunWorker", text);
 }
 
+// Why the last run's buffers are gone: the worker keeps one request's buffers.
+QString releasedBySweep()
+{
+    return trWorker("the worker released this run's buffers when a sweep ran (it keeps only the "
+                    "last request's buffers)");
+}
+
+QString releasedByMeasurement()
+{
+    return trWorker("the worker released this run's buffers when a measurement ran (it keeps "
+                    "only the last request's buffers)");
+}
+
 } // namespace
 
-RunWorker::RunWorker(QObject *parent)
+RunWorker::RunWorker(std::shared_ptr<SharedWorker> worker, QObject *parent)
     : QObject(parent)
+    , m_worker(std::move(worker))
 {}
 
-RunWorker::~RunWorker()
-{
-    shutdown();
-}
+// The shared worker outlives this object when a sweep still uses it; the last owner stops it.
+RunWorker::~RunWorker() = default;
 
 void RunWorker::setCliPath(const QString &path)
 {
-    const std::string cli = toStdString(path);
-    if (cli == m_cliPath)
-        return;
-    m_cliPath = cli;
-    shutdown(); // the next request starts the new executable
+    // The next request's lease replaces a worker started from another executable.
+    m_options.executable = toStdString(path);
 }
 
-WorkerProcess &RunWorker::process()
+SharedWorker::Lease RunWorker::lease()
 {
-    if (!m_process) {
-        WorkerProcess::Options options;
-        options.executable = m_cliPath;
-        auto created = std::make_unique<WorkerProcess>(options);
-        const std::lock_guard lock(m_processMutex);
-        if (m_aborted)
-            created->cancel();
-        m_process = std::move(created);
-        m_reportedStarts = 0;
-    }
-    return *m_process;
+    SharedWorker::Lease held = m_worker->acquire(m_options);
+    // Another job held the worker since this one's last request: the only other job on the
+    // shared worker is the sweep, whose requests replaced the buffers that were kept.
+    if (m_lastSerial != 0 && held.serial() != m_lastSerial + 1)
+        buffersReleased(releasedBySweep());
+    m_lastSerial = held.serial();
+    return held;
 }
 
 void RunWorker::abort()
 {
-    const std::lock_guard lock(m_processMutex);
-    m_aborted = true;
-    if (m_process)
-        m_process->cancel();
+    m_worker->abort();
 }
 
-void RunWorker::reportHello()
+void RunWorker::reportHello(const SharedWorker::Lease &lease)
 {
-    if (!m_process || m_process->starts() == m_reportedStarts || m_process->hello().is_null())
+    const WorkerProcess &process = lease.process();
+    // A new process, or a new worker in it (after a crash, or started by a sweep): a new hello.
+    if (process.hello().is_null() ||
+        (lease.generation() == m_reportedGeneration && process.starts() == m_reportedStarts))
         return;
-    m_reportedStarts = m_process->starts();
+    m_reportedGeneration = lease.generation();
+    m_reportedStarts = process.starts();
     try {
-        Q_EMIT helloReceived(parseHelloReply(m_process->hello()));
+        Q_EMIT helloReceived(parseHelloReply(process.hello()));
     } catch (const std::exception &) {
         // A hello we cannot read still let the worker start; the device panel keeps the probe's.
     }
+}
+
+void RunWorker::buffersReleased(const QString &why)
+{
+    if (m_buffersGone.isEmpty())
+        m_buffersGone = why;
+}
+
+QString RunWorker::refusal(const SharedWorker::Lease &lease, const std::string &error) const
+{
+    if (!m_buffersGone.isEmpty())
+        return trWorker("%1; run again to get them back").arg(m_buffersGone);
+    if (m_keptGeneration != 0 &&
+        (lease.generation() != m_keptGeneration || lease.process().starts() != m_keptStarts))
+        return trWorker("the worker was restarted since this run and its buffers went with it; "
+                        "run again to get them back");
+    return toQString(error);
 }
 
 void RunWorker::run(quint64 jobId, const RunRequest &request)
 {
     RunResult result;
     try {
-        result = WorkerClient(process()).run(request);
-        reportHello();
+        const SharedWorker::Lease held = lease();
+        result = WorkerClient(held.process()).run(request);
+        // Pages and exports read this run's buffers from now on.
+        m_keptGeneration = held.generation();
+        m_keptStarts = held.process().starts();
+        m_buffersGone.clear();
+        reportHello(held);
     } catch (const std::exception &error) {
         result.status = RunStatus::WorkerCrashed;
         result.message =
@@ -91,42 +120,76 @@ void RunWorker::measure(quint64 jobId, const RunRequest &request, const SampleSe
 {
     Measurement measurement;
     measurement.settings = settings;
-    m_measuringJob.store(jobId);
-    if (m_cancelledJob.load() == jobId) {
-        // Cancelled before it was sent: nothing to stop, nothing sampled.
-        m_measuringJob.store(0);
+    // Cancelled before it was sent (before or while it waited for the worker): nothing to stop,
+    // nothing sampled.
+    const auto cancelledBeforeSending = [&] {
         measurement.stop = {true, StopReason::Cancelled,
                             toStdString(trWorker("cancelled before the first sample"))};
         Q_EMIT measureDone(jobId, measurement);
-        return;
+    };
+    {
+        const std::lock_guard lock(m_cancelMutex);
+        if (m_cancelledJob == jobId) {
+            cancelledBeforeSending();
+            return;
+        }
+        m_measuringJob = jobId;
     }
+    // Declared after the lease, so it ends first: requestCancel() reaches the process only
+    // while this measurement holds it.
+    struct Measuring
+    {
+        RunWorker *worker;
+        ~Measuring()
+        {
+            const std::lock_guard lock(worker->m_cancelMutex);
+            worker->m_measuringProcess = nullptr;
+            worker->m_measuringJob = 0;
+        }
+    };
     try {
-        measurement = WorkerClient(process()).measure(request, settings, throughput);
-        reportHello();
+        const SharedWorker::Lease held = lease();
+        const Measuring measuring{this};
+        bool send = false;
+        {
+            const std::lock_guard lock(m_cancelMutex);
+            send = m_cancelledJob != jobId;
+            if (send)
+                m_measuringProcess = &held.process();
+        }
+        if (!send) {
+            cancelledBeforeSending();
+            return;
+        }
+        buffersReleased(releasedByMeasurement());
+        measurement = WorkerClient(held.process()).measure(request, settings, throughput);
+        reportHello(held);
     } catch (const std::exception &error) {
         measurement.faultStatus = runStatusName(RunStatus::WorkerCrashed);
         measurement.faultMessage = toStdString(
             trWorker("The measurement failed: %1").arg(QString::fromUtf8(error.what())));
     }
-    m_measuringJob.store(0);
     Q_EMIT measureDone(jobId, measurement);
 }
 
 void RunWorker::requestCancel(quint64 jobId)
 {
-    m_cancelledJob.store(jobId);
-    const std::lock_guard lock(m_processMutex);
-    // Only the measurement it is meant for: a cancel must never end a run, a page or an export.
-    if (m_process && m_measuringJob.load() == jobId)
-        m_process->requestCancel();
+    const std::lock_guard lock(m_cancelMutex);
+    m_cancelledJob = jobId;
+    // Only the measurement it is meant for: a cancel must never end a run, a page, an export
+    // or a sweep's request on the shared worker.
+    if (m_measuringProcess && m_measuringJob == jobId)
+        m_measuringProcess->requestCancel();
 }
 
 void RunWorker::metrics(quint64 jobId, const RunRequest &request, const MetricsRequest &metrics)
 {
     MetricsResult result;
     try {
-        result = WorkerClient(process()).metrics(request, metrics);
-        reportHello();
+        const SharedWorker::Lease held = lease();
+        buffersReleased(releasedByMeasurement());
+        result = WorkerClient(held.process()).metrics(request, metrics);
+        reportHello(held);
     } catch (const std::exception &error) {
         result.error = toStdString(
             trWorker("the metrics pass failed: %1").arg(QString::fromUtf8(error.what())));
@@ -138,9 +201,11 @@ void RunWorker::page(const PageRequest &request)
 {
     const QString handle = toQString(request.handle);
     try {
-        const WorkerClient::PageOutcome outcome = WorkerClient(process()).page(request);
-        reportHello();
-        Q_EMIT pageDone(outcome.page, toQString(outcome.error), handle, request.first);
+        const SharedWorker::Lease held = lease();
+        const WorkerClient::PageOutcome outcome = WorkerClient(held.process()).page(request);
+        reportHello(held);
+        const QString error = outcome.error.empty() ? QString() : refusal(held, outcome.error);
+        Q_EMIT pageDone(outcome.page, error, handle, request.first);
     } catch (const std::exception &error) {
         Q_EMIT pageDone(Page{}, QString::fromUtf8(error.what()), handle, request.first);
     }
@@ -149,11 +214,13 @@ void RunWorker::page(const PageRequest &request)
 void RunWorker::exportBuffer(const QString &handle, const QString &path, ExportFormat format)
 {
     try {
+        const SharedWorker::Lease held = lease();
         const WorkerClient::ExportOutcome outcome =
-            WorkerClient(process()).exportBuffer(toStdString(handle), toStdString(path), format);
-        reportHello();
+            WorkerClient(held.process())
+                .exportBuffer(toStdString(handle), toStdString(path), format);
+        reportHello(held);
         if (!outcome.error.empty()) {
-            Q_EMIT exportDone(path, false, toQString(outcome.error));
+            Q_EMIT exportDone(path, false, refusal(held, outcome.error));
             return;
         }
         const ExportReply &exported = outcome.exported;
@@ -167,18 +234,7 @@ void RunWorker::exportBuffer(const QString &handle, const QString &path, ExportF
 
 void RunWorker::shutdown()
 {
-    if (!m_process)
-        return;
-    try {
-        m_process->stop();
-    } catch (...) {
-        // A worker that cannot even be stopped politely is killed by the destructor.
-    }
-    std::unique_ptr<WorkerProcess> stopped;
-    {
-        const std::lock_guard lock(m_processMutex);
-        stopped = std::move(m_process);
-    }
+    m_worker->shutdown();
 }
 
 } // namespace cuwb

@@ -1,17 +1,19 @@
-// RunWorker: the RunController's half that lives on its own thread and owns the WorkerProcess.
-// Every call blocks until the worker answers or its deadline passes, which is why it must never
-// run on the GUI thread. The replies are read by the core's WorkerClient (its timeouts, its
-// sentences for a failed worker); nothing escapes as an exception: failures become data in the
-// signals.
+// RunWorker: the RunController's half that lives on its own thread and sends its requests to
+// the worker it shares with the sweeps (SharedWorker), holding it for one request at a time.
+// Every call blocks until the worker is free and has answered or its deadline passes, which is
+// why it must never run on the GUI thread. The replies are read by the core's WorkerClient (its
+// timeouts, its sentences for a failed worker); nothing escapes as an exception: failures
+// become data in the signals.
 #pragma once
 
 #include "gui/common/metatypes.h"
+#include "gui/common/sharedworker.h"
 #include "worker/workerclient.h"
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,7 +25,7 @@ class RunWorker : public QObject
     Q_OBJECT
 
 public:
-    explicit RunWorker(QObject *parent = nullptr);
+    explicit RunWorker(std::shared_ptr<SharedWorker> worker, QObject *parent = nullptr);
     ~RunWorker() override;
 
     void setCliPath(const QString &path);
@@ -36,10 +38,11 @@ public:
                  const cuwb::MetricsRequest &metrics);
     void page(const cuwb::PageRequest &request);
     void exportBuffer(const QString &handle, const QString &path, cuwb::ExportFormat format);
+    // Stops the shared worker politely unless a job holds it.
     void shutdown();
-    // Safe from any thread (the only member that is): the request in flight and every later one
-    // fail at once and the worker is killed, so that the thread can be joined without waiting
-    // for a run's deadline.
+    // Safe from any thread: the request in flight and every later one fail at once and the
+    // worker is killed (SharedWorker::abort, so a sweep on it ends too), so that the thread can
+    // be joined without waiting for a run's deadline.
     void abort();
     // Safe from any thread: asks the worker to stop sampling measurement `jobId` and answer
     // with the samples taken (WorkerProcess::requestCancel; the worker is kept). A measurement
@@ -57,17 +60,32 @@ Q_SIGNALS:
     void helloReceived(const cuwb::HelloReply &hello);
 
 private:
-    WorkerProcess &process();
-    void reportHello();
+    // Waits for the shared worker and notes what another job did with it meanwhile.
+    SharedWorker::Lease lease();
+    void reportHello(const SharedWorker::Lease &lease);
+    // After a request of this worker's own that replaced the kept buffers (a measurement, a
+    // metrics pass): pages of the last run's buffers can no longer be served.
+    void buffersReleased(const QString &why);
+    // A refused page or export of the last run's buffers, said plainly when this worker knows
+    // that they are gone and why; the worker's own sentence otherwise.
+    QString refusal(const SharedWorker::Lease &lease, const std::string &error) const;
 
-    // Guards m_process's creation and destruction (on this object's thread) against abort().
-    std::mutex m_processMutex;
-    bool m_aborted = false;
-    std::unique_ptr<WorkerProcess> m_process;
-    std::string m_cliPath;
+    std::shared_ptr<SharedWorker> m_worker;
+    WorkerProcess::Options m_options;
+    std::uint64_t m_reportedGeneration = 0;
     int m_reportedStarts = 0;
-    std::atomic<quint64> m_measuringJob{0}; // the measurement in flight, 0 when none
-    std::atomic<quint64> m_cancelledJob{0}; // the newest measurement a cancel was asked for
+    std::uint64_t m_lastSerial = 0; // of this worker's last lease
+    // The process (generation, starts) whose worker holds the last run's buffers, and why they
+    // are gone when this worker knows (empty while they are kept).
+    std::uint64_t m_keptGeneration = 0;
+    int m_keptStarts = 0;
+    QString m_buffersGone;
+
+    // Guards the measurement in flight against requestCancel() from other threads.
+    std::mutex m_cancelMutex;
+    WorkerProcess *m_measuringProcess = nullptr; // while the measurement holds the worker
+    quint64 m_measuringJob = 0;                  // the measurement in flight, 0 when none
+    quint64 m_cancelledJob = 0;                  // the newest measurement a cancel was asked for
 };
 
 } // namespace cuwb

@@ -8,6 +8,8 @@
 
 #include <QMainWindow>
 
+#include <memory>
+
 class QDockWidget;
 class QLabel;
 class QSplitter;
@@ -35,6 +37,7 @@ class PtxView;
 class RecentFiles;
 class ResultsPanel;
 class RunController;
+class SharedWorker;
 class SweepController;
 class SweepPanel;
 struct Measurement;
@@ -206,6 +209,8 @@ private:
     QDockWidget *m_measurementDock = nullptr;
     DevicePanel *m_devicePanel = nullptr;
     QDockWidget *m_deviceDock = nullptr;
+    // The one `cuwb worker` that runs, measurements and sweeps share (kept warm between them).
+    std::shared_ptr<SharedWorker> m_worker;
     RunController *m_runController = nullptr;
     ProjectController *m_projects = nullptr;
     SweepController *m_sweepController = nullptr;

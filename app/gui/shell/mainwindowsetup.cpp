@@ -4,6 +4,7 @@
 #include "gui/shell/mainwindow.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/common/sharedworker.h"
 #include "gui/common/theme.h"
 #include "gui/compile/compilecontroller.h"
 #include "gui/compile/compileoptionswidget.h"
@@ -112,8 +113,9 @@ void MainWindow::createWidgets()
     statusBar()->addPermanentWidget(m_deviceLabel);
 
     m_deviceProbe = new DeviceProbe(this);
-    m_runController = new RunController(this);
-    m_sweepController = new SweepController(this);
+    m_worker = std::make_shared<SharedWorker>();
+    m_runController = new RunController(m_worker, this);
+    m_sweepController = new SweepController(m_worker, this);
 }
 
 void MainWindow::createDocks()

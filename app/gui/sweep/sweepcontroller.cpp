@@ -1,17 +1,25 @@
 #include "gui/sweep/sweepcontroller.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/common/sharedworker.h"
 #include "gui/device/deviceprobe.h"
 #include "gui/sweep/sweepjob.h"
 
 #include <QThread>
 
+#include <utility>
+
 namespace cuwb {
 
 SweepController::SweepController(QObject *parent)
+    : SweepController(std::make_shared<SharedWorker>(), parent)
+{}
+
+SweepController::SweepController(std::shared_ptr<SharedWorker> worker, QObject *parent)
     : QObject(parent)
+    , m_shared(worker ? std::move(worker) : std::make_shared<SharedWorker>())
     , m_thread(new QThread(this))
-    , m_job(new SweepJob)
+    , m_job(new SweepJob(m_shared))
     , m_program(DeviceProbe::findCli())
     , m_arguments({QStringLiteral("worker")})
 {
@@ -29,8 +37,8 @@ SweepController::~SweepController()
 {
     m_job->disconnect(this);
     SweepJob *job = m_job;
-    // Quitting must not wait for a point's deadline: the sweep stops, its worker is killed,
-    // then the job's own thread cleans up.
+    // Quitting must not wait for a point's deadline, nor for a run that holds the shared
+    // worker: the sweep stops, the worker is killed, then the job's own thread cleans up.
     m_job->abort();
     QMetaObject::invokeMethod(
         m_job, [job] { job->shutdown(); }, Qt::QueuedConnection);

@@ -1,15 +1,18 @@
 // SweepController: runs sweeps on a `cuwb worker` child through the core's SweepRunner, never
-// on the GUI thread. The runner and its WorkerProcess live on a thread of their own; the
-// runner's callbacks post every result to the GUI thread as signals: sweepStarted with the
-// expanded sweep (every point pending or skipped), pointFinished for each point as it
-// completes, in sweep order, and sweepFinished with the whole result. One sweep at a time.
+// on the GUI thread. The runner lives on a thread of its own and holds the worker it shares
+// with the runs (SharedWorker; a controller made without one has its own) for the whole sweep,
+// after any run in flight; the runner's callbacks post every result to the GUI thread as
+// signals: sweepStarted with the expanded sweep (every point pending or skipped), pointFinished
+// for each point as it completes, in sweep order, and sweepFinished with the whole result. One
+// sweep at a time.
 //
 // cancel() stops after the point in flight (its sampling is cut short and it stays pending);
 // the points measured before are kept and sweepFinished still comes, marked cancelled. A
 // worker that crashes or hangs at a point fails that point only: WorkerProcess starts a fresh
 // worker for the next one (workerRestarted says so) and the sweep goes on. The worker is kept
-// between sweeps, so its context and copy ceiling are set up once. Destroying the controller
-// kills the worker rather than wait for a point's deadline.
+// between sweeps and runs, so its context and copy ceiling are set up once; a sweep releases
+// the buffers the last run kept for paging. Destroying the controller kills the worker rather
+// than wait for a point's deadline.
 #pragma once
 
 #include "sweep/sweeprunner.h"
@@ -19,12 +22,14 @@
 #include <QStringList>
 
 #include <atomic>
+#include <memory>
 #include <optional>
 
 class QThread;
 
 namespace cuwb {
 
+class SharedWorker;
 class SweepJob;
 
 class SweepController : public QObject
@@ -32,13 +37,21 @@ class SweepController : public QObject
     Q_OBJECT
 
 public:
+    // With a worker of its own.
     explicit SweepController(QObject *parent = nullptr);
+    // With the worker it shares with the runs. Destroying the controller aborts that worker
+    // (SharedWorker::abort): the window destroys both controllers together when it closes.
+    explicit SweepController(std::shared_ptr<SharedWorker> worker, QObject *parent = nullptr);
     ~SweepController() override;
+
+    [[nodiscard]] const std::shared_ptr<SharedWorker> &sharedWorker() const { return m_shared; }
 
     // The cuwb executable whose `worker` command measures; DeviceProbe::findCli() by default.
     void setCliPath(const QString &path);
     // Another worker command instead of `CLI worker` (a stand-in worker in tests, `ssh host
-    // cuwb worker`); an empty program returns to the CLI's. Takes effect at the next sweep.
+    // cuwb worker`); an empty program returns to the CLI's. Takes effect at the next sweep,
+    // which stops the shared worker if another command started it (and the next run stops
+    // this one).
     void setWorkerCommand(const QString &program, const QStringList &arguments);
     [[nodiscard]] QString workerProgram() const { return m_program; }
     [[nodiscard]] QStringList workerArguments() const { return m_arguments; }
@@ -79,6 +92,7 @@ private:
     void onRestarted(quint64 jobId, int starts);
     void setRunning(bool running);
 
+    std::shared_ptr<SharedWorker> m_shared;
     QThread *m_thread = nullptr;
     SweepJob *m_job = nullptr;
     QString m_program;

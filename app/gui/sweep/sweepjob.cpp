@@ -4,36 +4,21 @@
 
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 namespace cuwb {
 
-SweepJob::SweepJob(QObject *parent)
+SweepJob::SweepJob(std::shared_ptr<SharedWorker> worker, QObject *parent)
     : QObject(parent)
+    , m_worker(std::move(worker))
 {}
 
-SweepJob::~SweepJob()
-{
-    shutdown();
-}
+// The shared worker outlives this object when a run still uses it; the last owner stops it.
+SweepJob::~SweepJob() = default;
 
 void SweepJob::setWorkerOptions(const WorkerProcess::Options &options)
 {
-    if (options.executable == m_options.executable && options.arguments == m_options.arguments)
-        return;
     m_options = options;
-    shutdown();
-}
-
-WorkerProcess &SweepJob::process()
-{
-    if (!m_process) {
-        auto created = std::make_unique<WorkerProcess>(m_options);
-        const std::lock_guard lock(m_mutex);
-        if (m_aborted)
-            created->cancel();
-        m_process = std::move(created);
-    }
-    return *m_process;
 }
 
 void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
@@ -41,19 +26,23 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
 {
     SweepResult result;
     try {
-        WorkerProcess &worker = process();
+        // Waits while a run, a measurement or a page holds the worker.
+        const SharedWorker::Lease lease = m_worker->acquire(m_options);
+        WorkerProcess &worker = lease.process();
         SweepRunner runner(worker);
         // The starts seen so far: a worker started after the first one of this sweep replaced
-        // one that died at a point.
+        // one that died at a point. Counted from what the worker had started before this sweep
+        // (a run may have started it already).
+        const int startsBefore = worker.starts();
         int starts = 0;
         runner.setStartedCallback([this, jobId, &worker, &starts](const SweepResult &skeleton) {
             starts = worker.starts();
             Q_EMIT started(jobId, skeleton);
         });
-        runner.setPointCallback([this, jobId, &worker, &starts](const SweepPointResult &point,
-                                                                const SweepProgress &progress) {
+        runner.setPointCallback([this, jobId, &worker, &starts, startsBefore](
+                                    const SweepPointResult &point, const SweepProgress &progress) {
             if (worker.starts() > starts && starts > 0)
-                Q_EMIT workerRestarted(jobId, worker.starts());
+                Q_EMIT workerRestarted(jobId, worker.starts() - startsBefore);
             starts = worker.starts();
             Q_EMIT pointDone(jobId, point, progress);
         });
@@ -94,28 +83,18 @@ void SweepJob::cancel(quint64 jobId)
 
 void SweepJob::abort()
 {
-    const std::lock_guard lock(m_mutex);
-    m_aborted = true;
-    if (m_runner)
-        m_runner->cancel();
-    if (m_process)
-        m_process->cancel();
+    {
+        const std::lock_guard lock(m_mutex);
+        m_aborted = true;
+        if (m_runner)
+            m_runner->cancel();
+    }
+    m_worker->abort();
 }
 
 void SweepJob::shutdown()
 {
-    std::unique_ptr<WorkerProcess> stopped;
-    {
-        const std::lock_guard lock(m_mutex);
-        if (!m_process || m_runner)
-            return;
-        stopped = std::move(m_process);
-    }
-    try {
-        stopped->stop();
-    } catch (...) {
-        // A worker that cannot even be stopped politely is killed by the destructor.
-    }
+    m_worker->shutdown();
 }
 
 } // namespace cuwb
