@@ -139,11 +139,17 @@ private Q_SLOTS:
         model.flushRequests();
         QCOMPARE(requests.size(), 2);
 
-        // A failure shows in the page's rows.
+        // A failure shows in the page's rows, and is told for the panel to say.
+        QSignalSpy unavailable(&model, &BufferPageModel::pageUnavailable);
         model.pageFailed(QStringLiteral("run2/c"), 0, QStringLiteral("the worker stopped"));
         QCOMPARE(valueAt(model, 3), QStringLiteral("(unavailable)"));
         QCOMPARE(model.index(3, 1).data(Qt::ToolTipRole).toString(),
                  QStringLiteral("the worker stopped"));
+        QCOMPARE(unavailable.size(), 1);
+        QCOMPARE(unavailable.first().first().toString(), QStringLiteral("the worker stopped"));
+        // Another buffer's failure is not this one's.
+        model.pageFailed(QStringLiteral("run1/c"), 512, QStringLiteral("the worker stopped"));
+        QCOMPARE(unavailable.size(), 1);
     }
 };
 

@@ -1,3 +1,4 @@
+#include "gui/run/bufferpagemodel.h"
 #include "gui/run/buffersummarymodel.h"
 #include "gui/run/mismatchesmodel.h"
 #include "gui/run/resultspanel.h"
@@ -208,6 +209,28 @@ private Q_SLOTS:
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.csv")), ExportFormat::Csv);
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.bin")), ExportFormat::Bin);
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.npy")), ExportFormat::Npy);
+    }
+
+    void saysWhyValuesAreUnavailable()
+    {
+        // A sweep on the shared worker released the run's buffers: the page the view asks for
+        // is refused, and the panel says so under the values, not only in a tooltip.
+        ResultsPanel panel;
+        panel.showResult(wrongRun());
+        BufferPageModel *pages = panel.pageModel();
+        QCOMPARE(pages->handle(), QStringLiteral("run1/c"));
+        pages->index(0, BufferPageModel::ValueColumn).data(); // the view asks for the first page
+        pages->flushRequests();
+        const QString why = QStringLiteral(
+            "the worker released this run's buffers when a sweep ran (it keeps only the last "
+            "request's buffers); run again to get them back");
+        pages->pageFailed(QStringLiteral("run1/c"), 0, why);
+        QCOMPARE(pages->index(0, BufferPageModel::ValueColumn).data().toString(),
+                 QStringLiteral("(unavailable)"));
+        QCOMPARE(panel.valuesStatusText(), QStringLiteral("Values unavailable: %1.").arg(why));
+        // Another buffer starts afresh.
+        panel.selectBuffer(0);
+        QVERIFY(panel.valuesStatusText().isEmpty());
     }
 };
 

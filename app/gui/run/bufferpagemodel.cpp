@@ -212,6 +212,7 @@ void BufferPageModel::pageFailed(const QString &handle, quint64 first, const QSt
     const int lastRow = int(std::min<quint64>(first + m_pageSize, quint64(rowCount())) - 1);
     if (first < quint64(rowCount()))
         Q_EMIT dataChanged(index(int(first), ValueColumn), index(lastRow, ValueColumn));
+    Q_EMIT pageUnavailable(message);
 }
 
 } // namespace cuwb

@@ -66,6 +66,9 @@ public:
 
 Q_SIGNALS:
     void pageRequested(const cuwb::PageRequest &request);
+    // A page of the shown buffer could not be served; `message` says why (its rows show
+    // "(unavailable)" with the message as their tooltip).
+    void pageUnavailable(const QString &message);
 
 private:
     void want(quint64 pageIndex) const;

@@ -163,6 +163,13 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     });
     connect(m_export, &QPushButton::clicked, this, &ResultsPanel::exportSelected);
     connect(m_goTo, &QLineEdit::returnPressed, this, &ResultsPanel::goToElement);
+    // Said under the values, not only in the tooltips of rows that read "(unavailable)".
+    connect(m_pageModel, &BufferPageModel::pageUnavailable, this, [this](const QString &message) {
+        QString text = message;
+        if (!text.endsWith(QLatin1Char('.')))
+            text += QLatin1Char('.');
+        m_exportStatus->setText(tr("Values unavailable: %1").arg(text));
+    });
     connect(m_pageModel, &QAbstractItemModel::dataChanged, this, [this] {
         if (m_waitingForValues) {
             m_waitingForValues = false;
@@ -415,6 +422,11 @@ QString ResultsPanel::verificationText() const
 QString ResultsPanel::findingsText() const
 {
     return m_findings->text();
+}
+
+QString ResultsPanel::valuesStatusText() const
+{
+    return m_exportStatus->text();
 }
 
 } // namespace cuwb

@@ -41,6 +41,8 @@ public:
     [[nodiscard]] QString statusText() const;
     [[nodiscard]] QString verificationText() const;
     [[nodiscard]] QString findingsText() const;
+    // The line under the values: an export's outcome, or why values are unavailable.
+    [[nodiscard]] QString valuesStatusText() const;
     [[nodiscard]] BufferPageModel *pageModel() const { return m_pageModel; }
     [[nodiscard]] BufferSummaryModel *summaryModel() const { return m_summaryModel; }
     [[nodiscard]] MismatchesModel *mismatchesModel() const { return m_mismatchesModel; }
