@@ -11,7 +11,7 @@ For each case (a project), in one run:
   - per instruction (matched by offset from the kernel's first instruction, after checking that
     both have the same instructions), the warp instructions executed, the global sectors and
     their ideal, and the L1 tag requests; the same summed per source line (the workbench's line
-    table); and the three lines with the most warp-stall samples in ncu's report.
+    table); and the three lines with the most PC (warp-stall) samples in each.
 Prints one Markdown table per case and a summary (docs/results/h200-inspect keeps the recorded
 ones). The counts are exact: any difference is a mismatch.
 
@@ -40,7 +40,7 @@ CASES = [
     "samples/transpose/transpose_padded.cuwb",
     "samples/matmul/matmul_naive.cuwb",
     "samples/matmul/matmul_tiled.cuwb",
-    "tests/realworld/ktt_transpose/Transpose.cuwb",
+    "tests/realworld/kt_matmul/matmul.cuwb",
     "tests/realworld/cs_matrixMul/matrixMul_block16.cuwb",
 ]
 
@@ -158,6 +158,12 @@ def compare(cuwb, project, full):
         stalls[lines.get(offset, 0)] = stalls.get(lines.get(offset, 0), 0) + values[STALLS]
     report["ncuTopStallLines"] = [line for line, _ in sorted(
         stalls.items(), key=lambda kv: -kv[1]) if line][:3]
+    our_stalls = {}
+    for line in ours["lines"]:
+        if line.get("stallSamples"):
+            our_stalls[line["line"]] = line["stallSamples"]
+    report["cuwbTopStallLines"] = [line for line, _ in sorted(
+        our_stalls.items(), key=lambda kv: -kv[1])][:3]
     findings = []
     for line in ours["lines"]:
         findings += ["%d: %s" % (line["line"], f["message"]) for f in line["findings"]]
@@ -182,7 +188,7 @@ def main():
         except Exception as error:  # a case that cannot run is reported, the rest go on
             reports.append({"project": project, "error": str(error)})
     print("| project | kernel | instructions (lines) | warp inst. cuwb = ncu | sectors cuwb = ncu "
-          "| ideal = | L1 tag req. = | mismatches | ncu's top stall lines | cuwb inspect | ncu "
+          "| ideal = | L1 tag req. = | mismatches | top stall lines: cuwb / ncu | cuwb inspect | ncu "
           "(%s) | findings |" % ("--set full" if args.full else "SourceCounters"))
     print("|---|---|---:|---|---|---|---|---:|---|---:|---:|---|")
     for r in reports:
@@ -196,7 +202,8 @@ def main():
         print("| %s | %s | %d (%d) | %s | %s | %s | %s | %d | %s | %.2f s | %.2f s | %s |" % (
             r["project"], r["kernel"], r["instructions"], r["lines"], cell("warp instructions"),
             cell("global sectors"), cell("ideal sectors"), cell("L1 tag requests"),
-            len(r["instructionMismatches"]), ", ".join(map(str, r["ncuTopStallLines"])),
+            len(r["instructionMismatches"]),
+            ", ".join(map(str, r["cuwbTopStallLines"])) + " / " + ", ".join(map(str, r["ncuTopStallLines"])),
             r["cuwbSeconds"], r["ncuSeconds"], "; ".join(r["findings"]) or "none"))
     if args.json:
         with open(args.json, "w") as f:

@@ -94,24 +94,34 @@ void printSummary(std::ostream &out, const std::string &path, const InspectSumma
             << number(double(t.localSectors)) << " sectors\n";
     }
 
-    out << "\n  line  share  warp inst  sectors/req  findings\n";
+    out << "\n  line  stalls  share  warp inst  sectors/req  source\n";
     for (const LineCounters &line : summary.lines) {
         char head[96];
-        std::snprintf(head, sizeof head, "  %4d %5.1f%% %10.0f  ", line.line, 100.0 * line.share,
+        std::snprintf(head, sizeof head, "  %4d %5.1f%% %5.1f%% %10.0f  ", line.line,
+                      100.0 * line.stallShare, 100.0 * line.share,
                       double(line.totals.instructions));
         out << head;
         out << (line.totals.globalRequests > 0 ? number(line.totals.sectorsPerRequest(), "%11.1f")
                                                : std::string(11, ' '));
         out << "  " << sourceText(line, fileName, source) << "\n";
         for (const Finding &finding : line.findings) {
-            out << "                                        ^ " << finding.message << "\n";
+            out << "                                               ^ " << finding.message << "\n";
+        }
+    }
+    const std::vector<const LineCounters *> stalled = stalledLines(summary, kHotLines);
+    if (!stalled.empty()) {
+        out << "\n  where the warps spent their time (" << number(double(summary.stallSamples))
+            << " PC samples: " << topReasons(summary.stallReasons, 3) << "):\n";
+        for (const LineCounters *line : stalled) {
+            out << "    line " << line->line << ": " << number(100.0 * line->stallShare, "%.1f")
+                << " % (" << topReasons(line->stallReasons, 3) << ")\n";
         }
     }
     const std::vector<const LineCounters *> hot = hottestLines(summary, kHotLines);
     if (!hot.empty()) {
-        out << "\n  hottest lines (warp instructions executed):";
+        out << "  most instructions executed:";
         for (const LineCounters *line : hot) {
-            out << " " << line->line << " (" << number(100.0 * line->share, "%.1f") << " %)";
+            out << " line " << line->line << " (" << number(100.0 * line->share, "%.1f") << " %)";
         }
         out << "\n";
     }
@@ -147,6 +157,9 @@ nlohmann::json summaryJson(const InspectResult &result, const InspectSummary &su
                          {"localSectors", t.localSectors},
                          {"divergentBranches", t.divergentBranches},
                          {"uniformBranches", t.uniformBranches},
+                         {"stallSamples", line.stallSamples},
+                         {"stallShare", line.stallShare},
+                         {"stallReasons", line.stallReasons},
                          {"findings", std::move(findings)}});
     }
     return {{"result", result}, {"lines", std::move(lines)}, {"notes", summary.notes}};
@@ -165,8 +178,9 @@ void printInspectHelp(std::ostream &out)
            "projects' default) and says what stands out on each line: uncoalesced loads\n"
            "and stores (global sectors per request against the ideal), shared-memory bank\n"
            "conflicts (wavefronts against the ideal), local memory (spills), divergent\n"
-           "branches and idle threads. Needs permission to use the GPU's performance\n"
-           "counters; without it the message says how to get it.\n"
+           "branches and idle threads. A second, unpatched launch samples the warps' program\n"
+           "counters to show where they waited and why (stall reasons). Needs permission to\n"
+           "use the GPU's performance counters; without it the message says how to get it.\n"
            "\n"
            "  --json            print the instructions' counters and the lines as JSON\n"
            "  --metric NAME     count NAME (a CUPTI SASS metric such as\n"

@@ -3,6 +3,7 @@
 // source lines by the host (linecounters.h).
 #pragma once
 
+#include "cuda/cuptipcsampling.h"
 #include "cuda/cuptisassmetrics.h"
 
 #include <cstddef>
@@ -30,6 +31,11 @@ struct InspectResult
     std::string error;             // empty on success; a sentence for the user
     bool permissionDenied = false; // error then says the fix
     bool lineInfo = false;         // whether the instructions carry source lines
+    // Where the warps waited: PC sampling of the unpatched kernel, in a launch of its own.
+    std::vector<PcStallSamples> stalls; // the kernel's sampled instructions, by offset
+    std::uint64_t stallSamples = 0;     // all samples taken, the kernel's and others'
+    std::uint64_t droppedStallSamples = 0;
+    std::string stallError; // why there are no samples; the counters may still be there
     [[nodiscard]] bool ok() const { return error.empty(); }
 };
 

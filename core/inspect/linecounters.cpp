@@ -163,8 +163,25 @@ InspectSummary summarise(const InspectResult &result)
         line.totals.add(i);
         line.offsets.push_back(i.pcOffset);
     }
+    for (const PcStallSamples &pc : result.stalls) {
+        summary.stallSamples += pc.samples;
+        for (const auto &[reason, samples] : pc.reasons) {
+            summary.stallReasons[reason] += samples;
+        }
+        if (pc.line == 0) {
+            continue;
+        }
+        LineCounters &line = byLine[{pc.file, int(pc.line)}];
+        line.file = pc.file;
+        line.line = int(pc.line);
+        line.stallSamples += pc.samples;
+        for (const auto &[reason, samples] : pc.reasons) {
+            line.stallReasons[reason] += samples;
+        }
+    }
     for (auto &[key, line] : byLine) {
         line.share = ratio(line.totals.instructions, summary.totals.instructions);
+        line.stallShare = ratio(line.stallSamples, summary.stallSamples);
         findOn(line);
         summary.lines.push_back(std::move(line));
     }
@@ -178,6 +195,13 @@ InspectSummary summarise(const InspectResult &result)
                    "compiler added)",
                    100.0 * ratio(summary.unplacedInstructions, summary.totals.instructions)));
     }
+    if (!result.stallError.empty()) {
+        summary.notes.push_back("no PC samples (where the warps waited): " + result.stallError);
+    } else if (result.droppedStallSamples > 0) {
+        summary.notes.push_back(
+            format("%.1f %% of the PC samples were dropped by the GPU",
+                   100.0 * ratio(result.droppedStallSamples, result.stallSamples)));
+    }
     if (result.droppedRecords > 0) {
         summary.notes.push_back(std::to_string(result.droppedRecords) +
                                 " of CUPTI's instruction records were dropped");
@@ -185,21 +209,53 @@ InspectSummary summarise(const InspectResult &result)
     return summary;
 }
 
-std::vector<const LineCounters *> hottestLines(const InspectSummary &summary, std::size_t count)
+namespace {
+
+template <typename Key>
+std::vector<const LineCounters *> linesBy(const InspectSummary &summary, std::size_t count, Key key)
 {
     std::vector<const LineCounters *> lines;
     for (const LineCounters &line : summary.lines) {
-        if (line.totals.instructions > 0) {
+        if (key(line) > 0) {
             lines.push_back(&line);
         }
     }
-    std::stable_sort(lines.begin(), lines.end(), [](const LineCounters *a, const LineCounters *b) {
-        return a->totals.instructions > b->totals.instructions;
+    std::stable_sort(lines.begin(), lines.end(), [&](const LineCounters *a, const LineCounters *b) {
+        return key(*a) > key(*b);
     });
     if (lines.size() > count) {
         lines.resize(count);
     }
     return lines;
+}
+
+} // namespace
+
+std::vector<const LineCounters *> hottestLines(const InspectSummary &summary, std::size_t count)
+{
+    return linesBy(summary, count, [](const LineCounters &l) { return l.totals.instructions; });
+}
+
+std::vector<const LineCounters *> stalledLines(const InspectSummary &summary, std::size_t count)
+{
+    return linesBy(summary, count, [](const LineCounters &l) { return l.stallSamples; });
+}
+
+std::string topReasons(const std::map<std::string, std::uint64_t> &reasons, std::size_t count)
+{
+    std::vector<std::pair<std::string, std::uint64_t>> sorted(reasons.begin(), reasons.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto &a, const auto &b) { return a.second > b.second; });
+    std::uint64_t total = 0;
+    for (const auto &[reason, samples] : sorted) {
+        total += samples;
+    }
+    std::string text;
+    for (std::size_t k = 0; k < std::min(count, sorted.size()); ++k) {
+        text += (k == 0 ? "" : ", ") + sorted[k].first +
+                format(" %.0f %%", 100.0 * ratio(sorted[k].second, total));
+    }
+    return text;
 }
 
 } // namespace cuwb

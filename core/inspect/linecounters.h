@@ -7,6 +7,7 @@
 #include "inspect/instructioncounters.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ struct LineCounters
     int line = 0;
     CounterTotals totals;
     double share = 0.0; // of the kernel's warp instructions executed, 0..1
+    // PC sampling: the samples of warps at this line's instructions, by stall reason.
+    std::uint64_t stallSamples = 0;
+    std::map<std::string, std::uint64_t> stallReasons;
+    double stallShare = 0.0; // of the kernel's samples, 0..1
     std::vector<Finding> findings;
     std::vector<std::uint32_t> offsets; // the line's instructions
 };
@@ -68,7 +73,9 @@ struct InspectSummary
     CounterTotals totals;
     std::vector<LineCounters> lines; // by file, then line; lines of no instruction are absent
     std::uint64_t unplacedInstructions = 0; // executed by instructions without a source line
-    std::vector<std::string> notes;         // what the figures cannot say, in words
+    std::uint64_t stallSamples = 0;         // the kernel's PC samples
+    std::map<std::string, std::uint64_t> stallReasons;
+    std::vector<std::string> notes; // what the figures cannot say, in words
 };
 
 // Groups `result`'s instructions by source line and finds what stands out on each.
@@ -76,5 +83,9 @@ InspectSummary summarise(const InspectResult &result);
 
 // The lines with the most warp instructions executed, most first, at most `count`.
 std::vector<const LineCounters *> hottestLines(const InspectSummary &summary, std::size_t count);
+// The lines with the most PC samples (where the warps spent their time), most first.
+std::vector<const LineCounters *> stalledLines(const InspectSummary &summary, std::size_t count);
+// `reasons`' largest entries, "long_scoreboard 61 %, selected 12 %", at most `count`.
+std::string topReasons(const std::map<std::string, std::uint64_t> &reasons, std::size_t count);
 
 } // namespace cuwb
