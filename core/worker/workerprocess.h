@@ -65,6 +65,10 @@ public:
     // still starting a worker, or before its line is written, applies to that request; one
     // that comes between requests applies to the next.
     void requestCancel();
+    // Forgets a requestCancel() that no request has taken yet: for a worker shared by several
+    // clients, when it passes to the next one (a late cancel of one client's measurement must
+    // not cut short another's request).
+    void clearCancelRequest() { m_cancelRequested.store(false); }
 
     static constexpr std::size_t kStderrTailBytes = 8192;
 

@@ -67,6 +67,8 @@ SharedWorker::Lease SharedWorker::acquire(const WorkerProcess::Options &options)
         m_options = options;
         ++m_generation;
     }
+    // A cancel the previous job asked for too late belongs to it, not to this job's requests.
+    m_process->clearCancelRequest();
     return Lease(this, m_process.get(), m_generation, serial);
 }
 
