@@ -2,7 +2,6 @@
 
 #include "compiler/kernellookup.h"
 #include "cuda/apierror.h"
-#include "cuda/cuptipcsampling.h"
 #include "cuda/cuptiprofiler.h"
 #include "cuda/cuptisassmetrics.h"
 #include "cuda/devicememory.h"
@@ -378,38 +377,12 @@ InspectResult Runner::inspect(const RunRequest &request, const InspectRequest &i
         recycleResources(s, s.kept);
         s.keptHandles.clear();
         ++s.runs;
-        // Two launches, each on freshly initialised buffers: the kernel unpatched while its
-        // PCs are sampled, then patched to count per instruction.
-        {
-            Prepared sampled;
-            const LeakOnLoss leak{sampled.resources, s.contextLost};
-            prepareLaunch(s, request, sampled, phase);
-            std::vector<void *> params = parameterPointerList(sampled.resolved, sampled.pointers);
-            const KernelLookup lookup = findKernel(sampled.compiled, sampled.launch.kernel);
-            result.kernel = lookup.kernel ? lookup.kernel->loweredName : sampled.launch.kernel;
-            const Event finished;
-            phase = "running the user's kernel (PC sampling)";
-            PcSamplingResult pcs = CuptiPcSampling::collect(sampled.compiled.cubin, [&] {
-                sampled.function->launch(sampled.grid, sampled.block, sampled.dynamicShared,
-                                         *s.stream, params.data());
-                finished.record(*s.stream);
-                waitOrThrow(finished, sampled.deadlineSeconds * 16, "the kernel (PC sampling)",
-                            s.contextLost);
-            });
-            result.stallError = pcs.error;
-            result.stallSamples = pcs.totalSamples;
-            result.droppedStallSamples = pcs.droppedSamples;
-            for (PcStallSamples &pc : pcs.pcs) {
-                if (pc.function == result.kernel) {
-                    result.stalls.push_back(std::move(pc));
-                }
-            }
-            recycleResources(s, sampled.resources);
-        }
         Prepared prepared;
         const LeakOnLoss leak{prepared.resources, s.contextLost};
         prepareLaunch(s, request, prepared, phase);
         std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
+        const KernelLookup lookup = findKernel(prepared.compiled, prepared.launch.kernel);
+        result.kernel = lookup.kernel ? lookup.kernel->loweredName : prepared.launch.kernel;
         const Event finished;
         phase = "running the user's kernel (inspection pass)";
         SassCountersResult counted =
