@@ -1,0 +1,116 @@
+// `cuwb inspect` end to end without a GPU: the stand-in worker (tests/support/fakeworker.cpp,
+// mode inspect-ok) answers with counters recorded on an H200 for the naive transpose
+// (data/inspect_transpose_h200.json), and cuwb places them on the sample's source lines, says
+// what stands out and writes the same as JSON; a worker that cannot inspect, and bad
+// invocations, exit with the reason.
+#include "cuwbprocess.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+namespace {
+
+const QString kTranspose = QStringLiteral(CUWB_SAMPLES_DIR "/transpose/transpose.cuwb");
+
+QString fakeWorker(const char *mode)
+{
+    return QStringLiteral(CUWB_FAKE_WORKER_PATH " ") + QLatin1String(mode);
+}
+
+} // namespace
+
+class TestCuwbInspect : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void linesAndFindings();
+    void json();
+    void workerThatCannotInspect();
+    void usageErrors();
+};
+
+void TestCuwbInspect::initTestCase()
+{
+    qputenv("FAKE_INSPECT_RESULT", dataFile("inspect_transpose_h200.json").toUtf8());
+}
+
+void TestCuwbInspect::linesAndFindings()
+{
+    const CuwbRun run = runCuwbProcess({QStringLiteral("inspect"), kTranspose,
+                                        QStringLiteral("--worker"), fakeWorker("inspect-ok")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("transpose_naive")), qPrintable(run.out));
+    QVERIFY(run.out.contains(
+        QStringLiteral("global memory: 4194304 requests, 75497472 sectors (18.0 per request, "
+                       "4.0 ideal)")));
+    // Line 19's counters beside its source text, and the finding under it.
+    const QStringList lines = run.outLines();
+    const auto line19 = std::find_if(lines.begin(), lines.end(), [](const QString &l) {
+        return l.trimmed().startsWith(QStringLiteral("19 "));
+    });
+    QVERIFY2(line19 != lines.end(), qPrintable(run.out));
+    QVERIFY2(line19->contains(QStringLiteral("out[(long long)x * rows + y] = in[")),
+             qPrintable(*line19));
+    QVERIFY(line19->contains(QStringLiteral("18.0")));
+    QVERIFY(
+        (line19 + 1)
+            ->contains(QStringLiteral("^ uncoalesced store: 32.0 sectors per request, 4.0 ideal")));
+    QCOMPARE(run.out.count(QStringLiteral("^ ")), 1);
+    QVERIFY(run.out.contains(QStringLiteral("most instructions executed: line 19 (48.1 %)")));
+}
+
+void TestCuwbInspect::json()
+{
+    const CuwbRun run =
+        runCuwbProcess({QStringLiteral("inspect"), kTranspose, QStringLiteral("--json"),
+                        QStringLiteral("--worker"), fakeWorker("inspect-ok")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject root = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QCOMPARE(root.value(QStringLiteral("result")).toObject().value(QStringLiteral("kernel")),
+             QJsonValue(QStringLiteral("transpose_naive")));
+    QJsonObject line19;
+    for (const QJsonValue &line : root.value(QStringLiteral("lines")).toArray()) {
+        if (line.toObject().value(QStringLiteral("line")).toInt() == 19)
+            line19 = line.toObject();
+    }
+    QCOMPARE(line19.value(QStringLiteral("globalSectors")).toDouble(), 75497472.0);
+    QCOMPARE(line19.value(QStringLiteral("globalSectorsIdeal")).toDouble(), 16777216.0);
+    const QJsonArray findings = line19.value(QStringLiteral("findings")).toArray();
+    QCOMPARE(findings.size(), qsizetype(1));
+    QCOMPARE(findings.first().toObject().value(QStringLiteral("kind")).toString(),
+             QStringLiteral("uncoalesced"));
+}
+
+void TestCuwbInspect::workerThatCannotInspect()
+{
+    // The stand-in in its default mode answers every inspection with an error, as a worker
+    // without profiling permission does with the fix in its sentence.
+    const CuwbRun run = runCuwbProcess(
+        {QStringLiteral("inspect"), kTranspose, QStringLiteral("--worker"), fakeWorker("ok")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("this is a fake worker")), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCuwbInspect::usageErrors()
+{
+    CuwbRun run = runCuwbProcess({QStringLiteral("inspect")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains(QStringLiteral("no project given")));
+    run = runCuwbProcess(
+        {QStringLiteral("inspect"), kTranspose, QStringLiteral("--metric"), QStringLiteral("a b")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains(QStringLiteral("--metric needs a SASS metric name")));
+    run = runCuwbProcess({QStringLiteral("inspect"), dataFile("missing_source.cuwb")});
+    QCOMPARE(run.exitCode, 2);
+    run = runCuwbProcess({QStringLiteral("help"), QStringLiteral("inspect")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains(QStringLiteral("Usage: cuwb inspect")));
+}
+
+QTEST_GUILESS_MAIN(TestCuwbInspect)
+#include "tst_cuwbinspect.moc"
