@@ -8,17 +8,20 @@
 #include "interruptcancels.h"
 #include "util/format.h"
 
+#include "inspect/roofline.h"
 #include "measure/measurejson.h"
 #include "measure/metrics.h"
 #include "project/project.h"
 #include "worker/protocol.h"
 #include "worker/workerclient.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 namespace cuwb::cli {
 
@@ -184,6 +187,79 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
     }
 }
 
+std::string rate(double flopsPerSecond)
+{
+    return flopsPerSecond >= 1e12 ? format("%.1f TFLOP/s", flopsPerSecond * 1e-12)
+                                  : format("%.1f GFLOP/s", flopsPerSecond * 1e-9);
+}
+
+// Speed of light and the roofline of a metrics pass that collected rooflineMetrics(), against
+// the peaks of `device`; the same in `json` when it is not null.
+void printRoofline(std::ostream &out, const MetricsResult &r, const DeviceInfo &device,
+                   nlohmann::json *json)
+{
+    const SpeedOfLight sol = speedOfLight(r.values);
+    const auto percent = [](const std::optional<double> &value) {
+        return value ? format("%.1f %%", *value) : std::string("?");
+    };
+    out << "  speed of light: compute (SM) " << percent(sol.computePercent) << ", memory "
+        << percent(sol.memoryPercent) << " (DRAM " << percent(sol.dramPercent) << ", L2 "
+        << percent(sol.l2Percent) << ", L1 " << percent(sol.l1Percent) << ")\n";
+    std::string why;
+    const std::optional<RooflinePoint> point = rooflinePoint(r.values, why);
+    const DevicePeaks peaks = devicePeaks(device);
+    if (json) {
+        const auto optional = [](const std::optional<double> &v) {
+            return v ? nlohmann::json(*v) : nlohmann::json();
+        };
+        (*json)["speedOfLight"] = {{"computePercent", optional(sol.computePercent)},
+                                   {"memoryPercent", optional(sol.memoryPercent)},
+                                   {"dramPercent", optional(sol.dramPercent)},
+                                   {"l2Percent", optional(sol.l2Percent)},
+                                   {"l1Percent", optional(sol.l1Percent)}};
+    }
+    if (!point) {
+        out << "  roofline: " << why << '\n';
+        return;
+    }
+    const Precision precision = point->dominant();
+    out << "  roofline: " << rate(point->flopsPerSecond()) << " " << precisionName(precision)
+        << " at " << format("%.3g FLOP/byte", point->intensity());
+    const std::optional<RooflinePlacement> placed = placeOnRoofline(*point, peaks);
+    if (placed) {
+        out << ": " << (placed->memoryBound ? "memory-bound" : "compute-bound") << " (ridge "
+            << format("%.3g FLOP/byte", placed->ridgeIntensity) << "), "
+            << format("%.1f %%", placed->fractionOfRoof * 100.0) << " of the roof ("
+            << rate(placed->roofFlopsPerSecond) << ")";
+    } else {
+        out << " (" << (peaks.note.empty() ? "no peak for this precision" : peaks.note) << ")";
+    }
+    out << '\n';
+    if (json) {
+        nlohmann::json flops = nlohmann::json::object();
+        for (const auto &[p, count] : point->flops) {
+            flops[precisionName(p)] = count;
+        }
+        nlohmann::json peak = nlohmann::json::object();
+        for (const auto &[p, value] : peaks.flopsPerSecond) {
+            peak[precisionName(p)] = value;
+        }
+        (*json)["roofline"] = {{"flops", flops},
+                               {"dramBytes", point->dramBytes},
+                               {"seconds", point->seconds},
+                               {"intensity", point->intensity()},
+                               {"flopsPerSecond", point->flopsPerSecond()},
+                               {"precision", precisionName(precision)},
+                               {"peakFlopsPerSecond", peak},
+                               {"peakDramBytesPerSecond", peaks.dramBytesPerSecond}};
+        if (placed) {
+            (*json)["roofline"]["ridgeIntensity"] = placed->ridgeIntensity;
+            (*json)["roofline"]["memoryBound"] = placed->memoryBound;
+            (*json)["roofline"]["fractionOfRoof"] = placed->fractionOfRoof;
+        }
+    }
+}
+
 bool parsePositive(const std::string &text, double &value)
 {
     char *end = nullptr;
@@ -199,7 +275,8 @@ void printMeasureHelp(std::ostream &out)
            "                    [--timer cupti|profiler|events]\n"
            "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
            "                    [--bytes EXPR] [--flops EXPR] [--metrics]\n"
-           "                    [--metric NAME]... [--device N]\n"
+           "                    [--metric NAME]... [--roofline] [--device N]\n"
+           "                    [--worker CMD]\n"
            "\n"
            "Times the project's kernel on the GPU in a 'cuwb worker' child: one warm-up\n"
            "launch, then samples until there are enough samples and GPU time and the\n"
@@ -231,10 +308,15 @@ void printMeasureHelp(std::ostream &out)
            "                    bytes, DRAM throughput, achieved beside theoretical\n"
            "                    occupancy, the limiter and the waves; needs profiling\n"
            "                    permission, without which the timing is still reported\n"
+           "  --roofline        the metrics pass also collects what speed of light and the\n"
+           "                    roofline need: compute and memory throughput as percentages\n"
+           "                    of the peaks, FLOPs (an FMA as two) against DRAM bytes, and\n"
+           "                    where that puts the kernel under the device's roofs\n"
            "  --metric NAME     collect NAME (a CUPTI metric such as\n"
            "                    dram__bytes_read.sum) instead of the default set;\n"
            "                    repeat for several; implies --metrics\n"
            "  --device N        the GPU to measure on (default 0)\n"
+           "  --worker CMD      start the worker with CMD instead of 'cuwb worker'\n"
            "\n"
            "Ctrl+C while sampling stops the sampling and reports the samples taken (a\n"
            "second Ctrl+C ends cuwb at once).\n"
@@ -260,8 +342,10 @@ int runMeasure(const std::vector<std::string> &arguments)
     parser.addOption({"--noise"});
     parser.addOption({"--cap"});
     parser.addOption({"--device"});
+    parser.addOption({"--worker"});
     parser.addOption({"--bytes"});
     parser.addFlag({"--metrics"});
+    parser.addFlag({"--roofline"});
     parser.addOption({"--metric"});
     parser.addOption({"--flops"});
     parser.addFlag({"--help", "-h"});
@@ -374,7 +458,16 @@ int runMeasure(const std::vector<std::string> &arguments)
     if (!metricNames.empty()) {
         metricsRequest.metrics = metricNames;
     }
-    const bool wantMetrics = parser.isSet("--metrics") || !metricNames.empty();
+    const bool roofline = parser.isSet("--roofline");
+    if (roofline) {
+        for (const std::string &name : rooflineMetrics()) {
+            if (std::find(metricsRequest.metrics.begin(), metricsRequest.metrics.end(), name) ==
+                metricsRequest.metrics.end()) {
+                metricsRequest.metrics.push_back(name);
+            }
+        }
+    }
+    const bool wantMetrics = parser.isSet("--metrics") || !metricNames.empty() || roofline;
 
     WorkerProcess worker(options);
     Measurement measurement;
@@ -401,12 +494,31 @@ int runMeasure(const std::vector<std::string> &arguments)
             std::cerr << "cuwb measure: metrics not collected: " << metrics->error << '\n';
         }
     }
+    nlohmann::json rooflineJson = nlohmann::json::object();
+    if (roofline && metrics && metrics->ok()) {
+        std::optional<DeviceInfo> device;
+        try {
+            device = parseHelloReply(worker.hello()).device;
+        } catch (const nlohmann::json::exception &) {
+            // No device to put the roofs at: said below.
+        }
+        std::ostringstream text;
+        if (device) {
+            printRoofline(text, *metrics, *device, json ? &rooflineJson : nullptr);
+        } else {
+            text << "  roofline: the worker did not say which GPU it has\n";
+        }
+        (json ? std::cerr : std::cout) << text.str();
+    }
     worker.stop();
 
     if (json) {
         nlohmann::json document = measurement;
         if (metrics) {
             document["metrics"] = *metrics; // additive: the measurement's own fields are unchanged
+        }
+        for (const auto &[key, value] : rooflineJson.items()) {
+            document[key] = value;
         }
         std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }

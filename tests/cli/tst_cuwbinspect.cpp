@@ -1,7 +1,7 @@
-// `cuwb inspect` end to end without a GPU: the stand-in worker (tests/support/fakeworker.cpp,
-// mode inspect-ok) answers with counters recorded on an H200 for the naive transpose
-// (data/inspect_transpose_h200.json), and cuwb places them on the sample's source lines, says
-// what stands out and writes the same as JSON; a worker that cannot inspect, and bad
+// `cuwb inspect` and `cuwb measure --roofline` end to end without a GPU: the stand-in worker
+// (tests/support/fakeworker.cpp, mode inspect-ok) answers with counters recorded on an H200 for the
+// naive transpose (data/inspect_transpose_h200.json), and cuwb places them on the sample's source
+// lines, says what stands out and writes the same as JSON; a worker that cannot inspect, and bad
 // invocations, exit with the reason.
 #include "cuwbprocess.h"
 
@@ -31,6 +31,7 @@ private Q_SLOTS:
     void json();
     void workerThatCannotInspect();
     void usageErrors();
+    void measureRoofline();
 };
 
 void TestCuwbInspect::initTestCase()
@@ -110,6 +111,40 @@ void TestCuwbInspect::usageErrors()
     run = runCuwbProcess({QStringLiteral("help"), QStringLiteral("inspect")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("Usage: cuwb inspect")));
+}
+
+void TestCuwbInspect::measureRoofline()
+{
+    // `cuwb measure --roofline`: the metrics pass collects what speed of light and the roofline
+    // read (the stand-in answers 1 for each metric it does not know), placed under an H200's
+    // roofs as the worker's hello describes the GPU.
+    const QString copy = QStringLiteral(CUWB_SAMPLES_DIR "/copy/copy.cuwb");
+    CuwbRun run = runCuwbProcess({QStringLiteral("measure"), copy, QStringLiteral("--roofline"),
+                                  QStringLiteral("--worker"), fakeWorker("measure-ok")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("speed of light: compute (SM) 1.0 %, memory 1.0 % "
+                                             "(DRAM 55.9 %, L2 1.0 %, L1 1.0 %)")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("FP32 at ")) &&
+                 run.out.contains(QStringLiteral(": memory-bound (ridge ")),
+             qPrintable(run.out));
+    run = runCuwbProcess({QStringLiteral("measure"), copy, QStringLiteral("--roofline"),
+                          QStringLiteral("--json"), QStringLiteral("--worker"),
+                          fakeWorker("measure-ok")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject root = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    const QJsonObject roofline = root.value(QStringLiteral("roofline")).toObject();
+    QCOMPARE(roofline.value(QStringLiteral("precision")).toString(), QStringLiteral("FP32"));
+    QVERIFY(roofline.value(QStringLiteral("memoryBound")).toBool());
+    // FP32: add + mul + 2 × fma = 4 FLOPs over the DRAM bytes read and written.
+    QCOMPARE(roofline.value(QStringLiteral("flops")).toObject().value(QStringLiteral("FP32")),
+             QJsonValue(4.0));
+    QCOMPARE(roofline.value(QStringLiteral("dramBytes")).toDouble(), 268473344.0 + 276572672.0);
+    QCOMPARE(root.value(QStringLiteral("speedOfLight"))
+                 .toObject()
+                 .value(QStringLiteral("dramPercent"))
+                 .toDouble(),
+             55.9);
 }
 
 QTEST_GUILESS_MAIN(TestCuwbInspect)
