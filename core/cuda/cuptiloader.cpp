@@ -1,5 +1,7 @@
 #include "cuda/cuptiloader.h"
 
+#include <cupti_result.h>
+
 #include <dlfcn.h>
 #include <link.h>
 
@@ -82,6 +84,18 @@ void *cuptiSymbol(const char *name)
 {
     void *library = loaded().library;
     return library ? dlsym(library, name) : nullptr;
+}
+
+std::string cuptiResultText(int result)
+{
+    using GetResultString = CUptiResult (*)(CUptiResult, const char **);
+    static const auto getResultString =
+        reinterpret_cast<GetResultString>(cuptiSymbol("cuptiGetResultString"));
+    const char *text = nullptr;
+    if (getResultString && getResultString(CUptiResult(result), &text) == CUPTI_SUCCESS && text) {
+        return text;
+    }
+    return "CUptiResult " + std::to_string(result);
 }
 
 } // namespace cuwb

@@ -19,4 +19,20 @@ std::string cuptiLibraryFolder();
 // Symbol `name` of libcupti, or nullptr.
 void *cuptiSymbol(const char *name);
 
+// Looks `symbol` up into `slot`, a pointer of the toolkit header's own type. The first symbol
+// missing makes `complete` false and `failure` say "this CUPTI has no SYMBOL" and `needs`.
+template <typename Function>
+void resolveCupti(Function &slot, const char *symbol, bool &complete, std::string &failure,
+                  const char *needs)
+{
+    slot = reinterpret_cast<Function>(cuptiSymbol(symbol));
+    if (!slot && complete) {
+        complete = false;
+        failure = std::string("this CUPTI has no ") + symbol + needs;
+    }
+}
+
+// CUPTI's words for a result code (cuptiGetResultString), or "CUptiResult N".
+std::string cuptiResultText(int result);
+
 } // namespace cuwb

@@ -20,7 +20,6 @@ namespace {
 // The profiler entry points, with the toolkit header's own signatures.
 struct ProfilerFunctions
 {
-    decltype(&cuptiGetResultString) getResultString = nullptr;
     decltype(&cuptiProfilerHostInitialize) hostInitialize = nullptr;
     decltype(&cuptiProfilerHostDeinitialize) hostDeinitialize = nullptr;
     decltype(&cuptiProfilerHostConfigAddMetrics) hostAddMetrics = nullptr;
@@ -52,14 +51,9 @@ const ProfilerFunctions *loadProfiler(std::string &reason)
         }
         bool complete = true;
         const auto resolve = [&](auto &slot, const char *symbol) {
-            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(cuptiSymbol(symbol));
-            if (!slot && complete) {
-                complete = false;
-                failure = std::string("this CUPTI has no ") + symbol +
-                          " (the Range Profiler needs CUPTI from CUDA 13)";
-            }
+            resolveCupti(slot, symbol, complete, failure,
+                         " (the Range Profiler needs CUPTI from CUDA 13)");
         };
-        resolve(functions.getResultString, "cuptiGetResultString");
         resolve(functions.hostInitialize, "cuptiProfilerHostInitialize");
         resolve(functions.hostDeinitialize, "cuptiProfilerHostDeinitialize");
         resolve(functions.hostAddMetrics, "cuptiProfilerHostConfigAddMetrics");
@@ -83,15 +77,6 @@ const ProfilerFunctions *loadProfiler(std::string &reason)
     }();
     reason = failure;
     return loaded ? &functions : nullptr;
-}
-
-std::string resultText(const ProfilerFunctions &f, CUptiResult result)
-{
-    const char *text = nullptr;
-    if (f.getResultString(result, &text) == CUPTI_SUCCESS && text) {
-        return text;
-    }
-    return "CUptiResult " + std::to_string(int(result));
 }
 
 // The host object of one chip; deinitialised on every way out.
@@ -167,11 +152,11 @@ void buildConfig(const ProfilerFunctions &f, HostObject &host, const std::string
             const CUptiResult result = f.hostAddMetrics(&one);
             if (alone.get() && result != CUPTI_SUCCESS) {
                 plan.error = "unknown metric `" + metric + "`: the chip " + chip +
-                             " has no metric of that name (" + resultText(f, result) + ")";
+                             " has no metric of that name (" + cuptiResultText(result) + ")";
                 return;
             }
         }
-        plan.error = "cuptiProfilerHostConfigAddMetrics failed with " + resultText(f, added);
+        plan.error = "cuptiProfilerHostConfigAddMetrics failed with " + cuptiResultText(added);
         return;
     }
     CUpti_Profiler_Host_GetConfigImageSize_Params size{};
@@ -179,7 +164,7 @@ void buildConfig(const ProfilerFunctions &f, HostObject &host, const std::string
     size.pHostObject = host.get();
     CUptiResult result = f.hostConfigImageSize(&size);
     if (result != CUPTI_SUCCESS) {
-        plan.error = "cuptiProfilerHostGetConfigImageSize failed with " + resultText(f, result);
+        plan.error = "cuptiProfilerHostGetConfigImageSize failed with " + cuptiResultText(result);
         return;
     }
     plan.configImage.assign(size.configImageSize, 0);
@@ -190,7 +175,7 @@ void buildConfig(const ProfilerFunctions &f, HostObject &host, const std::string
     image.pConfigImage = plan.configImage.data();
     result = f.hostConfigImage(&image);
     if (result != CUPTI_SUCCESS) {
-        plan.error = "cuptiProfilerHostGetConfigImage failed with " + resultText(f, result);
+        plan.error = "cuptiProfilerHostGetConfigImage failed with " + cuptiResultText(result);
         return;
     }
     CUpti_Profiler_Host_GetNumOfPasses_Params passes{};
@@ -199,7 +184,7 @@ void buildConfig(const ProfilerFunctions &f, HostObject &host, const std::string
     passes.pConfigImage = plan.configImage.data();
     result = f.hostPasses(&passes);
     if (result != CUPTI_SUCCESS) {
-        plan.error = "cuptiProfilerHostGetNumOfPasses failed with " + resultText(f, result);
+        plan.error = "cuptiProfilerHostGetNumOfPasses failed with " + cuptiResultText(result);
         return;
     }
     plan.passes = passes.numOfPasses;
@@ -232,7 +217,7 @@ ProfilerPlan CuptiProfiler::plan(const std::string &chip, const std::vector<std:
     if (!host.get()) {
         plan.error =
             "cuptiProfilerHostInitialize for chip `" + chip + "` failed with " +
-            resultText(*f, host.status()) +
+            cuptiResultText(host.status()) +
             " (an unknown chip name, or libnvperf_host.so missing beside libcupti in " +
             (cuptiLibraryFolder().empty() ? std::string("its folder") : cuptiLibraryFolder()) + ")";
         return plan;
@@ -261,7 +246,7 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
         out.permissionDenied = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
         out.error = out.permissionDenied
                         ? profilingPermissionMessage()
-                        : std::string(call) + " failed with " + resultText(*f, result);
+                        : std::string(call) + " failed with " + cuptiResultText(result);
         return out;
     };
 

@@ -23,7 +23,6 @@ namespace {
 // The entry points, with the toolkit header's own signatures.
 struct SassFunctions
 {
-    decltype(&cuptiGetResultString) getResultString = nullptr;
     decltype(&cuptiProfilerInitialize) initialize = nullptr;
     decltype(&cuptiProfilerDeviceSupported) deviceSupported = nullptr;
     decltype(&cuptiDeviceGetChipName) chipName = nullptr;
@@ -49,14 +48,9 @@ const SassFunctions *loadSassFunctions(std::string &reason)
         }
         bool complete = true;
         const auto resolve = [&](auto &slot, const char *symbol) {
-            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(cuptiSymbol(symbol));
-            if (!slot && complete) {
-                complete = false;
-                failure = std::string("this CUPTI has no ") + symbol +
-                          " (counters per instruction need CUPTI from CUDA 12.4 or later)";
-            }
+            resolveCupti(slot, symbol, complete, failure,
+                         " (counters per instruction need CUPTI from CUDA 12.4 or later)");
         };
-        resolve(functions.getResultString, "cuptiGetResultString");
         resolve(functions.initialize, "cuptiProfilerInitialize");
         resolve(functions.deviceSupported, "cuptiProfilerDeviceSupported");
         resolve(functions.chipName, "cuptiDeviceGetChipName");
@@ -74,15 +68,6 @@ const SassFunctions *loadSassFunctions(std::string &reason)
     }();
     reason = failure;
     return loaded ? &functions : nullptr;
-}
-
-std::string resultText(const SassFunctions &f, CUptiResult result)
-{
-    const char *text = nullptr;
-    if (f.getResultString(result, &text) == CUPTI_SUCCESS && text) {
-        return text;
-    }
-    return "CUptiResult " + std::to_string(int(result));
 }
 
 // What cuptiProfilerDeviceSupported says is in the way, in words; empty when nothing is.
@@ -119,7 +104,7 @@ const char *chipName(const SassFunctions &f, int ordinal, std::string &error, bo
     }
     denied = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
     error = denied ? profilingPermissionMessage()
-                   : "CUPTI could not name the GPU's chip: " + resultText(f, result);
+                   : "CUPTI could not name the GPU's chip: " + cuptiResultText(result);
     return nullptr;
 }
 
@@ -154,7 +139,7 @@ std::vector<std::pair<std::string, std::string>> CuptiSassMetrics::available(int
     }
     if (result != CUPTI_SUCCESS) {
         error =
-            "CUPTI lists no SASS metrics for " + std::string(chip) + ": " + resultText(*f, result);
+            "CUPTI lists no SASS metrics for " + std::string(chip) + ": " + cuptiResultText(result);
         return list;
     }
     for (const CUpti_SassMetrics_MetricDetails &d : details) {
@@ -190,7 +175,7 @@ SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
         out.permissionDenied = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
         out.error = out.permissionDenied
                         ? profilingPermissionMessage()
-                        : std::string(call) + " failed with " + resultText(*f, result);
+                        : std::string(call) + " failed with " + cuptiResultText(result);
         return out;
     };
 
@@ -219,7 +204,7 @@ SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
         result = f->properties(&properties);
         if (result != CUPTI_SUCCESS) {
             out.error = "the " + std::string(chip) + " has no SASS metric `" + name + "` (" +
-                        resultText(*f, result) + ")";
+                        cuptiResultText(result) + ")";
             return out;
         }
         configs.push_back({properties.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});

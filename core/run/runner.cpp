@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -305,18 +306,24 @@ void describeOccupancy(const DeviceInfo &device, const Function &function, const
 
 } // namespace
 
-MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsRequest &metrics)
+namespace {
+
+// An untimed pass over one launch of the request (the metrics pass, the inspection pass): the
+// previous request's buffers go (or are reused), the launch is prepared on fresh buffers and
+// `collect(prepared, launch, phase)` gathers what the pass is for, calling `launch` to run the
+// kernel once and wait for it. Returns the sentence of a failure at any point, empty when the
+// pass ran; `what` names the pass in it.
+template <typename Collect>
+std::string untimedPass(RunnerState &s, const RunRequest &request, const std::string &what,
+                        Collect collect)
 {
-    MetricsResult result;
-    State &s = *m_state;
     if (s.contextLost) {
-        result.error = "the GPU context was lost by an earlier fault; start a new worker";
-        return result;
+        return "the GPU context was lost by an earlier fault; start a new worker";
     }
-    std::string phase = "preparing the metrics pass";
+    std::string phase = "preparing the " + what;
     try {
         s.context->makeCurrent();
-        s.quietTimer(); // the profiler and the activity records do not mix
+        s.quietTimer(); // its launches are not samples (and the profiler does not mix with them)
         recycleResources(s, s.kept);
         s.keptHandles.clear();
         ++s.runs;
@@ -324,40 +331,61 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
         const LeakOnLoss leak{prepared.resources, s.contextLost};
         prepareLaunch(s, request, prepared, phase);
         std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
-        describeOccupancy(s.device, *prepared.function, prepared, result);
-        // The counters start from an L2 without the set-up's dirty lines (the inputs and the
-        // poisoned outputs were just written), as `ncu --cache-control all` starts: otherwise
-        // their write-back lands in the kernel's DRAM bytes (3 % more on the H200's copy).
-        phase = "flushing the L2 before the metrics pass";
-        {
-            const DeviceBuffer flush = l2FlushBuffer(s.device, s.gpuHelpers(), *s.stream);
-            s.gpuHelpers().readFlush(flush.pointer(), flush.bytes(), 0, *s.stream);
-            s.stream->synchronize();
-        }
         const Event finished;
-        phase = "running the user's kernel (metrics pass)";
-        const ProfilerValues values = CuptiProfiler::profile(s.ordinal, metrics.metrics, [&] {
+        const std::function<void()> launch = [&] {
             prepared.function->launch(prepared.grid, prepared.block, prepared.dynamicShared,
                                       *s.stream, params.data());
             finished.record(*s.stream);
-            // Each replay pass runs the kernel again: allow for all of them.
-            waitOrThrow(finished, prepared.deadlineSeconds * 16, "the kernel (metrics pass)",
+            // Replay passes run the kernel again, and patched code runs it several times
+            // slower: allow for sixteen deadlines.
+            waitOrThrow(finished, prepared.deadlineSeconds * 16, "the kernel (" + what + ")",
                         s.contextLost);
-        });
-        result.chip = values.chip;
-        result.values = values.values;
-        result.passes = values.passes;
-        result.error = values.error;
-        result.permissionDenied = values.permissionDenied;
+        };
+        collect(prepared, launch, phase);
+        return {};
     } catch (const RunFailure &failure) {
-        result.error = failure.message;
         if (failure.status == RunStatus::Timeout) {
             s.contextLost = true;
         }
+        return failure.message;
     } catch (const ApiError &error) {
-        result.error = classifyApiError(error, phase, s.contextLost).message;
+        return classifyApiError(error, phase, s.contextLost).message;
     } catch (const std::exception &error) {
-        result.error = std::string("the metrics pass failed while ") + phase + ": " + error.what();
+        return "the " + what + " failed while " + phase + ": " + error.what();
+    }
+}
+
+} // namespace
+
+MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsRequest &metrics)
+{
+    MetricsResult result;
+    State &s = *m_state;
+    const std::string failed = untimedPass(
+        s, request, "metrics pass",
+        [&](const Prepared &prepared, const std::function<void()> &launch, std::string &phase) {
+            describeOccupancy(s.device, *prepared.function, prepared, result);
+            // The counters start from an L2 without the set-up's dirty lines (the inputs and
+            // the poisoned outputs were just written), as `ncu --cache-control all` starts:
+            // otherwise their write-back lands in the kernel's DRAM bytes (3 % more on the
+            // H200's copy).
+            phase = "flushing the L2 before the metrics pass";
+            {
+                const DeviceBuffer flush = l2FlushBuffer(s.device, s.gpuHelpers(), *s.stream);
+                s.gpuHelpers().readFlush(flush.pointer(), flush.bytes(), 0, *s.stream);
+                s.stream->synchronize();
+            }
+            phase = "running the user's kernel (metrics pass)";
+            const ProfilerValues values =
+                CuptiProfiler::profile(s.ordinal, metrics.metrics, launch);
+            result.chip = values.chip;
+            result.values = values.values;
+            result.passes = values.passes;
+            result.error = values.error;
+            result.permissionDenied = values.permissionDenied;
+        });
+    if (!failed.empty()) {
+        result.error = failed;
     }
     return result;
 }
@@ -366,57 +394,30 @@ InspectResult Runner::inspect(const RunRequest &request, const InspectRequest &i
 {
     InspectResult result;
     State &s = *m_state;
-    if (s.contextLost) {
-        result.error = "the GPU context was lost by an earlier fault; start a new worker";
-        return result;
-    }
-    std::string phase = "preparing the inspection pass";
-    try {
-        s.context->makeCurrent();
-        s.quietTimer(); // the patched launch must not also be recorded
-        recycleResources(s, s.kept);
-        s.keptHandles.clear();
-        ++s.runs;
-        Prepared prepared;
-        const LeakOnLoss leak{prepared.resources, s.contextLost};
-        prepareLaunch(s, request, prepared, phase);
-        std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
-        const KernelLookup lookup = findKernel(prepared.compiled, prepared.launch.kernel);
-        result.kernel = lookup.kernel ? lookup.kernel->loweredName : prepared.launch.kernel;
-        const Event finished;
-        phase = "running the user's kernel (inspection pass)";
-        SassCountersResult counted =
-            CuptiSassMetrics::collect(s.ordinal, inspect.metrics, prepared.compiled.cubin, [&] {
-                prepared.function->launch(prepared.grid, prepared.block, prepared.dynamicShared,
-                                          *s.stream, params.data());
-                finished.record(*s.stream);
-                // Each instruction counts as it runs: the patched kernel is several times slower.
-                waitOrThrow(finished, prepared.deadlineSeconds * 16, "the kernel (inspection pass)",
-                            s.contextLost);
-            });
-        result.chip = counted.chip;
-        result.error = counted.error;
-        result.permissionDenied = counted.permissionDenied;
-        result.droppedRecords = counted.droppedRecords;
-        for (SassInstructionCounters &instruction : counted.instructions) {
-            if (instruction.function == result.kernel) {
-                result.lineInfo = result.lineInfo || instruction.line > 0;
-                result.instructions.push_back(std::move(instruction));
+    const std::string failed = untimedPass(
+        s, request, "inspection pass",
+        [&](const Prepared &prepared, const std::function<void()> &launch, std::string &phase) {
+            const KernelLookup lookup = findKernel(prepared.compiled, prepared.launch.kernel);
+            result.kernel = lookup.kernel ? lookup.kernel->loweredName : prepared.launch.kernel;
+            phase = "running the user's kernel (inspection pass)";
+            SassCountersResult counted = CuptiSassMetrics::collect(s.ordinal, inspect.metrics,
+                                                                   prepared.compiled.cubin, launch);
+            result.chip = counted.chip;
+            result.error = counted.error;
+            result.permissionDenied = counted.permissionDenied;
+            result.droppedRecords = counted.droppedRecords;
+            for (SassInstructionCounters &instruction : counted.instructions) {
+                if (instruction.function == result.kernel) {
+                    result.lineInfo = result.lineInfo || instruction.line > 0;
+                    result.instructions.push_back(std::move(instruction));
+                }
             }
-        }
-        if (result.ok() && result.instructions.empty()) {
-            result.error = "CUPTI counted no instruction of `" + result.kernel + "`";
-        }
-    } catch (const RunFailure &failure) {
-        result.error = failure.message;
-        if (failure.status == RunStatus::Timeout) {
-            s.contextLost = true;
-        }
-    } catch (const ApiError &error) {
-        result.error = classifyApiError(error, phase, s.contextLost).message;
-    } catch (const std::exception &error) {
-        result.error =
-            std::string("the inspection pass failed while ") + phase + ": " + error.what();
+            if (result.ok() && result.instructions.empty()) {
+                result.error = "CUPTI counted no instruction of `" + result.kernel + "`";
+            }
+        });
+    if (!failed.empty()) {
+        result.error = failed;
     }
     return result;
 }
