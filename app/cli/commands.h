@@ -27,6 +27,7 @@ int runRun(const std::vector<std::string> &arguments);
 int runWorker(const std::vector<std::string> &arguments);
 int runMeasure(const std::vector<std::string> &arguments);
 int runInspect(const std::vector<std::string> &arguments);
+int runCompare(const std::vector<std::string> &arguments);
 int runSweep(const std::vector<std::string> &arguments);
 int runSass(const std::vector<std::string> &arguments);
 
@@ -38,6 +39,7 @@ void printRunHelp(std::ostream &out);
 void printWorkerHelp(std::ostream &out);
 void printMeasureHelp(std::ostream &out);
 void printInspectHelp(std::ostream &out);
+void printCompareHelp(std::ostream &out);
 void printSweepHelp(std::ostream &out);
 void printSassHelp(std::ostream &out);
 

@@ -27,6 +27,7 @@ void printUsage(std::ostream &out)
            "  sweep PROJECT.cuwb  measure the kernel across block sizes, defines, flags...\n"
            "  sass PROJECT.cuwb   the machine code beside the source, or its instruction mix\n"
            "  inspect PROJECT.cuwb why the kernel is slow, line by line (GPU counters)\n"
+           "  compare A.cuwb B.cuwb two variants side by side: time, metrics, counters\n"
            "  worker              serve the worker protocol on stdin/stdout (for the GUI)\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
@@ -75,6 +76,8 @@ int help(const std::vector<std::string> &arguments)
         printSassHelp(std::cout);
     } else if (arguments.front() == "inspect") {
         printInspectHelp(std::cout);
+    } else if (arguments.front() == "compare") {
+        printCompareHelp(std::cout);
     } else if (arguments.front() == "worker") {
         printWorkerHelp(std::cout);
     } else {
@@ -124,6 +127,9 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "inspect") {
         return runInspect(rest);
+    }
+    if (command == "compare") {
+        return runCompare(rest);
     }
     if (command == "worker") {
         return runWorker(rest);

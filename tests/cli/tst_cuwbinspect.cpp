@@ -1,8 +1,8 @@
-// `cuwb inspect` and `cuwb measure --roofline` end to end without a GPU: the stand-in worker
-// (tests/support/fakeworker.cpp, mode inspect-ok) answers with counters recorded on an H200 for the
-// naive transpose (data/inspect_transpose_h200.json), and cuwb places them on the sample's source
-// lines, says what stands out and writes the same as JSON; a worker that cannot inspect, and bad
-// invocations, exit with the reason.
+// `cuwb inspect`, `cuwb measure --roofline` and `cuwb compare` end to end without a GPU: the
+// stand-in worker (tests/support/fakeworker.cpp, mode inspect-ok) answers with counters recorded on
+// an H200 for the naive transpose (data/inspect_transpose_h200.json), and cuwb places them on the
+// sample's source lines, says what stands out and writes the same as JSON; a worker that cannot
+// inspect, and bad invocations, exit with the reason.
 #include "cuwbprocess.h"
 
 #include <QJsonArray>
@@ -32,6 +32,7 @@ private Q_SLOTS:
     void workerThatCannotInspect();
     void usageErrors();
     void measureRoofline();
+    void compareTwoProjects();
 };
 
 void TestCuwbInspect::initTestCase()
@@ -145,6 +146,36 @@ void TestCuwbInspect::measureRoofline()
                  .value(QStringLiteral("dramPercent"))
                  .toDouble(),
              55.9);
+}
+
+void TestCuwbInspect::compareTwoProjects()
+{
+    // The stand-in measures both the same (no difference beyond the noise) and cannot inspect:
+    // the comparison goes on without the counters and says so.
+    const QString naive = QStringLiteral(CUWB_SAMPLES_DIR "/matmul/matmul_naive.cuwb");
+    const QString tiled = QStringLiteral(CUWB_SAMPLES_DIR "/matmul/matmul_tiled.cuwb");
+    CuwbRun run =
+        runCuwbProcess({QStringLiteral("compare"), naive, tiled, QStringLiteral("--samples"),
+                        QStringLiteral("5"), QStringLiteral("--worker"), fakeWorker("measure-ok")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("no difference beyond the noise")),
+             qPrintable(run.out));
+    QVERIFY(run.out.contains(QStringLiteral("dram__bytes_read.sum")));
+    QVERIFY(run.err.contains(QStringLiteral("matmul_naive.cuwb: not inspected")));
+    run = runCuwbProcess({QStringLiteral("compare"), naive, tiled, QStringLiteral("--json"),
+                          QStringLiteral("--no-inspect"), QStringLiteral("--worker"),
+                          fakeWorker("measure-ok")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject root = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QVERIFY(!root.value(QStringLiteral("time"))
+                 .toObject()
+                 .value(QStringLiteral("significant"))
+                 .toBool());
+    QVERIFY(root.value(QStringLiteral("metrics")).toArray().size() > 5);
+    QCOMPARE(root.value(QStringLiteral("measurements")).toArray().size(), qsizetype(2));
+    run = runCuwbProcess({QStringLiteral("compare"), naive});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains(QStringLiteral("compare takes two projects, got 1")));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbInspect)
