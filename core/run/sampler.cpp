@@ -280,6 +280,9 @@ std::uint32_t Sampler::launchHeld()
                                 m_params.data());
     const std::uint32_t correlation =
         m_cupti ? m_runner.timer->lastLaunchCorrelation().value_or(0) : 0;
+    if (m_firstCorrelation == 0) {
+        m_firstCorrelation = correlation; // this measurement's records start here
+    }
     m_finished->record(gpu);
     return correlation;
 }
@@ -292,10 +295,7 @@ void Sampler::warmUp()
     const int warmups = std::max(1, m_settings.warmupLaunches);
     for (int k = 0; k < warmups; ++k) {
         m_phase = "running the user's kernel (warm-up launch " + std::to_string(k + 1) + ")";
-        const std::uint32_t correlation = launchHeld();
-        if (k == 0) {
-            m_firstCorrelation = correlation;
-        }
+        (void)launchHeld();
         waitOrThrow(*m_finished, m_prepared.deadlineSeconds, "the kernel (warm-up launch)",
                     m_runner.contextLost);
         m_lastEventNs = double(Event::elapsedMs(*m_started, *m_finished)) * 1e6;

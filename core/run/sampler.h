@@ -114,7 +114,7 @@ private:
     DeviceBuffer m_scratch; // the L2 flush buffer of cold samples
     LeakScratch m_leakScratch;
     std::size_t m_blockerTimeouts = 0;
-    std::uint32_t m_firstCorrelation = 0; // CUPTI's id of this measurement's first launch
+    std::uint32_t m_firstCorrelation = 0; // CUPTI's id of the first launch it recorded
     std::uint64_t m_lostBefore = 0;       // the timer's lost records before it
     std::optional<Event> m_started;
     std::optional<Event> m_finished;
