@@ -8,7 +8,11 @@
 // hello with an H200-like device and answers measure and metrics requests with figures like
 // those of the copy sample on an H200 (a metric whose name contains "no_such" is refused as
 // unknown); "metrics-denied" refuses the metrics pass for want of profiling permission; mode
-// "devices" prints `cuwb devices --json` for that device. For `cuwb run`'s reading of a
+// "devices" prints `cuwb devices --json` for that device. For Inspect, on the same device:
+// "inspect-ok" answers an inspect request with the InspectResult recorded in the file named by
+// $FAKE_INSPECT_RESULT (its JSON, bare or as the "result" of `cuwb inspect --json`);
+// "inspect-denied" refuses it for want of profiling permission; "inspect-fault" answers that
+// the kernel faulted and exits, as a real worker does. For `cuwb run`'s reading of a
 // result: "out-of-bounds" answers a run whose kernel completed and verified but wrote 24
 // elements past the end of `c`; "wrong" one whose output differs from the reference. When
 // CUWB_FAKE_WORKER_LOG names a file, the type of every request (and "cancel") is appended to it,
@@ -191,7 +195,8 @@ int main(int argc, char **argv)
         std::cout << nlohmann::json(query).dump(2) << '\n';
         return 0;
     }
-    const bool gpu = mode == "measure-ok" || mode == "metrics-denied";
+    const bool gpu =
+        mode == "measure-ok" || mode == "metrics-denied" || mode.rfind("inspect-", 0) == 0;
 
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -260,14 +265,25 @@ int main(int argc, char **argv)
             break;
         }
         case WorkerRequest::Type::Inspect: {
-            // inspect-ok: the counters recorded in the file $FAKE_INSPECT_RESULT (an
-            // InspectResult's JSON, as a real worker sent it).
             InspectResult result;
             result.error = "this is a fake worker";
             const char *recorded = std::getenv("FAKE_INSPECT_RESULT");
             if (mode == "inspect-ok" && recorded) {
                 std::ifstream in(recorded);
-                result = nlohmann::json::parse(in).get<InspectResult>();
+                const nlohmann::json json = nlohmann::json::parse(in);
+                result = (json.contains("result") ? json.at("result") : json).get<InspectResult>();
+            } else if (mode == "inspect-denied") {
+                result.kernel = request.run.launch.kernel;
+                result.permissionDenied = true;
+                result.error = "hardware metrics need permission to use the GPU's performance "
+                               "counters (fake): run as root, or load the nvidia module with "
+                               "NVreg_RestrictProfilingToAdminUsers=0";
+            } else if (mode == "inspect-fault") {
+                result.kernel = request.run.launch.kernel;
+                result.error = "the kernel faulted: an illegal memory access was encountered "
+                               "(fake)";
+                send(makeInspectReply(request.id, result, true));
+                _exit(3);
             }
             send(makeInspectReply(request.id, result));
             break;

@@ -3,6 +3,7 @@
 // before any use in the translation unit that compiles all the moc files together.
 #pragma once
 
+#include "inspect/instructioncounters.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
 #include "run/runresult.h"
@@ -15,3 +16,4 @@ Q_DECLARE_METATYPE(cuwb::Page)
 Q_DECLARE_METATYPE(cuwb::Measurement)
 Q_DECLARE_METATYPE(cuwb::HelloReply)
 Q_DECLARE_METATYPE(cuwb::MetricsResult)
+Q_DECLARE_METATYPE(cuwb::InspectResult)

@@ -34,5 +34,10 @@ inline const QColor remark{0x1e, 0x88, 0xe5};
 inline const QColor remarkBackground{0xe8, 0xf2, 0xfd};
 inline const QColor correlated{0xff, 0xf3, 0xb0};
 inline const QColor correlatedMarker{0xf0, 0xb4, 0x00};
+// Inspect: the annotations under lines, and the heat gutter from a cool line to the hottest.
+inline const QColor inspect{0x6a, 0x1b, 0x9a};
+inline const QColor inspectBackground{0xf5, 0xee, 0xf8};
+inline const QColor heatCool{0xff, 0xe0, 0x82};
+inline const QColor heatHot{0xc6, 0x28, 0x28};
 
 } // namespace cuwb::Theme

@@ -12,7 +12,9 @@
 #include <QFontMetrics>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <utility>
 
 namespace cuwb {
 
@@ -26,6 +28,17 @@ constexpr int kFoldMargin = 2;
 constexpr int kErrorAnnotationStyle = 200;
 constexpr int kWarningAnnotationStyle = 201;
 constexpr int kRemarkAnnotationStyle = 202;
+constexpr int kInspectAnnotationStyle = 203;
+
+// The colour of a heat level, 1..kHeatLevels, from cool to hot.
+QColor heatColor(int level, int levels)
+{
+    const double t = levels > 1 ? double(level - 1) / double(levels - 1) : 1.0;
+    const auto mix = [t](int a, int b) { return int(a + (b - a) * t + 0.5); };
+    return QColor(mix(Theme::heatCool.red(), Theme::heatHot.red()),
+                  mix(Theme::heatCool.green(), Theme::heatHot.green()),
+                  mix(Theme::heatCool.blue(), Theme::heatHot.blue()));
+}
 
 int rank(Severity severity)
 {
@@ -102,6 +115,11 @@ void SourceEditor::setUpMargins()
     setMarginSensitivity(kSymbolMargin, false);
     setFolding(BoxedTreeFoldStyle, kFoldMargin);
     setFoldMarginColors(Theme::marginBackground, Theme::marginBackground);
+    // The heat strip sits between the fold margin and the text; it takes no room until an
+    // inspection is shown.
+    setMarginType(kHeatMargin, SymbolMargin);
+    setMarginWidth(kHeatMargin, 0);
+    setMarginSensitivity(kHeatMargin, false);
 }
 
 void SourceEditor::setUpIndicatorsAndMarkers()
@@ -116,6 +134,16 @@ void SourceEditor::setUpIndicatorsAndMarkers()
         (1 << ErrorMarker) | (1 << WarningMarker) | (1 << RemarkMarker) | (1 << SpillMarker);
     setMarginMarkerMask(kSymbolMargin, ourMarkers);
     setMarginMarkerMask(kLineNumberMargin, 0);
+    int heatMarkers = 0;
+    for (int level = 1; level <= kHeatLevels; ++level) {
+        const int marker = HeatMarkerFirst + level - 1;
+        markerDefine(FullRectangle, marker);
+        setMarkerBackgroundColor(heatColor(level, kHeatLevels), marker);
+        setMarkerForegroundColor(heatColor(level, kHeatLevels), marker);
+        heatMarkers |= 1 << marker;
+    }
+    setMarginMarkerMask(kHeatMargin, heatMarkers);
+    markerDefine(Invisible, InspectTagMarker);
 
     const std::pair<int, QColor> squiggles[] = {
         {ErrorIndicator, Theme::error},
@@ -139,6 +167,7 @@ void SourceEditor::setUpIndicatorsAndMarkers()
         {kErrorAnnotationStyle, Theme::error, Theme::errorBackground},
         {kWarningAnnotationStyle, Theme::warning.darker(130), Theme::warningBackground},
         {kRemarkAnnotationStyle, Theme::remark.darker(120), Theme::remarkBackground},
+        {kInspectAnnotationStyle, Theme::inspect, Theme::inspectBackground},
     };
     for (const auto &s : annotationStyles) {
         // QsciStyle registers itself with the editor's document when first applied.
@@ -174,9 +203,9 @@ void SourceEditor::clearDiagnostics()
         for (int marker : {ErrorMarker, WarningMarker, RemarkMarker})
             markerDeleteAll(marker);
     }
-    for (int line : m_annotatedLines)
-        clearAnnotations(line);
-    m_annotatedLines.clear();
+    const auto annotated = std::exchange(m_diagnosticAnnotations, {});
+    for (const auto &entry : annotated)
+        showAnnotation(entry.first);
     m_diagnosticCount = 0;
 }
 
@@ -272,9 +301,107 @@ void SourceEditor::setDiagnostics(const std::vector<Diagnostic> &diagnostics,
                 message.prepend(QLatin1Char('\n'));
             annotation.append(QsciStyledText(message, style));
         }
-        annotate(line, annotation);
-        m_annotatedLines.push_back(line);
+        m_diagnosticAnnotations[line] = annotation;
+        showAnnotation(line);
     }
+}
+
+void SourceEditor::showAnnotation(int line)
+{
+    QList<QsciStyledText> annotation;
+    if (const auto found = m_diagnosticAnnotations.find(line);
+        found != m_diagnosticAnnotations.end())
+        annotation = found->second;
+    if (QString text = inspectTextAt(line); !text.isEmpty()) {
+        if (!annotation.isEmpty())
+            text.prepend(QLatin1Char('\n'));
+        annotation.append(QsciStyledText(text, kInspectAnnotationStyle));
+    }
+    if (annotation.isEmpty())
+        clearAnnotations(line);
+    else
+        annotate(line, annotation);
+}
+
+QString SourceEditor::inspectTextAt(int line) const
+{
+    auto *self = const_cast<SourceEditor *>(this);
+    for (const InspectNote &note : m_inspectNotes) {
+        if (self->SendScintilla(SCI_MARKERLINEFROMHANDLE, note.handle) == line)
+            return note.text;
+    }
+    return {};
+}
+
+void SourceEditor::setHeat(const std::vector<std::pair<int, double>> &heat)
+{
+    // Wherever an edit moved them.
+    if (m_heatShown) {
+        for (int level = 1; level <= kHeatLevels; ++level)
+            markerDeleteAll(HeatMarkerFirst + level - 1);
+    }
+    m_heatShown = false;
+    for (const auto &[line, value] : heat) {
+        if (line <= 0 || line > lines() || value <= 0.0)
+            continue;
+        const int level =
+            std::clamp(int(std::ceil(std::min(value, 1.0) * kHeatLevels)), 1, kHeatLevels);
+        markerAdd(line - 1, HeatMarkerFirst + level - 1);
+        m_heatShown = true;
+    }
+    setMarginWidth(kHeatMargin, m_heatShown ? 8 : 0);
+}
+
+void SourceEditor::setInspectAnnotations(const std::map<int, QString> &annotations)
+{
+    // The lines the old annotations are on now, wherever an edit moved them.
+    std::vector<int> previous;
+    for (const InspectNote &note : m_inspectNotes) {
+        previous.push_back(int(SendScintilla(SCI_MARKERLINEFROMHANDLE, note.handle)));
+        markerDeleteHandle(note.handle);
+    }
+    m_inspectNotes.clear();
+    std::vector<int> shown;
+    for (const auto &[line, text] : annotations) {
+        if (line <= 0 || line > lines() || text.isEmpty())
+            continue;
+        m_inspectNotes.push_back({markerAdd(line - 1, InspectTagMarker), text});
+        shown.push_back(line - 1);
+    }
+    for (int line : previous) {
+        if (line >= 0)
+            showAnnotation(line);
+    }
+    for (int line : shown)
+        showAnnotation(line);
+}
+
+void SourceEditor::clearInspection()
+{
+    setHeat({});
+    setInspectAnnotations({});
+}
+
+bool SourceEditor::hasInspection() const
+{
+    return m_heatShown || !m_inspectNotes.empty();
+}
+
+int SourceEditor::heatLevel(int line) const
+{
+    if (line <= 0)
+        return 0;
+    const unsigned mask = const_cast<SourceEditor *>(this)->markersAtLine(line - 1);
+    for (int level = kHeatLevels; level >= 1; --level) {
+        if (mask & (1u << (HeatMarkerFirst + level - 1)))
+            return level;
+    }
+    return 0;
+}
+
+QString SourceEditor::inspectAnnotation(int line) const
+{
+    return inspectTextAt(line - 1);
 }
 
 void SourceEditor::setKernels(const std::vector<KernelInfo> &kernels)

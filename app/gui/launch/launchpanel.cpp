@@ -402,6 +402,11 @@ void LaunchPanel::updateRunState()
         reason.isEmpty()
             ? tr("Measure %1: time it over many launches (Ctrl+Shift+R)").arg(currentKernel())
             : reason);
+    m_inspectAction->setEnabled(reason.isEmpty());
+    m_inspectAction->setToolTip(
+        reason.isEmpty() ? tr("Inspect %1: where its time goes, line by line (Ctrl+Shift+I)")
+                               .arg(currentKernel())
+                         : reason);
 }
 
 void LaunchPanel::setMeasurementCancellable(bool cancellable)

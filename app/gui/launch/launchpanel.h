@@ -4,7 +4,7 @@
 // expression shows its value or its error, and the launch is validated as it is edited
 // against the device's limits (or the target architecture's). The state is a LaunchSpec and a
 // VerificationSpec held in a LaunchSession (core/launch/launchsession.h); the widgets only show
-// and edit it. Run (Ctrl+R) and Measure (Ctrl+Shift+R) are
+// and edit it. Run (Ctrl+R), Measure (Ctrl+Shift+R) and Inspect (Ctrl+Shift+I) are
 // disabled while the launch is invalid or there is no GPU, with the reason in their tooltips;
 // the button beside Measure opens the measurement options. While a measurement samples, Cancel
 // (Esc in the panel) stops it early; the samples taken are kept.
@@ -83,6 +83,10 @@ public:
 
     [[nodiscard]] QAction *runAction() const { return m_runAction; }
     [[nodiscard]] QAction *measureAction() const { return m_measureAction; }
+    // Why the kernel is slow, line by line (docs/inspect.md): enabled when Run is. The Run menu
+    // and the Inspect dock show it; the panel's row keeps to Run and Measure, so that its width
+    // leaves the editor its columns on a small screen.
+    [[nodiscard]] QAction *inspectAction() const { return m_inspectAction; }
     [[nodiscard]] QToolButton *measureOptionsButton() const { return m_measureOptionsButton; }
     [[nodiscard]] QAction *cancelMeasurementAction() const { return m_cancelMeasurementAction; }
     [[nodiscard]] QToolButton *cancelMeasurementButton() const { return m_cancelMeasurementButton; }
@@ -108,6 +112,7 @@ public:
 Q_SIGNALS:
     void runRequested();
     void measureRequested();
+    void inspectRequested();
     void cancelMeasurementRequested();
     // The user changed the launch or the verification (the project has unsaved changes).
     void launchEdited();
@@ -174,6 +179,7 @@ private:
     QAction *m_measureAction = nullptr;
     QToolButton *m_measureButton = nullptr;
     QToolButton *m_measureOptionsButton = nullptr;
+    QAction *m_inspectAction = nullptr; // its buttons are in the Inspect dock's tool bar
     QAction *m_cancelMeasurementAction = nullptr;
     QToolButton *m_cancelMeasurementButton = nullptr;
 };

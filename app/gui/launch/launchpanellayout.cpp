@@ -120,6 +120,7 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     , m_measureAction(new QAction(tr("&Measure"), this))
     , m_measureButton(new QToolButton(this))
     , m_measureOptionsButton(new QToolButton(this))
+    , m_inspectAction(new QAction(tr("&Inspect"), this))
     , m_cancelMeasurementAction(new QAction(tr("&Cancel Measurement"), this))
     , m_cancelMeasurementButton(new QToolButton(this))
 {
@@ -242,6 +243,9 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     m_measureOptionsButton->setToolTip(tr("Measurement options: cold or hot, sample count, "
                                           "stopping criteria, time cap, hardware metrics"));
     m_measureOptionsButton->setAccessibleName(tr("Measurement options"));
+    m_inspectAction->setObjectName(QStringLiteral("inspectAction"));
+    m_inspectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_inspectAction->setIcon(style()->standardIcon(QStyle::SP_FileDialogContentsView));
     m_cancelMeasurementAction->setIconText(tr("Cancel"));
     m_cancelMeasurementAction->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
     m_cancelMeasurementAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -339,6 +343,10 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     connect(m_measureAction, &QAction::triggered, this, [this] {
         if (canRun())
             Q_EMIT measureRequested();
+    });
+    connect(m_inspectAction, &QAction::triggered, this, [this] {
+        if (canRun())
+            Q_EMIT inspectRequested();
     });
     connect(m_measureOptionsButton, &QToolButton::clicked, this, &LaunchPanel::editMeasureOptions);
     connect(m_cancelMeasurementAction, &QAction::triggered, this, [this] {

@@ -27,6 +27,7 @@ RunController::RunController(std::shared_ptr<SharedWorker> worker, QObject *pare
     qRegisterMetaType<cuwb::Measurement>();
     qRegisterMetaType<cuwb::HelloReply>();
     qRegisterMetaType<cuwb::MetricsResult>();
+    qRegisterMetaType<cuwb::InspectResult>();
     m_thread->setObjectName(QStringLiteral("cuwb-run"));
     m_worker->setCliPath(m_cliPath);
     m_worker->moveToThread(m_thread);
@@ -34,6 +35,7 @@ RunController::RunController(std::shared_ptr<SharedWorker> worker, QObject *pare
     connect(m_worker, &RunWorker::runDone, this, &RunController::onRunDone);
     connect(m_worker, &RunWorker::measureDone, this, &RunController::onMeasureDone);
     connect(m_worker, &RunWorker::metricsDone, this, &RunController::onMetricsDone);
+    connect(m_worker, &RunWorker::inspectDone, this, &RunController::onInspectDone);
     connect(m_worker, &RunWorker::pageDone, this, &RunController::onPageDone);
     connect(m_worker, &RunWorker::exportDone, this, &RunController::onExportDone);
     connect(m_worker, &RunWorker::helloReceived, this, &RunController::onHello);
@@ -112,7 +114,7 @@ quint64 RunController::run(const RunRequest &request)
     // The new run replaces the buffers pages would come from.
     for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
         Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
-    m_pendingRun = RunTask{jobId, request, std::nullopt, {}, std::nullopt};
+    m_pendingRun = RunTask{jobId, request, std::nullopt, {}, std::nullopt, std::nullopt};
     supersedeSampling();
     dispatch();
     updateCancellable();
@@ -138,7 +140,30 @@ quint64 RunController::measure(const RunRequest &request, const SampleSettings &
     }
     for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
         Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
-    m_pendingRun = RunTask{jobId, request, settings, throughput, metrics};
+    m_pendingRun = RunTask{jobId, request, settings, throughput, metrics, std::nullopt};
+    supersedeSampling();
+    dispatch();
+    updateCancellable();
+    return jobId;
+}
+
+quint64 RunController::inspect(const RunRequest &request, const InspectRequest &inspect)
+{
+    const quint64 jobId = ++m_nextJobId;
+    m_latestJobId = jobId;
+    if (!m_available) {
+        InspectResult result;
+        result.error = toStdString(m_unavailableReason);
+        supersedeSampling();
+        updateCancellable();
+        Q_EMIT inspectStarted(jobId);
+        Q_EMIT inspectFinished(jobId, result);
+        return 0;
+    }
+    // The inspection replaces the buffers pages would come from.
+    for (const PageRequest &dropped : std::exchange(m_pendingPages, {}))
+        Q_EMIT pageDropped(toQString(dropped.handle), dropped.first);
+    m_pendingRun = RunTask{jobId, request, std::nullopt, {}, std::nullopt, inspect};
     supersedeSampling();
     dispatch();
     updateCancellable();
@@ -239,9 +264,20 @@ void RunController::dispatch()
         const RunTask &task = *m_currentRun;
         m_runInFlight = true;
         m_cancelRequested = false;
-        m_phase = task.measure ? Phase::Sampling : Phase::Run;
+        m_phase = task.measure ? Phase::Sampling : (task.inspect ? Phase::Inspect : Phase::Run);
         setBusy(true);
         const quint64 jobId = task.jobId;
+        if (task.inspect) {
+            Q_EMIT inspectStarted(jobId);
+            QMetaObject::invokeMethod(
+                m_worker,
+                [worker, jobId, request = task.request, inspect = *task.inspect] {
+                    worker->inspect(jobId, request, inspect);
+                },
+                Qt::QueuedConnection);
+            updateCancellable();
+            return;
+        }
         if (task.measure) {
             Q_EMIT measurementStarted(jobId);
             QMetaObject::invokeMethod(
@@ -342,6 +378,20 @@ void RunController::onMetricsDone(quint64 jobId, const MetricsResult &result)
         Q_EMIT metricsFinished(jobId, result);
     else
         Q_EMIT metricsDiscarded(jobId);
+    dispatch();
+    updateCancellable();
+}
+
+void RunController::onInspectDone(quint64 jobId, const InspectResult &result)
+{
+    m_phase = Phase::Idle;
+    m_currentRun.reset();
+    m_runInFlight = false;
+    setBusy(false);
+    if (jobId == m_latestJobId)
+        Q_EMIT inspectFinished(jobId, result);
+    else
+        Q_EMIT inspectDiscarded(jobId);
     dispatch();
     updateCancellable();
 }

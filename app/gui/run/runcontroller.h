@@ -10,7 +10,9 @@
 //
 // A measurement may be followed by a metrics pass (a separate `metrics` request to the same
 // worker, never mixed into the timed samples) and can be cancelled while it samples: the worker
-// stops and answers with the samples taken, and the metrics pass is then skipped.
+// stops and answers with the samples taken, and the metrics pass is then skipped. An inspection
+// (counters per instruction and PC samples, `inspect`) is a job of the same sequence as runs and
+// measurements; it is not cancellable.
 #pragma once
 
 #include "device/deviceinfo.h"
@@ -74,6 +76,11 @@ public:
     quint64 measure(const RunRequest &request, const SampleSettings &settings,
                     const ThroughputExpressions &throughput = {},
                     const std::optional<MetricsRequest> &metrics = std::nullopt);
+    // Queues an inspection of the launch (core/inspect: counters per machine instruction, then
+    // where the warps waited). It shares the job sequence of runs and measurements: the newest
+    // supersedes the older. Returns 0 when runs are unavailable: inspectFinished then reports
+    // it right away.
+    quint64 inspect(const RunRequest &request, const InspectRequest &inspect = {});
     // Stops the newest measurement's sampling early; it finishes with the samples taken and
     // stop reason "cancelled" (one still waiting to be sent finishes with none). Not a kill:
     // the worker stays. Returns false, changing nothing, when no measurement is sampling or
@@ -83,6 +90,7 @@ public:
     [[nodiscard]] bool isCancellingMeasurement() const { return m_cancelRequested; }
     // A metrics pass is in flight (after measurementFinished, before metricsFinished).
     [[nodiscard]] bool isCollectingMetrics() const { return m_phase == Phase::Metrics; }
+    [[nodiscard]] bool isInspecting() const { return m_phase == Phase::Inspect; }
     // Asks for elements of a kept buffer; an older request for the same handle that has not
     // been sent yet may be dropped in favour of this one.
     void requestPage(const PageRequest &request);
@@ -110,6 +118,11 @@ Q_SIGNALS:
     // A refused or failed pass says why in result.error; the measurement is unaffected.
     void metricsFinished(quint64 jobId, const cuwb::MetricsResult &result);
     void metricsDiscarded(quint64 jobId);
+    void inspectStarted(quint64 jobId);
+    // A refused or failed inspection says why in result.error (permissionDenied for a refusal
+    // of the performance counters).
+    void inspectFinished(quint64 jobId, const cuwb::InspectResult &result);
+    void inspectDiscarded(quint64 jobId);
     void pageReady(const cuwb::Page &page);
     void pageFailed(const QString &handle, quint64 first, const QString &message);
     // A waiting page request was dropped for newer ones; it was never sent.
@@ -134,15 +147,17 @@ private:
         std::optional<SampleSettings> measure; // set: a measurement, else a run
         ThroughputExpressions throughput;
         std::optional<MetricsRequest> metrics; // set: a metrics pass follows the measurement
+        std::optional<InspectRequest> inspect; // set: an inspection, not a run
     };
     // What the request in flight is doing, as far as runs and measurements go.
-    enum class Phase { Idle, Run, Sampling, Metrics };
+    enum class Phase { Idle, Run, Sampling, Metrics, Inspect };
 
     void dispatch();
     void supersedeSampling();
     void updateCancellable();
     void onMeasureDone(quint64 jobId, const cuwb::Measurement &measurement);
     void onMetricsDone(quint64 jobId, const cuwb::MetricsResult &result);
+    void onInspectDone(quint64 jobId, const cuwb::InspectResult &result);
     void onRunDone(quint64 jobId, const cuwb::RunResult &result);
     void onPageDone(const cuwb::Page &page, const QString &error, const QString &handle,
                     quint64 first);

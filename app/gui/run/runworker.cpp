@@ -31,6 +31,12 @@ QString releasedByMeasurement()
                     "only the last request's buffers)");
 }
 
+QString releasedByInspection()
+{
+    return trWorker("the worker released this run's buffers when the kernel was inspected (it "
+                    "keeps only the last request's buffers)");
+}
+
 } // namespace
 
 RunWorker::RunWorker(std::shared_ptr<SharedWorker> worker, QObject *parent)
@@ -195,6 +201,21 @@ void RunWorker::metrics(quint64 jobId, const RunRequest &request, const MetricsR
             trWorker("the metrics pass failed: %1").arg(QString::fromUtf8(error.what())));
     }
     Q_EMIT metricsDone(jobId, result);
+}
+
+void RunWorker::inspect(quint64 jobId, const RunRequest &request, const InspectRequest &inspect)
+{
+    InspectResult result;
+    try {
+        const SharedWorker::Lease held = lease();
+        buffersReleased(releasedByInspection());
+        result = WorkerClient(held.process()).inspect(request, inspect);
+        reportHello(held);
+    } catch (const std::exception &error) {
+        result.error =
+            toStdString(trWorker("the inspection failed: %1").arg(QString::fromUtf8(error.what())));
+    }
+    Q_EMIT inspectDone(jobId, result);
 }
 
 void RunWorker::page(const PageRequest &request)

@@ -36,6 +36,10 @@ public:
     // The metrics pass of a launch: a request of its own, after the measurement, never timed.
     void metrics(quint64 jobId, const cuwb::RunRequest &request,
                  const cuwb::MetricsRequest &metrics);
+    // The inspection pass (counters per instruction and PC samples): a request of its own, never
+    // timed.
+    void inspect(quint64 jobId, const cuwb::RunRequest &request,
+                 const cuwb::InspectRequest &inspect);
     void page(const cuwb::PageRequest &request);
     void exportBuffer(const QString &handle, const QString &path, cuwb::ExportFormat format);
     // Stops the shared worker politely unless a job holds it.
@@ -53,6 +57,7 @@ Q_SIGNALS:
     void runDone(quint64 jobId, const cuwb::RunResult &result);
     void measureDone(quint64 jobId, const cuwb::Measurement &measurement);
     void metricsDone(quint64 jobId, const cuwb::MetricsResult &result);
+    void inspectDone(quint64 jobId, const cuwb::InspectResult &result);
     // error is empty on success; handle and first name the request either way.
     void pageDone(const cuwb::Page &page, const QString &error, const QString &handle,
                   quint64 first);

@@ -16,6 +16,8 @@
 #include "gui/editor/ptxview.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/history/historypanel.h"
+#include "gui/inspect/sasscontroller.h"
+#include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/lesson/labreport.h"
 #include "gui/lesson/lessonpanel.h"
@@ -256,6 +258,7 @@ void MainWindow::showDocumentResult(Document *document)
         m_ptxView->clearPtx(tr("// No PTX: the source did not compile."));
     }
     m_ptxTitle->setText(tr("PTX \u2014 %1").arg(toQString(result.options.arch)));
+    m_sassController->setCompile(result, document->editor()->text());
     m_launchPanel->setCompileResult(result, document->editor()->text(), document->displayName());
     updateSweepBase();
     if (!m_sweepPresetWhenReady.isEmpty() &&
@@ -264,6 +267,16 @@ void MainWindow::showDocumentResult(Document *document)
         m_sweepPresetWhenReady.clear();
         m_sweepProjectWhenReady.clear();
         m_sweepPanel->runSweep(); // says why in the panel when it cannot
+    }
+    if (m_inspectWhenCompiled && result.success && result.options.lineInfo) {
+        m_inspectWhenCompiled = false;
+        if (m_launchPanel->canRun())
+            m_launchPanel->inspectAction()->trigger();
+        else
+            statusBar()->showMessage(tr("-lineinfo is on; inspect again once the kernel can "
+                                        "run: %1")
+                                         .arg(m_launchPanel->runBlockedReason()),
+                                     15000);
     }
     if (m_lessonSweepWhenReady) {
         m_lessonSweepWhenReady = false;
@@ -283,13 +296,17 @@ void MainWindow::onCurrentDocumentChanged(Document *document)
         m_kernelsModel->clear();
         m_compileStatus->clear();
         m_ptxView->clearPtx(QString());
+        m_sassController->clear();
+        m_sassView->setDocument(nullptr);
         m_launchPanel->clearKernels(tr("Open a source to set up a launch."));
+        updateSassCounters();
         return;
     }
     connect(document, &Document::modificationChanged, this, &MainWindow::updateWindowTitle,
             Qt::UniqueConnection);
     if (document->hasResult())
         showDocumentResult(document);
+    updateSassCounters(); // the inspection's figures belong to one document
     // Options may have changed since; an unchanged source is served from the cache.
     m_controller->compileNow();
 }
@@ -555,7 +572,7 @@ void MainWindow::zoom(int steps)
 {
     Document *document = currentDocument();
     for (QsciScintilla *editor :
-         {static_cast<QsciScintilla *>(m_ptxView),
+         {static_cast<QsciScintilla *>(m_ptxView), m_sassView->listing(),
           document ? static_cast<QsciScintilla *>(document->editor()) : nullptr}) {
         if (!editor)
             continue;

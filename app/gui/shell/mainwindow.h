@@ -13,6 +13,7 @@
 class QDockWidget;
 class QLabel;
 class QSplitter;
+class QTabWidget;
 
 namespace cuwb {
 
@@ -25,6 +26,8 @@ class Document;
 class DocumentTabs;
 class FindReplaceBar;
 class HistoryPanel;
+class InspectController;
+class InspectPanel;
 class KernelsModel;
 class KernelsPanel;
 class LaunchPanel;
@@ -37,6 +40,8 @@ class PtxView;
 class RecentFiles;
 class ResultsPanel;
 class RunController;
+class SassController;
+class SassView;
 class SharedWorker;
 class SweepController;
 class SweepPanel;
@@ -45,6 +50,7 @@ struct SweepPoint;
 struct SweepResult;
 struct RunResult;
 struct CompileRequest;
+struct InspectResult;
 
 class MainWindow : public QMainWindow
 {
@@ -74,6 +80,22 @@ public:
     [[nodiscard]] DocumentTabs *documentTabs() const { return m_tabs; }
     [[nodiscard]] Document *currentDocument() const;
     [[nodiscard]] PtxView *ptxView() const { return m_ptxView; }
+    [[nodiscard]] SassView *sassView() const { return m_sassView; }
+    [[nodiscard]] SassController *sassController() const { return m_sassController; }
+    // The PTX and SASS tabs beside the editor.
+    [[nodiscard]] QTabWidget *codeTabs() const { return m_codeTabs; }
+    // Brings the SASS tab to the front (its listing is made when it is first shown).
+    void showSassTab();
+    [[nodiscard]] InspectPanel *inspectPanel() const { return m_inspectPanel; }
+    [[nodiscard]] InspectController *inspectController() const { return m_inspect; }
+    [[nodiscard]] QDockWidget *inspectDock() const { return m_inspectDock; }
+    // Brings the Inspect dock to the front, the first time tall enough for its summary and
+    // several rows.
+    void showInspectDock();
+    // Shows a recorded inspection (the result of `cuwb inspect --json`) for the current
+    // document as it is now, as if it had just come from the worker (the --inspect-result
+    // screenshot).
+    void showInspectResult(const InspectResult &result);
     [[nodiscard]] FindReplaceBar *findReplaceBar() const { return m_findBar; }
     [[nodiscard]] ProblemsModel *problemsModel() const { return m_problemsModel; }
     [[nodiscard]] ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
@@ -128,6 +150,10 @@ Q_SIGNALS:
     // (RunController::isCollectingMetrics()), metricsShown comes after it.
     void measurementShown(const cuwb::Measurement &measurement);
     void metricsShown(const cuwb::MetricsResult &metrics);
+    // An inspection's result or failure is on screen (the Inspect dock and the editor).
+    void inspectShown();
+    // The SASS view shows the listing of the current compile, or why there is none.
+    void sassShown();
     // A sweep point's configuration was applied to the launch panel (and compile options).
     void sweepPointApplied(const cuwb::SweepPoint &point);
 
@@ -140,6 +166,10 @@ private:
     void createDocks();
     void createMenus();
     void connectSignals();
+    // The SASS tab's and Inspect's part (mainwindowinspect.cpp).
+    void createCodeTabs(QWidget *ptxPane);
+    void createInspectDock();
+    void connectInspect();
     void restoreSettings();
     void saveSettings() const;
     // The docks' and the editor splitter's default sizes for the window's present size.
@@ -165,6 +195,13 @@ private:
     void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
     void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
     void onCancelMeasurementRequested();
+    void onInspectRequested();
+    void onInspectFinished(quint64 jobId, const InspectResult &result);
+    // Turns on -lineinfo and inspects again once the kernel is compiled with it.
+    void onLineInfoFixRequested();
+    // The inspection's figures on the SASS view, when they fit its listing.
+    void updateSassCounters();
+    void onCodeTabChanged();
     void updateSweepBase();
     void applySweepPoint(const SweepPoint &point);
     void onSweepShown(const SweepResult &result);
@@ -187,6 +224,9 @@ private:
     FindReplaceBar *m_findBar = nullptr;
     PtxView *m_ptxView = nullptr;
     QLabel *m_ptxTitle = nullptr;
+    QTabWidget *m_codeTabs = nullptr;
+    SassView *m_sassView = nullptr;
+    SassController *m_sassController = nullptr;
     QSplitter *m_splitter = nullptr;
     ProblemsModel *m_problemsModel = nullptr;
     ProblemsPanel *m_problemsPanel = nullptr;
@@ -220,6 +260,11 @@ private:
     QDockWidget *m_historyDock = nullptr;
     LessonPanel *m_lessonPanel = nullptr;
     QDockWidget *m_lessonDock = nullptr;
+    InspectPanel *m_inspectPanel = nullptr;
+    QDockWidget *m_inspectDock = nullptr;
+    InspectController *m_inspect = nullptr;
+    bool m_inspectWhenCompiled = false; // the -lineinfo fix: inspect once it is compiled in
+    bool m_inspectDockSized = false;    // the Inspect dock was given room once
     // The lesson asked for a sweep or a measurement and waits for its result; a sweep
     // waits for the project's kernel to compile first when it has no base yet.
     bool m_lessonAwaitsSweep = false;

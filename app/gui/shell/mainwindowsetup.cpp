@@ -21,6 +21,8 @@
 #include "gui/editor/ptxview.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/history/historypanel.h"
+#include "gui/inspect/inspectpanel.h"
+#include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/lesson/labreport.h"
 #include "gui/lesson/lessonpanel.h"
@@ -59,6 +61,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeView>
@@ -97,10 +100,12 @@ void MainWindow::createWidgets()
     ptxLayout->addWidget(m_ptxTitle);
     ptxLayout->addWidget(m_ptxView, 1);
 
+    createCodeTabs(ptxPane);
+
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("editorSplitter"));
     m_splitter->addWidget(editorPane);
-    m_splitter->addWidget(ptxPane);
+    m_splitter->addWidget(m_codeTabs);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setChildrenCollapsible(false);
@@ -205,6 +210,9 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_launchDock, m_lessonDock);
     m_lessonDock->hide(); // shown when a project with a lesson is opened
 
+    createInspectDock();
+    m_kernelsDock->raise();
+
     m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
     m_projects->setSweepPanel(m_sweepPanel);
@@ -293,6 +301,7 @@ void MainWindow::createMenus()
     view->addAction(m_launchDock->toggleViewAction());
     view->addAction(m_resultsDock->toggleViewAction());
     view->addAction(m_measurementDock->toggleViewAction());
+    view->addAction(m_inspectDock->toggleViewAction());
     view->addAction(m_deviceDock->toggleViewAction());
     view->addAction(m_sweepDock->toggleViewAction());
     view->addAction(m_historyDock->toggleViewAction());
@@ -314,6 +323,10 @@ void MainWindow::createMenus()
     run->addAction(m_launchPanel->measureAction());
     run->addAction(m_launchPanel->cancelMeasurementAction());
     run->addSeparator();
+    run->addAction(m_launchPanel->inspectAction());
+    run->addAction(m_inspectPanel->nextHotLineAction());
+    run->addAction(m_inspectPanel->previousHotLineAction());
+    run->addSeparator();
     run->addAction(tr("Run S&weep"), this, [this] {
         showSweepDock();
         m_sweepPanel->runSweep();
@@ -333,8 +346,10 @@ void MainWindow::connectSignals()
             &CompileController::scheduleCompile);
     connect(m_tabs, &DocumentTabs::documentCursorLineChanged, this,
             [this](Document *document, int line) {
-                if (document == currentDocument())
+                if (document == currentDocument()) {
                     m_ptxView->showSourceLine(line);
+                    m_sassView->showSourceLine(line);
+                }
             });
     connect(m_tabs, &DocumentTabs::fileOpened, m_recentFiles, &RecentFiles::add);
     connect(m_tabs, &DocumentTabs::fileSaved, m_recentFiles, &RecentFiles::add);
@@ -375,6 +390,8 @@ void MainWindow::connectSignals()
                 m_measurementPanel->setCancellable(cancellable);
             });
     connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
+    // The SASS tab and Inspect (mainwindowinspect.cpp).
+    connectInspect();
     // One measurement on the GPU at a time: a run and a sweep each wait for the other.
     connect(m_sweepController, &SweepController::runningChanged, m_launchPanel,
             &LaunchPanel::setSweepRunning);
@@ -495,6 +512,7 @@ void MainWindow::resetLayout()
 {
     restoreState(m_defaultState);
     m_sweepDockSized = false;
+    m_inspectDockSized = false;
     QSettings settings;
     settings.remove(QStringLiteral("mainWindow/geometry"));
     settings.remove(QStringLiteral("mainWindow/state"));
