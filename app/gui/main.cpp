@@ -1,4 +1,5 @@
 // cuda-workbench: the CUDA Workbench GUI. See --help for the command line.
+#include "gui/automation/inspectscreenshotrunner.h"
 #include "gui/automation/lessonscreenshotrunner.h"
 #include "gui/automation/screenshotrunner.h"
 #include "gui/automation/sweepscreenshotrunner.h"
@@ -149,10 +150,21 @@ int main(int argc, char *argv[])
         QStringLiteral("report"),
         QObject::tr("With --lesson: also write the lab report (HTML) to this file."),
         QStringLiteral("report.html"));
+    const QCommandLineOption inspectOption(
+        QStringLiteral("inspect"),
+        QObject::tr("With --screenshot: inspect the launch once the first compile is shown "
+                    "(counters per instruction and where the warps wait, on the GPU), and take "
+                    "the screenshot when the editor, the Inspect dock and the SASS tab show it. "
+                    "Exits 1 with a message when the inspection fails or is refused."));
+    const QCommandLineOption inspectResultOption(
+        QStringLiteral("inspect-result"),
+        QObject::tr("With --screenshot: show this recorded inspection (cuwb inspect --json) on "
+                    "the project's source, as --inspect would, without a GPU."),
+        QStringLiteral("result.json"));
     parser.addOptions({screenshotOption, sizeOption, screenOption, cursorOption, samplesOption,
                        runOption, measureOption, metricsOption, sweepOption, presetOption,
                        openSweepOption, baselineOption, sweepPageOption, lessonOption,
-                       predictOption, reportOption});
+                       predictOption, reportOption, inspectOption, inspectResultOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -171,6 +183,28 @@ int main(int argc, char *argv[])
     const bool sweep = parser.isSet(sweepOption);
     const bool openSweep = parser.isSet(openSweepOption);
     const bool lesson = parser.isSet(lessonOption);
+    const bool inspect = parser.isSet(inspectOption) || parser.isSet(inspectResultOption);
+    if (inspect) {
+        if (screenshotPath.isEmpty()) {
+            printError(QObject::tr("--inspect and --inspect-result need --screenshot FILE"));
+            return 2;
+        }
+        if (parser.isSet(inspectOption) && parser.isSet(inspectResultOption)) {
+            printError(QObject::tr("choose one of --inspect and --inspect-result"));
+            return 2;
+        }
+        if (sweep || openSweep || lesson || parser.isSet(runOption) ||
+            parser.isSet(measureOption)) {
+            printError(QObject::tr("--inspect and --inspect-result leave out --run, --measure, "
+                                   "--sweep, --open-sweep and --lesson"));
+            return 2;
+        }
+        if (parser.positionalArguments().isEmpty()) {
+            printError(QObject::tr("--inspect needs a project: cuda-workbench --inspect "
+                                   "--screenshot FILE PROJECT.cuwb"));
+            return 2;
+        }
+    }
     QList<QPair<QString, QString>> predictions;
     if (lesson) {
         if (screenshotPath.isEmpty()) {
@@ -318,7 +352,18 @@ int main(int argc, char *argv[])
     std::unique_ptr<cuwb::ScreenshotRunner> runner;
     std::unique_ptr<cuwb::SweepScreenshotRunner> sweepRunner;
     std::unique_ptr<cuwb::LessonScreenshotRunner> lessonRunner;
-    if (lesson) {
+    std::unique_ptr<cuwb::InspectScreenshotRunner> inspectRunner;
+    if (inspect) {
+        window.resize(width, height);
+        using Mode = cuwb::InspectScreenshotRunner::Mode;
+        inspectRunner = std::make_unique<cuwb::InspectScreenshotRunner>(
+            &window, screenshotPath, parser.isSet(inspectOption) ? Mode::Run : Mode::Open);
+        inspectRunner->setResultFile(parser.value(inspectResultOption));
+        inspectRunner->setCursorLine(cursorLine);
+        QObject::connect(inspectRunner.get(), &cuwb::InspectScreenshotRunner::finished, &app,
+                         [](int code) { QCoreApplication::exit(code); });
+        inspectRunner->start();
+    } else if (lesson) {
         window.resize(width, height);
         lessonRunner = std::make_unique<cuwb::LessonScreenshotRunner>(&window, screenshotPath);
         lessonRunner->setPredictions(predictions);
