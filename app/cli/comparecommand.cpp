@@ -2,16 +2,16 @@
 // measured, profiled (the metrics pass with speed of light and the roofline's counters) and
 // inspected (counters per line) on one worker, one after the other; then the times, the
 // metrics, the kernels' counters and the findings are compared, the differences that count
-// marked (core/inspect/comparison.h says when a difference counts).
+// marked (core/measure/comparison.h says when a difference counts).
 #include "argumentparser.h"
 #include "commands.h"
 #include "workeroptions.h"
 
 #include "interruptcancels.h"
 
-#include "inspect/comparison.h"
-#include "inspect/roofline.h"
+#include "measure/comparison.h"
 #include "measure/measurejson.h"
+#include "measure/roofline.h"
 #include "project/project.h"
 #include "worker/workerclient.h"
 

@@ -8,9 +8,9 @@
 #include "interruptcancels.h"
 #include "util/format.h"
 
-#include "inspect/roofline.h"
 #include "measure/measurejson.h"
 #include "measure/metrics.h"
+#include "measure/roofline.h"
 #include "project/project.h"
 #include "worker/protocol.h"
 #include "worker/workerclient.h"

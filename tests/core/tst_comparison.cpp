@@ -1,6 +1,6 @@
 // The A/B comparison of two variants: when a time or a counter difference counts, the verdict
 // in words, and the findings only one side has.
-#include "inspect/comparison.h"
+#include "measure/comparison.h"
 
 #include <QtTest>
 

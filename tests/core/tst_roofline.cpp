@@ -1,8 +1,8 @@
 // Speed of light and the roofline from a metrics pass's values: the metric names plan on the
 // H200's chip with CUPTI's host library (no GPU), the device peaks match the data sheet, FLOPs
 // count an FMA as two, and the point lands on the right side of the ridge.
-#include "inspect/roofline.h"
 #include "measure/metrics.h"
+#include "measure/roofline.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "inspect/comparison.h"
+#include "measure/comparison.h"
 
 #include <algorithm>
 #include <cmath>

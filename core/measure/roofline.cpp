@@ -1,4 +1,4 @@
-#include "inspect/roofline.h"
+#include "measure/roofline.h"
 
 #include "measure/throughput.h"
 
