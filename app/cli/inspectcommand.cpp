@@ -11,39 +11,17 @@
 #include "inspect/instructioncountersjson.h"
 #include "inspect/linecounters.h"
 #include "project/project.h"
+#include "util/text.h"
 #include "worker/workerclient.h"
 
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 
 namespace cuwb::cli {
 
 namespace {
 
 constexpr std::size_t kHotLines = 5;
-
-std::vector<std::string> splitLines(const std::string &text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r') {
-            line.pop_back();
-        }
-        lines.push_back(line);
-    }
-    return lines;
-}
-
-std::string trimmed(const std::string &text)
-{
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string::npos) {
-        return {};
-    }
-    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
 
 std::string number(double value, const char *pattern = "%.0f")
 {
@@ -63,7 +41,7 @@ std::string sourceText(const LineCounters &line, const std::string &fileName,
     if (!own || line.line < 1 || std::size_t(line.line) > source.size()) {
         return line.file.empty() ? std::string() : "(" + line.file + ")";
     }
-    return trimmed(source[std::size_t(line.line) - 1]);
+    return std::string(trimmed(source[std::size_t(line.line) - 1]));
 }
 
 void printSummary(std::ostream &out, const std::string &path, const InspectSummary &summary,

@@ -4,6 +4,7 @@
 // GPU is involved. Without nvdisasm it says what to install and exits with its own status.
 #include "argumentparser.h"
 #include "commands.h"
+#include "diagnostictext.h"
 
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
@@ -46,18 +47,6 @@ struct Target
     std::string kernel; // the kernel to show; empty: every kernel
 };
 
-std::vector<std::string> splitLines(const std::string &text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        lines.push_back(std::move(line));
-    }
-    return lines;
-}
-
 // The lines of the main source and of headers the line table names (read once each).
 class SourceLines
 {
@@ -97,32 +86,6 @@ private:
     std::vector<std::string> m_main;
     std::map<std::string, std::vector<std::string>> m_files;
 };
-
-std::string formatDiagnostic(const Diagnostic &diagnostic, const Target &target)
-{
-    std::string text = diagnostic.file.empty() || diagnostic.file == target.fileName
-                           ? target.shownFile
-                           : diagnostic.file;
-    if (diagnostic.line > 0) {
-        text += ":" + std::to_string(diagnostic.line);
-        if (diagnostic.column > 0)
-            text += ":" + std::to_string(diagnostic.column);
-    }
-    text += std::string(": ") + severityName(diagnostic.severity) + ": ";
-    if (!diagnostic.code.empty())
-        text += (diagnostic.code.front() == '#' ? "" : "#") + diagnostic.code + ": ";
-    return text + diagnostic.message;
-}
-
-void printDiagnostics(std::ostream &out, const std::vector<Diagnostic> &diagnostics,
-                      const Target &target, int depth)
-{
-    for (const Diagnostic &diagnostic : diagnostics) {
-        out << std::string(std::size_t(depth) * 2, ' ') << formatDiagnostic(diagnostic, target)
-            << "\n";
-        printDiagnostics(out, diagnostic.notes, target, depth + 1);
-    }
-}
 
 std::optional<std::string> readFile(const std::string &path, std::string &contents)
 {
@@ -426,7 +389,7 @@ int runSass(const std::vector<std::string> &arguments)
     KernelCompiler compiler;
     const CompileResult compiled = compiler.compile(target.source, target.fileName, target.options);
     if (!compiled.success) {
-        printDiagnostics(std::cerr, compiled.diagnostics, target, 0);
+        printDiagnostics(std::cerr, compiled.diagnostics, target.fileName, target.shownFile);
         if (!compiled.failureMessage.empty())
             std::cerr << "cuwb " << kCommand << ": " << compiled.failureMessage << "\n";
         const std::string message =

@@ -1,8 +1,10 @@
 // Small text helpers shared by the parsers of NVRTC's and ptxas' output and of CUDA sources.
 #pragma once
 
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cuwb {
 
@@ -17,6 +19,19 @@ inline std::string_view trimmed(std::string_view text)
     while (!text.empty() && isSpace(text.back()))
         text.remove_suffix(1);
     return text;
+}
+
+// The text's lines, without their line ends (a trailing \r included).
+inline std::vector<std::string> splitLines(const std::string &text)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        lines.push_back(std::move(line));
+    }
+    return lines;
 }
 
 inline bool startsWith(std::string_view text, std::string_view prefix)

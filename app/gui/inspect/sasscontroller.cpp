@@ -1,11 +1,11 @@
 #include "gui/inspect/sasscontroller.h"
 
 #include "gui/common/qtconvert.h"
+#include "util/text.h"
 
 #include <exception>
 #include <list>
 #include <mutex>
-#include <sstream>
 #include <utility>
 
 namespace cuwb {
@@ -39,21 +39,7 @@ struct SassController::Cache
     }
 };
 
-namespace {
-
-std::vector<std::string> splitLines(const std::string &text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        lines.push_back(std::move(line));
-    }
-    return lines;
-}
-
-} // namespace
+namespace {} // namespace
 
 SassController::SassController(QObject *parent)
     : QObject(parent)
