@@ -147,8 +147,8 @@ nlohmann::json summaryJson(const InspectResult &result, const InspectSummary &su
 
 void printInspectHelp(std::ostream &out)
 {
-    out << "Usage: cuwb inspect PROJECT.cuwb [--json] [--metric NAME]... [--device N]\n"
-           "                    [--worker CMD]\n"
+    out << "Usage: cuwb inspect PROJECT.cuwb [--json] [--metric NAME]... [--no-stalls]\n"
+           "                    [--device N] [--worker CMD]\n"
            "\n"
            "Runs the project's kernel once in a 'cuwb worker' child with CUPTI counting per\n"
            "machine instruction (SASS metrics; the patched kernel is slower and never\n"
@@ -156,13 +156,16 @@ void printInspectHelp(std::ostream &out)
            "projects' default) and says what stands out on each line: uncoalesced loads\n"
            "and stores (global sectors per request against the ideal), shared-memory bank\n"
            "conflicts (wavefronts against the ideal), local memory (spills), divergent\n"
-           "branches and idle threads. Needs permission to use the GPU's performance\n"
+           "branches and idle threads. A launch of its own before that one, unpatched and\n"
+           "at full speed, samples the warps' program counters to show where they waited\n"
+           "and why (stall reasons). Needs permission to use the GPU's performance\n"
            "counters; without it the message says how to get it.\n"
            "\n"
            "  --json            print the instructions' counters and the lines as JSON\n"
            "  --metric NAME     count NAME (a CUPTI SASS metric such as\n"
            "                    smsp__sass_sectors_mem_global) instead of the default set;\n"
            "                    repeat for several\n"
+           "  --no-stalls       count only; skip the PC-sampling launch\n"
            "  --device N        the GPU to inspect on (default 0)\n"
            "  --worker CMD      start the worker with CMD instead of 'cuwb worker'\n"
            "\n"
@@ -175,6 +178,7 @@ int runInspect(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
     parser.addFlag({"--json"});
+    parser.addFlag({"--no-stalls"});
     parser.addOption({"--metric"});
     parser.addOption({"--device"});
     parser.addOption({"--worker"});
@@ -215,6 +219,7 @@ int runInspect(const std::vector<std::string> &arguments)
     if (!metricNames.empty()) {
         inspect.metrics = metricNames;
     }
+    inspect.sampleStalls = !parser.isSet("--no-stalls");
     const auto workerChoice = workerOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("inspect", *problem);

@@ -3,29 +3,15 @@
 // source lines by the host (linecounters.h).
 #pragma once
 
+#include "cuda/cuptipcsampling.h"
 #include "cuda/cuptisassmetrics.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
 namespace cuwb {
-
-// Where a kernel's warps waited at one instruction, from PC sampling: the samples by stall
-// reason, in CUPTI's words without its prefix ("long_scoreboard", "selected", ...), placed on
-// the instruction's source line. The worker does not collect them yet (docs/inspect.md); the
-// host reads and shows them wherever a result carries them.
-struct PcStallSamples
-{
-    std::string function;
-    std::uint32_t pcOffset = 0;
-    std::map<std::string, std::uint64_t> reasons;
-    std::uint64_t samples = 0; // all the samples at this instruction
-    std::string file;
-    std::uint32_t line = 0;
-};
 
 // The counters Inspect collects by default: what each instruction executed, for how many
 // threads, and how it used memory (sectors against the ideal, shared-memory wavefronts against
@@ -35,6 +21,7 @@ std::vector<std::string> defaultInspectMetrics();
 struct InspectRequest
 {
     std::vector<std::string> metrics = defaultInspectMetrics();
+    bool sampleStalls = true; // a launch of its own, before the counting one, with PC sampling
 };
 
 struct InspectResult
@@ -46,8 +33,7 @@ struct InspectResult
     std::string error;             // empty on success; a sentence for the user
     bool permissionDenied = false; // error then says the fix
     bool lineInfo = false;         // whether the instructions carry source lines
-    // Where the warps waited: PC sampling of the unpatched kernel, in a launch of its own
-    // (not collected by this worker yet: empty, with no error).
+    // Where the warps waited: PC sampling of the unpatched kernel, in a launch of its own.
     std::vector<PcStallSamples> stalls; // the kernel's sampled instructions, by offset
     std::uint64_t stallSamples = 0;     // all samples taken, the kernel's and others'
     std::uint64_t droppedStallSamples = 0;

@@ -2,6 +2,7 @@
 
 #include "compiler/kernellookup.h"
 #include "cuda/apierror.h"
+#include "cuda/cuptipcsampling.h"
 #include "cuda/cuptiprofiler.h"
 #include "cuda/cuptisassmetrics.h"
 #include "cuda/devicememory.h"
@@ -365,19 +366,23 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
         s, request, "metrics pass",
         [&](const Prepared &prepared, const std::function<void()> &launch, std::string &phase) {
             describeOccupancy(s.device, *prepared.function, prepared, result);
-            // The counters start from an L2 without the set-up's dirty lines (the inputs and
-            // the poisoned outputs were just written), as `ncu --cache-control all` starts:
-            // otherwise their write-back lands in the kernel's DRAM bytes (3 % more on the
-            // H200's copy).
+            // Every pass's counters start from an L2 without dirty lines (the set-up's inputs
+            // and poisoned outputs, the last pass's outputs), as `ncu --cache-control all`
+            // starts each of its passes: otherwise their write-back lands in the kernel's DRAM
+            // bytes (3 % more on the H200's copy), and a working set that fits in the L2 is
+            // read from it instead of DRAM after the first pass. The passes are ours to
+            // replay (user replay) so that the flush can run between them.
             phase = "flushing the L2 before the metrics pass";
-            {
-                const DeviceBuffer flush = l2FlushBuffer(s.device, s.gpuHelpers(), *s.stream);
-                s.gpuHelpers().readFlush(flush.pointer(), flush.bytes(), 0, *s.stream);
+            const DeviceBuffer flush = l2FlushBuffer(s.device, s.gpuHelpers(), *s.stream);
+            unsigned passes = 0;
+            const auto flushL2 = [&] {
+                phase = "flushing the L2 before a pass of the metrics pass";
+                s.gpuHelpers().readFlush(flush.pointer(), flush.bytes(), passes++, *s.stream);
                 s.stream->synchronize();
-            }
-            phase = "running the user's kernel (metrics pass)";
+                phase = "running the user's kernel (metrics pass)";
+            };
             const ProfilerValues values =
-                CuptiProfiler::profile(s.ordinal, metrics.metrics, launch);
+                CuptiProfiler::profile(s.ordinal, metrics.metrics, launch, 8, flushL2);
             result.chip = values.chip;
             result.values = values.values;
             result.passes = values.passes;
@@ -394,6 +399,33 @@ InspectResult Runner::inspect(const RunRequest &request, const InspectRequest &i
 {
     InspectResult result;
     State &s = *m_state;
+    // Two launches, each on freshly initialised buffers: the kernel unpatched while its PCs are
+    // sampled, then patched to count per instruction.
+    if (inspect.sampleStalls) {
+        const std::string failed = untimedPass(
+            s, request, "sampling pass",
+            [&](const Prepared &prepared, const std::function<void()> &launch, std::string &phase) {
+                const KernelLookup lookup = findKernel(prepared.compiled, prepared.launch.kernel);
+                const std::string kernel =
+                    lookup.kernel ? lookup.kernel->loweredName : prepared.launch.kernel;
+                phase = "running the user's kernel (PC sampling)";
+                PcSamplingResult pcs = CuptiPcSampling::collect(prepared.compiled.cubin, launch);
+                result.stallError = pcs.error;
+                result.stallSamples = pcs.totalSamples;
+                result.droppedStallSamples = pcs.droppedSamples;
+                for (PcStallSamples &pc : pcs.pcs) {
+                    if (pc.function == kernel) {
+                        result.stalls.push_back(std::move(pc));
+                    }
+                }
+            });
+        if (!failed.empty()) {
+            // A fault or a hang of the kernel itself is the pass's failure, not only the
+            // samples': the counting launch would meet it again.
+            result.error = failed;
+            return result;
+        }
+    }
     const std::string failed = untimedPass(
         s, request, "inspection pass",
         [&](const Prepared &prepared, const std::function<void()> &launch, std::string &phase) {

@@ -85,6 +85,7 @@ json makeInspectRequest(const RunRequest &request, const InspectRequest &inspect
     json out = makeRequest(message::kInspect);
     out["request"] = request;
     out["metrics"] = inspect.metrics;
+    out["stalls"] = inspect.sampleStalls;
     return out;
 }
 
@@ -168,6 +169,7 @@ WorkerRequest parseRequest(const json &message)
         if (const auto it = message.find("metrics"); it != message.end()) {
             it->get_to(request.inspect.metrics);
         }
+        request.inspect.sampleStalls = message.value("stalls", true);
     } else if (type == message::kPage) {
         request.type = WorkerRequest::Type::Page;
         message.get_to(request.page);

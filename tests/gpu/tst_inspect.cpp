@@ -37,6 +37,21 @@ QJsonObject lineEntry(const QJsonObject &inspected, int line)
     return {};
 }
 
+// The stall reason with the most samples on a line of `cuwb inspect --json`.
+QString topReason(const QJsonObject &line)
+{
+    QString top;
+    double most = 0;
+    const QJsonObject reasons = line.value(QStringLiteral("stallReasons")).toObject();
+    for (auto it = reasons.begin(); it != reasons.end(); ++it) {
+        if (it.value().toDouble() > most) {
+            most = it.value().toDouble();
+            top = it.key();
+        }
+    }
+    return top;
+}
+
 QStringList findingKinds(const QJsonObject &inspected)
 {
     QStringList kinds;
@@ -57,6 +72,7 @@ private Q_SLOTS:
     void initTestCase();
     void naiveTransposeStoreIsUncoalesced();
     void sharedTileHasBankConflictPaddedNone();
+    void stallsPlacedOnTheLinesThatWait();
 
 private:
     // `cuwb inspect --json PROJECT`, parsed; skips when the counters are not allowed here.
@@ -135,6 +151,41 @@ void TestInspect::sharedTileHasBankConflictPaddedNone()
     QVERIFY2(padded.value(QStringLiteral("error")).toString().isEmpty(),
              qPrintable(padded.value(QStringLiteral("error")).toString()));
     QCOMPARE(findingKinds(padded), QStringList{});
+}
+
+void TestInspect::stallsPlacedOnTheLinesThatWait()
+{
+    if (!m_skipReason.isEmpty())
+        QSKIP(qPrintable(m_skipReason));
+    const QJsonObject inspected = inspect(QStringLiteral("transpose/transpose.cuwb"));
+    const QString error = inspected.value(QStringLiteral("error")).toString();
+    if (error.contains(QStringLiteral("permission")))
+        QSKIP("no permission to use the GPU's performance counters here");
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QJsonObject result = inspected.value(QStringLiteral("result")).toObject();
+    QVERIFY2(result.value(QStringLiteral("stallError")).toString().isEmpty(),
+             qPrintable(result.value(QStringLiteral("stallError")).toString()));
+    QVERIFY(result.value(QStringLiteral("stallSamples")).toDouble() > 0);
+    QVERIFY(!result.value(QStringLiteral("stalls")).toArray().isEmpty());
+
+    // Every sample of the kernel is on a line and the shares add up to one. The line that
+    // loads and stores (the naive kernel's only memory line) waits on its load (long
+    // scoreboard); the closing brace holds the EXIT, where warps wait for their 32-sector
+    // stores to drain.
+    const int copyLine =
+        lineContaining(m_transposeSource, QStringLiteral("out[(long long)x * rows + y]"));
+    double shares = 0;
+    for (const QJsonValue &value : inspected.value(QStringLiteral("lines")).toArray()) {
+        const QJsonObject line = value.toObject();
+        QVERIFY(line.value(QStringLiteral("line")).toInt() > 0);
+        shares += line.value(QStringLiteral("stallShare")).toDouble();
+    }
+    QVERIFY2(qAbs(shares - 1.0) < 1e-6, qPrintable(QString::number(shares)));
+    const QJsonObject copy = lineEntry(inspected, copyLine);
+    QVERIFY2(copy.value(QStringLiteral("stallShare")).toDouble() > 0.2,
+             QJsonDocument(copy).toJson().constData());
+    QCOMPARE(topReason(copy), QStringLiteral("long_scoreboard"));
+    QCOMPARE(topReason(lineEntry(inspected, copyLine + 1)), QStringLiteral("drain"));
 }
 
 QTEST_GUILESS_MAIN(TestInspect)
