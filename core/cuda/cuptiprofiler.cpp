@@ -227,7 +227,8 @@ ProfilerPlan CuptiProfiler::plan(const std::string &chip, const std::vector<std:
 }
 
 ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::string> &metrics,
-                                      const std::function<void()> &launch, std::size_t maxRanges)
+                                      const std::function<void()> &launch, std::size_t maxRanges,
+                                      const std::function<void()> &beforePass)
 {
     ProfilerValues out;
     std::string reason;
@@ -356,7 +357,7 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
     config.counterDataImageSize = counterData.size();
     config.pCounterDataImage = counterData.data();
     config.range = CUPTI_AutoRange;
-    config.replayMode = CUPTI_KernelReplay;
+    config.replayMode = beforePass ? CUPTI_UserReplay : CUPTI_KernelReplay;
     config.maxRangesPerPass = rangeRoom;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
@@ -371,22 +372,21 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
 
     start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
     start.pRangeProfilerObject = object;
-    result = f->start(&start);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerStart", result);
-    }
     struct Stop
     {
         const ProfilerFunctions &f;
         CUpti_RangeProfiler_Object *object;
         bool stopped = false;
+        bool allPassesSubmitted = false;
         CUptiResult operator()()
         {
             stopped = true;
             CUpti_RangeProfiler_Stop_Params p{};
             p.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
             p.pRangeProfilerObject = object;
-            return f.stop(&p);
+            const CUptiResult stopped = f.stop(&p);
+            allPassesSubmitted = p.isAllPassSubmitted != 0;
+            return stopped;
         }
         ~Stop()
         {
@@ -394,11 +394,43 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
                 (void)(*this)();
             }
         }
-    } stop{*f, object};
-    launch();
-    result = stop();
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerStop", result);
+    };
+    if (!beforePass) {
+        result = f->start(&start);
+        if (result != CUPTI_SUCCESS) {
+            return refused("cuptiRangeProfilerStart", result);
+        }
+        Stop stop{*f, object};
+        launch();
+        result = stop();
+        if (result != CUPTI_SUCCESS) {
+            return refused("cuptiRangeProfilerStop", result);
+        }
+    } else {
+        // One start/launch/stop per pass until CUPTI has every pass it planned; a CUPTI that
+        // kept asking would be a bug, and the loop ends with a sentence instead.
+        const std::size_t passLimit = std::max<std::size_t>(plan.passes, 1) + 2;
+        for (std::size_t pass = 0;; ++pass) {
+            if (pass == passLimit) {
+                out.error = "CUPTI asked for more than the " + std::to_string(plan.passes) +
+                            " passes it planned";
+                return out;
+            }
+            beforePass();
+            result = f->start(&start);
+            if (result != CUPTI_SUCCESS) {
+                return refused("cuptiRangeProfilerStart", result);
+            }
+            Stop stop{*f, object};
+            launch();
+            result = stop();
+            if (result != CUPTI_SUCCESS) {
+                return refused("cuptiRangeProfilerStop", result);
+            }
+            if (stop.allPassesSubmitted) {
+                break;
+            }
+        }
     }
 
     CUpti_RangeProfiler_DecodeData_Params decode{};

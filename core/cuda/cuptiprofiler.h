@@ -48,8 +48,16 @@ public:
     // one range each, up to `maxRanges`; `launch` must wait for them. Exceptions from `launch`
     // pass through after the profiler is disabled. `values` are the first range's (the first
     // kernel launched), `rangeValues` every range's.
+    //
+    // Without `beforePass`, CUPTI replays each kernel for the passes the metrics need (kernel
+    // replay, memory saved and restored by CUPTI). With it, the caller replays: `beforePass`
+    // then `launch` run once per pass, `beforePass` outside the profiled ranges (user replay;
+    // the kernel runs again on what the last pass left, as timed samples do). The metrics pass
+    // flushes the L2 there, so that every pass starts from the same cache state, as Nsight
+    // Compute's --cache-control all does.
     static ProfilerValues profile(int deviceOrdinal, const std::vector<std::string> &metrics,
-                                  const std::function<void()> &launch, std::size_t maxRanges = 8);
+                                  const std::function<void()> &launch, std::size_t maxRanges = 8,
+                                  const std::function<void()> &beforePass = {});
 };
 
 // The sentence for a lack of profiling permission: the reason and the three fixes.
