@@ -19,7 +19,7 @@ bool isPredicated(const SassInstruction &instruction)
 
 void InstructionMix::add(const SassInstruction &instruction)
 {
-    if (instruction.padding)
+    if (instruction.padding || instruction.endOfCode)
         return;
     ++counts[std::size_t(instruction.klass)];
     ++instructions;
@@ -77,7 +77,7 @@ FunctionMix instructionMix(const SassFunction &function)
     mix.function = function.name;
     std::map<std::pair<std::string, int>, LineMix> byLine;
     for (const SassInstruction &instruction : function.instructions) {
-        if (instruction.padding)
+        if (instruction.padding || instruction.endOfCode)
             continue;
         mix.total.add(instruction);
         if (instruction.source.line <= 0) {

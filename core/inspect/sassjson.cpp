@@ -30,6 +30,7 @@ void to_json(nlohmann::json &json, const SassInstruction &instruction)
         {"accessBytes", instruction.accessBytes},
         {"spill", instruction.spill},
         {"padding", instruction.padding},
+        {"endOfCode", instruction.endOfCode},
         {"routine", instruction.routine},
         {"notes", instruction.notes},
     };

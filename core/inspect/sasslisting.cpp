@@ -230,7 +230,9 @@ bool isSelfBranch(const SassFunction &function, const SassInstruction &instructi
 }
 
 // nvdisasm shows the end of a function's code as a branch to itself followed by NOPs up to the
-// section's alignment; none of it runs.
+// section's alignment. The NOPs are padding. The branch never issues but stays in the listing:
+// a warp that has issued its EXIT and waits for its stores to drain is sampled there, and PC
+// sampling (like Nsight Compute's source page) puts those samples on it.
 void markPadding(SassFunction &function)
 {
     std::vector<SassInstruction> &code = function.instructions;
@@ -238,7 +240,7 @@ void markPadding(SassFunction &function)
     while (first > 0 && code[first - 1].baseOpcode() == "NOP" && code[first - 1].predicate.empty())
         --first;
     if (first > 0 && isSelfBranch(function, code[first - 1])) {
-        --first;
+        code[first - 1].endOfCode = true;
     } else if (first == code.size() || first == 0) {
         return;
     } else {

@@ -33,9 +33,12 @@ struct SassInstruction
     SassClass klass = SassClass::Other;
     int accessBytes = 0; // per thread, for loads, stores and atomics (sassAccessBytes)
     bool spill = false;  // a register spill or refill, as nvdisasm marks them (SpillRefill)
-    // The self-branch and NOPs that pad a function to its alignment: never executed, left out
-    // of the mix.
+    // The NOPs that pad a function to its alignment: never executed, left out of the listing.
     bool padding = false;
+    // The branch to itself that ends a function's code: never issued, so left out of the mix,
+    // but kept in the listing, where PC sampling finds the warps that exited and wait for their
+    // stores to drain.
+    bool endOfCode = false;
     int routine = 0; // index into SassFunction::routines of the routine it belongs to
 
     [[nodiscard]] std::string_view baseOpcode() const { return sassBaseOpcode(opcode); }

@@ -179,14 +179,19 @@ void TestSassListing::paddingIsLeftOut()
         std::find_if(copy.instructions.begin(), copy.instructions.end(),
                      [](const SassInstruction &instruction) { return instruction.padding; });
     QVERIFY(firstPadding != copy.instructions.end());
-    QCOMPARE(firstPadding->opcode, std::string("BRA")); // the branch to itself
-    QVERIFY(std::prev(firstPadding)->opcode == "EXIT");
-    for (auto it = std::next(firstPadding); it != copy.instructions.end(); ++it) {
+    // The branch to itself ends the code: listed (exited warps are sampled there), not padding,
+    // and not in the mix.
+    const auto end = std::prev(firstPadding);
+    QCOMPARE(end->opcode, std::string("BRA"));
+    QVERIFY(end->endOfCode);
+    QVERIFY(std::prev(end)->opcode == "EXIT");
+    QVERIFY(!std::prev(end)->endOfCode);
+    for (auto it = firstPadding; it != copy.instructions.end(); ++it) {
         QVERIFY(it->padding);
         QCOMPARE(it->opcode, std::string("NOP"));
     }
     const FunctionMix mix = instructionMix(copy);
-    QCOMPARE(mix.total.instructions, int(firstPadding - copy.instructions.begin()));
+    QCOMPARE(mix.total.instructions, int(end - copy.instructions.begin()));
     QCOMPARE(mix.total.count(SassClass::Other), 0);
 }
 
