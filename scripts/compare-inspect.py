@@ -91,13 +91,17 @@ def ncu_source_counters(project, kernel, full):
         report = os.path.join(scratch, "inspect")
         what = ["--set", "full"] if full else ["--section", "SourceCounters"]
         command = ["ncu"] + what + ["--import-source", "no",
-                   "-k", "regex:^" + kernel + "$", "-f", "-o", report,
+                   "-k", "regex:^" + kernel + "$", "-f", "-o", report] + (
+                   # a C++ kernel: cuwb names it by its lowered (mangled) name
+                   ["--kernel-name-base", "mangled"] if kernel.startswith("_Z") else []) + [
                    sys.executable, os.path.join(HERE, "compare-ncu.py"), "--harness",
                    os.path.basename(project), "--launches", "1"]
         done, seconds = run_timed(command, cwd=folder)
         if done.returncode != 0:
             raise RuntimeError("ncu failed: " + done.stdout[-1500:] + done.stderr[-1500:])
         sections = ncu_sections(report + ".ncu-rep")
+    if kernel not in sections and len(sections) == 1:
+        kernel = next(iter(sections))  # the one kernel profiled, named as ncu names it
     if kernel not in sections:
         raise RuntimeError("ncu's report has no kernel " + kernel + " (it has " +
                            ", ".join(sections) + ")")
@@ -131,6 +135,10 @@ def compare(cuwb, project, full):
                            "workbench has not (%s)" % sorted(executed - set(mine))[:5])
         return report
     lines = {o: mine[o]["line"] for o in mine}
+    # PC samples land where no instruction is counted too: on the branch that ends the code,
+    # where exited warps wait for their stores to drain.
+    for sampled in result.get("stalls", []):
+        lines.setdefault(sampled["offset"], sampled["line"])
     mismatches = []
     totals = {}
     per_line = {}
@@ -153,22 +161,31 @@ def compare(cuwb, project, full):
         {"line": line, "what": what, "cuwb": v[0], "ncu": v[1]}
         for (line, what), v in sorted(per_line.items()) if v[0] != v[1]]
     report["lines"] = len({line for (line, _) in per_line if line})
+    # The three lines with the most PC samples, each with its share of the kernel's samples.
+    def top_three(samples):
+        total = float(sum(samples.values())) or 1.0
+        ranked = sorted(((n, line) for line, n in samples.items() if line), reverse=True)[:3]
+        return [[line, n / total] for n, line in ranked]
+
     stalls = {}
     for offset, values in theirs.items():
         stalls[lines.get(offset, 0)] = stalls.get(lines.get(offset, 0), 0) + values[STALLS]
-    report["ncuTopStallLines"] = [line for line, _ in sorted(
-        stalls.items(), key=lambda kv: -kv[1]) if line][:3]
-    our_stalls = {}
-    for line in ours["lines"]:
-        if line.get("stallSamples"):
-            our_stalls[line["line"]] = line["stallSamples"]
-    report["cuwbTopStallLines"] = [line for line, _ in sorted(
-        our_stalls.items(), key=lambda kv: -kv[1])][:3]
+    report["ncuTopStallLines"] = top_three(stalls)
+    report["cuwbTopStallLines"] = top_three(
+        {line["line"]: line.get("stallSamples", 0) for line in ours["lines"]})
     findings = []
     for line in ours["lines"]:
         findings += ["%d: %s" % (line["line"], f["message"]) for f in line["findings"]]
     report["findings"] = findings
     return report
+
+
+def stall_cell(ours, theirs):
+    """`20 (51 %), 19 (34 %) / ...`, bold where the lines or their order differ."""
+    text = lambda top: ", ".join("%d (%.0f %%)" % (line, 100 * share) for line, share in top)
+    same = [line for line, _ in ours] == [line for line, _ in theirs]
+    cell = text(ours) + " / " + text(theirs)
+    return cell if same else "**" + cell + "**"
 
 
 def main():
@@ -203,7 +220,7 @@ def main():
             r["project"], r["kernel"], r["instructions"], r["lines"], cell("warp instructions"),
             cell("global sectors"), cell("ideal sectors"), cell("L1 tag requests"),
             len(r["instructionMismatches"]),
-            ", ".join(map(str, r["cuwbTopStallLines"])) + " / " + ", ".join(map(str, r["ncuTopStallLines"])),
+            stall_cell(r["cuwbTopStallLines"], r["ncuTopStallLines"]),
             r["cuwbSeconds"], r["ncuSeconds"], "; ".join(r["findings"]) or "none"))
     if args.json:
         with open(args.json, "w") as f:

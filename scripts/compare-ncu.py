@@ -94,14 +94,30 @@ def harness(project_path, launches):
     if options.get("lineInfo"):
         flags.append("-lineinfo")
     launch = project["launch"]
-    module = cupy.RawModule(code=source, options=tuple(flags))
-    kernel = module.get_function(launch["kernel"])
 
     names = {}
     for variable in launch.get("variables", []):
         names[variable["name"]] = evaluate(variable["value"], names)
+    # The launch's defines are names in its expressions and -D options of the compile; with
+    # tunerDefines, the block's size is defined as Kernel Tuner's block_size_x/y/z.
+    for define in launch.get("defines", []):
+        text = str(define["value"])
+        try:
+            value = evaluate(text, names)
+            names[define["name"]] = value
+            text = str(int(value)) if float(value).is_integer() else repr(value)
+        except Exception:  # not a number (a type, a token): passed on as written
+            pass
+        flags.append("-D%s=%s" % (define["name"], text))
     block = [int(evaluate(b, names)) for b in launch["block"]]
     names["block"] = types.SimpleNamespace(x=block[0], y=block[1], z=block[2])
+    if launch.get("tunerDefines"):
+        for axis, size in zip("xyz", block):
+            flags.append("-Dblock_size_%s=%d" % (axis, size))
+    # A name expression finds C++ kernels (mangled names) as well as extern "C" ones.
+    module = cupy.RawModule(code=source, options=tuple(flags),
+                            name_expressions=(launch["kernel"],))
+    kernel = module.get_function(launch["kernel"])
     grid = [int(evaluate(g, names)) for g in launch["grid"]]
     arguments = []
     for argument in launch["arguments"]:
