@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace cuwb {
 
@@ -70,12 +71,20 @@ void InspectScreenshotRunner::act()
     const double seconds =
         WorkerClient::metricsTimeoutSeconds(launch->launchSpec().deadlineSeconds) + 60.0;
     expectWithin(int(seconds * 1000.0), tr("no inspection appeared in time"));
+    m_sinceAction.start();
     launch->inspectAction()->trigger();
 }
 
 void InspectScreenshotRunner::onInspectShown()
 {
     m_inspected = true;
+    if (m_sinceAction.isValid()) {
+        // What a user waits for: the action to the annotations (docs/benchmarks.md).
+        std::fprintf(stderr,
+                     "cuda-workbench: inspected in %lld ms (Run > Inspect to the "
+                     "annotated editor)\n",
+                     static_cast<long long>(m_sinceAction.elapsed()));
+    }
     // A refused or failed inspection: the dock says why, and so does the exit code.
     if (!window()->inspectController()->hasResult())
         reportFailure(window()->inspectPanel()->messageText());

@@ -10,6 +10,8 @@
 
 #include "gui/automation/capturerunner.h"
 
+#include <QElapsedTimer>
+
 namespace cuwb {
 
 class MainWindow;
@@ -43,6 +45,7 @@ private:
     QString m_resultPath;
     int m_cursorLine = 0;
     bool m_inspected = false;
+    QElapsedTimer m_sinceAction; // from Run ▸ Inspect to the annotated editor
 };
 
 } // namespace cuwb
