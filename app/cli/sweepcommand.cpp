@@ -9,6 +9,7 @@
 #include "interruptcancels.h"
 #include "util/format.h"
 
+#include "measure/roofline.h"
 #include "project/project.h"
 #include "sweep/sweepexport.h"
 #include "sweep/sweephostcheck.h"
@@ -75,12 +76,46 @@ std::string figures(const SweepPointResult &r)
     return text;
 }
 
-void printPoint(std::ostream &out, const SweepPointResult &r, const SweepProgress &progress)
+// A point's speed of light and place on the roofline, from a metrics pass that collected
+// rooflineMetrics() (--roofline); empty without those values. `peaks` places it under the
+// device's roofs when known.
+std::string rooflineFigures(const SweepPointResult &r, const DevicePeaks *peaks)
+{
+    if (!r.metrics || !r.metrics->ok()) {
+        return {};
+    }
+    std::string text;
+    const SpeedOfLight sol = speedOfLight(r.metrics->values);
+    if (sol.computePercent && sol.memoryPercent) {
+        text += format("SOL compute %.1f%%", *sol.computePercent) +
+                format(", memory %.1f%%", *sol.memoryPercent);
+    }
+    std::string why;
+    const std::optional<RooflinePoint> point = rooflinePoint(r.metrics->values, why);
+    if (point && point->totalFlops() > 0.0) {
+        text += (text.empty() ? "" : "; ") + format("%.2f GFLOP/s", point->flopsPerSecond() / 1e9) +
+                " " + precisionName(point->dominant()) +
+                format(" at %.3g FLOP/byte", point->intensity());
+        if (peaks) {
+            if (const auto placed = placeOnRoofline(*point, *peaks)) {
+                text += format(", %.1f%% of the roof", placed->fractionOfRoof * 100.0);
+                text += placed->memoryBound ? " (memory-bound)" : " (compute-bound)";
+            }
+        }
+    }
+    return text;
+}
+
+void printPoint(std::ostream &out, const SweepPointResult &r, const SweepProgress &progress,
+                const DevicePeaks *peaks = nullptr)
 {
     out << progressTag(progress.done, progress.total) << ' ' << r.point.label() << ": ";
     switch (r.status) {
     case PointStatus::Measured:
         out << figures(r);
+        if (const std::string roof = rooflineFigures(r, peaks); !roof.empty()) {
+            out << "; " << roof;
+        }
         break;
     case PointStatus::Wrong:
         out << "WRONG: " << r.message << "; " << figures(r);
@@ -99,6 +134,17 @@ void printPoint(std::ostream &out, const SweepPointResult &r, const SweepProgres
         out << "  (~" << formatDuration(*progress.secondsLeft) << " left)";
     }
     out << '\n' << std::flush;
+}
+
+// ", metrics pass (N metrics: the roofline's too)": what each point's metrics pass collects.
+std::string metricsNote(const SweepSpec &spec)
+{
+    if (!spec.metrics && !spec.roofline) {
+        return {};
+    }
+    const std::size_t count = pointMetricsRequest(spec).metrics.size();
+    return ", metrics pass (" + std::to_string(count) + " metrics" +
+           (spec.roofline ? ": speed of light and roofline" : "") + ")";
 }
 
 std::string estimateText(const SweepSpec &spec, std::size_t runnable, double deadlineSeconds)
@@ -188,7 +234,8 @@ std::string checkWritable(const std::string &path)
 void printSweepHelp(std::ostream &out)
 {
     out << "Usage: cuwb sweep PROJECT.cuwb [--csv FILE] [--json FILE] [--t4 FILE] [--yes]\n"
-           "                  [--preset ID] [--verify] [--metrics] [--samples N]\n"
+           "                  [--preset ID] [--verify] [--metrics] [--roofline]\n"
+           "                  [--samples N]\n"
            "                  [--cold|--hot] [--list [--arch ARCH]] [--device N]\n"
            "                  [--worker COMMAND]\n"
            "\n"
@@ -211,6 +258,10 @@ void printSweepHelp(std::ostream &out)
            "  --verify          run and verify each point before measuring it; a point with\n"
            "                    wrong output is marked WRONG and is never the best\n"
            "  --metrics         a metrics pass at each point (needs profiling permission)\n"
+           "  --roofline        the metrics pass also collects what speed of light and the\n"
+           "                    roofline need (throughput in % of peak, FP32/FP64/FP16\n"
+           "                    instructions); each point prints its SOL, GFLOP/s and\n"
+           "                    FLOP/byte, and the JSON carries the values (implies --metrics)\n"
            "  --samples N       take N samples at each point\n"
            "  --cold            flush L2 before each sample\n"
            "  --hot             back-to-back launches, L2 kept (the sweep default)\n"
@@ -267,6 +318,9 @@ int listSweep(const std::string &path, const SweepSpec &spec, const RunRequest &
               << plan.compiles << " compiled on the host in " << compiled << ", "
               << plan.variants - plan.compiles << " from the compile cache); "
               << estimateText(spec, runnable, base.launch.deadlineSeconds) << '\n';
+    if (spec.metrics || spec.roofline) {
+        std::cout << "each point then gets a" << metricsNote(spec).substr(1) << '\n';
+    }
     if (jsonPath) {
         if (const std::string problem = writeTextFile(*jsonPath, serializeSweepResult(plan.result));
             !problem.empty()) {
@@ -295,6 +349,7 @@ int runSweep(const std::vector<std::string> &arguments)
     parser.addOption({"--preset"});
     parser.addFlag({"--verify"});
     parser.addFlag({"--metrics"});
+    parser.addFlag({"--roofline"});
     parser.addOption({"--samples"});
     parser.addFlag({"--cold"});
     parser.addFlag({"--hot"});
@@ -367,6 +422,7 @@ int runSweep(const std::vector<std::string> &arguments)
     }
     spec.verify = spec.verify || parser.isSet("--verify");
     spec.metrics = spec.metrics || parser.isSet("--metrics");
+    spec.roofline = spec.roofline || parser.isSet("--roofline");
     if (parser.isSet("--hot")) {
         spec.settings.mode = SampleMode::Hot;
     } else if (parser.isSet("--cold")) {
@@ -441,6 +497,7 @@ int runSweep(const std::vector<std::string> &arguments)
 
     WorkerProcess worker(options);
     SweepRunner runner(worker);
+    std::optional<DevicePeaks> peaks; // from the worker's device, once the sweep starts
     runner.setStartedCallback([&](const SweepResult &started) {
         std::cout << "sweeping " << path << " on " << started.deviceName << ": "
                   << started.points.size() << " points";
@@ -452,11 +509,14 @@ int runSweep(const std::vector<std::string> &arguments)
                   << (spec.settings.fixedSamples > 0 ? std::to_string(spec.settings.fixedSamples)
                                                      : std::string("adaptive"))
                   << " " << sampleModeName(spec.settings.mode) << " samples each"
-                  << (spec.verify ? ", verified" : "") << '\n'
+                  << (spec.verify ? ", verified" : "") << metricsNote(spec) << '\n'
                   << std::flush;
+        if (started.device) {
+            peaks = devicePeaks(*started.device);
+        }
     });
-    runner.setPointCallback([](const SweepPointResult &r, const SweepProgress &progress) {
-        printPoint(std::cout, r, progress);
+    runner.setPointCallback([&](const SweepPointResult &r, const SweepProgress &progress) {
+        printPoint(std::cout, r, progress, peaks ? &*peaks : nullptr);
     });
     SweepContext context;
     context.projectName = project.name;

@@ -75,6 +75,16 @@ std::vector<std::string> rooflineMetrics()
     return metrics;
 }
 
+std::vector<std::string> withRooflineMetrics(std::vector<std::string> metrics)
+{
+    for (std::string &name : rooflineMetrics()) {
+        if (std::find(metrics.begin(), metrics.end(), name) == metrics.end()) {
+            metrics.push_back(std::move(name));
+        }
+    }
+    return metrics;
+}
+
 const char *precisionName(Precision precision)
 {
     switch (precision) {

@@ -23,6 +23,8 @@ namespace cuwb {
 // The metrics speed of light and the roofline read; the metrics pass collects them with
 // --roofline (they fit in the replay passes the planner reports).
 std::vector<std::string> rooflineMetrics();
+// `metrics` with those of rooflineMetrics() it lacks appended, in order, without duplicates.
+std::vector<std::string> withRooflineMetrics(std::vector<std::string> metrics);
 
 enum class Precision { FP32, FP64, FP16 };
 const char *precisionName(Precision precision); // "FP32", "FP64", "FP16"

@@ -365,9 +365,10 @@ ProjectLoad parseProject(std::string_view text)
             } catch (const json::exception &error) {
                 return failureAt(text, joinFieldPath("sweep", plainJsonError(error)));
             }
-            keepUnknown(*sweep, "sweep",
-                        {"axes", "combination", "constraints", "settings", "verify", "metrics"},
-                        project.unknownFields);
+            keepUnknown(
+                *sweep, "sweep",
+                {"axes", "combination", "constraints", "settings", "verify", "metrics", "roofline"},
+                project.unknownFields);
         }
     } catch (const json::exception &error) {
         const std::string message = plainJsonError(error);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "device/archlimits.h"
+#include "device/deviceinfo.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
 #include "worker/protocol.h"
@@ -101,6 +102,9 @@ struct SweepSpec
     SampleSettings settings = defaultSweepSettings();
     bool verify = false;  // run and verify the output at every point before measuring it
     bool metrics = false; // the metrics pass at every point (achieved occupancy, DRAM bytes)
+    // The metrics pass also collects rooflineMetrics() (speed of light and the roofline of
+    // every point); implies the pass.
+    bool roofline = false;
     static SampleSettings defaultSweepSettings();
     bool operator==(const SweepSpec &) const = default;
 };
@@ -220,6 +224,9 @@ struct SweepResult
     std::string kernel;
     std::string sourceHash; // as in Provenance
     std::string deviceName;
+    // The worker's device, for the roofline's ceilings (devicePeaks); absent in files written
+    // before it was recorded.
+    std::optional<DeviceInfo> device;
     SweepSpec spec;
     std::vector<SweepPointResult> points;
     std::optional<double> theoreticalPeakGBps;

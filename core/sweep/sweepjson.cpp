@@ -1,5 +1,6 @@
 #include "sweep/sweepjson.h"
 
+#include "device/devicejson.h"
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
 #include "worker/protocol.h"
@@ -256,6 +257,9 @@ void to_json(json &j, const SweepSpec &spec)
              {"settings", spec.settings},
              {"verify", spec.verify},
              {"metrics", spec.metrics}};
+    if (spec.roofline) {
+        j["roofline"] = true; // absent when off, so older files and projects stay as they were
+    }
 }
 
 void from_json(const json &j, SweepSpec &spec)
@@ -310,6 +314,7 @@ void from_json(const json &j, SweepSpec &spec)
     }
     readBool(j, "verify", spec.verify);
     readBool(j, "metrics", spec.metrics);
+    readBool(j, "roofline", spec.roofline);
 }
 
 void to_json(json &j, PointStatus status)
@@ -441,6 +446,9 @@ json sweepResultToJson(const SweepResult &result)
     if (result.copyCeilingGBps) {
         document["copyCeilingGBps"] = finiteSafe(*result.copyCeilingGBps);
     }
+    if (result.device) {
+        document["device"] = *result.device;
+    }
     document["spec"] = result.spec;
     // Every point measures the same source; it is written once.
     std::string source;
@@ -524,6 +532,9 @@ SweepResultLoad parseSweepResult(std::string_view text)
         read(document, "notes", result.notes);
         readDouble(document, "theoreticalPeakGBps", result.theoreticalPeakGBps);
         readDouble(document, "copyCeilingGBps", result.copyCeilingGBps);
+        if (const auto device = document.find("device"); device != document.end()) {
+            result.device = device->get<DeviceInfo>();
+        }
         read(document, "spec", result.spec);
         std::string source;
         std::string fileName;

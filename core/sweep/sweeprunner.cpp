@@ -1,6 +1,7 @@
 #include "sweep/sweeprunner.h"
 
 #include "launch/launchvalidation.h"
+#include "measure/roofline.h"
 #include "sweep/sweephostcheck.h"
 #include "worker/workerclient.h"
 #include "worker/workerprocess.h"
@@ -183,11 +184,19 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
     r.status = wrong ? PointStatus::Wrong : PointStatus::Measured;
     r.message = wrongMessage;
 
-    if (spec.metrics && !m_cancel.load()) {
-        MetricsRequest metrics;
-        MetricsResult collected = client.metrics(request, metrics);
+    if ((spec.metrics || spec.roofline) && !m_cancel.load()) {
+        MetricsResult collected = client.metrics(request, pointMetricsRequest(spec));
         r.metrics = std::move(collected);
     }
+}
+
+MetricsRequest pointMetricsRequest(const SweepSpec &spec)
+{
+    MetricsRequest request;
+    if (spec.roofline) {
+        request.metrics = withRooflineMetrics(std::move(request.metrics));
+    }
+    return request;
 }
 
 SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
@@ -303,6 +312,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         return finish();
     }
     result.deviceName = device->name;
+    result.device = device;
     const ArchLimits limits = device->limits();
     const std::string arch = device->arch();
 

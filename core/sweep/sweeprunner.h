@@ -61,6 +61,10 @@ struct SweepEstimate
 SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
                             double deadlineSeconds);
 
+// What the metrics pass asks for at each point of `spec`: defaultMetrics(), with
+// rooflineMetrics() when the spec asks for the roofline.
+MetricsRequest pointMetricsRequest(const SweepSpec &spec);
+
 class SweepRunner
 {
 public:

@@ -3,6 +3,7 @@
 // skipped, no GPU; and, with --worker pointing at a stand-in worker with a GPU
 // (core/fakesweepworker.cpp), the streamed lines, the exports and a worker crash mid-sweep.
 #include "device/deviceinfo.h"
+#include "measure/roofline.h"
 #include "sweep/sweepjson.h"
 
 #include "cuwbprocess.h"
@@ -69,6 +70,8 @@ private Q_SLOTS:
     void workerCrashFailsOnePoint();
     void ctrlCKeepsWhatWasMeasured();
     void helpListsSweep();
+    void rooflineAsksEveryPointForItsMetrics();
+    void listSaysWhatTheMetricsPassCollects();
 };
 
 void TestCuwbSweep::rejectsBadUsage_data()
@@ -371,6 +374,52 @@ void TestCuwbSweep::listWritesJsonForAnotherArchitecture()
         runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list"),
                  QStringLiteral("--arch"), QStringLiteral("sm_12")});
     QCOMPARE(unknown.exitCode, 2);
+}
+
+// The stand-in worker answers a metrics request with made-up values (1, 2, 3, ...) for exactly
+// the metrics it names: the JSON shows what `cuwb sweep --roofline` asked for at each point.
+void TestCuwbSweep::rooflineAsksEveryPointForItsMetrics()
+{
+    const QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("out.json"));
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"),
+                                 QStringLiteral("--roofline"), QStringLiteral("--json"), json,
+                                 QStringLiteral("--worker"), fakeWorker()});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QVERIFY2(lines[0].endsWith(QStringLiteral(
+                 "20 hot samples each, metrics pass (19 metrics: speed of light and roofline)")),
+             qPrintable(lines[0]));
+    QVERIFY2(lines[1].contains(QStringLiteral("; SOL compute ")), qPrintable(lines[1]));
+    QVERIFY2(lines[1].contains(QStringLiteral(" FLOP/byte")), qPrintable(lines[1]));
+
+    const SweepResultLoad load = loadSweepResult(json.toStdString());
+    QVERIFY2(load.result.has_value(), load.error.c_str());
+    QVERIFY(load.result->spec.roofline);
+    QVERIFY(load.result->device.has_value());
+    std::size_t checked = 0;
+    for (const SweepPointResult &r : load.result->points) {
+        if (r.status != PointStatus::Measured) {
+            continue;
+        }
+        QVERIFY(r.metrics.has_value());
+        for (const std::string &name : rooflineMetrics()) {
+            QVERIFY2(r.metrics->values.count(name) == 1, name.c_str());
+        }
+        ++checked;
+    }
+    QCOMPARE(checked, std::size_t(6));
+}
+
+void TestCuwbSweep::listSaysWhatTheMetricsPassCollects()
+{
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"),
+                                 QStringLiteral("--list"), QStringLiteral("--roofline")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(
+        run.out.contains(QStringLiteral(
+            "each point then gets a metrics pass (19 metrics: speed of light and roofline)\n")),
+        qPrintable(run.out));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbSweep)

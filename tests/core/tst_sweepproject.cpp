@@ -43,6 +43,7 @@ private Q_SLOTS:
     void removingTheSweepDropsWhatItKept();
     void badContentNamesLineAndColumn_data();
     void badContentNamesLineAndColumn();
+    void rooflineIsReadAndWrittenOnlyWhenOn();
 };
 
 void TestSweepProject::absentUntilSet()
@@ -112,6 +113,8 @@ void TestSweepProject::badContentNamesLineAndColumn_data()
     QTest::newRow("settings")
         << "{\"settings\": {\"minSamples\": 1}}" << 4 << 25
         << "sweep.settings: minSamples must be at least 2 (noise needs two samples), found 1";
+    QTest::newRow("roofline not a flag") << "{\"roofline\": \"yes\"}" << 4 << 25
+                                         << "sweep.roofline: expected true or false, found string";
     QTest::newRow("not an object")
         << "[1, 2]" << 4 << 12 << "sweep: expected an object, found array";
     QTest::newRow("missing step")
@@ -131,6 +134,24 @@ void TestSweepProject::badContentNamesLineAndColumn()
     QCOMPARE(load.column, column);
     QCOMPARE(QString::fromStdString(load.error),
              QStringLiteral("line %1, column %2: %3").arg(line).arg(column).arg(message));
+}
+
+// "roofline": true asks each point's metrics pass for the roofline's metrics; a project that
+// does not say it is written back without the key, as before the key existed.
+void TestSweepProject::rooflineIsReadAndWrittenOnlyWhenOn()
+{
+    const ProjectLoad off = parseProject(kProject);
+    QVERIFY2(off.project.has_value(), off.error.c_str());
+    QVERIFY(!off.project->sweep->roofline);
+    QVERIFY(!nlohmann::json::parse(serializeProject(*off.project))["sweep"].contains("roofline"));
+
+    const ProjectLoad on = parseProject(withSweep(R"({"axes": [], "roofline": true})"));
+    QVERIFY2(on.project.has_value(), on.error.c_str());
+    QVERIFY(on.project->sweep->roofline);
+    QVERIFY(!on.project->sweep->metrics);       // the runner's pass follows from roofline alone
+    QVERIFY(on.project->unknownFields.empty()); // a known key, not kept as unknown
+    const nlohmann::json written = nlohmann::json::parse(serializeProject(*on.project));
+    QCOMPARE(written["sweep"]["roofline"], nlohmann::json(true));
 }
 
 QTEST_GUILESS_MAIN(TestSweepProject)

@@ -2,6 +2,7 @@
 // in order, one host compile per distinct set of options, skips for what does not compile or
 // fit, verification that marks a point wrong, a worker that crashes mid-sweep, cancelling,
 // no GPU. The host compiles are real (NVRTC needs no GPU); no assertion is about time.
+#include "measure/roofline.h"
 #include "sweep/sweeprunner.h"
 #include "worker/workerprocess.h"
 
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -90,6 +92,7 @@ private Q_SLOTS:
     void noGpuSaysWhy();
     void unusableSpecSaysWhy();
     void estimatesBoundTheDuration();
+    void rooflineAsksForItsMetrics();
 };
 
 void TestSweepRunner::measuresEveryPointInOrder()
@@ -373,6 +376,41 @@ void TestSweepRunner::estimatesBoundTheDuration()
     QCOMPARE(formatDuration(12.4), std::string("12 s"));
     QCOMPARE(formatDuration(200), std::string("3 min 20 s"));
     QCOMPARE(formatDuration(7500), std::string("2 h 5 min"));
+}
+
+// The stand-in worker answers a metrics request with made-up values for exactly the metrics it
+// names, so what each point's result carries is what the runner asked for.
+void TestSweepRunner::rooflineAsksForItsMetrics()
+{
+    SweepSpec spec = blockPowersSweep();
+    QCOMPARE(pointMetricsRequest(spec).metrics, defaultMetrics());
+    spec.roofline = true; // without `metrics`: the roofline implies the pass
+    const std::vector<std::string> asked = pointMetricsRequest(spec).metrics;
+    QCOMPARE(asked.size(), std::size_t(19)); // 6 default + 17 roofline, 4 of them shared
+    for (const std::string &name : rooflineMetrics()) {
+        QCOMPARE(std::count(asked.begin(), asked.end(), name), std::ptrdiff_t(1));
+    }
+
+    WorkerProcess worker(fakeWorker());
+    SweepRunner runner(worker);
+    const SweepResult result = runner.run(spec, baseRequest(), SweepContext{});
+    QVERIFY2(result.error.empty(), result.error.c_str());
+    QVERIFY(result.device.has_value());
+    QCOMPARE(result.device->smCount, 132);
+    std::size_t withMetrics = 0;
+    for (const SweepPointResult &r : result.points) {
+        if (r.status != PointStatus::Measured) {
+            QVERIFY(!r.metrics.has_value());
+            continue;
+        }
+        QVERIFY(r.metrics.has_value());
+        QCOMPARE(r.metrics->values.size(), asked.size());
+        for (const std::string &name : asked) {
+            QVERIFY2(r.metrics->values.count(name) == 1, name.c_str());
+        }
+        ++withMetrics;
+    }
+    QCOMPARE(withMetrics, std::size_t(6));
 }
 
 QTEST_GUILESS_MAIN(TestSweepRunner)

@@ -9,7 +9,9 @@
 // MODE "crash-at-K": abort at the K-th measure request while MARKER does not exist (creating
 // it first), so that the worker started next behaves. "cancel-at-K": answer the K-th measure
 // request only once a cancel arrives, with two samples and stop reason "cancelled".
-// "no-device": the hello names no device, as `cuwb worker` on a machine without a GPU. When
+// "no-device": the hello names no device, as `cuwb worker` on a machine without a GPU. A
+// metrics request gets a made-up value (1, 2, 3, ... in request order) for exactly the metrics
+// it names, so tests see what the host asked for; no value is a measurement. When
 // CUWB_FAKE_WORKER_LOG names a file, the type of every request is appended to it, one a line.
 #include "device/devicejson.h"
 #include "launch/expression.h"
@@ -150,7 +152,12 @@ int main(int argc, char **argv)
         }
         case WorkerRequest::Type::Metrics: {
             MetricsResult result;
-            result.error = "this fake worker has no profiler";
+            result.chip = "GH100";
+            result.passes = 1;
+            double made = 0.0;
+            for (const std::string &name : request.metrics.metrics) {
+                result.values[name] = ++made;
+            }
             send(makeMetricsReply(request.id, result));
             break;
         }
