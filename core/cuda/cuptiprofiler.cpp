@@ -416,12 +416,15 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
                             " passes it planned";
                 return out;
             }
-            beforePass();
             result = f->start(&start);
             if (result != CUPTI_SUCCESS) {
                 return refused("cuptiRangeProfilerStart", result);
             }
             Stop stop{*f, object};
+            // After the start: what the start itself leaves dirty in the L2 (9.4 MB on the
+            // H200) is written back here, not during the kernel. The flush's kernels are
+            // ranges of their own, before the kernel's.
+            beforePass();
             launch();
             result = stop();
             if (result != CUPTI_SUCCESS) {
@@ -476,7 +479,9 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
             rangeValues[metrics[k]] = values[k];
         }
     }
-    out.values = out.rangeValues.front();
+    // The kernel `launch` started: the first range, or the last when `beforePass` launched
+    // kernels of its own before it.
+    out.values = beforePass ? out.rangeValues.back() : out.rangeValues.front();
     return out;
 }
 

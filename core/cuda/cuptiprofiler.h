@@ -51,10 +51,11 @@ public:
     //
     // Without `beforePass`, CUPTI replays each kernel for the passes the metrics need (kernel
     // replay, memory saved and restored by CUPTI). With it, the caller replays: `beforePass`
-    // then `launch` run once per pass, `beforePass` outside the profiled ranges (user replay;
-    // the kernel runs again on what the last pass left, as timed samples do). The metrics pass
-    // flushes the L2 there, so that every pass starts from the same cache state, as Nsight
-    // Compute's --cache-control all does.
+    // then `launch` run once per pass, each pass after the profiler's start (user replay; the
+    // kernel runs again on what the last pass left, as timed samples do), and `values` are the
+    // last range's: `launch` must start one kernel, after any that `beforePass` starts. The
+    // metrics pass flushes the L2 there, so that every pass's kernel starts from the same cache
+    // state, as Nsight Compute's --cache-control all does.
     static ProfilerValues profile(int deviceOrdinal, const std::vector<std::string> &metrics,
                                   const std::function<void()> &launch, std::size_t maxRanges = 8,
                                   const std::function<void()> &beforePass = {});
