@@ -1,6 +1,9 @@
 #include "cuda/cuptiloader.h"
 
-#include <cupti_result.h>
+#include <cupti.h>
+#include <cupti_pcsampling.h> // cuptiGetSassToSourceCorrelation
+
+#include <cstdlib>
 
 #include <dlfcn.h>
 #include <link.h>
@@ -96,6 +99,31 @@ std::string cuptiResultText(int result)
         return text;
     }
     return "CUptiResult " + std::to_string(result);
+}
+
+CuptiSourceLine cuptiSourceLine(const std::string &cubin, const std::string &function,
+                                std::uint64_t pcOffset)
+{
+    static const auto correlate = reinterpret_cast<decltype(&cuptiGetSassToSourceCorrelation)>(
+        cuptiSymbol("cuptiGetSassToSourceCorrelation"));
+    CuptiSourceLine where;
+    if (!correlate || cubin.empty()) {
+        return where;
+    }
+    CUpti_GetSassToSourceCorrelationParams p{};
+    p.size = CUpti_GetSassToSourceCorrelationParamsSize;
+    p.cubin = cubin.data();
+    p.cubinSize = cubin.size();
+    p.functionName = function.c_str();
+    p.pcOffset = pcOffset;
+    if (correlate(&p) == CUPTI_SUCCESS) {
+        where.line = p.lineNumber;
+        where.file = p.fileName ? p.fileName : "";
+    }
+    // CUPTI allocates the names with malloc and leaves them to the caller.
+    std::free(p.fileName);
+    std::free(p.dirName);
+    return where;
 }
 
 } // namespace cuwb

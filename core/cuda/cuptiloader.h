@@ -5,6 +5,7 @@
 // first from libcupti's own folder with RTLD_GLOBAL, and CUPTI then finds them already loaded.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace cuwb {
@@ -34,5 +35,15 @@ void resolveCupti(Function &slot, const char *symbol, bool &complete, std::strin
 
 // CUPTI's words for a result code (cuptiGetResultString), or "CUptiResult N".
 std::string cuptiResultText(int result);
+
+// Where instruction `pcOffset` of `function` in `cubin` comes from, by the image's line table
+// (cuptiGetSassToSourceCorrelation, from -lineinfo): line 0 and no file when it has none.
+struct CuptiSourceLine
+{
+    std::string file;
+    std::uint32_t line = 0;
+};
+CuptiSourceLine cuptiSourceLine(const std::string &cubin, const std::string &function,
+                                std::uint64_t pcOffset);
 
 } // namespace cuwb

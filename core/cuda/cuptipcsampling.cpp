@@ -8,16 +8,12 @@
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 
-#include <cstdlib>
-#include <type_traits>
-
 namespace cuwb {
 
 namespace {
 
 struct PcFunctions
 {
-    decltype(&cuptiGetResultString) getResultString = nullptr;
     decltype(&cuptiPCSamplingEnable) enable = nullptr;
     decltype(&cuptiPCSamplingDisable) disable = nullptr;
     decltype(&cuptiPCSamplingStart) start = nullptr;
@@ -26,7 +22,6 @@ struct PcFunctions
     decltype(&cuptiPCSamplingSetConfigurationAttribute) configure = nullptr;
     decltype(&cuptiPCSamplingGetNumStallReasons) numStallReasons = nullptr;
     decltype(&cuptiPCSamplingGetStallReasons) stallReasons = nullptr;
-    decltype(&cuptiGetSassToSourceCorrelation) sourceCorrelation = nullptr;
 };
 
 const PcFunctions *loadPcFunctions(std::string &reason)
@@ -39,13 +34,9 @@ const PcFunctions *loadPcFunctions(std::string &reason)
         }
         bool complete = true;
         const auto resolve = [&](auto &slot, const char *symbol) {
-            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(cuptiSymbol(symbol));
-            if (!slot && complete) {
-                complete = false;
-                failure = std::string("this CUPTI has no ") + symbol;
-            }
+            resolveCupti(slot, symbol, complete, failure,
+                         " (stall samples need CUPTI's PC Sampling API, CUDA 11.3 or later)");
         };
-        resolve(functions.getResultString, "cuptiGetResultString");
         resolve(functions.enable, "cuptiPCSamplingEnable");
         resolve(functions.disable, "cuptiPCSamplingDisable");
         resolve(functions.start, "cuptiPCSamplingStart");
@@ -54,7 +45,6 @@ const PcFunctions *loadPcFunctions(std::string &reason)
         resolve(functions.configure, "cuptiPCSamplingSetConfigurationAttribute");
         resolve(functions.numStallReasons, "cuptiPCSamplingGetNumStallReasons");
         resolve(functions.stallReasons, "cuptiPCSamplingGetStallReasons");
-        resolve(functions.sourceCorrelation, "cuptiGetSassToSourceCorrelation");
         return complete;
     }();
     reason = failure;
@@ -86,15 +76,11 @@ PcSamplingResult CuptiPcSampling::collect(const std::string &cubin,
         out.error = "no CUDA context is current to sample";
         return out;
     }
-    const auto text = [&](CUptiResult result) {
-        const char *t = nullptr;
-        return f->getResultString(result, &t) == CUPTI_SUCCESS && t ? std::string(t)
-                                                                    : std::to_string(int(result));
-    };
     const auto refused = [&](const char *call, CUptiResult result) {
         out.permissionDenied = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
-        out.error = out.permissionDenied ? profilingPermissionMessage()
-                                         : std::string(call) + " failed with " + text(result);
+        out.error = out.permissionDenied
+                        ? profilingPermissionMessage()
+                        : std::string(call) + " failed with " + cuptiResultText(result);
         return out;
     };
 
@@ -259,18 +245,9 @@ PcSamplingResult CuptiPcSampling::collect(const std::string &cubin,
     }
 
     for (auto &[key, samples] : byPc) {
-        CUpti_GetSassToSourceCorrelationParams where{};
-        where.size = CUpti_GetSassToSourceCorrelationParamsSize;
-        where.cubin = cubin.data();
-        where.cubinSize = cubin.size();
-        where.functionName = samples.function.c_str();
-        where.pcOffset = samples.pcOffset;
-        if (!cubin.empty() && f->sourceCorrelation(&where) == CUPTI_SUCCESS) {
-            samples.line = where.lineNumber;
-            samples.file = where.fileName ? where.fileName : "";
-        }
-        std::free(where.fileName);
-        std::free(where.dirName);
+        const CuptiSourceLine where = cuptiSourceLine(cubin, samples.function, samples.pcOffset);
+        samples.line = where.line;
+        samples.file = where.file;
         out.pcs.push_back(std::move(samples));
     }
     return out;

@@ -6,7 +6,6 @@
 #include "cuda/driverfunctions.h"
 
 #include <cupti.h>
-#include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
@@ -14,7 +13,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <tuple>
-#include <type_traits>
 
 namespace cuwb {
 
@@ -35,7 +33,6 @@ struct SassFunctions
     decltype(&cuptiSassMetricsDisable) disable = nullptr;
     decltype(&cuptiSassMetricsGetDataProperties) dataProperties = nullptr;
     decltype(&cuptiSassMetricsFlushData) flushData = nullptr;
-    decltype(&cuptiGetSassToSourceCorrelation) sourceCorrelation = nullptr;
 };
 
 const SassFunctions *loadSassFunctions(std::string &reason)
@@ -63,7 +60,6 @@ const SassFunctions *loadSassFunctions(std::string &reason)
         resolve(functions.disable, "cuptiSassMetricsDisable");
         resolve(functions.dataProperties, "cuptiSassMetricsGetDataProperties");
         resolve(functions.flushData, "cuptiSassMetricsFlushData");
-        resolve(functions.sourceCorrelation, "cuptiGetSassToSourceCorrelation");
         return complete;
     }();
     reason = failure;
@@ -310,18 +306,9 @@ SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
         }
     }
     for (auto &[key, counters] : byInstruction) {
-        CUpti_GetSassToSourceCorrelationParams where{};
-        where.size = CUpti_GetSassToSourceCorrelationParamsSize;
-        where.cubin = cubin.data();
-        where.cubinSize = cubin.size();
-        where.functionName = counters.function.c_str();
-        where.pcOffset = counters.pcOffset;
-        if (!cubin.empty() && f->sourceCorrelation(&where) == CUPTI_SUCCESS) {
-            counters.line = where.lineNumber;
-            counters.file = where.fileName ? where.fileName : "";
-        }
-        std::free(where.fileName);
-        std::free(where.dirName);
+        const CuptiSourceLine where = cuptiSourceLine(cubin, counters.function, counters.pcOffset);
+        counters.line = where.line;
+        counters.file = where.file;
         out.instructions.push_back(std::move(counters));
     }
     return out;
