@@ -149,6 +149,7 @@ private Q_SLOTS:
     void runResultRoundTrip();
     void measureRequestRoundTrip();
     void metricsRoundTrip();
+    void inspectRoundTrip();
     void measurementReplyRoundTrip();
     void nonFiniteDoublesAreStrings();
     void everyStatusRoundTrips();
@@ -268,6 +269,54 @@ void TestProtocol::measureRequestRoundTrip()
     QCOMPARE(withThroughput.at("throughput").at("bytes").get<std::string>(),
              std::string("2 * 4 * N"));
     QVERIFY(parseRequest(withThroughput).throughput == expressions);
+}
+
+void TestProtocol::inspectRoundTrip()
+{
+    const RunRequest original = sampleRequest();
+    InspectRequest inspect;
+    inspect.metrics = {"smsp__sass_inst_executed"};
+    inspect.sampleStalls = false;
+    const json message = throughLine([&] {
+        json m = makeInspectRequest(original, inspect);
+        m["id"] = 14;
+        return m;
+    }());
+    QCOMPARE(message.at("type").get<std::string>(), std::string("inspect"));
+    const WorkerRequest request = parseRequest(message);
+    QCOMPARE(request.type, WorkerRequest::Type::Inspect);
+    QVERIFY(request.inspect.metrics == inspect.metrics);
+    QVERIFY(!request.inspect.sampleStalls);
+    // An older host's request, without the field, samples the stalls.
+    json bare = message;
+    bare.erase("stalls");
+    bare.erase("metrics");
+    QVERIFY(parseRequest(bare).inspect.sampleStalls);
+    QVERIFY(parseRequest(bare).inspect.metrics == defaultInspectMetrics());
+
+    InspectResult result;
+    result.kernel = "transpose_naive";
+    result.chip = "GH100";
+    result.lineInfo = true;
+    PcStallSamples sampled;
+    sampled.function = "transpose_naive";
+    sampled.pcOffset = 0x1b0;
+    sampled.reasons = {{"drain", 60}, {"branch_resolving", 2}};
+    sampled.samples = 62;
+    sampled.file = "transpose.cu";
+    sampled.line = 20;
+    result.stalls = {sampled};
+    result.stallSamples = 125996;
+    result.droppedStallSamples = 3;
+    const InspectResult back = parseInspectReply(throughLine(makeInspectReply(14, result)));
+    QCOMPARE(back.stalls.size(), std::size_t(1));
+    QCOMPARE(back.stalls.front().pcOffset, 0x1b0u);
+    QVERIFY(back.stalls.front().reasons == sampled.reasons);
+    QCOMPARE(back.stalls.front().samples, std::uint64_t(62));
+    QCOMPARE(back.stalls.front().line, 20u);
+    QCOMPARE(back.stalls.front().file, std::string("transpose.cu"));
+    QCOMPARE(back.stallSamples, std::uint64_t(125996));
+    QCOMPARE(back.droppedStallSamples, std::uint64_t(3));
 }
 
 void TestProtocol::measurementReplyRoundTrip()
