@@ -1,4 +1,5 @@
 // cuda-workbench: the CUDA Workbench GUI. See --help for the command line.
+#include "gui/automation/comparescreenshotrunner.h"
 #include "gui/automation/inspectscreenshotrunner.h"
 #include "gui/automation/lessonscreenshotrunner.h"
 #include "gui/automation/screenshotrunner.h"
@@ -161,10 +162,30 @@ int main(int argc, char *argv[])
         QObject::tr("With --screenshot: show this recorded inspection (cuwb inspect --json) on "
                     "the project's source, as --inspect would, without a GPU."),
         QStringLiteral("result.json"));
+    const QCommandLineOption compareOption(
+        QStringLiteral("compare"),
+        QObject::tr("With --screenshot: compare the project with this one (B), each measured, "
+                    "profiled and inspected on the GPU, and take the screenshot when the "
+                    "Compare dock shows them. Exits 1 when a side could not be collected."),
+        QStringLiteral("B.cuwb"));
+    const QCommandLineOption compareAOption(
+        QStringLiteral("compare-a"),
+        QObject::tr("With --screenshot: side A from recorded files, comma-separated "
+                    "(cuwb measure --json, cuwb inspect --json), without a GPU."),
+        QStringLiteral("files"));
+    const QCommandLineOption compareBOption(
+        QStringLiteral("compare-b"), QObject::tr("The same for side B."),
+        QStringLiteral("files"));
+    const QCommandLineOption compareResultOption(
+        QStringLiteral("compare-result"),
+        QObject::tr("With --screenshot: both sides' measurements from cuwb compare --json "
+                    "(with --compare-a/--compare-b for their inspections)."),
+        QStringLiteral("compare.json"));
     parser.addOptions({screenshotOption, sizeOption, screenOption, cursorOption, samplesOption,
                        runOption, measureOption, metricsOption, sweepOption, presetOption,
                        openSweepOption, baselineOption, sweepPageOption, lessonOption,
-                       predictOption, reportOption, inspectOption, inspectResultOption});
+                       predictOption, reportOption, inspectOption, inspectResultOption,
+                       compareOption, compareAOption, compareBOption, compareResultOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -202,6 +223,30 @@ int main(int argc, char *argv[])
         if (parser.positionalArguments().isEmpty()) {
             printError(QObject::tr("--inspect needs a project: cuda-workbench --inspect "
                                    "--screenshot FILE PROJECT.cuwb"));
+            return 2;
+        }
+    }
+    const bool compareRecorded = parser.isSet(compareAOption) || parser.isSet(compareBOption) ||
+                                 parser.isSet(compareResultOption);
+    const bool compare = parser.isSet(compareOption) || compareRecorded;
+    if (compare) {
+        if (screenshotPath.isEmpty()) {
+            printError(QObject::tr("--compare and --compare-a/-b/-result need --screenshot FILE"));
+            return 2;
+        }
+        if (parser.isSet(compareOption) && compareRecorded) {
+            printError(QObject::tr("choose one of --compare and the recorded --compare-a/-b"));
+            return 2;
+        }
+        if (inspect || sweep || openSweep || lesson || parser.isSet(runOption) ||
+            parser.isSet(measureOption)) {
+            printError(QObject::tr("--compare leaves out --inspect, --run, --measure, --sweep, "
+                                   "--open-sweep and --lesson"));
+            return 2;
+        }
+        if (parser.positionalArguments().isEmpty()) {
+            printError(QObject::tr("--compare needs a project: cuda-workbench --compare B.cuwb "
+                                   "--screenshot FILE A.cuwb"));
             return 2;
         }
     }
@@ -353,7 +398,22 @@ int main(int argc, char *argv[])
     std::unique_ptr<cuwb::SweepScreenshotRunner> sweepRunner;
     std::unique_ptr<cuwb::LessonScreenshotRunner> lessonRunner;
     std::unique_ptr<cuwb::InspectScreenshotRunner> inspectRunner;
-    if (inspect) {
+    std::unique_ptr<cuwb::CompareScreenshotRunner> compareRunner;
+    if (compare) {
+        window.resize(width, height);
+        using Mode = cuwb::CompareScreenshotRunner::Mode;
+        compareRunner = std::make_unique<cuwb::CompareScreenshotRunner>(
+            &window, screenshotPath, compareRecorded ? Mode::Open : Mode::Run);
+        compareRunner->setProjectB(parser.value(compareOption));
+        const auto files = [&parser](const QCommandLineOption &option) {
+            return parser.value(option).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        };
+        compareRunner->setRecorded(files(compareAOption), files(compareBOption),
+                                   parser.value(compareResultOption));
+        QObject::connect(compareRunner.get(), &cuwb::CompareScreenshotRunner::finished, &app,
+                         [](int code) { QCoreApplication::exit(code); });
+        compareRunner->start();
+    } else if (inspect) {
         window.resize(width, height);
         using Mode = cuwb::InspectScreenshotRunner::Mode;
         inspectRunner = std::make_unique<cuwb::InspectScreenshotRunner>(

@@ -34,7 +34,99 @@ std::string at(std::size_t line, const std::string &message)
     return "line " + std::to_string(line) + ": " + message;
 }
 
+// "  Line 35. " -> "line35": case, spaces and a final full stop do not make an answer wrong.
+std::string normalisedAnswer(std::string_view text)
+{
+    std::string out;
+    for (char c : trim(text)) {
+        if (c == ' ' || c == '\t')
+            continue;
+        out.push_back(c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c);
+    }
+    while (!out.empty() && out.back() == '.')
+        out.pop_back();
+    return out;
+}
+
+// ## Inspect: an optional "compare A.cuwb B.cuwb" line, "- [id] question = answer | other"
+// items, and text (Markdown) around them. Returns an empty string or the error with its line.
+std::string parseInspectSection(const std::vector<std::string_view> &body, std::size_t heading,
+                                Lesson &lesson)
+{
+    std::vector<std::string_view> text;
+    for (std::size_t k = 0; k < body.size(); ++k) {
+        const std::size_t lineNo = heading + 1 + k;
+        const std::string_view line = trim(body[k]);
+        if (line.substr(0, 8) == "compare ") {
+            if (lesson.comparison)
+                return at(lineNo, "## Inspect has one compare line");
+            const std::string_view rest = trim(line.substr(8));
+            const std::size_t space = rest.find(' ');
+            if (space == std::string_view::npos)
+                return at(lineNo, "compare names two projects: compare A.cuwb B.cuwb");
+            const std::string_view a = trim(rest.substr(0, space));
+            const std::string_view b = trim(rest.substr(space + 1));
+            if (b.empty() || b.find(' ') != std::string_view::npos)
+                return at(lineNo, "compare names two projects: compare A.cuwb B.cuwb");
+            lesson.comparison = LessonComparison{std::string(a), std::string(b)};
+            continue;
+        }
+        if (line.substr(0, 2) != "- ") {
+            text.push_back(body[k]);
+            continue;
+        }
+        const std::string_view item = trim(line.substr(2));
+        const std::size_t close = item.find(']');
+        if (item.empty() || item.front() != '[' || close == std::string_view::npos)
+            return at(lineNo, "an Inspect question needs an id: - [id] question = answer");
+        const std::string_view id = trim(item.substr(1, close - 1));
+        const std::string_view rest = item.substr(close + 1);
+        const std::size_t equals = rest.rfind(" = ");
+        if (id.empty() || id.find(' ') != std::string_view::npos)
+            return at(lineNo, "an Inspect question's id is one word in brackets");
+        if (equals == std::string_view::npos)
+            return at(lineNo, "the Inspect question [" + std::string(id) +
+                                  "] has no answer: - [id] question = answer");
+        InspectQuestion question;
+        question.id = std::string(id);
+        question.question = std::string(trim(rest.substr(0, equals)));
+        std::string_view answers = rest.substr(equals + 3);
+        for (std::size_t bar; !answers.empty();) {
+            bar = answers.find('|');
+            const std::string_view one = trim(answers.substr(0, bar));
+            if (!one.empty())
+                question.answers.emplace_back(one);
+            if (bar == std::string_view::npos)
+                break;
+            answers.remove_prefix(bar + 1);
+        }
+        if (question.question.empty() || question.answers.empty())
+            return at(lineNo,
+                      "the Inspect question [" + question.id + "] needs a question and an answer");
+        for (const InspectQuestion &other : lesson.inspectQuestions)
+            if (other.id == question.id)
+                return at(lineNo, "the Inspect question id [" + question.id + "] is used twice");
+        lesson.inspectQuestions.push_back(std::move(question));
+    }
+    lesson.inspectText = trimmedBlock(text);
+    if (!lesson.comparison && lesson.inspectQuestions.empty())
+        return at(heading, "## Inspect needs a compare line or a question");
+    return {};
+}
+
 } // namespace
+
+bool checkAnswer(const InspectQuestion &question, std::string_view given)
+{
+    const std::string answer = normalisedAnswer(given);
+    if (answer.empty())
+        return false;
+    for (const std::string &accepted : question.answers) {
+        if (normalisedAnswer(accepted) == answer)
+            return true;
+    }
+    return false;
+}
 
 const char *lessonExperimentName(LessonExperiment experiment)
 {
@@ -87,17 +179,21 @@ LessonParse parseLesson(std::string_view markdown)
     }
 
     // The sections, in order; each collects its lines until the next "## ".
-    static const char *const kSections[] = {"Try", "Predict", "Experiment", "Questions"};
-    std::vector<std::string_view> body[5]; // 0: intro
-    std::size_t headingLine[5] = {0, 0, 0, 0, 0};
+    // ## Inspect, the fifth, is optional.
+    static const char *const kSections[] = {"Try", "Predict", "Experiment", "Questions", "Inspect"};
+    std::vector<std::string_view> body[6]; // 0: intro
+    std::size_t headingLine[6] = {0, 0, 0, 0, 0, 0};
     int section = 0;
     for (; i < lines.size(); ++i) {
         const std::string_view line = trim(lines[i]);
         if (line.substr(0, 3) == "## " || line == "##") {
             const std::string_view name = trim(line.substr(2));
-            if (section == 4)
+            if (section == 5)
                 return fail(i + 1,
-                            "unexpected section `" + std::string(name) + "` after ## Questions");
+                            "unexpected section `" + std::string(name) + "` after ## Inspect");
+            if (section == 4 && name != "Inspect")
+                return fail(i + 1, "unexpected section `" + std::string(name) +
+                                       "` after ## Questions (only ## Inspect may follow)");
             const std::string expected = kSections[section];
             if (name != expected)
                 return fail(i + 1, "expected ## " + expected + ", found ## " + std::string(name));
@@ -189,6 +285,14 @@ LessonParse parseLesson(std::string_view markdown)
     }
     if (lesson.questions.empty())
         return fail(headingLine[4], "## Questions has no questions: - question");
+
+    if (section == 5) {
+        const std::string error = parseInspectSection(body[5], headingLine[5], lesson);
+        if (!error.empty()) {
+            parse.error = error; // it names its line
+            return parse;
+        }
+    }
 
     parse.lesson = std::move(lesson);
     return parse;

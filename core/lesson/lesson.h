@@ -12,6 +12,11 @@
 //   sweep                            (one word: sweep, measure or run)
 //   ## Questions
 //   - <question>                     (one or more)
+//   ## Inspect                       (optional)
+//   compare <A.cuwb> <B.cuwb>        (optional: two projects beside lesson.md to compare)
+//   <text>                           (Markdown)
+//   - [id] <question> = <answer> | <another accepted answer>
+//                                    (answered by what Inspect or Compare shows)
 #pragma once
 
 #include <optional>
@@ -30,6 +35,24 @@ struct Prediction
 enum class LessonExperiment { Sweep, Measure, Run };
 const char *lessonExperimentName(LessonExperiment experiment); // "sweep", "measure", "run"
 
+// A question that Inspect or the Compare view answers, with the answers it accepts.
+struct InspectQuestion
+{
+    std::string id;
+    std::string question;
+    std::vector<std::string> answers;
+};
+
+// Whether `given` is one of the question's answers; case, spaces and a final full stop aside.
+bool checkAnswer(const InspectQuestion &question, std::string_view given);
+
+// Two projects of the lesson's folder, to open side by side in the Compare view.
+struct LessonComparison
+{
+    std::string a; // "transpose.cuwb", relative to lesson.md
+    std::string b;
+};
+
 struct Lesson
 {
     std::string title;
@@ -38,6 +61,10 @@ struct Lesson
     std::vector<Prediction> predictions;
     LessonExperiment experiment = LessonExperiment::Sweep;
     std::vector<std::string> questions;
+    // ## Inspect, when present.
+    std::optional<LessonComparison> comparison;
+    std::string inspectText; // Markdown
+    std::vector<InspectQuestion> inspectQuestions;
 };
 
 struct LessonParse

@@ -119,6 +119,9 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     m_compareAction = new QAction(tr("Compare as baseline"), this);
     m_compareAction->setToolTip(
         tr("Overlay the selected entry as the baseline to compare the current code with"));
+    m_compareCurrentAction = new QAction(tr("Compare with current"), this);
+    m_compareCurrentAction->setToolTip(tr("Show the selected measurement beside a fresh "
+                                          "measurement of the current kernel (Compare dock)"));
     m_editNoteAction = new QAction(tr("Edit note\u2026"), this);
     m_deleteAction = new QAction(tr("Delete\u2026"), this);
     m_deleteAction->setShortcut(QKeySequence::Delete);
@@ -208,6 +211,10 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     connect(m_compareAction, &QAction::triggered, this, [this] {
         if (const std::optional<qint64> id = selectedId())
             compareEntry(*id);
+    });
+    connect(m_compareCurrentAction, &QAction::triggered, this, [this] {
+        if (const std::optional<qint64> id = selectedId())
+            compareWithCurrent(*id);
     });
     connect(m_editNoteAction, &QAction::triggered, this, &HistoryPanel::editNoteOfSelection);
     connect(m_deleteAction, &QAction::triggered, this, &HistoryPanel::confirmAndDeleteSelection);
@@ -329,15 +336,20 @@ void HistoryPanel::addEntry(const HistoryEntry &entry)
 
 void HistoryPanel::openEntry(qint64 id)
 {
-    load(id, false);
+    load(id, LoadFor::Open);
 }
 
 void HistoryPanel::compareEntry(qint64 id)
 {
-    load(id, true);
+    load(id, LoadFor::Baseline);
 }
 
-void HistoryPanel::load(qint64 id, bool asBaseline)
+void HistoryPanel::compareWithCurrent(qint64 id)
+{
+    load(id, LoadFor::Compare);
+}
+
+void HistoryPanel::load(qint64 id, LoadFor purpose)
 {
     if (m_state != State::Open)
         return;
@@ -354,7 +366,7 @@ void HistoryPanel::load(qint64 id, bool asBaseline)
             }
             return result;
         },
-        [this, id, job, asBaseline](const Outcome<LoadResult> &outcome) {
+        [this, id, job, purpose](const Outcome<LoadResult> &outcome) {
             if (job != m_loadJob)
                 return; // the user asked for another entry since
             if (!outcome.value) {
@@ -368,8 +380,10 @@ void HistoryPanel::load(qint64 id, bool asBaseline)
                 return;
             }
             setStatus({});
-            if (asBaseline)
+            if (purpose == LoadFor::Baseline)
                 Q_EMIT baselineRequested(id, outcome.value->json, outcome.value->kind);
+            else if (purpose == LoadFor::Compare)
+                Q_EMIT compareWithCurrentRequested(id, outcome.value->json, outcome.value->kind);
             else
                 Q_EMIT openRequested(id, outcome.value->json, outcome.value->kind);
         });
@@ -511,6 +525,9 @@ void HistoryPanel::updateActions()
     const bool selected = m_state == State::Open && selectedId().has_value();
     for (QAction *action : {m_openAction, m_compareAction, m_editNoteAction, m_deleteAction})
         action->setEnabled(selected);
+    // Only a measurement is one variant; a sweep is many.
+    const std::optional<HistoryItem> item = selected ? m_model->item(*selectedId()) : std::nullopt;
+    m_compareCurrentAction->setEnabled(item && item->kind == HistoryKind::Measurement);
 }
 
 void HistoryPanel::editNoteOfSelection()
@@ -561,6 +578,7 @@ void HistoryPanel::showContextMenu(const QPoint &position)
     QMenu menu(this);
     menu.addAction(m_openAction);
     menu.addAction(m_compareAction);
+    menu.addAction(m_compareCurrentAction);
     menu.addSeparator();
     menu.addAction(m_editNoteAction);
     menu.addAction(m_deleteAction);

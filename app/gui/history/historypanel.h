@@ -1,6 +1,6 @@
 // HistoryPanel: the History dock's content — every stored measurement and sweep, newest first,
-// filtered by kind and by text, with Open, Compare as baseline, Edit note and Delete on the
-// selected entry (buttons, context menu, double-click opens).
+// filtered by kind and by text, with Open, Compare as baseline, Compare with current, Edit note
+// and Delete on the selected entry (buttons, context menu, double-click opens).
 //
 // Every database call runs on one background thread of the panel's own, in the order asked,
 // so the GUI thread never waits for the disk or for another window's lock; results come back
@@ -65,6 +65,9 @@ public:
     // asks first, removeEntry() does not.
     void openEntry(qint64 id);
     void compareEntry(qint64 id);
+    // A measurement entry against a fresh measurement of the current kernel, in the Compare
+    // dock (compareWithCurrentRequested).
+    void compareWithCurrent(qint64 id);
     void setNote(qint64 id, const QString &note);
     void removeEntry(qint64 id);
 
@@ -78,6 +81,8 @@ public:
     [[nodiscard]] QLineEdit *textFilter() const { return m_textFilter; }
     [[nodiscard]] QAction *openAction() const { return m_openAction; }
     [[nodiscard]] QAction *compareAction() const { return m_compareAction; }
+    // "Compare with current": enabled on a measurement entry only.
+    [[nodiscard]] QAction *compareWithCurrentAction() const { return m_compareCurrentAction; }
     [[nodiscard]] QAction *editNoteAction() const { return m_editNoteAction; }
     [[nodiscard]] QAction *deleteAction() const { return m_deleteAction; }
 
@@ -87,6 +92,7 @@ Q_SIGNALS:
     // or "sweep".
     void openRequested(qint64 id, const QString &jsonText, const QString &kind);
     void baselineRequested(qint64 id, const QString &jsonText, const QString &kind);
+    void compareWithCurrentRequested(qint64 id, const QString &jsonText, const QString &kind);
     void entryAdded(qint64 id);
     void entryRemoved(qint64 id);
     // A list arrived (after open, refresh, a filter change, add or delete).
@@ -101,7 +107,8 @@ private:
     template <typename T> struct Outcome;
 
     template <typename T, typename Job, typename Done> void submit(Job job, Done done);
-    void load(qint64 id, bool asBaseline);
+    enum class LoadFor { Open, Baseline, Compare };
+    void load(qint64 id, LoadFor purpose);
     HistoryFilter currentFilter() const;
     void showOpenError(const QString &message);
     void showFailure(const QString &message);
@@ -134,6 +141,7 @@ private:
     QLabel *m_status = nullptr;
     QAction *m_openAction = nullptr;
     QAction *m_compareAction = nullptr;
+    QAction *m_compareCurrentAction = nullptr;
     QAction *m_editNoteAction = nullptr;
     QAction *m_deleteAction = nullptr;
     QAction *m_refreshAction = nullptr;

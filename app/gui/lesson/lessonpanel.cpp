@@ -1,9 +1,11 @@
 #include "gui/lesson/lessonpanel.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/common/theme.h"
 #include "gui/lesson/labreport.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -103,6 +105,29 @@ LessonPanel::LessonPanel(QWidget *parent)
     questionsLayout->addWidget(m_notes, 1);
     formLayout->addWidget(questions, 1);
 
+    auto *inspect = new QGroupBox(tr("Inspect and compare"), m_form);
+    m_inspectBox = inspect;
+    auto *inspectLayout = new QVBoxLayout(inspect);
+    m_inspectText = new QLabel(inspect);
+    m_inspectText->setTextFormat(Qt::MarkdownText);
+    m_inspectText->setWordWrap(true);
+    inspectLayout->addWidget(m_inspectText);
+    m_compare = new QPushButton(inspect);
+    m_compare->setObjectName(QStringLiteral("lessonCompare"));
+    inspectLayout->addWidget(m_compare, 0, Qt::AlignLeft);
+    m_inspectGrid = new QGridLayout;
+    m_inspectGrid->setColumnStretch(0, 3);
+    m_inspectGrid->setColumnStretch(1, 1);
+    inspectLayout->addLayout(m_inspectGrid);
+    formLayout->addWidget(inspect);
+    connect(m_compare, &QPushButton::clicked, this, [this] {
+        if (!m_lesson || !m_lesson->comparison)
+            return;
+        const QDir dir(m_lessonDir);
+        Q_EMIT compareRequested(dir.filePath(toQString(m_lesson->comparison->a)),
+                                dir.filePath(toQString(m_lesson->comparison->b)));
+    });
+
     auto *exportRow = new QHBoxLayout;
     exportRow->addStretch(1);
     m_export = new QPushButton(tr("Export lab report\u2026"), m_form);
@@ -137,6 +162,7 @@ QString LessonPanel::loadLesson(const QString &lessonPath, const QString &projec
         return error;
     }
     setLesson(*parse.lesson, QString::fromUtf8(bytes), projectPath);
+    m_lessonDir = QFileInfo(lessonPath).path();
     return {};
 }
 
@@ -146,6 +172,7 @@ void LessonPanel::setLesson(const Lesson &lesson, const QString &markdown,
     m_lesson = lesson;
     m_markdown = markdown;
     m_projectPath = projectPath;
+    m_lessonDir = projectPath.isEmpty() ? QString() : QFileInfo(projectPath).path();
     m_locked = false;
     m_sweep.reset();
     m_measurement.reset();
@@ -159,6 +186,7 @@ void LessonPanel::setLesson(const Lesson &lesson, const QString &markdown,
     m_notes->clear();
     m_form->setEnabled(true);
     rebuildForm();
+    rebuildInspect();
     m_status->setText(tr("Write your predictions, then run the %1.")
                           .arg(toQString(lessonExperimentName(lesson.experiment))));
 }
@@ -176,8 +204,87 @@ void LessonPanel::clearLesson(const QString &reason)
     m_questions->clear();
     m_notes->clear();
     rebuildForm();
+    rebuildInspect();
     m_status->clear();
     m_form->setEnabled(false);
+}
+
+void LessonPanel::rebuildInspect()
+{
+    for (QWidget *widget : m_inspectWidgets)
+        delete widget;
+    m_inspectWidgets.clear();
+    m_inspectAnswers.clear();
+    m_inspectVerdicts.clear();
+    const bool shown = m_lesson && (m_lesson->comparison || !m_lesson->inspectQuestions.empty());
+    m_inspectBox->setVisible(shown);
+    if (!shown)
+        return;
+    m_inspectText->setText(toQString(m_lesson->inspectText));
+    m_inspectText->setVisible(!m_lesson->inspectText.empty());
+    m_compare->setVisible(m_lesson->comparison.has_value());
+    if (m_lesson->comparison)
+        m_compare->setText(
+            tr("Open the comparison: %1 against %2")
+                .arg(toQString(m_lesson->comparison->a), toQString(m_lesson->comparison->b)));
+    int row = 0;
+    for (const InspectQuestion &question : m_lesson->inspectQuestions) {
+        auto *label = new QLabel(toQString(question.question), m_inspectBox);
+        label->setWordWrap(true);
+        auto *answer = new QLineEdit(m_inspectBox);
+        answer->setObjectName(QStringLiteral("inspectAnswer_") + toQString(question.id));
+        answer->setPlaceholderText(tr("what Inspect shows"));
+        auto *check = new QPushButton(tr("Check"), m_inspectBox);
+        auto *verdict = new QLabel(m_inspectBox);
+        verdict->setWordWrap(true);
+        m_inspectGrid->addWidget(label, row, 0);
+        m_inspectGrid->addWidget(answer, row, 1);
+        m_inspectGrid->addWidget(check, row, 2);
+        m_inspectGrid->addWidget(verdict, row + 1, 0, 1, 3);
+        m_inspectWidgets.insert(m_inspectWidgets.end(), {label, answer, check, verdict});
+        m_inspectAnswers.push_back(answer);
+        m_inspectVerdicts.push_back(verdict);
+        const QString id = toQString(question.id);
+        connect(check, &QPushButton::clicked, this,
+                [this, id, answer] { checkInspectAnswer(id, answer->text()); });
+        connect(answer, &QLineEdit::returnPressed, this,
+                [this, id, answer] { checkInspectAnswer(id, answer->text()); });
+        row += 2;
+    }
+}
+
+bool LessonPanel::checkInspectAnswer(const QString &id, const QString &answer)
+{
+    if (!m_lesson)
+        return false;
+    for (std::size_t i = 0; i < m_lesson->inspectQuestions.size(); ++i) {
+        const InspectQuestion &question = m_lesson->inspectQuestions[i];
+        if (toQString(question.id) != id)
+            continue;
+        if (m_inspectAnswers[i]->text() != answer)
+            m_inspectAnswers[i]->setText(answer);
+        const bool right = checkAnswer(question, toStdString(answer));
+        QPalette palette = m_inspectVerdicts[i]->palette();
+        palette.setColor(QPalette::WindowText, right ? Theme::string : Theme::error);
+        m_inspectVerdicts[i]->setPalette(palette);
+        m_inspectVerdicts[i]->setText(
+            right ? tr("Right: that is what Inspect shows.")
+                  : tr("Not what Inspect shows: open the comparison and look at the "
+                       "findings and the lines again."));
+        return right;
+    }
+    return false;
+}
+
+QString LessonPanel::inspectVerdict(const QString &id) const
+{
+    if (!m_lesson)
+        return {};
+    for (std::size_t i = 0; i < m_lesson->inspectQuestions.size(); ++i) {
+        if (toQString(m_lesson->inspectQuestions[i].id) == id)
+            return m_inspectVerdicts[i]->text();
+    }
+    return {};
 }
 
 void LessonPanel::rebuildForm()

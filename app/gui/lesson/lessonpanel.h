@@ -4,7 +4,10 @@
 // lesson's sweep, measurement or run; when that finishes, what was measured stands beside each
 // prediction: for a [best-block]-style id the best point's label and median, for [speedup] the
 // slowest point's median over the best's, for a measurement its median and GB/s. Then the
-// questions and a notes box, and "Export lab report…" (labreport.h).
+// questions and a notes box, and "Export lab report…" (labreport.h). A lesson with an
+// ## Inspect section adds a box below: "Open the comparison" (compareRequested, the two
+// projects of the lesson's folder) and the questions that Inspect and Compare answer, each
+// with a field and Check, which says whether the answer is what they show.
 #pragma once
 
 #include "gui/common/metatypes.h"
@@ -71,6 +74,13 @@ public:
     [[nodiscard]] QLabel *statusLabel() const { return m_status; }
     [[nodiscard]] QTextBrowser *questionsView() const { return m_questions; }
     [[nodiscard]] QPlainTextEdit *notesEdit() const { return m_notes; }
+    [[nodiscard]] QWidget *inspectBox() const { return m_inspectBox; }
+    [[nodiscard]] QPushButton *compareButton() const { return m_compare; }
+    // Checks `answer` to the ## Inspect question `id` as the Check button does; returns
+    // whether it is right (false too when there is no such question).
+    bool checkInspectAnswer(const QString &id, const QString &answer);
+    // What Check said beside question `id`; empty before.
+    [[nodiscard]] QString inspectVerdict(const QString &id) const;
 
 public Q_SLOTS:
     // The experiment's result: what was measured goes beside each prediction.
@@ -84,9 +94,12 @@ Q_SIGNALS:
     // The measured values are on screen beside the predictions.
     void resultShown();
     void statusMessage(const QString &message);
+    // "Open the comparison": the two projects of ## Inspect's compare line, as paths.
+    void compareRequested(const QString &projectA, const QString &projectB);
 
 private:
     void rebuildForm();
+    void rebuildInspect();
     void setMeasured(const QString &id, const QString &text);
     void exportWithDialog();
 
@@ -110,6 +123,14 @@ private:
     QTextBrowser *m_questions = nullptr;
     QPlainTextEdit *m_notes = nullptr;
     QPushButton *m_export = nullptr;
+    QString m_lessonDir; // where the compare line's projects are
+    QWidget *m_inspectBox = nullptr;
+    QLabel *m_inspectText = nullptr;
+    QPushButton *m_compare = nullptr;
+    QGridLayout *m_inspectGrid = nullptr;
+    std::vector<QWidget *> m_inspectWidgets;   // the questions' rows, rebuilt per lesson
+    std::vector<QLineEdit *> m_inspectAnswers; // by inspect question
+    std::vector<QLabel *> m_inspectVerdicts;
 };
 
 } // namespace cuwb

@@ -5,11 +5,13 @@
 
 #include "compiler/compileresult.h"
 #include "gui/common/metatypes.h"
+#include "gui/compare/comparecontroller.h"
 
 #include <QMainWindow>
 
 #include <memory>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QSplitter;
@@ -21,6 +23,7 @@ class CompileController;
 class CompileOptionsWidget;
 class CompileStatusWidget;
 class DevicePanel;
+class ComparePanel;
 class DeviceProbe;
 class Document;
 class DocumentTabs;
@@ -43,6 +46,7 @@ class RunController;
 class SassController;
 class SassView;
 class SharedWorker;
+class SweepCompareAction;
 class SweepController;
 class SweepPanel;
 struct Measurement;
@@ -96,6 +100,23 @@ public:
     // document as it is now, as if it had just come from the worker (the --inspect-result
     // screenshot).
     void showInspectResult(const InspectResult &result);
+    // Compare (mainwindowcompare.cpp): the dock, Run ▸ Compare…, the sweep table's action.
+    [[nodiscard]] ComparePanel *comparePanel() const { return m_comparePanel; }
+    [[nodiscard]] CompareController *compareController() const { return m_compare; }
+    [[nodiscard]] QDockWidget *compareDock() const { return m_compareDock; }
+    [[nodiscard]] QAction *compareAction() const { return m_compareAction; }
+    [[nodiscard]] SweepCompareAction *sweepCompareAction() const { return m_sweepCompareAction; }
+    void showCompareDock();
+    // Two sides already collected or read back (the --compare-a/--compare-b screenshot): the
+    // instruction mix is added from the SASS listing on screen when it is the sides' source.
+    void showComparison(CompareSideInput a, CompareSideInput b);
+    // The current kernel against a project file, and two project files (a lesson's); both
+    // collected on the worker.
+    void compareWithProject(const QString &projectPath);
+    void compareProjects(const QString &projectA, const QString &projectB);
+    // A history entry (its stored document) as A against a fresh collection of the current
+    // kernel as B.
+    void compareWithHistoryEntry(qint64 id, const QString &jsonText, const QString &kind);
     [[nodiscard]] FindReplaceBar *findReplaceBar() const { return m_findBar; }
     [[nodiscard]] ProblemsModel *problemsModel() const { return m_problemsModel; }
     [[nodiscard]] ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
@@ -154,6 +175,8 @@ Q_SIGNALS:
     void inspectShown();
     // The SASS view shows the listing of the current compile, or why there is none.
     void sassShown();
+    // A comparison (or its cancellation) is on screen in the Compare dock.
+    void comparisonShown();
     // A sweep point's configuration was applied to the launch panel (and compile options).
     void sweepPointApplied(const cuwb::SweepPoint &point);
 
@@ -170,6 +193,14 @@ private:
     void createCodeTabs(QWidget *ptxPane);
     void createInspectDock();
     void connectInspect();
+    void createCompareDock();
+    void connectCompare();
+    void onCompareRequested();
+    void compareSweepPoints();
+    void startComparison(CompareController::Job a, CompareController::Job b);
+    [[nodiscard]] CompareController::Job currentCompareJob() const;
+    [[nodiscard]] CompareController::Job projectCompareJob(const QString &path) const;
+    void addInstructionMix(CompareSideInput &side) const;
     void restoreSettings();
     void saveSettings() const;
     // The docks' and the editor splitter's default sizes for the window's present size.
@@ -265,6 +296,13 @@ private:
     InspectController *m_inspect = nullptr;
     bool m_inspectWhenCompiled = false; // the -lineinfo fix: inspect once it is compiled in
     bool m_inspectDockSized = false;    // the Inspect dock was given room once
+    ComparePanel *m_comparePanel = nullptr;
+    QDockWidget *m_compareDock = nullptr;
+    CompareController *m_compare = nullptr;
+    QAction *m_compareAction = nullptr;
+    SweepCompareAction *m_sweepCompareAction = nullptr;
+    bool m_compareDockSized = false;
+    bool m_compareWantsMix = false; // the SASS is disassembled for a comparison's mix
     // The lesson asked for a sweep or a measurement and waits for its result; a sweep
     // waits for the project's kernel to compile first when it has no base yet.
     bool m_lessonAwaitsSweep = false;

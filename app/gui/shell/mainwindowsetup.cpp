@@ -211,6 +211,7 @@ void MainWindow::createDocks()
     m_lessonDock->hide(); // shown when a project with a lesson is opened
 
     createInspectDock();
+    createCompareDock();
     m_kernelsDock->raise();
 
     m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
@@ -326,6 +327,7 @@ void MainWindow::createMenus()
     run->addAction(m_launchPanel->inspectAction());
     run->addAction(m_inspectPanel->nextHotLineAction());
     run->addAction(m_inspectPanel->previousHotLineAction());
+    run->addAction(m_compareAction);
     run->addSeparator();
     run->addAction(tr("Run S&weep"), this, [this] {
         showSweepDock();
@@ -392,6 +394,7 @@ void MainWindow::connectSignals()
     connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
     // The SASS tab and Inspect (mainwindowinspect.cpp).
     connectInspect();
+    connectCompare(); // mainwindowcompare.cpp
     // One measurement on the GPU at a time: a run and a sweep each wait for the other.
     connect(m_sweepController, &SweepController::runningChanged, m_launchPanel,
             &LaunchPanel::setSweepRunning);
