@@ -2,6 +2,8 @@
 #include "gui/launch/launchpanel.h"
 #include "gui/measure/measurementhistogram.h"
 #include "gui/measure/measurementpanel.h"
+#include "gui/roofline/rooflinechart.h"
+#include "gui/roofline/speedoflightbars.h"
 #include "gui/run/runcontroller.h"
 
 #include <QAction>
@@ -10,6 +12,7 @@
 #include <QChart>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
 
@@ -93,6 +96,39 @@ QString vectorAddSource()
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(file.readAll());
+}
+
+// The H200's figures as the driver reports them, for the roofline's ceilings.
+DeviceInfo h200()
+{
+    DeviceInfo d;
+    d.name = "NVIDIA H200";
+    d.major = 9;
+    d.minor = 0;
+    d.smCount = 132;
+    d.smClockKHz = 1980000;
+    d.memoryClockKHz = 3201000;
+    d.memoryBusWidthBits = 6016;
+    return d;
+}
+
+// A metrics pass with rooflineMetrics(): made-up values shaped like a tiled SGEMM of N = 2048
+// (2 N^3 = 1.718e10 FLOPs as FFMAs in 2.1 ms, 55 MB of DRAM traffic); not a measurement.
+MetricsResult rooflineMetricsResult()
+{
+    MetricsResult r = syntheticMetrics();
+    r.values["gpu__time_duration.sum"] = 2.1e6;
+    r.values["dram__bytes_read.sum"] = 4.95e7;
+    r.values["dram__bytes_write.sum"] = 0.55e7;
+    r.values["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] = 8.59e9;
+    r.values["smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"] = 0.0;
+    r.values["smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"] = 0.0;
+    r.values["sm__throughput.avg.pct_of_peak_sustained_elapsed"] = 73.3;
+    r.values["gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"] = 93.7;
+    r.values["dram__throughput.avg.pct_of_peak_sustained_elapsed"] = 0.5;
+    r.values["lts__throughput.avg.pct_of_peak_sustained_elapsed"] = 17.4;
+    r.values["l1tex__throughput.avg.pct_of_peak_sustained_active"] = 93.9;
+    return r;
 }
 
 } // namespace
@@ -240,6 +276,66 @@ private Q_SLOTS:
             keys.append(figure.key);
         QCOMPARE(keys.last(), QStringLiteral("notes"));
         QVERIFY(keys.contains(QStringLiteral("gflops")));
+    }
+
+    void rooflineTabShowsSpeedOfLightAndThePoint()
+    {
+        MeasurementPanel panel;
+        panel.setDevice(h200());
+        panel.showMeasurement(QStringLiteral("matmul_tiled"), copyMeasurement());
+        QVERIFY(!panel.tabs()->isTabEnabled(1));
+        panel.showMetrics(rooflineMetricsResult());
+        QVERIFY(panel.tabs()->isTabEnabled(1));
+        QCOMPARE(panel.tabs()->currentIndex(), 1);
+        QCOMPARE(panel.speedOfLightBars()->valueText(0), QStringLiteral("73.3 %"));
+        QCOMPARE(panel.speedOfLightBars()->valueText(1), QStringLiteral("93.7 %"));
+        QCOMPARE(panel.speedOfLightBars()->valueText(2), QStringLiteral("0.5 %"));
+        const RooflineData &data = panel.rooflineChart()->data();
+        QCOMPARE(data.points.size(), std::size_t(1));
+        QCOMPARE(data.points.front().label, QStringLiteral("matmul_tiled"));
+        QCOMPARE(data.ceilings.size(), std::size_t(3));
+        QCOMPARE(panel.shownValue(QStringLiteral("speedOfLight")),
+                 QStringLiteral("compute (SM) 73.3%, memory 93.7% (DRAM 0.5%, L2 17.4%, L1 "
+                                "93.9%)"));
+        QCOMPARE(panel.shownValue(QStringLiteral("countedGflops")),
+                 QStringLiteral("8181.0 GFLOP/s FP32 (1.718e+10 FLOP counted), at 312 FLOP/byte"));
+        QCOMPARE(panel.shownValue(QStringLiteral("roofline")),
+                 QStringLiteral("compute-bound, 12.2% of the roof (66.9 TFLOP/s; ridge 13.9 "
+                                "FLOP/byte)"));
+        // The roofline's counters are summed up, not listed one by one.
+        QVERIFY(panel.shownValue(QStringLiteral("otherMetrics")).isEmpty());
+        // A new measurement empties the tab until its own pass arrives.
+        panel.showMeasurement(QStringLiteral("matmul_tiled"), copyMeasurement());
+        QVERIFY(!panel.tabs()->isTabEnabled(1));
+        QVERIFY(panel.rooflineChart()->data().empty());
+    }
+
+    void withoutRooflineMetricsTheTabStaysOff()
+    {
+        MeasurementPanel panel;
+        panel.setDevice(h200());
+        panel.showMeasurement(QStringLiteral("copy"), copyMeasurement());
+        panel.showMetrics(syntheticMetrics());
+        QVERIFY(!panel.tabs()->isTabEnabled(1));
+        QCOMPARE(panel.tabs()->currentIndex(), 0);
+        QVERIFY(panel.shownValue(QStringLiteral("speedOfLight")).isEmpty());
+        QVERIFY(panel.shownValue(QStringLiteral("roofline")).isEmpty());
+    }
+
+    // A project that declares measure.flops ("2 * N * N * N", samples/matmul) gets GFLOP/s
+    // beside the effective bandwidth (made-up figures of the size cuwb measure prints for it).
+    void declaredFlopsShowGflopsBesideBandwidth()
+    {
+        Measurement m = copyMeasurement();
+        m.throughput.flops = 1.718e10;
+        m.throughput.gflops = 8156.29;
+        MeasurementPanel panel;
+        panel.showMeasurement(QStringLiteral("matmul_tiled"), m);
+        QCOMPARE(panel.shownValue(QStringLiteral("gflops")), QStringLiteral("8156.3"));
+        QVERIFY(!panel.shownValue(QStringLiteral("bandwidth")).isEmpty());
+        m.throughput.gflops.reset();
+        panel.showMeasurement(QStringLiteral("copy"), m);
+        QVERIFY(panel.shownValue(QStringLiteral("gflops")).isEmpty());
     }
 
     void metricRowsAreInOrder()

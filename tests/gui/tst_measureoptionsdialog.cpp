@@ -5,7 +5,9 @@
 // host libraries cannot be loaded, the tests that need them skip with the reason.
 #include "gui/measure/measureoptionsdialog.h"
 #include "gui/measure/metricpassplanner.h"
+#include "measure/roofline.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QGroupBox>
 #include <QPlainTextEdit>
@@ -46,6 +48,7 @@ private Q_SLOTS:
     void choiceRoundTrips();
     void timerRoundTrips();
     void staleCountsAreDropped();
+    void rooflineBoxAddsAndRemovesItsMetrics();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -217,6 +220,24 @@ void TestMeasureOptionsDialog::staleCountsAreDropped()
     QCOMPARE(planned.size(), 1);
     QCOMPARE(planned.front().at(0).value<quint64>(), newest);
     QVERIFY(planned.front().at(1).value<MetricsResult>().error.find("sm_63") != std::string::npos);
+}
+
+void TestMeasureOptionsDialog::rooflineBoxAddsAndRemovesItsMetrics()
+{
+    MeasureOptionsDialog dialog;
+    dialog.setMetricsChoice(MetricsChoice{true, defaultMetrics()});
+    QCheckBox *box = dialog.rooflineBox();
+    QCOMPARE(box->text(), QStringLiteral("Roofline and speed of light"));
+    QVERIFY(!box->isChecked());
+    box->click();
+    QVERIFY(box->isChecked());
+    QCOMPARE(dialog.metricsChoice().metrics, withRooflineMetrics(defaultMetrics()));
+    QCOMPARE(dialog.metricsChoice().metrics.size(), std::size_t(19));
+    box->click(); // off: the default set stays whole
+    QCOMPARE(dialog.metricsChoice().metrics, defaultMetrics());
+    // A list that holds every roofline metric shows the box ticked.
+    dialog.setMetricsChoice(MetricsChoice{true, rooflineMetrics()});
+    QVERIFY(box->isChecked());
 }
 
 QTEST_MAIN(TestMeasureOptionsDialog)

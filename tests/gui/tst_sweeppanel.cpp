@@ -295,6 +295,12 @@ private Q_SLOTS:
         QCOMPARE(f.panel->spec().constraints, std::vector<std::string>{"block.x*block.y <= 512"});
         f.panel->verifyCheck()->setChecked(true);
         QVERIFY(f.panel->spec().verify);
+        // Roofline: each point's metrics pass also collects the roofline's metrics.
+        QCOMPARE(f.panel->rooflineCheck()->text(), QStringLiteral("Roofline"));
+        f.panel->rooflineCheck()->setChecked(true);
+        QVERIFY(f.panel->spec().roofline);
+        f.panel->rooflineCheck()->setChecked(false);
+        QVERIFY(!f.panel->spec().roofline);
         f.panel->samplesSpin()->setValue(0);
         QCOMPARE(f.panel->spec().settings.fixedSamples, 0);
         f.panel->modeCombo()->setCurrentIndex(1);

@@ -1,3 +1,4 @@
+#include "gui/roofline/rooflinechart.h"
 #include "gui/sweep/sweepchartbuilder.h"
 #include "gui/sweep/sweepheatmap.h"
 #include "gui/sweep/sweepresultsview.h"
@@ -760,6 +761,41 @@ private Q_SLOTS:
         again.measurement->statistics.medianNs *= 2;
         view.setPoint(0, again);
         QVERIFY(qFuzzyCompare(first->at(0).y(), before * 2));
+    }
+
+    // The Roofline page: the first run's points with FLOPs counted, the baseline's hollow, and
+    // the rest counted with the reason. The FLOP counts are made up (one FMA per element).
+    void rooflinePageShowsTheCloudAndTheBaseline()
+    {
+        SweepResult current = testdata::copySweep();
+        current.device = DeviceInfo{};
+        current.device->major = 9;
+        current.device->smCount = 132;
+        current.device->smClockKHz = 1980000;
+        current.device->memoryClockKHz = 3201000;
+        current.device->memoryBusWidthBits = 6016;
+        for (std::size_t i = 0; i < 20; ++i)
+            current.points[i]
+                .metrics->values["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] =
+                double(1 << 28);
+        SweepResult baseline = current;
+        SweepResultsView view;
+        view.resize(900, 500);
+        view.setResult(current);
+        view.setPage(SweepResultsView::Page::Roofline);
+        QCOMPARE(view.page(), SweepResultsView::Page::Roofline);
+        const RooflineData &data = view.rooflineChart()->data();
+        QCOMPARE(data.points.size(), std::size_t(20));
+        QCOMPARE(data.ceilings.size(), std::size_t(3));
+        QCOMPARE(data.colourTarget, QStringLiteral("block.x"));
+        QCOMPARE(data.missing, current.count(PointStatus::Measured) - 20);
+        QVERIFY2(view.rooflineChart()->noteText().contains(
+                     QStringLiteral("no floating-point instructions counted")),
+                 qPrintable(view.rooflineChart()->noteText()));
+        view.setBaseline(baseline, QStringLiteral("baseline"));
+        QCOMPARE(view.rooflineChart()->data().baseline.size(), std::size_t(20));
+        view.clearBaseline();
+        QVERIFY(view.rooflineChart()->data().baseline.empty());
     }
 };
 

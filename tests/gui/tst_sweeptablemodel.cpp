@@ -216,6 +216,26 @@ private Q_SLOTS:
         QVERIFY(lines[2].startsWith(QLatin1String("32\t")));
         QCOMPARE(lines[1].split(QLatin1Char('\t')).size(), model.columnCount());
     }
+
+    // GFLOP/s beside GB/s: from the project's declared FLOPs, else from the FLOPs a Roofline
+    // metrics pass counted; empty without either. The FLOP figures are made up for the test.
+    void gflopsFromDeclaredOrCountedFlops()
+    {
+        SweepResult result = testdata::copySweep();
+        result.points[0].measurement->throughput.flops = 1.718e10;
+        result.points[0].measurement->throughput.gflops = 8156.29;
+        result.points[1].metrics->values["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] =
+            5.0e8; // 1e9 FLOPs
+        const double ns = result.points[1].metrics->values.at("gpu__time_duration.sum");
+        SweepTableModel model;
+        model.setResult(result);
+        const int column = model.column(SweepTableModel::GflopsColumn);
+        QCOMPARE(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("GFLOP/s"));
+        QCOMPARE(cell(model, 0, column), QStringLiteral("8156.3"));
+        QCOMPARE(model.index(1, column).data(SweepTableModel::SortRole).toDouble(), 1e9 / ns);
+        QVERIFY(cell(model, 2, column).isEmpty());
+        QCOMPARE(SweepTableModel::gflops(result.points[2]), std::optional<double>());
+    }
 };
 
 QTEST_MAIN(TestSweepTableModel)

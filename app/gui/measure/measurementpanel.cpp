@@ -4,6 +4,8 @@
 
 #include "gui/common/qtconvert.h"
 #include "gui/measure/measurementhistogram.h"
+#include "gui/roofline/rooflinechart.h"
+#include "gui/roofline/speedoflightbars.h"
 
 #include <QAction>
 #include <QBarCategoryAxis>
@@ -17,10 +19,12 @@
 #include <QLocale>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -93,9 +97,23 @@ MeasurementPanel::MeasurementPanel(QWidget *parent)
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(160, 120);
 
+    // The roofline tab: speed of light above the run's point on the roofline.
+    m_sol = new SpeedOfLightBars;
+    m_roofline = new RooflineChart;
+    m_roofline->setObjectName(QStringLiteral("measurementRoofline"));
+    auto *rooflinePage = new QWidget;
+    auto *rooflineLayout = new QVBoxLayout(rooflinePage);
+    rooflineLayout->setContentsMargins(2, 2, 2, 2);
+    rooflineLayout->addWidget(m_sol);
+    rooflineLayout->addWidget(m_roofline, 1);
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_chartView, tr("Samples"));
+    m_tabs->addTab(rooflinePage, tr("Roofline"));
+
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(cardScroll);
-    splitter->addWidget(m_chartView);
+    splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     splitter->setChildrenCollapsible(false);
@@ -128,7 +146,8 @@ QString MeasurementPanel::formatBytes(double bytes)
 }
 
 QList<MeasurementPanel::Figure> MeasurementPanel::metricFigures(const Measurement &m,
-                                                                const MetricsResult &r)
+                                                                const MetricsResult &r,
+                                                                const DevicePeaks *peaks)
 {
     QList<Figure> rows;
     const auto add = [&rows](const char *key, const QString &label, const QString &value) {
@@ -165,6 +184,39 @@ QList<MeasurementPanel::Figure> MeasurementPanel::metricFigures(const Measuremen
             add("dramThroughput", tr("DRAM throughput"), tr("%1 of peak").arg(pct(*dram)));
         if (const auto time = metricValue(r, kGpuTime))
             add("metricsTime", tr("Time in metrics pass"), formatTime(*time));
+        const SpeedOfLight sol = speedOfLight(r.values);
+        if (sol.computePercent && sol.memoryPercent) {
+            QStringList units;
+            const std::pair<const char *, std::optional<double>> parts[] = {
+                {"DRAM", sol.dramPercent}, {"L2", sol.l2Percent}, {"L1", sol.l1Percent}};
+            for (const auto &[name, value] : parts) {
+                if (value)
+                    units << tr("%1 %2").arg(QLatin1String(name), pct(*value));
+            }
+            add("speedOfLight", tr("Speed of light"),
+                tr("compute (SM) %1, memory %2")
+                        .arg(pct(*sol.computePercent), pct(*sol.memoryPercent)) +
+                    (units.isEmpty() ? QString()
+                                     : tr(" (%1)").arg(units.join(QStringLiteral(", ")))));
+        }
+        std::string why;
+        if (const auto point = rooflinePoint(r.values, why); point && point->totalFlops() > 0) {
+            add("countedGflops", tr("Counted GFLOP/s"),
+                tr("%1 GFLOP/s %2 (%3 FLOP counted), at %4 FLOP/byte")
+                    .arg(QString::number(point->flopsPerSecond() / 1e9, 'f', 1),
+                         QLatin1String(precisionName(point->dominant())),
+                         QString::number(point->totalFlops(), 'g', 4),
+                         QString::number(point->intensity(), 'g', 3)));
+            if (peaks) {
+                if (const auto placed = placeOnRoofline(*point, *peaks))
+                    add("roofline", tr("Roofline"),
+                        tr("%1, %2% of the roof (%3; ridge %4 FLOP/byte)")
+                            .arg(placed->memoryBound ? tr("memory-bound") : tr("compute-bound"),
+                                 QString::number(placed->fractionOfRoof * 100.0, 'f', 1),
+                                 flopsText(placed->roofFlopsPerSecond),
+                                 QString::number(placed->ridgeIntensity, 'g', 3)));
+            }
+        }
     }
     const auto achieved = metricValue(r, kWarpsActive);
     if (r.occupancyError.empty() && r.activeBlocksPerSm > 0) {
@@ -193,9 +245,14 @@ QList<MeasurementPanel::Figure> MeasurementPanel::metricFigures(const Measuremen
     if (r.ok()) {
         static const std::set<std::string> shown = {kDramRead, kDramWrite, kDramThroughput,
                                                     kGpuTime, kWarpsActive};
+        // The roofline's counters are summed up in its rows above.
+        const std::vector<std::string> roofline = rooflineMetrics();
+        const bool summed = speedOfLight(r.values).computePercent.has_value();
         QStringList others;
         for (const auto &[name, value] : r.values) {
-            if (!shown.count(name))
+            const bool inRoofline =
+                std::find(roofline.begin(), roofline.end(), name) != roofline.end();
+            if (!shown.count(name) && !(summed && inRoofline))
                 others.append(tr("%1 = %2").arg(toQString(name), QString::number(value, 'g', 6)));
         }
         if (!others.isEmpty())
@@ -286,6 +343,34 @@ void MeasurementPanel::clear()
     m_metricsPending = 0;
     setFigures({});
     setHistogram(Measurement{});
+    setRoofline();
+}
+
+void MeasurementPanel::setDevice(const std::optional<DeviceInfo> &device)
+{
+    if (device)
+        m_peaks = devicePeaks(*device);
+    else
+        m_peaks.reset();
+    setRoofline();
+}
+
+void MeasurementPanel::setRoofline()
+{
+    const bool has =
+        m_metrics && m_metrics->ok() && speedOfLight(m_metrics->values).computePercent.has_value();
+    if (!has) {
+        m_sol->clear();
+        m_roofline->clear();
+        m_tabs->setTabEnabled(1, false);
+        m_tabs->setCurrentIndex(0);
+        return;
+    }
+    m_sol->setSpeedOfLight(speedOfLight(m_metrics->values));
+    m_roofline->setData(rooflineOfRun(m_metrics->values, m_peaks.value_or(DevicePeaks{}),
+                                      m_kernel.isEmpty() ? tr("this run") : m_kernel));
+    m_tabs->setTabEnabled(1, true);
+    m_tabs->setCurrentIndex(1);
 }
 
 void MeasurementPanel::showMeasuring(const QString &kernel)
@@ -297,6 +382,7 @@ void MeasurementPanel::showMeasuring(const QString &kernel)
     m_status->setText(tr("Measuring %1\u2026").arg(kernel));
     setFigures({});
     setHistogram(Measurement{});
+    setRoofline();
 }
 
 void MeasurementPanel::showCancelling()
@@ -332,6 +418,7 @@ void MeasurementPanel::showMeasurement(const QString &kernel, const Measurement 
                 .arg(kernel, median));
     showCard();
     setHistogram(measurement);
+    setRoofline();
 }
 
 void MeasurementPanel::showMetricsPending(int metricCount)
@@ -346,6 +433,7 @@ void MeasurementPanel::showMetrics(const MetricsResult &metrics)
     m_metrics = metrics;
     m_metricsPending = 0;
     showCard();
+    setRoofline();
 }
 
 void MeasurementPanel::showCard()
@@ -357,7 +445,7 @@ void MeasurementPanel::showCard()
     QList<Figure> rows = figures(*m_measurement);
     QList<Figure> extra;
     if (m_metrics)
-        extra = metricFigures(*m_measurement, *m_metrics);
+        extra = metricFigures(*m_measurement, *m_metrics, m_peaks ? &*m_peaks : nullptr);
     else if (m_metricsPending > 0)
         extra.append(
             Figure{QStringLiteral("metrics"), QString(),

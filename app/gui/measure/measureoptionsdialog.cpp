@@ -1,5 +1,7 @@
 #include "gui/measure/measureoptionsdialog.h"
 
+#include "measure/roofline.h"
+
 #include "gui/common/qtconvert.h"
 #include "gui/common/theme.h"
 #include "gui/measure/metricpassplanner.h"
@@ -19,6 +21,8 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace cuwb {
 
@@ -98,7 +102,13 @@ MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
     auto *defaults = new QPushButton(tr("Default Metrics"), m_metricsGroup);
     defaults->setToolTip(tr("GPU time, DRAM bytes read and written, DRAM throughput and achieved "
                             "occupancy: one replay pass on an H100 or H200"));
+    m_roofline = new QCheckBox(tr("Roofline and speed of light"), m_metricsGroup);
+    m_roofline->setToolTip(tr("Adds the metrics of Nsight Compute's GPU Speed Of Light section "
+                              "and the FP32/FP64/FP16 instruction counts: the Measurement "
+                              "panel then shows the speed of light bars and the run on the "
+                              "roofline"));
     auto *defaultsRow = new QHBoxLayout;
+    defaultsRow->addWidget(m_roofline);
     defaultsRow->addStretch(1);
     defaultsRow->addWidget(defaults);
     auto *metricsLayout = new QVBoxLayout(m_metricsGroup);
@@ -122,7 +132,9 @@ MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
     connect(m_metricsEdit, &QPlainTextEdit::textChanged, this, [this] {
         m_planDelay.start();
         updateState();
+        updateRooflineBox();
     });
+    connect(m_roofline, &QCheckBox::clicked, this, &MeasureOptionsDialog::setRooflineMetrics);
     connect(m_metricsGroup, &QGroupBox::toggled, this, &MeasureOptionsDialog::updateState);
     connect(defaults, &QPushButton::clicked, this, [this] {
         m_metricsEdit->setPlainText(toQStringList(defaultMetrics()).join(QLatin1Char('\n')));
@@ -212,6 +224,33 @@ MetricsChoice MeasureOptionsDialog::metricsChoice() const
     choice.collect = m_metricsGroup->isChecked();
     choice.metrics = toStdStringList(parseMetricNames(m_metricsEdit->toPlainText()));
     return choice;
+}
+
+void MeasureOptionsDialog::setRooflineMetrics(bool on)
+{
+    std::vector<std::string> names =
+        toStdStringList(parseMetricNames(m_metricsEdit->toPlainText()));
+    if (on) {
+        names = withRooflineMetrics(std::move(names));
+    } else {
+        const std::vector<std::string> roofline = rooflineMetrics();
+        const std::vector<std::string> defaults = defaultMetrics();
+        std::erase_if(names, [&](const std::string &name) {
+            return std::find(roofline.begin(), roofline.end(), name) != roofline.end() &&
+                   std::find(defaults.begin(), defaults.end(), name) == defaults.end();
+        });
+    }
+    m_metricsEdit->setPlainText(toQStringList(names).join(QLatin1Char('\n')));
+    planPasses();
+}
+
+void MeasureOptionsDialog::updateRooflineBox()
+{
+    const QStringList names = parseMetricNames(m_metricsEdit->toPlainText());
+    bool all = true;
+    for (const std::string &name : rooflineMetrics())
+        all = all && names.contains(toQString(name));
+    m_roofline->setChecked(all);
 }
 
 QStringList MeasureOptionsDialog::parseMetricNames(const QString &text)

@@ -4,7 +4,7 @@
 // says how many replay passes they need on the device's chip (counted on the host, off the GUI
 // thread, by MetricPassPlanner), or names a metric the chip does not know. The settings are
 // kept in QSettings under "measure/"; load() and loadMetricsChoice() give the defaults for
-// anything not stored yet.
+// anything not stored yet. "Roofline and speed of light" adds rooflineMetrics() to the list.
 #pragma once
 
 #include "measure/measurement.h"
@@ -67,15 +67,21 @@ public:
     [[nodiscard]] MetricPassPlanner *planner() const { return m_planner; }
     [[nodiscard]] QGroupBox *metricsGroup() const { return m_metricsGroup; }
     [[nodiscard]] QPlainTextEdit *metricsEdit() const { return m_metricsEdit; }
+    // "Roofline and speed of light": checked while the list holds every rooflineMetrics();
+    // checking it adds those missing, unchecking removes those the default set does not have.
+    [[nodiscard]] QCheckBox *rooflineBox() const { return m_roofline; }
 
 private:
     void updateState();
     void planPasses();
     void showPasses(const QString &text, bool error);
+    void setRooflineMetrics(bool on);
+    void updateRooflineBox();
 
     QComboBox *m_mode = nullptr;
     QComboBox *m_timer = nullptr;
     QCheckBox *m_fixed = nullptr;
+    QCheckBox *m_roofline = nullptr;
     QSpinBox *m_fixedSamples = nullptr;
     QSpinBox *m_minSamples = nullptr;
     QDoubleSpinBox *m_minGpuTime = nullptr;

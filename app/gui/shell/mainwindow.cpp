@@ -343,6 +343,8 @@ void MainWindow::onDevicesProbed()
     m_optionsWidget->setDeviceArchitecture(m_deviceProbe->firstArchitecture());
     const DeviceQuery &query = m_deviceProbe->query();
     m_devicePanel->setQuery(query, m_deviceProbe->summary());
+    if (!query.devices.empty() && !m_runController->hello())
+        m_measurementPanel->setDevice(query.devices.front());
     QString reason = RunController::unavailableReasonFor(query);
     if (!query.driverLoaded && query.message.empty()) // the query itself failed
         reason = tr("Run needs a CUDA GPU: %1").arg(m_deviceProbe->summary());

@@ -400,6 +400,7 @@ void MainWindow::connectSignals()
             &LaunchPanel::setSweepRunning);
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
         m_devicePanel->setHello(hello);
+        m_measurementPanel->setDevice(hello.device); // the roofline's ceilings
         m_launchPanel->setDevice(hello.device,
                                  hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
                                               : std::nullopt);

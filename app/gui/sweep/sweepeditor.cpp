@@ -148,6 +148,15 @@ SweepEditor::SweepEditor(QWidget *parent)
         m_spec.metrics = on;
         edited();
     });
+    m_roofline = new QCheckBox(tr("Roofline"), this);
+    m_roofline->setToolTip(tr("The metrics pass also collects speed of light and the FP32/FP64/"
+                              "FP16 instruction counts, for the Roofline view of the results"));
+    connect(m_roofline, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_updating)
+            return;
+        m_spec.roofline = on;
+        edited();
+    });
 
     m_samples = new QSpinBox(this);
     m_samples->setRange(0, 1000000);
@@ -211,6 +220,7 @@ void SweepEditor::buildLayout()
     checks->setContentsMargins(0, 0, 0, 0);
     checks->addWidget(m_verify);
     checks->addWidget(m_metrics);
+    checks->addWidget(m_roofline);
     checks->addStretch(1);
 
     auto *form = new QFormLayout;
@@ -251,6 +261,7 @@ void SweepEditor::showSpec()
         m_constraints->setPlainText(constraints.join(QLatin1Char('\n')));
     m_verify->setChecked(m_spec.verify);
     m_metrics->setChecked(m_spec.metrics);
+    m_roofline->setChecked(m_spec.roofline);
     m_samples->setValue(std::max(0, m_spec.settings.fixedSamples));
     m_mode->setCurrentIndex(m_spec.settings.mode == SampleMode::Cold ? 1 : 0);
     m_updating = false;
@@ -314,9 +325,9 @@ void SweepEditor::clearBase()
 
 void SweepEditor::setEditable(bool editable)
 {
-    for (QWidget *w : std::initializer_list<QWidget *>{m_preset, m_axesView, m_addAxis,
-                                                       m_removeAxis, m_combination, m_constraints,
-                                                       m_verify, m_metrics, m_samples, m_mode})
+    for (QWidget *w : std::initializer_list<QWidget *>{
+             m_preset, m_axesView, m_addAxis, m_removeAxis, m_combination, m_constraints, m_verify,
+             m_metrics, m_roofline, m_samples, m_mode})
         w->setEnabled(editable);
 }
 

@@ -74,6 +74,7 @@ public:
     [[nodiscard]] QPlainTextEdit *constraintsEdit() const { return m_constraints; }
     [[nodiscard]] QCheckBox *verifyCheck() const { return m_verify; }
     [[nodiscard]] QCheckBox *metricsCheck() const { return m_metrics; }
+    [[nodiscard]] QCheckBox *rooflineCheck() const { return m_roofline; }
     [[nodiscard]] QSpinBox *samplesSpin() const { return m_samples; }
     [[nodiscard]] QComboBox *modeCombo() const { return m_mode; }
     [[nodiscard]] QLabel *countLabel() const { return m_count; }
@@ -123,6 +124,7 @@ private:
     QPlainTextEdit *m_constraints = nullptr;
     QCheckBox *m_verify = nullptr;
     QCheckBox *m_metrics = nullptr;
+    QCheckBox *m_roofline = nullptr;
     QSpinBox *m_samples = nullptr;
     QComboBox *m_mode = nullptr;
     QLabel *m_count = nullptr;

@@ -129,6 +129,7 @@ public:
     [[nodiscard]] QComboBox *combinationCombo() const { return m_editor->combinationCombo(); }
     [[nodiscard]] QPlainTextEdit *constraintsEdit() const { return m_editor->constraintsEdit(); }
     [[nodiscard]] QCheckBox *verifyCheck() const { return m_editor->verifyCheck(); }
+    [[nodiscard]] QCheckBox *rooflineCheck() const { return m_editor->rooflineCheck(); }
     [[nodiscard]] QCheckBox *metricsCheck() const { return m_editor->metricsCheck(); }
     [[nodiscard]] QSpinBox *samplesSpin() const { return m_editor->samplesSpin(); }
     [[nodiscard]] QComboBox *modeCombo() const { return m_editor->modeCombo(); }

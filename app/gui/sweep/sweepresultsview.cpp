@@ -1,6 +1,7 @@
 #include "gui/sweep/sweepresultsview.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/roofline/rooflinechart.h"
 #include "gui/sweep/sweepchartview.h"
 #include "gui/sweep/sweepheatmap.h"
 #include "gui/sweep/sweeptablemodel.h"
@@ -59,6 +60,8 @@ SweepResultsView::SweepResultsView(QWidget *parent)
     m_stack->addWidget(m_charts->timeView());
     m_stack->addWidget(m_charts->bandwidthView());
     m_stack->addWidget(m_heatmap);
+    m_roofline = new RooflineChart(this);
+    m_stack->addWidget(m_roofline);
     connect(m_heatmap, &SweepHeatmap::pointActivated, this, &SweepResultsView::pointActivated);
 
     m_timeButton = new QToolButton(this);
@@ -72,11 +75,17 @@ SweepResultsView::SweepResultsView(QWidget *parent)
     m_heatmapButton = new QToolButton(this);
     m_heatmapButton->setText(tr("Heatmap"));
     m_heatmapButton->setToolTip(tr("block.x × block.y"));
+    m_rooflineButton = new QToolButton(this);
+    m_rooflineButton->setText(tr("Roofline"));
+    m_rooflineButton->setToolTip(tr("Each point's FLOP/s against its FLOP per DRAM byte, under "
+                                    "the device's roofs (needs the sweep's Roofline option)"));
     m_pages->setExclusive(true);
     m_pages->addButton(m_timeButton, int(Page::Time));
     m_pages->addButton(m_bandwidthButton, int(Page::Bandwidth));
     m_pages->addButton(m_heatmapButton, int(Page::Heatmap));
-    for (QToolButton *button : {m_timeButton, m_bandwidthButton, m_heatmapButton}) {
+    m_pages->addButton(m_rooflineButton, int(Page::Roofline));
+    for (QToolButton *button :
+         {m_timeButton, m_bandwidthButton, m_heatmapButton, m_rooflineButton}) {
         button->setCheckable(true);
         button->setAutoRaise(true);
     }
@@ -114,6 +123,7 @@ SweepResultsView::SweepResultsView(QWidget *parent)
     bar->addWidget(m_heatmapButton);
     bar->addWidget(m_timeButton);
     bar->addWidget(m_bandwidthButton);
+    bar->addWidget(m_rooflineButton);
     bar->addSpacing(12);
     bar->addWidget(m_heatQuantity);
     bar->addStretch(1);
@@ -278,6 +288,8 @@ SweepResultsView::Page SweepResultsView::page() const
 {
     if (m_stack->currentWidget() == m_heatmap)
         return Page::Heatmap;
+    if (m_stack->currentWidget() == m_roofline)
+        return Page::Roofline;
     if (m_stack->currentWidget() == m_charts->bandwidthView())
         return Page::Bandwidth;
     return Page::Time;
@@ -297,12 +309,17 @@ void SweepResultsView::setPage(Page page)
     case Page::Heatmap:
         m_stack->setCurrentWidget(m_heatmap);
         break;
+    case Page::Roofline:
+        updateRoofline();
+        m_stack->setCurrentWidget(m_roofline);
+        break;
     }
     if (QAbstractButton *button = m_pages->button(int(page)))
         button->setChecked(true);
     m_heatQuantity->setVisible(page == Page::Heatmap);
-    // The heatmap shows skipped and failed points itself.
-    m_note->setVisible(page != Page::Heatmap && !m_note->text().isEmpty());
+    // The heatmap shows skipped and failed points itself; the roofline says what it left out.
+    m_note->setVisible(page != Page::Heatmap && page != Page::Roofline &&
+                       !m_note->text().isEmpty());
 }
 
 void SweepResultsView::updatePageButtons()
@@ -327,8 +344,34 @@ void SweepResultsView::refresh()
     else
         m_heatmap->clear();
     m_charts->setData(m_builder.runs(), m_data);
+    m_rooflineStale = true;
+    if (page() == Page::Roofline)
+        updateRoofline();
     updateNote();
     updatePageButtons();
+}
+
+// The first run's cloud and the baseline's: a linear pass over the points and a handful of
+// series, done when the page is shown or, while it is, when points arrive.
+void SweepResultsView::updateRoofline()
+{
+    if (!m_rooflineStale)
+        return;
+    m_rooflineStale = false;
+    const std::vector<NamedSweep> &runs = m_builder.runs();
+    const NamedSweep *current = nullptr;
+    const NamedSweep *baseline = nullptr;
+    for (const NamedSweep &run : runs) {
+        if (run.baseline && !baseline)
+            baseline = &run;
+        else if (!run.baseline && !current)
+            current = &run;
+    }
+    if (!current) {
+        m_roofline->clear();
+        return;
+    }
+    m_roofline->setData(rooflineOfSweep(current->result, baseline ? &baseline->result : nullptr));
 }
 
 void SweepResultsView::updateNote()
@@ -347,7 +390,7 @@ void SweepResultsView::updateNote()
     if (m_data.unplotted.empty()) {
         m_note->setText(lines.join(QLatin1Char('\n')));
         m_note->setToolTip({});
-        m_note->setVisible(!lines.isEmpty() && page() != Page::Heatmap);
+        m_note->setVisible(!lines.isEmpty() && page() != Page::Heatmap && page() != Page::Roofline);
         return;
     }
     const bool several = m_builder.runs().size() > 1;
@@ -368,7 +411,7 @@ void SweepResultsView::updateNote()
     lines << text;
     m_note->setText(lines.join(QLatin1Char('\n')));
     m_note->setToolTip(items.join(QLatin1Char('\n')));
-    m_note->setVisible(page() != Page::Heatmap);
+    m_note->setVisible(page() != Page::Heatmap && page() != Page::Roofline);
 }
 
 QChartView *SweepResultsView::currentChartView() const

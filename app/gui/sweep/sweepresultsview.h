@@ -8,7 +8,10 @@
 // fills the table. Hovering a point shows every statistic of it; clicking it (or double-clicking
 // its row) emits pointActivated with the point's configuration, for the launch panel. The line
 // charts are drawn and hit-tested by a SweepChartView; this class holds the data, the table, the
-// page stack and its buttons, the note on what is not drawn, and the exports.
+// page stack and its buttons, the note on what is not drawn, and the exports. The Roofline page
+// places each point with a metrics pass that collected rooflineMetrics() (Roofline on) under
+// the device's roofs (RooflineChart), with the baseline's points hollow; it is rebuilt only
+// while it is on screen.
 #pragma once
 
 #include "gui/sweep/sweepchartbuilder.h"
@@ -29,6 +32,7 @@ class QToolButton;
 
 namespace cuwb {
 
+class RooflineChart;
 class SweepChartView;
 class SweepHeatmap;
 class SweepTableModel;
@@ -39,7 +43,7 @@ class SweepResultsView : public QWidget
     Q_OBJECT
 
 public:
-    enum class Page { Time, Bandwidth, Heatmap };
+    enum class Page { Time, Bandwidth, Heatmap, Roofline };
 
     explicit SweepResultsView(QWidget *parent = nullptr);
     ~SweepResultsView() override;
@@ -88,6 +92,7 @@ public:
     [[nodiscard]] QChart *timeChart() const;
     [[nodiscard]] QChart *bandwidthChart() const;
     [[nodiscard]] SweepHeatmap *heatmap() const { return m_heatmap; }
+    [[nodiscard]] RooflineChart *rooflineChart() const { return m_roofline; }
     // The tooltip of a point of a run, and where that point is drawn in the visible page's
     // viewport (nullopt when it is not drawn there).
     [[nodiscard]] QString toolTipFor(std::size_t run, std::size_t point) const;
@@ -100,6 +105,7 @@ private:
     void refresh();
     void updateNote();
     void updatePageButtons();
+    void updateRoofline();
     [[nodiscard]] QChartView *currentChartView() const;
     [[nodiscard]] QWidget *exportWidget() const;
     void activate(std::size_t run, std::size_t point);
@@ -114,10 +120,13 @@ private:
     QStackedWidget *m_stack = nullptr; // the time and bandwidth charts' views, the heatmap
     SweepChartView *m_charts = nullptr;
     SweepHeatmap *m_heatmap = nullptr;
+    RooflineChart *m_roofline = nullptr;
+    bool m_rooflineStale = true; // the runs changed since the roofline was built
     QButtonGroup *m_pages = nullptr;
     QToolButton *m_timeButton = nullptr;
     QToolButton *m_bandwidthButton = nullptr;
     QToolButton *m_heatmapButton = nullptr;
+    QToolButton *m_rooflineButton = nullptr;
     QComboBox *m_heatQuantity = nullptr;
     QToolButton *m_exportButton = nullptr;
     QLabel *m_note = nullptr;

@@ -2,6 +2,7 @@
 
 #include "gui/common/qtconvert.h"
 #include "gui/sweep/sweepchartbuilder.h"
+#include "measure/roofline.h"
 
 #include <QColor>
 #include <QFont>
@@ -215,6 +216,8 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("% of peak");
         case DramColumn:
             return tr("DRAM GB/s");
+        case GflopsColumn:
+            return tr("GFLOP/s");
         case TheoreticalOccupancyColumn:
             return tr("Theor. occ. (%)");
         case AchievedOccupancyColumn:
@@ -242,6 +245,9 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Effective bandwidth in % of the theoretical DRAM peak");
         case DramColumn:
             return tr("Measured DRAM bytes read + written (metrics pass) / median time");
+        case GflopsColumn:
+            return tr("The FLOPs the project declares (measure.flops) / median time, else the "
+                      "FLOPs the metrics pass counted (Roofline on) / the kernel's time there");
         case TheoreticalOccupancyColumn:
             return tr("Resident warps per SM / the maximum, from the kernel's resources");
         case AchievedOccupancyColumn:
@@ -253,6 +259,19 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, i
         }
     }
     return {};
+}
+
+std::optional<double> SweepTableModel::gflops(const SweepPointResult &p)
+{
+    if (p.measurement && p.measurement->throughput.gflops)
+        return p.measurement->throughput.gflops;
+    if (!p.metrics || !p.metrics->ok())
+        return std::nullopt;
+    std::string why;
+    const std::optional<RooflinePoint> point = rooflinePoint(p.metrics->values, why);
+    if (!point || !(point->totalFlops() > 0.0))
+        return std::nullopt;
+    return point->flopsPerSecond() / 1e9;
 }
 
 QVariant SweepTableModel::display(int row, int column) const
@@ -292,6 +311,10 @@ QVariant SweepTableModel::display(int row, int column) const
     case DramColumn: {
         const auto dram = SweepChartBuilder::dramGBps(p);
         return dram ? gbps(*dram) : QString();
+    }
+    case GflopsColumn: {
+        const auto g = gflops(p);
+        return g ? QString::number(*g, 'f', *g < 100 ? 2 : 1) : QString();
     }
     case TheoreticalOccupancyColumn: {
         const auto occupancy = SweepChartBuilder::theoreticalOccupancy(p);
@@ -362,6 +385,8 @@ QVariant SweepTableModel::sortValue(int row, int column) const
     }
     case DramColumn:
         return optional(SweepChartBuilder::dramGBps(p));
+    case GflopsColumn:
+        return optional(gflops(p));
     case TheoreticalOccupancyColumn:
         return optional(SweepChartBuilder::theoreticalOccupancy(p));
     case AchievedOccupancyColumn:

@@ -41,6 +41,7 @@ public:
         BandwidthColumn,
         PercentOfPeakColumn,
         DramColumn,
+        GflopsColumn, // the project's measure.flops / median, else the metrics pass's count
         TheoreticalOccupancyColumn,
         AchievedOccupancyColumn,
         WavesColumn,
@@ -62,6 +63,9 @@ public:
     [[nodiscard]] int column(Column fixed) const { return axisCount() + int(fixed); }
     [[nodiscard]] std::optional<std::size_t> bestRow() const { return m_best; }
     [[nodiscard]] bool isTied(int row) const;
+    // A point's GFLOP/s: from the FLOPs the project declares (measure.flops) over the median,
+    // else from the FLOPs the metrics pass counted (Roofline) over the kernel's time there.
+    static std::optional<double> gflops(const SweepPointResult &point);
 
     // The header and the given rows (in this model's numbering, in the order given) as
     // tab-separated lines, as the view's Ctrl+C copies them; units are in the header.
