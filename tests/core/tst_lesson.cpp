@@ -103,6 +103,18 @@ private Q_SLOTS:
                                       << QStringLiteral("line 12: ## Questions has no questions");
         QTest::newRow("extra section") << good + QStringLiteral("## Answers\n")
                                        << QStringLiteral("line 15: unexpected section `Answers`");
+        QTest::newRow("empty inspect")
+            << good + QStringLiteral("## Inspect\nJust text.\n")
+            << QStringLiteral("line 15: ## Inspect needs a compare line");
+        QTest::newRow("inspect without answer")
+            << good + QStringLiteral("## Inspect\n- [line] Which line?\n")
+            << QStringLiteral("line 16: the Inspect question [line] has no answer");
+        QTest::newRow("inspect compare of one")
+            << good + QStringLiteral("## Inspect\ncompare a.cuwb\n")
+            << QStringLiteral("line 16: compare names two projects");
+        QTest::newRow("after inspect")
+            << good + QStringLiteral("## Inspect\ncompare a.cuwb b.cuwb\n## More\n")
+            << QStringLiteral("line 17: unexpected section `More` after ## Inspect");
     }
 
     void malformed()
@@ -114,6 +126,81 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(parse.error).startsWith(error) ||
                      QString::fromStdString(parse.error).contains(error),
                  parse.error.c_str());
+    }
+
+    void parsesInspect()
+    {
+        const std::string text = std::string(kGood) +
+                                 "## Inspect\n"
+                                 "Open both *variants*.\n"
+                                 "compare a.cuwb b.cuwb\n"
+                                 "- [conflict-line] Which line has the conflict? = 37 | line 37\n"
+                                 "- [ways] How many ways = a = 32\n";
+        const cuwb::LessonParse parse = cuwb::parseLesson(text);
+        QVERIFY2(parse.ok(), parse.error.c_str());
+        const cuwb::Lesson &lesson = *parse.lesson;
+        QVERIFY(lesson.comparison);
+        QCOMPARE(lesson.comparison->a, std::string("a.cuwb"));
+        QCOMPARE(lesson.comparison->b, std::string("b.cuwb"));
+        QCOMPARE(lesson.inspectText, std::string("Open both *variants*."));
+        QCOMPARE(lesson.inspectQuestions.size(), std::size_t(2));
+        const cuwb::InspectQuestion &line = lesson.inspectQuestions[0];
+        QCOMPARE(line.id, std::string("conflict-line"));
+        QCOMPARE(line.question, std::string("Which line has the conflict?"));
+        QCOMPARE(line.answers, (std::vector<std::string>{"37", "line 37"}));
+        // The last " = " separates the answer, so a question may contain one.
+        QCOMPARE(lesson.inspectQuestions[1].question, std::string("How many ways = a"));
+        QCOMPARE(lesson.inspectQuestions[1].answers, std::vector<std::string>{"32"});
+        // Without the section, none of it.
+        const cuwb::LessonParse plain = cuwb::parseLesson(kGood);
+        QVERIFY(!plain.lesson->comparison);
+        QVERIFY(plain.lesson->inspectQuestions.empty());
+    }
+
+    void checksAnswers()
+    {
+        const cuwb::InspectQuestion question{"line", "Which line?", {"37", "line 37"}};
+        QVERIFY(cuwb::checkAnswer(question, "37"));
+        QVERIFY(cuwb::checkAnswer(question, " Line 37. "));
+        QVERIFY(cuwb::checkAnswer(question, "line37"));
+        QVERIFY(!cuwb::checkAnswer(question, "36"));
+        QVERIFY(!cuwb::checkAnswer(question, "137"));
+        QVERIFY(!cuwb::checkAnswer(question, ""));
+        QVERIFY(!cuwb::checkAnswer(question, "   "));
+    }
+
+    // The lessons that use Compare and Inspect: the compare line names two projects beside the
+    // lesson, and the question's answer is what Inspect shows on the H200 (docs/results).
+    void samplesWithInspect_data()
+    {
+        QTest::addColumn<QString>("lesson");
+        QTest::addColumn<QString>("right");
+        QTest::addColumn<QString>("wrong");
+        QTest::newRow("transpose")
+            << QStringLiteral("transpose") << QStringLiteral("32") << QStringLiteral("4");
+        QTest::newRow("matmul") << QStringLiteral("matmul") << QStringLiteral("27")
+                                << QStringLiteral("47");
+        QTest::newRow("reduction")
+            << QStringLiteral("reduction") << QStringLiteral("A") << QStringLiteral("B");
+    }
+
+    void samplesWithInspect()
+    {
+        QFETCH(QString, lesson);
+        QFETCH(QString, right);
+        QFETCH(QString, wrong);
+        const QDir dir(QStringLiteral(CUWB_SAMPLES_DIR "/") + lesson);
+        QFile file(dir.filePath(QStringLiteral("lesson.md")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const cuwb::LessonParse parse = cuwb::parseLesson(file.readAll().toStdString());
+        QVERIFY2(parse.ok(), parse.error.c_str());
+        QVERIFY(parse.lesson->comparison);
+        QVERIFY(QFile::exists(dir.filePath(QString::fromStdString(parse.lesson->comparison->a))));
+        QVERIFY(QFile::exists(dir.filePath(QString::fromStdString(parse.lesson->comparison->b))));
+        QCOMPARE(parse.lesson->inspectQuestions.size(), std::size_t(1));
+        const cuwb::InspectQuestion &question = parse.lesson->inspectQuestions.front();
+        QVERIFY(cuwb::checkAnswer(question, right.toStdString()));
+        QVERIFY(!cuwb::checkAnswer(question, wrong.toStdString()));
     }
 
     void samples_data()
