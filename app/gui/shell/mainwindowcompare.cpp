@@ -84,8 +84,12 @@ void MainWindow::showCompareDock()
 {
     m_compareDock->show();
     m_compareDock->raise();
-    if (!m_compareDockSized && !m_layoutRestored)
+    // The first time, unless the user's own layout was restored: tall enough for the table,
+    // and most of the width for A and B side by side.
+    if (!m_compareDockSized && !m_layoutRestored) {
         resizeDocks({m_compareDock}, {std::max(320, height() * 9 / 20)}, Qt::Vertical);
+        resizeDocks({m_compareDock}, {width() * 3 / 4}, Qt::Horizontal);
+    }
     m_compareDockSized = true;
 }
 
