@@ -135,7 +135,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption sweepPageOption(
         QStringLiteral("sweep-page"),
         QObject::tr("With --sweep or --open-sweep: the chart to capture: time, bandwidth (with "
-                    "occupancy) or heatmap."),
+                    "occupancy), heatmap or roofline (with --sweep, roofline also turns the "
+                    "sweep's Roofline metrics on)."),
         QStringLiteral("page"));
     const QCommandLineOption lessonOption(
         QStringLiteral("lesson"),

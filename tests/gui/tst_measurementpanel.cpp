@@ -304,6 +304,14 @@ private Q_SLOTS:
                                 "FLOP/byte)"));
         // The roofline's counters are summed up, not listed one by one.
         QVERIFY(panel.shownValue(QStringLiteral("otherMetrics")).isEmpty());
+        // Kept for a person to look at when CUWB_MEASUREMENT_SCREENSHOT_DIR names a folder.
+        if (const QString keep = qEnvironmentVariable("CUWB_MEASUREMENT_SCREENSHOT_DIR");
+            !keep.isEmpty()) {
+            panel.resize(1400, 520);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QVERIFY(panel.grab().save(keep + QStringLiteral("/measurement-roofline.png")));
+        }
         // A new measurement empties the tab until its own pass arrives.
         panel.showMeasurement(QStringLiteral("matmul_tiled"), copyMeasurement());
         QVERIFY(!panel.tabs()->isTabEnabled(1));

@@ -4,11 +4,13 @@
 // the preset's sweep runs, and the picture is taken with the finished sweep in the Sweep dock.
 // A sweep that cannot run exits 1 with the reason; a stored result opens with its baseline.
 #include "gui/automation/sweepscreenshotrunner.h"
+#include "gui/roofline/rooflinechart.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
 
+#include "measure/roofline.h"
 #include "sweep/sweepjson.h"
 #include "sweeptestdata.h"
 
@@ -43,6 +45,7 @@ private:
     QTemporaryDir m_settingsDir;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_png;
+    QString m_page; // --sweep-page; empty: the view's own choice
     std::unique_ptr<MainWindow> m_window;
 
     // `devices` prints `devicesCommand`'s output; `worker` is the stand-in sweep worker.
@@ -77,6 +80,7 @@ private:
         SweepScreenshotRunner runner(m_window.get(), m_png, mode);
         runner.setPreset(preset);
         runner.setResultFiles(result, baseline);
+        runner.setPage(m_page);
         QSignalSpy finished(&runner, &SweepScreenshotRunner::finished);
         runner.start();
         m_window->show();
@@ -117,6 +121,7 @@ private Q_SLOTS:
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
         m_png = m_dir->filePath(QStringLiteral("sweep.png"));
+        m_page.clear();
     }
 
     void aPresetSweepIsCapturedWhenItHasFinished()
@@ -182,6 +187,46 @@ private Q_SLOTS:
         QCOMPARE(screenshot({}, SweepScreenshotRunner::Mode::Open, {}, {},
                             m_dir->filePath(QStringLiteral("missing.json"))),
                  1);
+    }
+
+    // --sweep --sweep-page roofline turns the sweep's Roofline metrics on: the stand-in worker
+    // answers exactly the metrics asked for (with made-up values), so every measured point
+    // carries the roofline's, and the capture shows the Roofline page.
+    void aRunSweepOnItsRooflineAsksForTheRooflineMetrics()
+    {
+        QVERIFY(SweepScreenshotRunner::pageNames().contains(QStringLiteral("roofline")));
+        m_page = QStringLiteral("roofline");
+        QCOMPARE(screenshot(gpuCli(), SweepScreenshotRunner::Mode::Run,
+                            samplePath("copy/copy.cuwb"), QStringLiteral("block-pow2")),
+                 0);
+        SweepPanel *panel = m_window->sweepPanel();
+        QVERIFY(panel->spec().roofline);
+        const SweepResult &result = panel->result();
+        QVERIFY(result.count(PointStatus::Measured) > 0);
+        for (const SweepPointResult &p : result.points) {
+            if (p.status != PointStatus::Measured)
+                continue;
+            QVERIFY(p.metrics.has_value());
+            for (const std::string &name : rooflineMetrics())
+                QVERIFY2(p.metrics->values.count(name) == 1, name.c_str());
+        }
+        QCOMPARE(panel->sweepResultsView()->page(), SweepResultsView::Page::Roofline);
+        QVERIFY(!QImage(m_png).isNull());
+    }
+
+    // A recorded sweep drawn on its roofline, without a GPU. Its FLOP counts are made up.
+    void aStoredSweepOpensOnItsRoofline()
+    {
+        SweepResult sweep = testdata::copySweep();
+        for (SweepPointResult &p : sweep.points)
+            p.metrics->values["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] = 1e8;
+        const QString path = writeResult(QStringLiteral("roofline.json"), sweep);
+        m_page = QStringLiteral("roofline");
+        QCOMPARE(screenshot({}, SweepScreenshotRunner::Mode::Open, {}, {}, path), 0);
+        SweepResultsView *view = m_window->sweepPanel()->sweepResultsView();
+        QCOMPARE(view->page(), SweepResultsView::Page::Roofline);
+        QCOMPARE(view->rooflineChart()->data().points.size(), sweep.points.size());
+        QVERIFY(!QImage(m_png).isNull());
     }
 
     void theTimeoutCoversTheSweepsWorstCase()

@@ -62,6 +62,12 @@ void SweepScreenshotRunner::act()
                 "block-32-step-32"));
         return;
     }
+    if (m_page == QLatin1String("roofline") && !panel->spec().roofline) {
+        // A picture of the roofline needs each point's metrics pass to collect its metrics.
+        SweepSpec spec = panel->spec();
+        spec.roofline = true;
+        panel->setSpec(spec);
+    }
     // The person who asked for this screenshot asked for the sweep, whatever its size.
     panel->setConfirmation([](const QString &) { return true; });
     connect(panel, &SweepPanel::sweepShown, this, &SweepScreenshotRunner::onSweepShown);
@@ -112,7 +118,8 @@ void SweepScreenshotRunner::open()
 
 QStringList SweepScreenshotRunner::pageNames()
 {
-    return {QStringLiteral("time"), QStringLiteral("bandwidth"), QStringLiteral("heatmap")};
+    return {QStringLiteral("time"), QStringLiteral("bandwidth"), QStringLiteral("heatmap"),
+            QStringLiteral("roofline")};
 }
 
 void SweepScreenshotRunner::beforeCapture()
@@ -120,9 +127,10 @@ void SweepScreenshotRunner::beforeCapture()
     if (m_page.isEmpty())
         return;
     SweepResultsView *view = window()->sweepPanel()->sweepResultsView();
-    view->setPage(m_page == QLatin1String("bandwidth") ? SweepResultsView::Page::Bandwidth
-                  : m_page == QLatin1String("heatmap") ? SweepResultsView::Page::Heatmap
-                                                       : SweepResultsView::Page::Time);
+    view->setPage(m_page == QLatin1String("bandwidth")  ? SweepResultsView::Page::Bandwidth
+                  : m_page == QLatin1String("heatmap")  ? SweepResultsView::Page::Heatmap
+                  : m_page == QLatin1String("roofline") ? SweepResultsView::Page::Roofline
+                                                        : SweepResultsView::Page::Time);
 }
 
 } // namespace cuwb

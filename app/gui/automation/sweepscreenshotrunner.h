@@ -34,8 +34,9 @@ public:
     void setPreset(const QString &id) { m_preset = id; }
     // Open: the result to show and an optional baseline.
     void setResultFiles(const QString &result, const QString &baseline = {});
-    // The chart page to capture: "time", "bandwidth" or "heatmap"; empty keeps the view's
-    // own choice (the heatmap for a block.x × block.y sweep, else time).
+    // The chart page to capture: "time", "bandwidth", "heatmap" or "roofline" (which, in Run
+    // mode, turns the sweep's Roofline metrics on); empty keeps the view's own choice (the
+    // heatmap for a block.x × block.y sweep, else time).
     void setPage(const QString &page) { m_page = page; }
     // The pages setPage() takes.
     static QStringList pageNames();

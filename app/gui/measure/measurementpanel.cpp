@@ -117,6 +117,9 @@ MeasurementPanel::MeasurementPanel(QWidget *parent)
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     splitter->setChildrenCollapsible(false);
+    // The roofline tab's chart asks for more room than the histogram did: the card keeps its
+    // two fifths rather than whatever the size hints would leave it.
+    splitter->setSizes({400, 600});
 
     m_cancelButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_cancelButton->setVisible(false);

@@ -172,13 +172,15 @@ void RooflineChart::rebuild()
     m_x->setBase(10.0);
     m_x->setLabelFormat(QStringLiteral("%g"));
     m_x->setTitleText(tr("arithmetic intensity (FLOP per DRAM byte)"));
-    m_x->setRange(m_data.xLow, m_data.xHigh);
+    // A hair beyond the decades: the axis places its first and last labels at the powers of
+    // ten inside its range, and log10(0.1) computed in doubles lands just above -1.
+    m_x->setRange(m_data.xLow * (1.0 - 1e-9), m_data.xHigh * (1.0 + 1e-9));
     m_x->setMinorTickCount(-1);
     m_y = new QLogValueAxis;
     m_y->setBase(10.0);
     m_y->setLabelFormat(QStringLiteral("%g"));
     m_y->setTitleText(tr("FLOP/s"));
-    m_y->setRange(m_data.yLow, m_data.yHigh);
+    m_y->setRange(m_data.yLow * (1.0 - 1e-9), m_data.yHigh * (1.0 + 1e-9));
     m_y->setMinorTickCount(-1);
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
