@@ -6,6 +6,7 @@
 // lacks said to be absent; the sweep table's "Compare these two points" is enabled with exactly
 // two rows selected and hands over their stored measurements.
 #include "gui/compare/comparedata.h"
+#include "gui/compare/comparedialog.h"
 #include "gui/compare/comparelinesmodel.h"
 #include "gui/compare/comparemodel.h"
 #include "gui/compare/comparepanel.h"
@@ -22,8 +23,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -206,6 +209,54 @@ private Q_SLOTS:
         const CompareData same = buildCompare(a, b);
         QVERIFY(!same.comparison.time->significant);
         QVERIFY(same.comparison.verdict.find("no difference beyond the noise") == 0);
+    }
+
+    void speedOfLightPerSide()
+    {
+        CompareSideInput a;
+        a.side.name = "naive";
+        a.side.metrics = MetricsResult{};
+        a.side.metrics->values = {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", 40.0},
+                                  {"dram__throughput.avg.pct_of_peak_sustained_elapsed", 80.0}};
+        CompareSideInput b = a;
+        b.side.name = "tiled";
+        b.side.metrics->values["sm__throughput.avg.pct_of_peak_sustained_elapsed"] = 80.0;
+        b.side.metrics->values["dram__throughput.avg.pct_of_peak_sustained_elapsed"] = 78.0;
+        const CompareData data = buildCompare(a, b);
+        CompareModel model;
+        model.setData(data);
+        const int compute = rowOf(model, QStringLiteral("compute (SM) %"));
+        const int dram = rowOf(model, QStringLiteral("DRAM %"));
+        QVERIFY(compute >= 0 && dram >= 0);
+        QCOMPARE(model.index(compute, CompareModel::SectionColumn).data().toString(),
+                 QStringLiteral("speed of light"));
+        QCOMPARE(model.index(compute, CompareModel::BColumn).data().toString(),
+                 QStringLiteral("80"));
+        QVERIFY(model.index(compute, 0).data(CompareModel::SignificantRole).toBool());
+        QVERIFY(!model.index(dram, 0).data(CompareModel::SignificantRole).toBool());
+        // The raw metrics are rows too, under the same rule.
+        QVERIFY(rowOf(model, QStringLiteral("sm__throughput.avg.pct_of_peak_sustained_elapsed")) >=
+                0);
+    }
+
+    void theDialogAsksForB()
+    {
+        CompareDialog dialog(QStringLiteral("transpose_naive (transpose)"),
+                             {QStringLiteral("a.cu"), QStringLiteral("b.cu")});
+        QPushButton *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        QVERIFY(dialog.choosesTab());
+        QCOMPARE(dialog.tabIndex(), 0);
+        QVERIFY(ok->isEnabled());
+        dialog.setProjectPath(QString());
+        QVERIFY(!dialog.choosesTab());
+        QVERIFY(!ok->isEnabled()); // no file named yet
+        dialog.setProjectPath(QStringLiteral("samples/transpose/transpose_shared.cuwb"));
+        QVERIFY(ok->isEnabled());
+        QCOMPARE(dialog.projectPath(), QStringLiteral("samples/transpose/transpose_shared.cuwb"));
+        QCOMPARE(dialog.tabIndex(), -1);
+
+        CompareDialog noTabs(QStringLiteral("k"), {});
+        QVERIFY(!noTabs.choosesTab());
     }
 
     void aFailedSideSaysWhyAndTheRestCompares()

@@ -21,6 +21,7 @@
 #include "measure/statistics.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QMenu>
@@ -166,6 +167,9 @@ private Q_SLOTS:
         QVERIFY(panel()->sideText(0).contains(QStringLiteral("Absent: metrics: this is a fake "
                                                              "worker")));
         QVERIFY(data.linesSkipped.empty());
+        // The dock stays small enough to share a 768-pixel-high screen with the editor.
+        QVERIFY2(m_window->compareDock()->minimumSizeHint().height() <= 250,
+                 qPrintable(QString::number(m_window->compareDock()->minimumSizeHint().height())));
 
         // A line of the table puts the editor's cursor on it.
         CompareLinesModel *lines = panel()->linesModel();
@@ -177,6 +181,27 @@ private Q_SLOTS:
         QVERIFY(row >= 0);
         Q_EMIT panel()->linesView()->clicked(lines->index(row, 0));
         QCOMPARE(m_window->currentDocument()->editor()->cursorLine(), 19);
+    }
+
+    void metricsPassesGiveSpeedOfLight()
+    {
+        m_window->runController()->setCliPath(fakeCli(QStringLiteral("measure-ok")));
+        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
+        m_window->compareWithProject(sample("transpose/transpose_shared.cuwb"));
+        QVERIFY(waitForComparison(shown));
+        const CompareData &data = panel()->comparison();
+        QVERIFY(data.a.side.metrics && data.a.side.metrics->ok());
+        QVERIFY(!data.speedOfLight.empty());
+        QVERIFY(!data.comparison.metrics.empty());
+        // This worker cannot inspect: said, and the lines are left out with the reason.
+        QVERIFY(panel()->sideText(1).contains(QStringLiteral("Absent: inspection: this is a fake "
+                                                             "worker")));
+        QCOMPARE(data.linesSkipped, std::string("Per-line differences need both sides inspected."));
+        bool dram = false;
+        QAbstractItemModel *model = panel()->tableView()->model();
+        for (int row = 0; row < model->rowCount(); ++row)
+            dram = dram || model->index(row, 1).data().toString() == QStringLiteral("DRAM %");
+        QVERIFY(dram);
     }
 
     void aSideWithoutAGpuSaysWhy()

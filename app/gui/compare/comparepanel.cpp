@@ -31,6 +31,8 @@ QTableView *makeTable(QWidget *parent)
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     view->horizontalHeader()->setHighlightSections(false);
     view->horizontalHeader()->setStretchLastSection(true);
+    // A few rows at least; the dock shares a small screen with the editor.
+    view->setMinimumHeight(view->verticalHeader()->defaultSectionSize() * 3);
     return view;
 }
 
