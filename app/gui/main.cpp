@@ -112,6 +112,11 @@ int main(int argc, char *argv[])
         QStringLiteral("metrics"),
         QObject::tr("With --measure: collect the hardware metrics (a separate, untimed pass) "
                     "after the timing and wait for them too."));
+    const QCommandLineOption rooflineOption(
+        QStringLiteral("roofline"),
+        QObject::tr("With --measure: the metrics pass also collects speed of light and the "
+                    "roofline's metrics (implies --metrics); the Measurement dock shows them on "
+                    "its Roofline tab."));
     const QCommandLineOption sweepOption(
         QStringLiteral("sweep"),
         QObject::tr("With --screenshot: run the project's sweep (or --preset) once its kernel is "
@@ -186,7 +191,8 @@ int main(int argc, char *argv[])
                        runOption, measureOption, metricsOption, sweepOption, presetOption,
                        openSweepOption, baselineOption, sweepPageOption, lessonOption,
                        predictOption, reportOption, inspectOption, inspectResultOption,
-                       compareOption, compareAOption, compareBOption, compareResultOption});
+                       compareOption, compareAOption, compareBOption, compareResultOption,
+                       rooflineOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -200,6 +206,10 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(metricsOption) && !parser.isSet(measureOption)) {
         printError(QObject::tr("--metrics needs --measure"));
+        return 2;
+    }
+    if (parser.isSet(rooflineOption) && !parser.isSet(measureOption)) {
+        printError(QObject::tr("--roofline needs --measure"));
         return 2;
     }
     const bool sweep = parser.isSet(sweepOption);
@@ -454,7 +464,8 @@ int main(int argc, char *argv[])
                                                           : Action::None;
         runner =
             std::make_unique<cuwb::ScreenshotRunner>(&window, screenshotPath, cursorLine, action);
-        runner->setCollectMetrics(parser.isSet(metricsOption));
+        runner->setCollectMetrics(parser.isSet(metricsOption) || parser.isSet(rooflineOption));
+        runner->setRooflineMetrics(parser.isSet(rooflineOption));
         QObject::connect(runner.get(), &cuwb::ScreenshotRunner::finished, &app,
                          [](int code) { QCoreApplication::exit(code); });
         runner->start();

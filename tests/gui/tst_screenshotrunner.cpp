@@ -5,16 +5,21 @@
 // GPU it still writes the PNG but exits 1 with the reason.
 #include "gui/automation/screenshotrunner.h"
 #include "gui/measure/measurementpanel.h"
+#include "gui/measure/measureoptionsdialog.h"
+#include "gui/roofline/speedoflightbars.h"
 #include "gui/shell/mainwindow.h"
+#include "measure/roofline.h"
 
 #include <QChart>
 #include <QFile>
 #include <QImage>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace cuwb;
@@ -40,6 +45,7 @@ private Q_SLOTS:
     void init();
     void measureWithMetricsWaitsForThePass();
     void measureWithoutMetricsSendsNoMetricsRequest();
+    void rooflineAsksForItsMetricsAndShowsTheTab();
     void measureWithoutAGpuExitsWithTheReason();
     void measureTimeoutCoversTheWorkersLimits();
 
@@ -50,7 +56,7 @@ private:
     QStringList requestLog() const;
     // Opens the copy sample's project in a window that uses `cli`, runs the screenshot and
     // returns its exit code (-1 when it did not finish in time).
-    int screenshot(const QString &cli, bool metrics);
+    int screenshot(const QString &cli, bool metrics, bool roofline = false);
 
     QTemporaryDir m_settingsDir;
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -98,7 +104,7 @@ QStringList TestScreenshotRunner::requestLog() const
     return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
-int TestScreenshotRunner::screenshot(const QString &cli, bool metrics)
+int TestScreenshotRunner::screenshot(const QString &cli, bool metrics, bool roofline)
 {
     MainWindow::Settings settings;
     settings.samplesDir = QStringLiteral(CUWB_SAMPLES_DIR);
@@ -111,6 +117,7 @@ int TestScreenshotRunner::screenshot(const QString &cli, bool metrics)
     m_window->resize(1600, 1000);
     ScreenshotRunner runner(m_window.get(), m_png, 0, ScreenshotRunner::Action::Measure);
     runner.setCollectMetrics(metrics);
+    runner.setRooflineMetrics(roofline);
     QSignalSpy finished(&runner, &ScreenshotRunner::finished);
     runner.start();
     m_window->show();
@@ -167,6 +174,26 @@ void TestScreenshotRunner::measureTimeoutCoversTheWorkersLimits()
     const int timing = ScreenshotRunner::measureTimeoutMs(10, settings, false);
     QVERIFY(timing >= (15 + 10 + 60) * 1000);
     QVERIFY(ScreenshotRunner::measureTimeoutMs(10, settings, true) > timing + 10 * 1000);
+}
+
+// --measure --roofline: the metrics pass asks for the roofline's metrics too (the fake worker
+// answers 1.0 for each, made up), and the Measurement dock shows its Roofline tab.
+void TestScreenshotRunner::rooflineAsksForItsMetricsAndShowsTheTab()
+{
+    const QString cli =
+        fakeCli(QStringLiteral("measure-ok"), "exec '" CUWB_FAKE_WORKER_PATH "' devices");
+    QCOMPARE(screenshot(cli, true, true), 0);
+    const MetricsChoice choice = MeasureOptionsDialog::loadMetricsChoice();
+    for (const std::string &name : rooflineMetrics())
+        QVERIFY2(std::find(choice.metrics.begin(), choice.metrics.end(), name) !=
+                     choice.metrics.end(),
+                 name.c_str());
+    const MeasurementPanel *panel = m_window->measurementPanel();
+    QVERIFY(panel->tabs()->isTabEnabled(1));
+    QCOMPARE(panel->speedOfLightBars()->valueText(0), QStringLiteral("1.0 %"));
+    QVERIFY(QFile::exists(m_png));
+    // The stored choice is the user's: put the default list back for the other tests.
+    MeasureOptionsDialog::storeMetricsChoice(MetricsChoice{});
 }
 
 QTEST_MAIN(TestScreenshotRunner)

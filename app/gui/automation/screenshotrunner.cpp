@@ -1,5 +1,7 @@
 #include "gui/automation/screenshotrunner.h"
 
+#include "measure/roofline.h"
+
 #include "gui/common/qtconvert.h"
 #include "gui/editor/document.h"
 #include "gui/editor/sourceeditor.h"
@@ -98,6 +100,8 @@ void ScreenshotRunner::startMeasure()
     // What Measure reads when triggered, as the user would have set it in the options.
     MetricsChoice choice = MeasureOptionsDialog::loadMetricsChoice();
     choice.collect = m_collectMetrics;
+    if (m_rooflineMetrics)
+        choice.metrics = withRooflineMetrics(std::move(choice.metrics));
     MeasureOptionsDialog::storeMetricsChoice(choice);
 
     connect(window(), &MainWindow::measurementShown, this, &ScreenshotRunner::onMeasurementShown);

@@ -29,6 +29,9 @@ public:
     // With Action::Measure: whether the metrics pass follows the timing. Stored in the
     // measurement options (QSettings), which a screenshot keeps in a scratch folder.
     void setCollectMetrics(bool collect) { m_collectMetrics = collect; }
+    // With it: the pass also collects rooflineMetrics(), so the Measurement dock shows speed of
+    // light and the run on the roofline.
+    void setRooflineMetrics(bool roofline) { m_rooflineMetrics = roofline; }
 
     // Waits (at most timeoutMs for the compile; a measurement gets its own, longer limit) and
     // then emits finished with the exit code.
@@ -50,6 +53,7 @@ private:
     int m_cursorLine = 0;
     Action m_action = Action::None;
     bool m_collectMetrics = false;
+    bool m_rooflineMetrics = false;
 };
 
 } // namespace cuwb

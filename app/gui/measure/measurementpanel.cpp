@@ -106,10 +106,17 @@ MeasurementPanel::MeasurementPanel(QWidget *parent)
     rooflineLayout->setContentsMargins(2, 2, 2, 2);
     rooflineLayout->addWidget(m_sol);
     rooflineLayout->addWidget(m_roofline, 1);
+    // Scrolled rather than squeezed: the bars and the chart need more height than the dock
+    // may have, and their minimum must not raise the window's (a 1366 × 768 screen).
+    rooflinePage->setMinimumHeight(360);
+    auto *rooflineScroll = new QScrollArea;
+    rooflineScroll->setWidget(rooflinePage);
+    rooflineScroll->setWidgetResizable(true);
+    rooflineScroll->setFrameShape(QFrame::NoFrame);
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_chartView, tr("Samples"));
-    m_tabs->addTab(rooflinePage, tr("Roofline"));
+    m_tabs->addTab(rooflineScroll, tr("Roofline"));
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(cardScroll);

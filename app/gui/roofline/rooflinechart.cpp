@@ -64,7 +64,7 @@ RooflineChart::RooflineChart(QWidget *parent)
     chart->setMargins(QMargins(4, 4, 4, 4));
     m_view = new QChartView(chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(360, 240);
+    m_view->setMinimumSize(240, 160);
     m_note = new QLabel(this);
     m_note->setObjectName(QStringLiteral("rooflineNote"));
     m_note->setWordWrap(true);
