@@ -53,6 +53,7 @@ private Q_SLOTS:
     void specErrorsNameTheField();
     void resultMatchesTheHandWrittenFile();
     void resultRoundTrips();
+    void rooflineAndDeviceRoundTrip();
     void resultFileReadsBack();
     void otherFormatVersionsAreRefused_data();
     void otherFormatVersionsAreRefused();
@@ -224,6 +225,30 @@ void TestSweepJson::resultRoundTrips()
     }
     QCOMPARE(back.bestPoint(), std::optional<std::size_t>(1));
     QCOMPARE(back.pointsTiedWithBest(), std::vector<std::size_t>{2});
+}
+
+// The roofline flag and the worker's device (for the roofs) come back; a result without a
+// device, as files written before it was recorded, reads back without one.
+void TestSweepJson::rooflineAndDeviceRoundTrip()
+{
+    SweepResult original = sweepfixture::result();
+    QVERIFY(!sweepResultToJson(original)["spec"].contains("roofline"));
+    QVERIFY(!sweepResultToJson(original).contains("device"));
+    QVERIFY(!parseSweepResult(serializeSweepResult(original)).result->device.has_value());
+    original.spec.roofline = true;
+    DeviceInfo device;
+    device.name = "NVIDIA H200";
+    device.major = 9;
+    device.smCount = 132;
+    device.smClockKHz = 1980000;
+    device.memoryClockKHz = 3201000;
+    device.memoryBusWidthBits = 6016;
+    original.device = device;
+    const SweepResultLoad load = parseSweepResult(serializeSweepResult(original));
+    QVERIFY2(load.result.has_value(), load.error.c_str());
+    QVERIFY(load.result->spec.roofline);
+    QVERIFY(load.result->device.has_value());
+    QCOMPARE(*load.result->device, device);
 }
 
 void TestSweepJson::resultFileReadsBack()
