@@ -6,6 +6,7 @@
 // history entry becomes side A against a fresh collection of the current kernel; the lesson's
 // "Open the comparison" compares its two projects and its Inspect question checks the answer;
 // Cancel stops a comparison whose measurement is sampling.
+#include "gui/automation/comparescreenshotrunner.h"
 #include "gui/compare/comparecontroller.h"
 #include "gui/compare/comparelinesmodel.h"
 #include "gui/compare/comparepanel.h"
@@ -24,6 +25,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -258,6 +260,42 @@ private Q_SLOTS:
             lesson->checkInspectAnswer(QStringLiteral("conflict-ways"), QStringLiteral("32-way")));
         QVERIFY(lesson->inspectVerdict(QStringLiteral("conflict-ways"))
                     .startsWith(QStringLiteral("Right")));
+    }
+
+    // The --compare-a/-b screenshot from the recorded inspections, and the live --compare one
+    // on the worker; a side the worker cannot collect makes the exit code 1.
+    void screenshotsOfAComparison()
+    {
+        const auto shoot = [this](CompareScreenshotRunner::Mode mode, const QString &png) {
+            CompareScreenshotRunner runner(m_window.get(), png, mode);
+            runner.setProjectB(sample("transpose/transpose_shared.cuwb"));
+            runner.setRecorded(
+                {QStringLiteral(CUWB_TEST_DATA_DIR "/inspect/transpose.json")},
+                {QStringLiteral(CUWB_TEST_DATA_DIR "/inspect/transpose_shared.json")}, {});
+            QSignalSpy finished(&runner, &CompareScreenshotRunner::finished);
+            runner.start();
+            // A runner starts from a compile result on screen: the window's first is long gone.
+            m_window->compileController()->compileNow();
+            if (!finished.wait(kCompareTimeoutMs) && finished.isEmpty())
+                return -1;
+            return finished.front().at(0).toInt();
+        };
+        const QString recordedPng = m_dir.filePath(QStringLiteral("recorded.png"));
+        QCOMPARE(shoot(CompareScreenshotRunner::Mode::Open, recordedPng), 0);
+        QVERIFY(!QImage(recordedPng).isNull());
+        QCOMPARE(panel()->comparison().b.side.name, std::string("transpose_shared"));
+        QVERIFY(panel()->comparison().b.side.inspection);
+
+        m_window->runController()->setCliPath(fakeCli(QStringLiteral("inspect-ok")));
+        const QString livePng = m_dir.filePath(QStringLiteral("live.png"));
+        QCOMPARE(shoot(CompareScreenshotRunner::Mode::Run, livePng), 0);
+        QVERIFY(!QImage(livePng).isNull());
+        QVERIFY(panel()->comparison().b.side.measurement);
+
+        m_window->runController()->setCliPath(fakeCli(QStringLiteral("ok")));
+        const QString failedPng = m_dir.filePath(QStringLiteral("failed.png"));
+        QCOMPARE(shoot(CompareScreenshotRunner::Mode::Run, failedPng), 1);
+        QVERIFY(!QImage(failedPng).isNull());
     }
 
     void cancelStopsTheComparison()
