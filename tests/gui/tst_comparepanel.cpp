@@ -177,9 +177,17 @@ private Q_SLOTS:
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toInt(), 19);
 
-        // The toggle drives the table's model.
+        // The toggle drives both tables: the lines left are those that differ or have a
+        // finding.
+        const int allLines = lines->rowCount();
         panel.significantToggle()->setChecked(true);
         QVERIFY(panel.model()->showsOnlySignificant());
+        QVERIFY(lines->rowCount() > 0);
+        QVERIFY(lines->rowCount() <= allLines);
+        for (const LineDelta &l : lines->lines())
+            QVERIFY(l.significant || !l.findingsA.empty() || !l.findingsB.empty());
+        panel.significantToggle()->setChecked(false);
+        QCOMPARE(lines->rowCount(), allLines);
     }
 
     void timesGiveAVerdict()

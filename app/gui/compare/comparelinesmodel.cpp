@@ -32,8 +32,28 @@ CompareLinesModel::CompareLinesModel(QObject *parent)
 void CompareLinesModel::setLines(const std::vector<LineDelta> &lines)
 {
     beginResetModel();
-    m_lines = lines;
+    m_all = lines;
+    rebuild();
     endResetModel();
+}
+
+void CompareLinesModel::setShowOnlySignificant(bool only)
+{
+    if (only == m_onlySignificant)
+        return;
+    beginResetModel();
+    m_onlySignificant = only;
+    rebuild();
+    endResetModel();
+}
+
+void CompareLinesModel::rebuild()
+{
+    m_lines.clear();
+    for (const LineDelta &l : m_all) {
+        if (!m_onlySignificant || l.significant || !l.findingsA.empty() || !l.findingsB.empty())
+            m_lines.push_back(l);
+    }
 }
 
 int CompareLinesModel::rowCount(const QModelIndex &parent) const

@@ -1,7 +1,8 @@
 // CompareLinesModel: the per-line differences of two kernels of one source file, a row per line
 // that either executed: warp instructions, sectors per global request and shared wavefronts of
 // A and of B, and the findings of each. A line whose counters differ by compareSides' rule is
-// bold; LineRole gives the 1-based line for moving the editor's cursor there.
+// bold (showOnlySignificant keeps those and the lines with a finding); LineRole gives the 1-based
+// line for moving the editor's cursor there.
 #pragma once
 
 #include "gui/compare/comparedata.h"
@@ -33,6 +34,9 @@ public:
     explicit CompareLinesModel(QObject *parent = nullptr);
 
     void setLines(const std::vector<LineDelta> &lines);
+    // Only the lines whose counters differ, or that have a finding on one side only.
+    void setShowOnlySignificant(bool only);
+    // The lines shown, in the rows' order.
     [[nodiscard]] const std::vector<LineDelta> &lines() const { return m_lines; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -42,7 +46,11 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    void rebuild();
+
+    std::vector<LineDelta> m_all;
     std::vector<LineDelta> m_lines;
+    bool m_onlySignificant = false;
 };
 
 } // namespace cuwb

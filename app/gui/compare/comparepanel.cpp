@@ -82,6 +82,8 @@ ComparePanel::ComparePanel(QWidget *parent)
                           "they stored."));
 
     connect(m_onlySignificant, &QCheckBox::toggled, m_model, &CompareModel::setShowOnlySignificant);
+    connect(m_onlySignificant, &QCheckBox::toggled, m_linesModel,
+            &CompareLinesModel::setShowOnlySignificant);
     connect(m_cancel, &QPushButton::clicked, this, &ComparePanel::cancelRequested);
     connect(m_lines, &QTableView::clicked, this, [this](const QModelIndex &index) {
         const int line = index.data(CompareLinesModel::LineRole).toInt();
