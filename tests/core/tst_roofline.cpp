@@ -4,25 +4,15 @@
 #include "measure/metrics.h"
 #include "measure/roofline.h"
 
+#include "../support/devicefixtures.h"
+
 #include <QtTest>
 
 using namespace cuwb;
 
 namespace {
 
-// An H200 as the driver describes it (132 SMs, 1980 MHz, HBM3e at 2619 MHz on 6144 bits).
-DeviceInfo h200()
-{
-    DeviceInfo d;
-    d.name = "NVIDIA H200";
-    d.major = 9;
-    d.minor = 0;
-    d.smCount = 132;
-    d.smClockKHz = 1980000;
-    d.memoryClockKHz = 2619000;
-    d.memoryBusWidthBits = 6144;
-    return d;
-}
+using cuwb::testing::h200;
 
 // The tiled matmul of 2048² floats: n³ FMAs, about 3 × 16 MiB of DRAM traffic, 1.6 ms.
 std::map<std::string, double> matmulValues()

@@ -6,6 +6,8 @@
 #include "gui/roofline/speedoflightbars.h"
 #include "gui/run/runcontroller.h"
 
+#include "../support/devicefixtures.h"
+
 #include <QAction>
 #include <QBarSeries>
 #include <QBarSet>
@@ -98,19 +100,7 @@ QString vectorAddSource()
     return QString::fromUtf8(file.readAll());
 }
 
-// The H200's figures as the driver reports them, for the roofline's ceilings.
-DeviceInfo h200()
-{
-    DeviceInfo d;
-    d.name = "NVIDIA H200";
-    d.major = 9;
-    d.minor = 0;
-    d.smCount = 132;
-    d.smClockKHz = 1980000;
-    d.memoryClockKHz = 3201000;
-    d.memoryBusWidthBits = 6016;
-    return d;
-}
+using cuwb::testing::h200;
 
 // A metrics pass with rooflineMetrics(): made-up values shaped like a tiled SGEMM of N = 2048
 // (2 N^3 = 1.718e10 FLOPs as FFMAs in 2.1 ms, 55 MB of DRAM traffic); not a measurement.

@@ -8,6 +8,8 @@
 #include "gui/roofline/rooflinechart.h"
 #include "gui/roofline/rooflinedata.h"
 
+#include "../support/devicefixtures.h"
+
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -21,20 +23,7 @@ using namespace cuwb;
 
 namespace {
 
-// The H200 SXM's figures as the driver reports them (cc 9.0, 132 SMs, 1980 MHz, HBM3e at
-// 3201 MHz on a 6016-bit bus).
-DeviceInfo h200()
-{
-    DeviceInfo d;
-    d.name = "NVIDIA H200";
-    d.major = 9;
-    d.minor = 0;
-    d.smCount = 132;
-    d.smClockKHz = 1980000;
-    d.memoryClockKHz = 3201000;
-    d.memoryBusWidthBits = 6016;
-    return d;
-}
+using cuwb::testing::h200;
 
 // Made-up metric values of a launch: `ns` long, `bytes` of DRAM traffic, `flops` as FFMAs.
 std::map<std::string, double> launchValues(double ns, double bytes, double flops)
