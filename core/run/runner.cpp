@@ -371,7 +371,8 @@ MetricsResult Runner::profileMetrics(const RunRequest &request, const MetricsReq
             // starts each of its passes: otherwise their write-back lands in the kernel's DRAM
             // bytes (3 % more on the H200's copy), and a working set that fits in the L2 is
             // read from it instead of DRAM after the first pass. The passes are ours to
-            // replay (user replay) so that the flush can run between them.
+            // replay (user replay) so that the flush can run in each, after the profiler's
+            // start, which itself leaves lines dirty (CuptiProfiler::profile).
             phase = "flushing the L2 before the metrics pass";
             const DeviceBuffer flush = l2FlushBuffer(s.device, s.gpuHelpers(), *s.stream);
             unsigned passes = 0;
