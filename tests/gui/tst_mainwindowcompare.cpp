@@ -26,6 +26,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -106,6 +109,12 @@ private:
 
     ComparePanel *panel() const { return m_window->comparePanel(); }
 
+    // Whether the side was found to be compiled otherwise than the SASS on screen.
+    static bool isOtherCode(const CompareSideInput &side)
+    {
+        return side.mixUnavailable.find("other source or options") != std::string::npos;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -169,6 +178,10 @@ private Q_SLOTS:
         QVERIFY(panel()->sideText(0).contains(QStringLiteral("Absent: metrics: this is a fake "
                                                              "worker")));
         QVERIFY(data.linesSkipped.empty());
+        // Both are compiled as the editor's transpose.cu is: the SASS on screen is their code
+        // (its mix is there when nvdisasm is).
+        QVERIFY2(!isOtherCode(data.a), data.a.mixUnavailable.c_str());
+        QVERIFY2(!isOtherCode(data.b), data.b.mixUnavailable.c_str());
         // The dock stays small enough to share a 768-pixel-high screen with the editor.
         QVERIFY2(m_window->compareDock()->minimumSizeHint().height() <= 250,
                  qPrintable(QString::number(m_window->compareDock()->minimumSizeHint().height())));
@@ -183,6 +196,35 @@ private Q_SLOTS:
         QVERIFY(row >= 0);
         Q_EMIT panel()->linesView()->clicked(lines->index(row, 0));
         QCOMPARE(m_window->currentDocument()->editor()->cursorLine(), 19);
+    }
+
+    void aSideCompiledOtherwiseHasNoMix()
+    {
+        // transpose_shared.cuwb with one more define: other code than the listing on screen.
+        QFile original(sample("transpose/transpose_shared.cuwb"));
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QJsonObject project = QJsonDocument::fromJson(original.readAll()).object();
+        QJsonObject options = project.value(QStringLiteral("compileOptions")).toObject();
+        options.insert(QStringLiteral("defines"), QJsonArray{QStringLiteral("EXTRA=1")});
+        project.insert(QStringLiteral("compileOptions"), options);
+        QJsonObject source = project.value(QStringLiteral("source")).toObject();
+        source.insert(QStringLiteral("path"), sample("transpose/transpose.cu"));
+        project.insert(QStringLiteral("source"), source);
+        const QString path = m_dir.filePath(QStringLiteral("transpose_shared_extra.cuwb"));
+        QFile copy(path);
+        QVERIFY(copy.open(QIODevice::WriteOnly));
+        copy.write(QJsonDocument(project).toJson());
+        copy.close();
+
+        m_window->runController()->setCliPath(fakeCli(QStringLiteral("inspect-ok")));
+        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
+        m_window->compareWithProject(path);
+        QVERIFY(waitForComparison(shown));
+        const CompareData &data = panel()->comparison();
+        QVERIFY2(!isOtherCode(data.a), data.a.mixUnavailable.c_str());
+        QVERIFY(!data.b.mix);
+        QVERIFY2(isOtherCode(data.b), data.b.mixUnavailable.c_str());
+        QVERIFY(data.mix.empty());
     }
 
     void metricsPassesGiveSpeedOfLight()

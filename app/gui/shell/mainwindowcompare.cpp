@@ -186,8 +186,38 @@ CompareController::Job MainWindow::projectCompareJob(const QString &path) const
     return job;
 }
 
+namespace {
+
+// The SASS listing on screen is the current editor's compile. A side compiled from other source
+// or options (another project's -DTILE, tunerDefines, -maxrregcount) is other code, and that
+// listing cannot give its instruction mix: say so rather than show the wrong one.
+void markOtherCode(CompareController::Job &job, const std::optional<RunRequest> &onScreen)
+{
+    if (!job.request || !job.side.mixUnavailable.empty())
+        return;
+    const RunRequest &r = *job.request;
+    // Defines are expressions over the launch (tunerDefines: its block and grid): with any,
+    // only the same launch compiles the same code.
+    const auto definesNothing = [](const LaunchSpec &launch) {
+        return launch.defines.empty() && !launch.tunerDefines;
+    };
+    const bool same = onScreen && r.source == onScreen->source && r.options == onScreen->options &&
+                      ((definesNothing(r.launch) && definesNothing(onScreen->launch)) ||
+                       r.launch == onScreen->launch);
+    if (!same)
+        job.side.mixUnavailable = "it is compiled from other source or options than the SASS on "
+                                  "screen";
+}
+
+} // namespace
+
 void MainWindow::startComparison(CompareController::Job a, CompareController::Job b)
 {
+    std::optional<RunRequest> onScreen;
+    if (currentDocument() && m_launchPanel->canRun())
+        onScreen = m_launchPanel->runRequest();
+    markOtherCode(a, onScreen);
+    markOtherCode(b, onScreen);
     // The comparison's worker follows the window's: the same cuwb and the same GPU verdict.
     m_compare->runController()->setCliPath(m_runController->cliPath());
     m_compare->runController()->setAvailability(m_runController->isAvailable(),
