@@ -180,19 +180,18 @@ int main(int argc, char *argv[])
                     "(cuwb measure --json, cuwb inspect --json), without a GPU."),
         QStringLiteral("files"));
     const QCommandLineOption compareBOption(
-        QStringLiteral("compare-b"), QObject::tr("The same for side B."),
-        QStringLiteral("files"));
+        QStringLiteral("compare-b"), QObject::tr("The same for side B."), QStringLiteral("files"));
     const QCommandLineOption compareResultOption(
         QStringLiteral("compare-result"),
         QObject::tr("With --screenshot: both sides' measurements from cuwb compare --json "
                     "(with --compare-a/--compare-b for their inspections)."),
         QStringLiteral("compare.json"));
-    parser.addOptions({screenshotOption, sizeOption, screenOption, cursorOption, samplesOption,
-                       runOption, measureOption, metricsOption, sweepOption, presetOption,
-                       openSweepOption, baselineOption, sweepPageOption, lessonOption,
-                       predictOption, reportOption, inspectOption, inspectResultOption,
-                       compareOption, compareAOption, compareBOption, compareResultOption,
-                       rooflineOption});
+    parser.addOptions({screenshotOption, sizeOption,          screenOption,    cursorOption,
+                       samplesOption,    runOption,           measureOption,   metricsOption,
+                       sweepOption,      presetOption,        openSweepOption, baselineOption,
+                       sweepPageOption,  lessonOption,        predictOption,   reportOption,
+                       inspectOption,    inspectResultOption, compareOption,   compareAOption,
+                       compareBOption,   compareResultOption, rooflineOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);

@@ -103,28 +103,26 @@ void compareLines(CompareData &data)
         return;
     }
     std::map<int, LineDelta> byLine;
-    for (const LineCounters &line : a.inspection->lines) {
-        if (line.line <= 0)
-            continue;
-        LineDelta &d = byLine[line.line];
-        d.line = line.line;
-        d.inA = true;
-        d.a = line.totals;
-        d.stallShareA = line.stallShare;
-        for (const Finding &f : line.findings)
-            d.findingsA.push_back(f.message);
-    }
-    for (const LineCounters &line : b.inspection->lines) {
-        if (line.line <= 0)
-            continue;
-        LineDelta &d = byLine[line.line];
-        d.line = line.line;
-        d.inB = true;
-        d.b = line.totals;
-        d.stallShareB = line.stallShare;
-        for (const Finding &f : line.findings)
-            d.findingsB.push_back(f.message);
-    }
+    // One side's lines into the deltas, through that side's members of LineDelta.
+    const auto take = [&](const InspectSummary &summary, bool LineDelta::*in,
+                          CounterTotals LineDelta::*totals, double LineDelta::*stallShare,
+                          std::vector<std::string> LineDelta::*findings) {
+        for (const LineCounters &line : summary.lines) {
+            if (line.line <= 0)
+                continue;
+            LineDelta &d = byLine[line.line];
+            d.line = line.line;
+            d.*in = true;
+            d.*totals = line.totals;
+            d.*stallShare = line.stallShare;
+            for (const Finding &f : line.findings)
+                (d.*findings).push_back(f.message);
+        }
+    };
+    take(*a.inspection, &LineDelta::inA, &LineDelta::a, &LineDelta::stallShareA,
+         &LineDelta::findingsA);
+    take(*b.inspection, &LineDelta::inB, &LineDelta::b, &LineDelta::stallShareB,
+         &LineDelta::findingsB);
     for (auto &[line, delta] : byLine) {
         const std::vector<std::string> names{"instructions", "global sectors", "shared wavefronts"};
         const auto values = [](const CounterTotals &t) {
