@@ -2,6 +2,7 @@
 
 #include <cupti.h>
 #include <cupti_pcsampling.h> // cuptiGetSassToSourceCorrelation
+#include <cupti_profiler_target.h>
 
 #include <cstdlib>
 
@@ -99,6 +100,31 @@ std::string cuptiResultText(int result)
         return text;
     }
     return "CUptiResult " + std::to_string(result);
+}
+
+CuptiProfilerScope::CuptiProfilerScope()
+{
+    const auto initialize = reinterpret_cast<decltype(&cuptiProfilerInitialize)>(
+        cuptiSymbol("cuptiProfilerInitialize"));
+    if (initialize) {
+        CUpti_Profiler_Initialize_Params params{};
+        params.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+        m_status = int(initialize(&params));
+    }
+}
+
+CuptiProfilerScope::~CuptiProfilerScope()
+{
+    if (m_status != 0) {
+        return;
+    }
+    const auto deinitialize = reinterpret_cast<decltype(&cuptiProfilerDeInitialize)>(
+        cuptiSymbol("cuptiProfilerDeInitialize"));
+    if (deinitialize) {
+        CUpti_Profiler_DeInitialize_Params params{};
+        params.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE;
+        (void)deinitialize(&params);
+    }
 }
 
 CuptiSourceLine cuptiSourceLine(const std::string &cubin, const std::string &function,

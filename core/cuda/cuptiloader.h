@@ -36,6 +36,27 @@ void resolveCupti(Function &slot, const char *symbol, bool &complete, std::strin
 // CUPTI's words for a result code (cuptiGetResultString), or "CUptiResult N".
 std::string cuptiResultText(int result);
 
+// The profiler interface (cuptiProfilerInitialize) held for a scope and released at its end
+// (cuptiProfilerDeInitialize), by the Range Profiler and the SASS metrics while they collect:
+// CUPTI counts the initialisations, and one left standing stays in the way of the next
+// collection in the same process.
+class CuptiProfilerScope
+{
+public:
+    CuptiProfilerScope();
+    ~CuptiProfilerScope();
+    CuptiProfilerScope(const CuptiProfilerScope &) = delete;
+    CuptiProfilerScope &operator=(const CuptiProfilerScope &) = delete;
+
+    // cuptiProfilerInitialize's result (a CUptiResult; 0 is success), or -1 when this CUPTI has
+    // no profiler.
+    [[nodiscard]] int status() const { return m_status; }
+    [[nodiscard]] bool ok() const { return m_status == 0; }
+
+private:
+    int m_status = -1;
+};
+
 // Where instruction `pcOffset` of `function` in `cubin` comes from, by the image's line table
 // (cuptiGetSassToSourceCorrelation, from -lineinfo): line 0 and no file when it has none.
 struct CuptiSourceLine

@@ -27,7 +27,6 @@ struct ProfilerFunctions
     decltype(&cuptiProfilerHostGetConfigImage) hostConfigImage = nullptr;
     decltype(&cuptiProfilerHostGetNumOfPasses) hostPasses = nullptr;
     decltype(&cuptiProfilerHostEvaluateToGpuValues) hostEvaluate = nullptr;
-    decltype(&cuptiProfilerInitialize) initialize = nullptr;
     decltype(&cuptiDeviceGetChipName) chipName = nullptr;
     decltype(&cuptiProfilerGetCounterAvailability) counterAvailability = nullptr;
     decltype(&cuptiRangeProfilerEnable) enable = nullptr;
@@ -61,7 +60,6 @@ const ProfilerFunctions *loadProfiler(std::string &reason)
         resolve(functions.hostConfigImage, "cuptiProfilerHostGetConfigImage");
         resolve(functions.hostPasses, "cuptiProfilerHostGetNumOfPasses");
         resolve(functions.hostEvaluate, "cuptiProfilerHostEvaluateToGpuValues");
-        resolve(functions.initialize, "cuptiProfilerInitialize");
         resolve(functions.chipName, "cuptiDeviceGetChipName");
         resolve(functions.counterAvailability, "cuptiProfilerGetCounterAvailability");
         resolve(functions.enable, "cuptiRangeProfilerEnable");
@@ -251,10 +249,9 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
         return out;
     };
 
-    CUpti_Profiler_Initialize_Params init{};
-
-    init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
-    CUptiResult result = f->initialize(&init);
+    // Held until everything below is undone: declared first, released last.
+    const CuptiProfilerScope profiler;
+    CUptiResult result = CUptiResult(profiler.status());
     if (result != CUPTI_SUCCESS) {
         return refused("cuptiProfilerInitialize", result);
     }

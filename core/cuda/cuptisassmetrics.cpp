@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <tuple>
 
 namespace cuwb {
@@ -21,7 +23,6 @@ namespace {
 // The entry points, with the toolkit header's own signatures.
 struct SassFunctions
 {
-    decltype(&cuptiProfilerInitialize) initialize = nullptr;
     decltype(&cuptiProfilerDeviceSupported) deviceSupported = nullptr;
     decltype(&cuptiDeviceGetChipName) chipName = nullptr;
     decltype(&cuptiSassMetricsGetNumOfMetrics) numOfMetrics = nullptr;
@@ -48,7 +49,6 @@ const SassFunctions *loadSassFunctions(std::string &reason)
             resolveCupti(slot, symbol, complete, failure,
                          " (counters per instruction need CUPTI from CUDA 12.4 or later)");
         };
-        resolve(functions.initialize, "cuptiProfilerInitialize");
         resolve(functions.deviceSupported, "cuptiProfilerDeviceSupported");
         resolve(functions.chipName, "cuptiDeviceGetChipName");
         resolve(functions.numOfMetrics, "cuptiSassMetricsGetNumOfMetrics");
@@ -64,6 +64,23 @@ const SassFunctions *loadSassFunctions(std::string &reason)
     }();
     reason = failure;
     return loaded ? &functions : nullptr;
+}
+
+// The SASS metrics configuration of each device, set once in a process and kept, with the
+// profiler interface it needs, until the process ends: on an H200 (CUDA 13.0, driver 580) a
+// cuptiSassMetricsSetConfig after cuptiSassMetricsUnsetConfig fails with
+// CUPTI_ERROR_OUT_OF_MEMORY, so a worker that set and unset it for each inspection could count
+// only its first. Only another list of metrics sets it again.
+struct HeldConfiguration
+{
+    std::unique_ptr<CuptiProfilerScope> profiler;
+    std::map<int, std::vector<std::uint64_t>> metricIds; // by device ordinal, as configured
+};
+
+HeldConfiguration &heldConfiguration()
+{
+    static HeldConfiguration held;
+    return held;
 }
 
 // What cuptiProfilerDeviceSupported says is in the way, in words; empty when nothing is.
@@ -83,13 +100,12 @@ std::string unsupportedReason(const CUpti_Profiler_DeviceSupported_Params &p)
     return reasons;
 }
 
-// The chip name of device `ordinal` after initialising the profiler, or a refusal in `out`.
-const char *chipName(const SassFunctions &f, int ordinal, std::string &error, bool &denied)
+// The chip name of device `ordinal`, with the profiler held by `profiler`, or a refusal.
+const char *chipName(const SassFunctions &f, const CuptiProfilerScope &profiler, int ordinal,
+                     std::string &error, bool &denied)
 {
-    CUpti_Profiler_Initialize_Params init{};
-    init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
-    CUptiResult result = f.initialize(&init);
-    if (result == CUPTI_SUCCESS) {
+    CUptiResult result = CUptiResult(profiler.status());
+    if (profiler.ok()) {
         CUpti_Device_GetChipName_Params chip{};
         chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
         chip.deviceIndex = std::size_t(ordinal);
@@ -115,7 +131,8 @@ std::vector<std::pair<std::string, std::string>> CuptiSassMetrics::available(int
         return list;
     }
     bool denied = false;
-    const char *chip = chipName(*f, deviceOrdinal, error, denied);
+    const CuptiProfilerScope profiler;
+    const char *chip = chipName(*f, profiler, deviceOrdinal, error, denied);
     if (!chip) {
         return list;
     }
@@ -162,7 +179,12 @@ SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
         out.error = "no CUDA context is current to count instructions in";
         return out;
     }
-    const char *chip = chipName(*f, deviceOrdinal, out.error, out.permissionDenied);
+    HeldConfiguration &held = heldConfiguration();
+    if (!held.profiler || !held.profiler->ok()) {
+        held.profiler.reset(); // a refusal (no permission yet, say) is asked again next time
+        held.profiler = std::make_unique<CuptiProfilerScope>();
+    }
+    const char *chip = chipName(*f, *held.profiler, deviceOrdinal, out.error, out.permissionDenied);
     if (!chip) {
         return out;
     }
@@ -191,6 +213,7 @@ SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
 
     // The metrics by id: CUPTI's records name them by id only.
     std::vector<CUpti_SassMetrics_Config> configs;
+    std::vector<std::uint64_t> ids;
     std::map<std::uint64_t, std::string> names;
     for (const std::string &name : metrics) {
         CUpti_SassMetrics_GetProperties_Params properties{};
@@ -204,24 +227,41 @@ SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
             return out;
         }
         configs.push_back({properties.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+        ids.push_back(properties.metric.metricId);
         names[properties.metric.metricId] = name;
     }
 
-    CUpti_SassMetricsSetConfig_Params config{};
-    config.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE;
-    config.pConfigs = configs.data();
-    config.numOfMetricConfig = configs.size();
-    config.deviceIndex = std::uint32_t(deviceOrdinal);
-    result = f->setConfig(&config);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiSassMetricsSetConfig", result);
+    const auto configured = held.metricIds.find(deviceOrdinal);
+    if (configured == held.metricIds.end() || configured->second != ids) {
+        const bool again = configured != held.metricIds.end();
+        if (again) {
+            CUpti_SassMetricsUnsetConfig_Params unset{};
+            unset.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE;
+            unset.deviceIndex = std::uint32_t(deviceOrdinal);
+            (void)f->unsetConfig(&unset);
+            held.metricIds.erase(configured);
+        }
+        CUpti_SassMetricsSetConfig_Params config{};
+        config.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE;
+        config.pConfigs = configs.data();
+        config.numOfMetricConfig = configs.size();
+        config.deviceIndex = std::uint32_t(deviceOrdinal);
+        result = f->setConfig(&config);
+        if (result != CUPTI_SUCCESS) {
+            refused("cuptiSassMetricsSetConfig", result);
+            if (again && !out.permissionDenied) {
+                out.error += " (CUPTI could not count other metrics per instruction in this "
+                             "worker; a new worker can)";
+            }
+            return out;
+        }
+        held.metricIds[deviceOrdinal] = ids;
     }
-    // The configuration and the patching are undone on every path out, exceptions included.
+    // The patching is undone on every path out, exceptions included; the configuration stays.
     struct Undo
     {
         const SassFunctions &f;
         CUcontext context;
-        int ordinal;
         bool enabled = false;
         std::size_t dropped = 0;
         void disable()
@@ -236,15 +276,8 @@ SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
                 enabled = false;
             }
         }
-        ~Undo()
-        {
-            disable();
-            CUpti_SassMetricsUnsetConfig_Params unset{};
-            unset.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE;
-            unset.deviceIndex = std::uint32_t(ordinal);
-            (void)f.unsetConfig(&unset);
-        }
-    } undo{*f, context, deviceOrdinal};
+        ~Undo() { disable(); }
+    } undo{*f, context};
 
     CUpti_SassMetricsEnable_Params enable{};
     enable.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE;

@@ -401,8 +401,21 @@ InspectResult Runner::inspect(const RunRequest &request, const InspectRequest &i
     InspectResult result;
     State &s = *m_state;
     // Two launches, each on freshly initialised buffers: the kernel unpatched while its PCs are
-    // sampled, then patched to count per instruction.
-    if (inspect.sampleStalls) {
+    // sampled (or, without sampling, only run), then patched to count per instruction. The
+    // first launch is needed either way: measured on an H200 (CUDA 13.0), a worker's second
+    // counting pass counted nothing of a kernel that had not run in the worker before.
+    if (!inspect.sampleStalls) {
+        const std::string failed = untimedPass(
+            s, request, "first launch",
+            [&](const Prepared &, const std::function<void()> &launch, std::string &phase) {
+                phase = "running the user's kernel (first launch)";
+                launch();
+            });
+        if (!failed.empty()) {
+            result.error = failed;
+            return result;
+        }
+    } else {
         const std::string failed = untimedPass(
             s, request, "sampling pass",
             [&](const Prepared &prepared, const std::function<void()> &launch, std::string &phase) {

@@ -4,6 +4,9 @@
 // conflict and the padded tile has none. Skips, saying why, without a GPU or without
 // permission to use its counters.
 #include "gpuavailability.h"
+#include "measure/roofline.h"
+#include "project/project.h"
+#include "worker/workerclient.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -64,6 +67,8 @@ QStringList findingKinds(const QJsonObject &inspected)
 
 } // namespace
 
+using namespace cuwb;
+
 class TestInspect : public QObject
 {
     Q_OBJECT
@@ -73,6 +78,8 @@ private Q_SLOTS:
     void naiveTransposeStoreIsUncoalesced();
     void sharedTileHasBankConflictPaddedNone();
     void stallsPlacedOnTheLinesThatWait();
+    void passesRepeatInOneWorker_data();
+    void passesRepeatInOneWorker();
 
 private:
     // `cuwb inspect --json PROJECT`, parsed; skips when the counters are not allowed here.
@@ -186,6 +193,71 @@ void TestInspect::stallsPlacedOnTheLinesThatWait()
              QJsonDocument(copy).toJson().constData());
     QCOMPARE(topReason(copy), QStringLiteral("long_scoreboard"));
     QCOMPARE(topReason(lineEntry(inspected, copyLine + 1)), QStringLiteral("drain"));
+}
+
+// The GUI's worker and `cuwb compare` run every pass of several kernels in one worker: each
+// pass must work as often as it is asked for, in any order (on the H200 the second
+// inspection of a worker that had run a metrics pass failed with CUPTI_ERROR_OUT_OF_MEMORY).
+// Steps: m = metrics pass (with the roofline's metrics), i = inspection with PC sampling,
+// n = inspection without; "T" runs the naive transpose, "S" the shared one.
+void TestInspect::passesRepeatInOneWorker_data()
+{
+    QTest::addColumn<QString>("steps");
+    QTest::newRow("inspect twice") << QStringLiteral("Ti Si");
+    QTest::newRow("counts only, twice") << QStringLiteral("Tn Sn");
+    QTest::newRow("metrics then counts, twice") << QStringLiteral("Tm Tn Sm Sn");
+    QTest::newRow("compare: metrics then inspect, twice") << QStringLiteral("Tm Ti Sm Si");
+    QTest::newRow("inspect then metrics") << QStringLiteral("Ti Tm Si");
+    QTest::newRow("four inspections, metrics between") << QStringLiteral("Ti Sm Si Tn Ti");
+}
+
+void TestInspect::passesRepeatInOneWorker()
+{
+    if (!m_skipReason.isEmpty())
+        QSKIP(qPrintable(m_skipReason));
+    QFETCH(QString, steps);
+    const auto request = [](const char *project) {
+        const std::string path = std::string(CUWB_SAMPLES_DIR "/transpose/") + project;
+        const ProjectLoad load = loadProject(path);
+        Project p = *load.project;
+        resolveProjectPaths(p, path);
+        std::string source;
+        std::string error;
+        readProjectSource(p, path, source, error);
+        return projectRunRequest(p, source);
+    };
+    const RunRequest naive = request("transpose.cuwb");
+    const RunRequest shared = request("transpose_shared.cuwb");
+    MetricsRequest metrics;
+    metrics.metrics = withRooflineMetrics({});
+
+    WorkerProcess::Options options;
+    // CUWB_TEST_WORKER: another cuwb to hold to the same steps (an earlier build, say).
+    const QByteArray other = qgetenv("CUWB_TEST_WORKER");
+    options.executable = other.isEmpty() ? cuwbBesideTest().toStdString() : other.toStdString();
+    WorkerProcess worker(options);
+    WorkerClient client(worker);
+    for (const QString &step : steps.split(QLatin1Char(' '))) {
+        const RunRequest &r = step[0] == QLatin1Char('T') ? naive : shared;
+        const QByteArray what = (step + QStringLiteral(" of ") + steps).toUtf8();
+        if (step[1] == QLatin1Char('m')) {
+            const MetricsResult m = client.metrics(r, metrics);
+            QVERIFY2(m.ok(), (what + ": " + QByteArray::fromStdString(m.error)).constData());
+            QVERIFY2(m.values.count("dram__bytes_read.sum") != 0, what.constData());
+            continue;
+        }
+        InspectRequest inspect;
+        inspect.sampleStalls = step[1] == QLatin1Char('i');
+        const InspectResult result = client.inspect(r, inspect);
+        QVERIFY2(result.ok(), (what + ": " + QByteArray::fromStdString(result.error)).constData());
+        QVERIFY2(!result.instructions.empty(), what.constData());
+        if (inspect.sampleStalls) {
+            QVERIFY2(result.stallError.empty(),
+                     (what + ": " + QByteArray::fromStdString(result.stallError)).constData());
+            QVERIFY2(result.stallSamples > 0, what.constData());
+        }
+    }
+    worker.stop();
 }
 
 QTEST_GUILESS_MAIN(TestInspect)

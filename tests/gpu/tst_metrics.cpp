@@ -124,7 +124,11 @@ void TestMetrics::copyMovesOneGiBEachWay()
     const double read = value(m_copy, "dram__bytes_read.sum");
     const double written = value(m_copy, "dram__bytes_write.sum");
     QVERIFY2(std::fabs(read / kGiB - 1.0) < 0.01, qPrintable(QString::number(read, 'g', 10)));
-    QVERIFY2(std::fabs(written / kGiB - 1.0) < 0.01, qPrintable(QString::number(written, 'g', 10)));
+    // Part of the kernel's writes may still sit in the L2 when it ends (see
+    // setUpWritesAreNotCounted): on an H200, 1052002048 of 1073741824 bytes.
+    QVERIFY2(written <= kGiB * 1.005, qPrintable(QString::number(written, 'g', 10)));
+    QVERIFY2(written >= kGiB - 2.0 * double(m_runner->device().l2CacheBytes),
+             qPrintable(QString::number(written, 'g', 10)));
     const double occupancy = value(m_copy, "sm__warps_active.avg.pct_of_peak_sustained_active");
     QVERIFY2(occupancy > 0.0 && occupancy <= 100.0, qPrintable(QString::number(occupancy, 'g', 6)));
     const double dram = value(m_copy, "dram__throughput.avg.pct_of_peak_sustained_elapsed");

@@ -2,8 +2,12 @@
 // experiment) with SweepRunner and a real `cuwb worker`: all 32 points are measured, each with
 // CUPTI timing, verified output and the theoretical occupancy; the best point is one of the
 // mid-sized blocks, its bandwidth is below the theoretical peak, and 32 threads per block are
-// several times slower than the best. Skips, saying why, where there is no driver or no GPU.
+// several times slower than the best. Then the naive matmul swept over three block shapes with
+// the roofline: every point carries the speed of light and a roofline point whose FP32 FLOPs
+// are exactly the 2 N^3 of the product, below the device's roofs. Skips, saying why, where
+// there is no driver or no GPU.
 #include "gpuavailability.h"
+#include "measure/roofline.h"
 #include "project/project.h"
 #include "sweep/sweep.h"
 #include "sweep/sweeprunner.h"
@@ -24,6 +28,7 @@ class TestSweep : public QObject
 private Q_SLOTS:
     void initTestCase();
     void copyBlockSizesStep32();
+    void matmulRoofline();
 
 private:
     QString m_skipReason;
@@ -105,6 +110,75 @@ void TestSweep::copyBlockSizesStep32()
     const SweepPointResult &first = result.points.front();
     QVERIFY(first.measurement->statistics.medianNs > 2.0 * b.measurement->statistics.medianNs);
     QCOMPARE(slowest, first.measurement->statistics.medianNs);
+}
+
+void TestSweep::matmulRoofline()
+{
+    if (!m_skipReason.isEmpty())
+        QSKIP(qPrintable(m_skipReason));
+    const std::string path = CUWB_SAMPLES_DIR "/matmul/matmul_naive.cuwb";
+    const ProjectLoad load = loadProject(path);
+    QVERIFY2(load.project, load.error.c_str());
+    Project project = *load.project;
+    resolveProjectPaths(project, path);
+    std::string source;
+    std::string error;
+    QVERIFY2(readProjectSource(project, path, source, error), error.c_str());
+    const RunRequest base = projectRunRequest(project, source);
+
+    SweepSpec spec;
+    SweepAxis x;
+    x.target = "block.x";
+    x.values = {"8", "16", "32"};
+    SweepAxis y;
+    y.target = "block.y";
+    y.values = {"8"};
+    spec.axes = {x, y};
+    spec.settings.fixedSamples = 5;
+    spec.roofline = true;
+
+    WorkerProcess::Options options;
+    options.executable = cuwbBesideTest().toStdString();
+    WorkerProcess worker(options);
+    SweepRunner runner(worker);
+    SweepContext context;
+    context.projectName = project.name;
+    const SweepResult result = runner.run(spec, base, context);
+    worker.stop();
+    QVERIFY2(result.error.empty(), result.error.c_str());
+    QCOMPARE(result.points.size(), std::size_t(3));
+    QVERIFY(result.device.has_value());
+    const DevicePeaks peaks = devicePeaks(*result.device);
+    QVERIFY2(peaks.dramBytesPerSecond > 0.0, peaks.note.c_str());
+    QVERIFY2(peaks.flopsPerSecond.count(Precision::FP32) != 0, peaks.note.c_str());
+
+    const double n = 2048.0; // the project's N
+    for (const SweepPointResult &p : result.points) {
+        const QByteArray label = QByteArray::fromStdString(p.point.label() + ": " + p.message);
+        QVERIFY2(p.status == PointStatus::Measured, label.constData());
+        QVERIFY2(p.metrics.has_value(), label.constData());
+        QVERIFY2(p.metrics->ok(), p.metrics->error.c_str());
+        std::string why;
+        const auto point = rooflinePoint(p.metrics->values, why);
+        QVERIFY2(point.has_value(), why.c_str());
+        // Every thread does N fused multiply-adds: 2 N^3 FLOPs, counted, not estimated.
+        QCOMPARE(point->dominant(), Precision::FP32);
+        QCOMPARE(point->totalFlops(), 2.0 * n * n * n);
+        // At least A, B and C cross DRAM once... or most of them: the 60 MB L2 may hold part
+        // of C's write-back past the kernel's end (docs/results/h200-roofline).
+        QVERIFY2(point->dramBytes > 0.5 * 3.0 * n * n * 4.0, label.constData());
+        const auto placement = placeOnRoofline(*point, peaks);
+        QVERIFY(placement.has_value());
+        QVERIFY2(placement->fractionOfRoof > 0.0 && placement->fractionOfRoof <= 1.0,
+                 label.constData());
+        const SpeedOfLight sol = speedOfLight(p.metrics->values);
+        QVERIFY(sol.computePercent && sol.memoryPercent);
+        QVERIFY(*sol.computePercent > 0.0 && *sol.computePercent <= 100.0);
+        qInfo("%-12s %7.1f GFLOP/s  %6.1f FLOP/byte  %5.1f%% of the roof  SM %4.1f%%  "
+              "memory %4.1f%%",
+              p.point.label().c_str(), point->flopsPerSecond() * 1e-9, point->intensity(),
+              placement->fractionOfRoof * 100.0, *sol.computePercent, *sol.memoryPercent);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSweep)

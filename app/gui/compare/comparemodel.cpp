@@ -139,11 +139,17 @@ QVariant CompareModel::data(const QModelIndex &index, int role) const
         return Theme::keyword;
     case Qt::BackgroundRole:
         return d.significant ? QVariant(Theme::remarkBackground) : QVariant();
-    case Qt::ToolTipRole:
-        return d.significant ? tr("This difference counts: %1")
-                                   .arg(time ? tr("beyond three times the sample noise")
-                                             : tr("a change of 10 % or more"))
-                             : tr("Within the noise or under 10 %: not a difference that counts");
+    case Qt::ToolTipRole: {
+        const QString verdict =
+            d.significant ? tr("This difference counts: %1")
+                                .arg(time ? tr("beyond three times the sample noise")
+                                          : tr("a change of 10 % or more"))
+                          : tr("Within the noise or under 10 %: not a difference that counts");
+        // The column may show the name elided.
+        return index.column() == WhatColumn && !time
+                   ? toQString(d.what) + QLatin1Char('\n') + verdict
+                   : verdict;
+    }
     case SignificantRole:
         return d.significant;
     }

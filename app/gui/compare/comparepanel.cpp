@@ -75,6 +75,13 @@ ComparePanel::ComparePanel(QWidget *parent)
     m_findings->setTextFormat(Qt::RichText);
 
     m_table->setModel(m_model);
+    // The figures stay in sight: the long metric names give way (elided in the middle, whole
+    // in the tooltip), never the A, B and B/A columns.
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(CompareModel::WhatColumn, QHeaderView::Stretch);
     m_lines->setModel(m_linesModel);
     m_lines->setToolTip(tr("Click a line to go there in the editor"));
     m_message->setText(tr("Nothing compared yet. Run \u25b8 Compare\u2026 measures, profiles and "
@@ -177,7 +184,6 @@ void ComparePanel::showComparison(const CompareData &data)
     m_verdict->setPalette(palette);
     m_verdict->setVisible(true);
     m_model->setData(data);
-    m_table->resizeColumnsToContents();
 
     QStringList findings;
     for (const FindingDelta &f : c.findings)
