@@ -89,8 +89,7 @@ int runCompare(const std::vector<std::string> &arguments)
     parser.addFlag({"--hot"});
     parser.addOption({"--samples"});
     parser.addFlag({"--no-inspect"});
-    parser.addOption({"--device"});
-    parser.addOption({"--worker"});
+    addWorkerOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("compare", parser.error());

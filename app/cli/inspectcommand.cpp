@@ -180,8 +180,7 @@ int runInspect(const std::vector<std::string> &arguments)
     parser.addFlag({"--json"});
     parser.addFlag({"--no-stalls"});
     parser.addOption({"--metric"});
-    parser.addOption({"--device"});
-    parser.addOption({"--worker"});
+    addWorkerOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("inspect", parser.error());

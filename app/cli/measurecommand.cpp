@@ -341,8 +341,7 @@ int runMeasure(const std::vector<std::string> &arguments)
     parser.addOption({"--min-time"});
     parser.addOption({"--noise"});
     parser.addOption({"--cap"});
-    parser.addOption({"--device"});
-    parser.addOption({"--worker"});
+    addWorkerOptions(parser);
     parser.addOption({"--bytes"});
     parser.addFlag({"--metrics"});
     parser.addFlag({"--roofline"});

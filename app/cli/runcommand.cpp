@@ -321,8 +321,7 @@ int runRun(const std::vector<std::string> &arguments)
     parser.addFlag({"--json"});
     parser.addFlag({"--summary"});
     parser.addOption({"--deadline"});
-    parser.addOption({"--device"});
-    parser.addOption({"--worker"});
+    addWorkerOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("run", parser.error());
@@ -350,9 +349,6 @@ int runRun(const std::vector<std::string> &arguments)
                               "--deadline needs a positive number of seconds, got '" + *text + "'");
         }
         deadline = value;
-    }
-    if (parser.isSet("--device") && parser.isSet("--worker")) {
-        return usageError("run", "--device is for the built-in worker; give it in --worker");
     }
     const auto workerChoice = workerOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {

@@ -355,8 +355,7 @@ int runSweep(const std::vector<std::string> &arguments)
     parser.addFlag({"--hot"});
     parser.addFlag({"--list"});
     parser.addOption({"--arch"});
-    parser.addOption({"--device"});
-    parser.addOption({"--worker"});
+    addWorkerOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("sweep", parser.error());
@@ -377,9 +376,6 @@ int runSweep(const std::vector<std::string> &arguments)
     if (parser.isSet("--arch") && !parser.isSet("--list")) {
         return usageError("sweep", "--arch goes with --list: a sweep that runs is compiled for "
                                    "its GPU's own architecture");
-    }
-    if (parser.isSet("--device") && parser.isSet("--worker")) {
-        return usageError("sweep", "--device is for the built-in worker; give it in --worker");
     }
     const std::string &path = parser.positionals().front();
     const ProjectLoad load = loadProject(path);

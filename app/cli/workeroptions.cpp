@@ -14,8 +14,17 @@ std::string selfExecutable()
     return error ? std::string("/proc/self/exe") : path.string();
 }
 
+void addWorkerOptions(ArgumentParser &parser)
+{
+    parser.addOption({"--device"});
+    parser.addOption({"--worker"});
+}
+
 std::variant<WorkerProcess::Options, std::string> workerOptions(const ArgumentParser &parser)
 {
+    if (parser.isSet("--device") && parser.isSet("--worker")) {
+        return std::string("--device is for the built-in worker; give it in --worker");
+    }
     WorkerProcess::Options options;
     if (const auto command = parser.value("--worker")) {
         std::istringstream in(*command);

@@ -15,9 +15,12 @@ namespace cuwb::cli {
 // This executable's path, to start `cuwb worker` from.
 std::string selfExecutable();
 
+// Declares the options every command that starts a worker reads: --device and --worker.
+void addWorkerOptions(ArgumentParser &parser);
+
 // The worker's options from --worker and --device (when the command has them), or the
 // sentence of the usage error: "--worker needs a command", "--device needs a GPU number, got
-// 'x'".
+// 'x'", "--device is for the built-in worker; give it in --worker".
 std::variant<WorkerProcess::Options, std::string> workerOptions(const ArgumentParser &parser);
 
 } // namespace cuwb::cli
