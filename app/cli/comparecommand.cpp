@@ -61,7 +61,7 @@ nlohmann::json deltaJson(const Delta &d)
 void printCompareHelp(std::ostream &out)
 {
     out << "Usage: cuwb compare A.cuwb B.cuwb [--json] [--cold|--hot] [--samples N]\n"
-           "                    [--no-inspect] [--device N] [--worker CMD]\n"
+           "                    [--no-inspect] [--device N] [--worker CMD] [--on TARGET]\n"
            "\n"
            "Two variants side by side: each project's kernel is timed (as cuwb measure),\n"
            "profiled (the metrics pass, with speed of light and the roofline's counters) and\n"
@@ -76,6 +76,8 @@ void printCompareHelp(std::ostream &out)
            "  --no-inspect      leave out the counters per line (no profiling permission)\n"
            "  --device N        the GPU to run on (default 0)\n"
            "  --worker CMD      start the worker with CMD instead of 'cuwb worker'\n"
+           "  --on TARGET       run on a remote GPU: user@host[:port] over ssh, a name from\n"
+           "                    the targets file, or command:WORDS (docs/remote.md)\n"
            "\n"
            "Exit status: 0 compared, 1 a variant could not be measured, 2 usage error or a\n"
            "project that cannot be read.\n";

@@ -1,8 +1,11 @@
 #include "argumentparser.h"
 #include "commands.h"
+#include "workeroptions.h"
 
 #include "cuda/driverapi.h"
 #include "device/devicejson.h"
+#include "worker/protocol.h"
+#include "worker/workerprocess.h"
 
 #include <cstdio>
 #include <iostream>
@@ -18,18 +21,67 @@ std::string fixed(double value, const char *unit)
     return text;
 }
 
+void printDevice(const DeviceInfo &device)
+{
+    std::cout << "GPU " << device.ordinal << ": " << device.name << " (" << device.arch() << "), "
+              << device.smCount << " SMs, "
+              << fixed(double(device.totalMemoryBytes) / (1024.0 * 1024.0 * 1024.0), "GiB")
+              << " memory, SM clock " << device.smClockKHz / 1000 << " MHz, memory clock "
+              << device.memoryClockKHz / 1000 << " MHz, " << device.memoryBusWidthBits
+              << "-bit bus, " << fixed(device.l2CacheBytes / (1024.0 * 1024.0), "MiB") << " L2\n";
+}
+
+// `cuwb devices --on TARGET`: the GPU a remote worker opened, from its hello (the worker
+// serves one device; --device picks another).
+int remoteDevices(const WorkerProcess::Options &options, bool json)
+{
+    WorkerProcess worker(options);
+    const WorkerProcess::Reply reply = worker.request(makeReleaseRequest(), 30.0);
+    if (!reply.ok()) {
+        std::cerr << "cuwb devices: " << reply.error << "\n";
+        return ExitFailure;
+    }
+    const HelloReply hello = parseHelloReply(worker.hello());
+    if (json) {
+        nlohmann::json out;
+        out["on"] = options.remoteName;
+        out["worker"] = hello.worker;
+        out["driverVersion"] = hello.driverVersion;
+        out["device"] = hello.device ? nlohmann::json(*hello.device) : nlohmann::json(nullptr);
+        out["freeMemoryBytes"] = hello.freeMemoryBytes;
+        out["message"] = hello.message;
+        std::cout << out.dump(2) << "\n";
+        return ExitSuccess;
+    }
+    std::cout << "On " << options.remoteName << ": cuwb " << hello.worker;
+    if (hello.driverVersion != 0) {
+        std::cout << ", CUDA driver " << formatCudaVersion(hello.driverVersion);
+    }
+    std::cout << "\n";
+    if (hello.device) {
+        printDevice(*hello.device);
+    } else {
+        std::cout << hello.message << "\n";
+    }
+    return ExitSuccess;
+}
+
 } // namespace
 
 void printDevicesHelp(std::ostream &out)
 {
-    out << "Usage: cuwb devices [--json]\n"
+    out << "Usage: cuwb devices [--json] [--on TARGET [--device N]]\n"
            "\n"
            "Lists the GPUs the CUDA driver sees, with architecture, SM count, memory and\n"
            "clocks; where there are none, says why (no driver: compile-only mode; a driver\n"
            "but no GPU; an initialisation error). The absence of a GPU is information, not\n"
            "an error: the exit status is 0 either way, 2 on a usage error.\n"
            "\n"
-           "  --json   print the device query as JSON (what the GUI reads)\n";
+           "  --json        print the device query as JSON (what the GUI reads)\n"
+           "  --on TARGET   the GPU a worker on TARGET opens (user@host[:port], a name from\n"
+           "                the targets file, or command:WORDS; docs/remote.md); exits 1 when\n"
+           "                the worker cannot be reached\n"
+           "  --device N    with --on: the remote GPU to open (default 0)\n";
 }
 
 int runDevices(const std::vector<std::string> &arguments)
@@ -37,6 +89,7 @@ int runDevices(const std::vector<std::string> &arguments)
     ArgumentParser parser;
     parser.addFlag({"--json"});
     parser.addFlag({"--help", "-h"});
+    addWorkerOptions(parser);
     if (!parser.parse(arguments)) {
         return usageError("devices", parser.error());
     }
@@ -48,6 +101,16 @@ int runDevices(const std::vector<std::string> &arguments)
         return usageError("devices", "unexpected argument '" + parser.positionals().front() + "'");
     }
 
+    if (parser.isSet("--on")) {
+        const auto options = workerOptions(parser);
+        if (const auto *problem = std::get_if<std::string>(&options)) {
+            return usageError("devices", *problem);
+        }
+        return remoteDevices(std::get<WorkerProcess::Options>(options), parser.isSet("--json"));
+    }
+    if (parser.isSet("--device") || parser.isSet("--worker")) {
+        return usageError("devices", "--device and --worker go with --on");
+    }
     const DeviceQuery query = queryDevices();
     if (parser.isSet("--json")) {
         std::cout << nlohmann::json(query).dump(2) << "\n";
@@ -60,13 +123,7 @@ int runDevices(const std::vector<std::string> &arguments)
         std::cout << query.message << "\n";
     }
     for (const DeviceInfo &device : query.devices) {
-        std::cout << "GPU " << device.ordinal << ": " << device.name << " (" << device.arch()
-                  << "), " << device.smCount << " SMs, "
-                  << fixed(double(device.totalMemoryBytes) / (1024.0 * 1024.0 * 1024.0), "GiB")
-                  << " memory, SM clock " << device.smClockKHz / 1000 << " MHz, memory clock "
-                  << device.memoryClockKHz / 1000 << " MHz, " << device.memoryBusWidthBits
-                  << "-bit bus, " << fixed(device.l2CacheBytes / (1024.0 * 1024.0), "MiB")
-                  << " L2\n";
+        printDevice(device);
     }
     return ExitSuccess;
 }

@@ -148,7 +148,7 @@ nlohmann::json summaryJson(const InspectResult &result, const InspectSummary &su
 void printInspectHelp(std::ostream &out)
 {
     out << "Usage: cuwb inspect PROJECT.cuwb [--json] [--metric NAME]... [--no-stalls]\n"
-           "                    [--device N] [--worker CMD]\n"
+           "                    [--device N] [--worker CMD] [--on TARGET]\n"
            "\n"
            "Runs the project's kernel once in a 'cuwb worker' child with CUPTI counting per\n"
            "machine instruction (SASS metrics; the patched kernel is slower and never\n"
@@ -168,6 +168,8 @@ void printInspectHelp(std::ostream &out)
            "  --no-stalls       count only; skip the PC-sampling launch\n"
            "  --device N        the GPU to inspect on (default 0)\n"
            "  --worker CMD      start the worker with CMD instead of 'cuwb worker'\n"
+           "  --on TARGET       run on a remote GPU: user@host[:port] over ssh, a name from\n"
+           "                    the targets file, or command:WORDS (docs/remote.md)\n"
            "\n"
            "Exit status: 0 inspected, 1 the kernel could not be inspected (compile error,\n"
            "fault, no GPU, no permission; the reason is printed), 2 usage error or a project\n"

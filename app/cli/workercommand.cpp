@@ -77,7 +77,9 @@ public:
                 ++it;
             }
         }
-        return m_cancelled;
+        // The end of input mid-request: the client has gone (a remote client's link
+        // closed, or it was killed), so nobody waits for the rest of this request.
+        return m_cancelled || m_ended;
     }
 
 private:

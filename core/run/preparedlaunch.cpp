@@ -14,6 +14,7 @@
 #include "run/runtext.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace cuwb {
 
@@ -101,11 +102,12 @@ BufferStats bufferStats(const ScalarStats &stats)
 std::shared_ptr<Module> loadModule(RunnerState &runner, const CompileResult &compiled)
 {
     constexpr std::size_t kKeptModules = 8;
+    // No cubin: a host's image for another architecture, whose PTX the driver JIT-compiles.
+    const std::string &binary = compiled.cubin.empty() ? compiled.ptx : compiled.cubin;
     if (!moduleVariables(compiled.ptx).empty()) {
-        return std::make_shared<Module>(compiled.cubin);
+        return std::make_shared<Module>(binary);
     }
-    const std::string key =
-        sourceHashFnv1a64(compiled.cubin) + ":" + std::to_string(compiled.cubin.size());
+    const std::string key = sourceHashFnv1a64(binary) + ":" + std::to_string(binary.size());
     auto &modules = runner.modules;
     const auto found = std::find_if(modules.begin(), modules.end(),
                                     [&](const auto &entry) { return entry.first == key; });
@@ -114,7 +116,7 @@ std::shared_ptr<Module> loadModule(RunnerState &runner, const CompileResult &com
         module = found->second;
         modules.erase(found);
     } else {
-        module = std::make_shared<Module>(compiled.cubin);
+        module = std::make_shared<Module>(binary);
     }
     modules.emplace_back(key, module);
     if (modules.size() > kKeptModules) {
@@ -135,6 +137,25 @@ void recycleResources(RunnerState &runner, std::unique_ptr<RunResources> &resour
         runner.spareBuffers.push_back(std::move(allocation.memory));
     }
     resources.reset();
+}
+
+// The number of "sm_90a" or "compute_80": 90, 80; 0 when there is none.
+static int archNumber(const std::string &arch)
+{
+    const std::size_t digits = arch.find_first_of("0123456789");
+    return digits == std::string::npos ? 0 : std::atoi(arch.c_str() + digits);
+}
+
+// The same options but for the architecture, an older one: an image whose PTX the driver can
+// JIT-compile for this device (PTX runs on its own architecture and every later one).
+static bool ptxServes(CompileOptions image, const CompileOptions &wanted)
+{
+    const int imageArch = archNumber(image.arch);
+    if (imageArch == 0 || imageArch > archNumber(wanted.arch)) {
+        return false;
+    }
+    image.arch = wanted.arch;
+    return image == wanted;
 }
 
 void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, std::string &phase)
@@ -170,6 +191,21 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         image.options = options;
         image.ptx = request.image->ptx;
         image.cubin = request.image->cubin;
+        image.kernels = request.image->kernels;
+        image.compileTimeMs = request.image->compileTimeMs;
+        compiler.store(request.source, request.fileName, options, std::move(image));
+    } else if (request.image && !request.image->ptx.empty() &&
+               ptxServes(request.image->options, options)) {
+        // The host compiled for another architecture (its NVRTC does not know this GPU, or
+        // the request was written for another): the driver JIT-compiles the image's PTX for
+        // this device, as it does for any PTX, and no compiler is needed here.
+        note = "loaded the PTX compiled for " + request.image->options.arch +
+               " through the driver's JIT (the device is " + device.arch() + ")";
+        CompileResult image;
+        image.success = true;
+        image.fileName = request.fileName;
+        image.options = options;
+        image.ptx = request.image->ptx;
         image.kernels = request.image->kernels;
         image.compileTimeMs = request.image->compileTimeMs;
         compiler.store(request.source, request.fileName, options, std::move(image));

@@ -46,10 +46,16 @@ json makeReply(const json &id, const char *type)
 
 // ---- Values ----
 
+std::string workbenchVersion()
+{
+    return CUWB_VERSION;
+}
+
 json makeHelloRequest()
 {
     json out = makeRequest(message::kHello);
     out["protocol"] = kWorkerProtocolVersion;
+    out["cuwb"] = workbenchVersion();
     return out;
 }
 
@@ -98,13 +104,29 @@ json makePageRequest(const PageRequest &request)
     return out;
 }
 
-json makeExportRequest(const std::string &handle, const std::string &path, ExportFormat format)
+json makeExportRequest(const std::string &handle, const std::string &path, ExportFormat format,
+                       bool returnData)
 {
     json out = makeRequest(message::kExport);
     out["handle"] = handle;
     out["path"] = path;
     out["format"] = exportFormatName(format);
+    if (returnData) {
+        out["return"] = true;
+    }
     return out;
+}
+
+void attachInputFiles(json &request, const std::vector<InlineFile> &files)
+{
+    if (files.empty()) {
+        return;
+    }
+    json list = json::array();
+    for (const InlineFile &file : files) {
+        list.push_back(json{{"path", file.path}, {"data", toBase64(file.bytes)}});
+    }
+    request["files"] = std::move(list);
 }
 
 json makeReleaseRequest()
@@ -142,9 +164,20 @@ WorkerRequest parseRequest(const json &message)
         malformed(message, "a request's id must be an integer");
     }
     const std::string type = message.at("type").get<std::string>();
+    if (const auto files = message.find("files"); files != message.end()) {
+        for (const json &file : files->get_ref<const json::array_t &>()) {
+            InlineFile inlineFile;
+            file.at("path").get_to(inlineFile.path);
+            if (!fromBase64(file.at("data").get<std::string>(), inlineFile.bytes)) {
+                malformed(message, "the data of the file " + inlineFile.path + " is not base64");
+            }
+            request.files.push_back(std::move(inlineFile));
+        }
+    }
     if (type == message::kHello) {
         request.type = WorkerRequest::Type::Hello;
         message.at("protocol").get_to(request.protocol);
+        readIfPresent(message, "cuwb", request.client);
     } else if (type == message::kRun) {
         request.type = WorkerRequest::Type::Run;
         message.at("request").get_to(request.run);
@@ -183,6 +216,7 @@ WorkerRequest parseRequest(const json &message)
             malformed(message, "unknown export format '" + format + "' (npy, bin or csv)");
         }
         request.format = *parsed;
+        request.returnData = message.value("return", false);
     } else if (type == message::kRelease) {
         request.type = WorkerRequest::Type::Release;
     } else if (type == message::kShutdown) {
@@ -262,6 +296,9 @@ json makeExportedReply(const json &id, const ExportReply &reply)
     json out = makeReply(id, message::kExported);
     out["path"] = reply.path;
     out["bytes"] = reply.bytes;
+    if (reply.data) {
+        out["data"] = toBase64(*reply.data);
+    }
     return out;
 }
 
@@ -332,6 +369,13 @@ ExportReply parseExportedReply(const json &message)
     ExportReply reply;
     message.at("path").get_to(reply.path);
     message.at("bytes").get_to(reply.bytes);
+    if (const auto data = message.find("data"); data != message.end()) {
+        std::string bytes;
+        if (!fromBase64(data->get<std::string>(), bytes)) {
+            malformed(message, "the exported file's data is not base64");
+        }
+        reply.data = std::move(bytes);
+    }
     return reply;
 }
 

@@ -1,7 +1,7 @@
 // The worker protocol: one JSON object per line over the worker's stdin/stdout, versioned.
 // Every request has an "id" and a "type"; every reply repeats the id.
 //
-//   -> {"id":1,"type":"hello","protocol":1}
+//   -> {"id":1,"type":"hello","protocol":1,"cuwb":"0.1.0"}
 //   <- {"id":1,"type":"hello","protocol":1,"worker":"0.1.0","device":{DeviceInfo},
 //       "freeMemoryBytes":N,"driverVersion":13000,"nvrtcVersion":"13.0"}
 //   -> {"id":2,"type":"run","request":{RunRequest}}
@@ -12,6 +12,12 @@
 //   <- {"id":3,"type":"page","handle":"run2/c","first":0,"values":["1.5","nan",...]}
 //   -> {"id":4,"type":"export","handle":"run2/c","path":"/tmp/c.npy","format":"npy"}
 //   <- {"id":4,"type":"exported","path":"/tmp/c.npy","bytes":N}
+//   -> {"id":4,"type":"export","handle":"run2/c","path":"c.npy","format":"npy","return":true}
+//   <- {"id":4,"type":"exported","path":"c.npy","bytes":N,"data":"<base64>"}  (a remote
+//      worker: the file comes back over the channel and the client writes it)
+//
+// A remote worker's run, measure, metrics and inspect requests may carry the input files the
+// request names: "files":[{"path":"in.npy","data":"<base64>"}] (worker/inlinefiles.h).
 //   -> {"id":5,"type":"release"}            (frees the buffers of the last run)
 //   <- {"id":5,"type":"released"}
 //   -> {"id":6,"type":"shutdown"}
@@ -34,6 +40,7 @@
 #include "run/runjson.h"
 #include "run/runrequest.h"
 #include "run/runresult.h"
+#include "worker/inlinefiles.h"
 
 #include <nlohmann/json.hpp>
 
@@ -46,6 +53,9 @@
 namespace cuwb {
 
 inline constexpr int kWorkerProtocolVersion = 1;
+
+// This program's version ("0.1.0"): the hello carries it both ways (docs/remote.md).
+std::string workbenchVersion();
 
 // ---- Messages. Requests are built without an "id": WorkerProcess::request() adds it. ----
 
@@ -80,8 +90,13 @@ nlohmann::json makeMetricsRequest(const RunRequest &request, const MetricsReques
 // The inspection pass (CUPTI's SASS metrics, counters per instruction) of the request's launch.
 nlohmann::json makeInspectRequest(const RunRequest &request, const InspectRequest &inspect);
 nlohmann::json makePageRequest(const PageRequest &request);
+// returnData: the worker sends the file back in the reply instead of keeping it (a remote
+// worker, whose paths are on another machine); it refuses more than kMaxReturnedExportBytes.
 nlohmann::json makeExportRequest(const std::string &handle, const std::string &path,
-                                 ExportFormat format);
+                                 ExportFormat format, bool returnData = false);
+inline constexpr std::uint64_t kMaxReturnedExportBytes = std::uint64_t(128) << 20;
+// Adds input files to a run, measure, metrics or inspect request (nothing when empty).
+void attachInputFiles(nlohmann::json &request, const std::vector<InlineFile> &files);
 nlohmann::json makeReleaseRequest();
 nlohmann::json makeShutdownRequest();
 // {"type": "cancel"}: sent while a request is in flight; the worker ends that request early
@@ -99,6 +114,7 @@ struct WorkerRequest
     nlohmann::json id; // echoed verbatim in the reply
     Type type = Type::Hello;
     int protocol = 0;                        // Hello
+    std::string client;                      // Hello: the client's cuwb version, if it says
     RunRequest run;                          // Run, Measure, Metrics, Inspect
     MetricsRequest metrics;                  // Metrics
     InspectRequest inspect;                  // Inspect
@@ -108,6 +124,8 @@ struct WorkerRequest
     std::string handle;                      // Export
     std::string path;                        // Export
     ExportFormat format = ExportFormat::Npy; // Export
+    bool returnData = false;                 // Export
+    std::vector<InlineFile> files;           // Run, Measure, Metrics, Inspect
 };
 WorkerRequest parseRequest(const nlohmann::json &message);
 
@@ -126,6 +144,7 @@ struct ExportReply
 {
     std::string path;
     std::uint64_t bytes = 0;
+    std::optional<std::string> data; // the file's bytes, when the request asked for them
 };
 
 // Replies, built by the worker with the request's id. `exiting`: the worker exits after this

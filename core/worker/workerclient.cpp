@@ -1,8 +1,16 @@
 #include "worker/workerclient.h"
 
+#include "compiler/kernelcompiler.h"
+#include "launch/launchenvironment.h"
+#include "measure/measurement.h"
+#include "run/runjson.h"
+#include "worker/inlinefiles.h"
+
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <fstream>
+#include <mutex>
 
 namespace cuwb {
 
@@ -28,6 +36,24 @@ std::string startProblem(const std::string &error)
         return "could not start" + error.substr(prefix.size());
     }
     return "could not start: " + error;
+}
+
+// The host's compiles for remote workers, kept across requests and clients (a sweep makes a
+// client per point) so that each variant is compiled here once.
+CompileResult hostCompile(const RunRequest &request, const CompileOptions &options)
+{
+    static std::mutex mutex;
+    static KernelCompiler compiler(64);
+    const std::lock_guard lock(mutex);
+    return compiler.compile(request.source, request.fileName, options);
+}
+
+std::string capitalised(std::string text)
+{
+    if (!text.empty() && text.front() >= 'a' && text.front() <= 'z') {
+        text.front() = static_cast<char>(text.front() - 'a' + 'A');
+    }
+    return text;
 }
 
 } // namespace
@@ -73,10 +99,20 @@ RunResult WorkerClient::failedRun(const WorkerProcess::Reply &reply, double dead
         break;
     case WorkerProcess::Failure::Crashed:
     case WorkerProcess::Failure::Garbage:
+        if (reply.linkLost) {
+            // Nothing else is lost: the next request connects again.
+            result.message = capitalised(reply.error) + ".";
+            break;
+        }
         result.message = "The worker stopped unexpectedly: " + reply.error +
                          " It starts afresh for the next request.";
         break;
     case WorkerProcess::Failure::ErrorReply:
+        if (reply.notSent) {
+            result.status = RunStatus::InvalidLaunch;
+            result.message = "The " + what + " was not sent to the remote worker: " + reply.error;
+            break;
+        }
         result.message = "The worker refused the " + what + ": " + reply.error;
         break;
     case WorkerProcess::Failure::Cancelled:
@@ -108,6 +144,63 @@ WorkerProcess::Reply WorkerClient::exchange(nlohmann::json message, double timeo
     return reply;
 }
 
+WorkerProcess::Reply WorkerClient::exchangeRun(nlohmann::json message, const RunRequest &request,
+                                               double timeoutSeconds)
+{
+    if (!m_process.remote()) {
+        return exchange(std::move(message), timeoutSeconds);
+    }
+    // The GPU's architecture comes with the hello: connect first.
+    WorkerProcess::Reply connected = m_process.connect();
+    if (!connected.ok()) {
+        m_lastFailure = connected.failure;
+        return connected;
+    }
+    const auto files = collectInputFiles(request);
+    if (const auto *problem = std::get_if<std::string>(&files)) {
+        m_lastFailure = WorkerProcess::Failure::ErrorReply;
+        WorkerProcess::Reply refused{WorkerProcess::Failure::ErrorReply, {}, *problem};
+        refused.notSent = true;
+        return refused;
+    }
+    attachInputFiles(message, std::get<std::vector<InlineFile>>(files));
+
+    // The image for the remote GPU, compiled here once per worker; a source that does not
+    // compile goes as it is, and the worker's compile says why as it does locally.
+    std::string imageKey;
+    const HelloReply hello = parseHelloReply(m_process.hello());
+    CompileOptions options = request.options;
+    LaunchSpec launch = request.launch;
+    if (hello.device &&
+        bindLaunchDefines(launch, options,
+                          {request.launch.kernel, request.verification.referenceKernel})
+            .empty()) {
+        options.arch = hello.device->arch();
+        imageKey = sourceHashFnv1a64(request.source) + ":" + request.fileName + ":" +
+                   options.canonicalText();
+        // A request that brings its own image (a sweep's first of a variant) delivers it.
+        if (!request.image && !m_process.hasImage(imageKey)) {
+            const CompileResult compiled = hostCompile(request, options);
+            if (compiled.success) {
+                CompiledImage image;
+                image.options = compiled.options;
+                image.cubin = compiled.cubin;
+                image.ptx = compiled.ptx;
+                image.kernels = compiled.kernels;
+                image.compileTimeMs = compiled.compileTimeMs;
+                message["request"]["image"] = image;
+            } else {
+                imageKey.clear();
+            }
+        }
+    }
+    WorkerProcess::Reply reply = exchange(std::move(message), timeoutSeconds);
+    if (reply.failure == WorkerProcess::Failure::None && !imageKey.empty()) {
+        m_process.imageDelivered(imageKey);
+    }
+    return reply;
+}
+
 bool WorkerClient::release()
 {
     return exchange(makeReleaseRequest(), kSlackSeconds).ok();
@@ -116,15 +209,17 @@ bool WorkerClient::release()
 RunResult WorkerClient::run(const RunRequest &request)
 {
     const double deadline = request.launch.deadlineSeconds;
-    return runFromReply(exchange(makeRunRequest(request), runTimeoutSeconds(deadline)), deadline);
+    return runFromReply(exchangeRun(makeRunRequest(request), request, runTimeoutSeconds(deadline)),
+                        deadline);
 }
 
 Measurement WorkerClient::measure(const RunRequest &request, const SampleSettings &settings,
                                   const ThroughputExpressions &throughput)
 {
     const double deadline = request.launch.deadlineSeconds;
-    const WorkerProcess::Reply reply = exchange(makeMeasureRequest(request, settings, throughput),
-                                                measureTimeoutSeconds(deadline, settings));
+    const WorkerProcess::Reply reply =
+        exchangeRun(makeMeasureRequest(request, settings, throughput), request,
+                    measureTimeoutSeconds(deadline, settings));
     Measurement measurement;
     measurement.settings = settings;
     if (reply.ok()) {
@@ -147,7 +242,7 @@ MetricsResult WorkerClient::metrics(const RunRequest &request, const MetricsRequ
 {
     const double deadline = request.launch.deadlineSeconds;
     const WorkerProcess::Reply reply =
-        exchange(makeMetricsRequest(request, metrics), metricsTimeoutSeconds(deadline));
+        exchangeRun(makeMetricsRequest(request, metrics), request, metricsTimeoutSeconds(deadline));
     MetricsResult result;
     if (reply.ok()) {
         try {
@@ -167,7 +262,7 @@ InspectResult WorkerClient::inspect(const RunRequest &request, const InspectRequ
     const double deadline = request.launch.deadlineSeconds;
     // The patched launch is one run, several times slower: the metrics pass's allowance.
     const WorkerProcess::Reply reply =
-        exchange(makeInspectRequest(request, inspect), metricsTimeoutSeconds(deadline));
+        exchangeRun(makeInspectRequest(request, inspect), request, metricsTimeoutSeconds(deadline));
     InspectResult result;
     if (reply.ok()) {
         try {
@@ -202,8 +297,10 @@ WorkerClient::ExportOutcome WorkerClient::exportBuffer(const std::string &handle
                                                        const std::string &path, ExportFormat format)
 {
     ExportOutcome outcome;
+    // A remote worker's paths are on its machine: it sends the file back and it is written here.
+    const bool remote = m_process.remote();
     const WorkerProcess::Reply reply =
-        exchange(makeExportRequest(handle, path, format), kExportTimeoutSeconds);
+        exchange(makeExportRequest(handle, path, format, remote), kExportTimeoutSeconds);
     if (!reply.ok()) {
         outcome.error = reply.error;
         return outcome;
@@ -212,6 +309,23 @@ WorkerClient::ExportOutcome WorkerClient::exportBuffer(const std::string &handle
         outcome.exported = parseExportedReply(reply.message);
     } catch (const std::exception &error) {
         outcome.error = std::string("the worker's answer could not be read: ") + error.what();
+        return outcome;
+    }
+    if (remote) {
+        if (!outcome.exported.data) {
+            outcome.error = "the remote worker did not send the exported file back";
+            return outcome;
+        }
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(outcome.exported.data->data(),
+                  static_cast<std::streamsize>(outcome.exported.data->size()));
+        if (!out) {
+            outcome.error = "cannot write " + path;
+            return outcome;
+        }
+        outcome.exported.path = path;
+        outcome.exported.bytes = outcome.exported.data->size();
+        outcome.exported.data.reset();
     }
     return outcome;
 }

@@ -77,6 +77,11 @@ private:
     static RunResult runFromReply(const WorkerProcess::Reply &reply, double deadlineSeconds);
 
     WorkerProcess::Reply exchange(nlohmann::json message, double timeoutSeconds);
+    // A request of a run, measurement, metrics or inspection pass: for a remote worker, with
+    // the input files and the image compiled here for its GPU (docs/remote.md). The failure
+    // (a file too large, a worker that cannot be reached) is returned instead of sent.
+    WorkerProcess::Reply exchangeRun(nlohmann::json message, const RunRequest &request,
+                                     double timeoutSeconds);
 
     WorkerProcess &m_process;
     WorkerProcess::Failure m_lastFailure = WorkerProcess::Failure::None;

@@ -1,6 +1,7 @@
 #include "worker/workerprocess.h"
 
 #include "worker/protocol.h"
+#include "worker/workertarget.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -200,13 +201,31 @@ WorkerProcess::Reply WorkerProcess::request(nlohmann::json request, double timeo
     }
     const long long id = m_nextId++;
     request["id"] = id;
-    Reply reply = exchange(request, id, timeoutSeconds);
+    Reply reply = exchange(request, id, timeoutSeconds + m_options.linkSlackSeconds);
     m_cancelRequested.store(false); // served: it must not cancel the next request
+    if (remote() && reply.failure == Failure::Crashed) {
+        // ssh's exit status and its last words tell a broken link from a worker that died.
+        reply.error = describeRemoteFailure(m_options, m_exitStatus, m_stderrTail, true);
+        reply.linkLost = reply.error.rfind("the connection to", 0) == 0;
+    }
     return reply;
+}
+
+WorkerProcess::Reply WorkerProcess::connect()
+{
+    if (m_cancelled.load()) {
+        kill();
+        return Reply{Failure::Cancelled, {}, "the request was cancelled"};
+    }
+    if (running()) {
+        exitedOnItsOwn();
+    }
+    return running() ? Reply{Failure::None, m_hello, {}} : start();
 }
 
 WorkerProcess::Reply WorkerProcess::start()
 {
+    m_imagesSent.clear();
     m_buffer.clear();
     m_stderrTail.clear();
     m_hello = nullptr;
@@ -305,9 +324,15 @@ WorkerProcess::Reply WorkerProcess::start()
     const long long id = m_nextId++;
     nlohmann::json hello = makeHelloRequest();
     hello["id"] = id;
-    Reply reply = exchange(hello, id, m_options.startTimeoutSeconds);
+    Reply reply = exchange(hello, id, m_options.startTimeoutSeconds + m_options.linkSlackSeconds);
     if (!reply.ok()) {
         kill();
+        if (remote() && reply.failure == Failure::Crashed) {
+            return Reply{Failure::StartFailed,
+                         {},
+                         "could not start the worker: " +
+                             describeRemoteFailure(m_options, m_exitStatus, m_stderrTail, false)};
+        }
         return Reply{Failure::StartFailed, {}, "could not start the worker: " + reply.error};
     }
     HelloReply parsed;
@@ -318,12 +343,25 @@ WorkerProcess::Reply WorkerProcess::start()
                     std::string("could not start the worker: its hello is malformed: ") +
                         error.what());
     }
+    const std::string where = remote() ? " on " + m_options.remoteName : std::string();
+    const std::string theirs = parsed.worker.empty() ? "an older cuwb" : "cuwb " + parsed.worker;
     if (parsed.protocol != kWorkerProtocolVersion) {
-        return fail(Failure::StartFailed, "the worker speaks protocol version " +
-                                              std::to_string(parsed.protocol) +
-                                              " but this program speaks version " +
-                                              std::to_string(kWorkerProtocolVersion) +
-                                              "; use the cuwb that came with this program");
+        return fail(Failure::StartFailed,
+                    "the worker" + where + " (" + theirs + ") speaks protocol version " +
+                        std::to_string(parsed.protocol) + " but this program (cuwb " +
+                        workbenchVersion() + ") speaks version " +
+                        std::to_string(kWorkerProtocolVersion) + "; " +
+                        (remote() ? "install cuwb " + workbenchVersion() + " there"
+                                  : "use the cuwb that came with this program"));
+    }
+    // Over a link the two ends are installed apart and drift: the same release on both sides,
+    // or a refusal that says what to install. (A local worker is this very executable.)
+    if (remote() && parsed.worker != workbenchVersion()) {
+        return fail(Failure::StartFailed,
+                    "the worker" + where + " is " + theirs + " but this program is cuwb " +
+                        workbenchVersion() + "; install cuwb " + workbenchVersion() +
+                        " there (or run the matching cuwb here), so that both ends speak the "
+                        "same protocol");
     }
     m_hello = reply.message;
     return reply;

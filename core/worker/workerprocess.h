@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -23,7 +24,16 @@ public:
         std::string executable; // path of cuwb
         std::vector<std::string> arguments{"worker"};
         double startTimeoutSeconds = 60.0; // first reply (hello) after a start
+        // A worker reached over a link (an ssh target, or a command that stands in for one,
+        // worker/workertarget.h): its name for messages. Empty for a worker on this machine.
+        // A remote worker's hello must name this program's cuwb version, its failures are
+        // worded for the link, and WorkerClient sends it what it cannot read on its own.
+        std::string remoteName;
+        double linkSlackSeconds = 0.0; // added to every deadline (the link's own delays)
     };
+
+    // A link's slack on every deadline: ssh's connection set-up and a slow network.
+    static constexpr double kLinkSlackSeconds = 30.0;
 
     enum class Failure { None, StartFailed, Crashed, Timeout, Garbage, ErrorReply, Cancelled };
 
@@ -32,6 +42,8 @@ public:
         Failure failure = Failure::None;
         nlohmann::json message; // the reply, when failure is None
         std::string error;      // a plain sentence otherwise
+        bool linkLost = false;  // a remote worker's connection broke (error says so)
+        bool notSent = false;   // the client refused to send it (error says why)
         [[nodiscard]] bool ok() const { return failure == Failure::None; }
     };
 
@@ -43,9 +55,21 @@ public:
     // Starts the worker if none runs (and performs the hello handshake), sends `request` with
     // a fresh id and waits up to timeoutSeconds for the reply with that id.
     Reply request(nlohmann::json request, double timeoutSeconds);
+    // Starts the worker if none runs (the hello handshake); its failure, or an ok reply.
+    Reply connect();
+
+    // The compiled images the running worker has received (by the client's key): a remote
+    // worker is sent each image once; a new worker has none.
+    [[nodiscard]] bool hasImage(const std::string &key) const
+    {
+        return m_imagesSent.count(key) != 0;
+    }
+    void imageDelivered(const std::string &key) { m_imagesSent.insert(key); }
 
     // The hello reply of the running worker (device, versions); null when none runs.
     [[nodiscard]] const nlohmann::json &hello() const { return m_hello; }
+    [[nodiscard]] const Options &options() const { return m_options; }
+    [[nodiscard]] bool remote() const { return !m_options.remoteName.empty(); }
     [[nodiscard]] bool running() const { return m_pid > 0; }
     [[nodiscard]] int starts() const { return m_starts; } // how many workers were started
     [[nodiscard]] const std::string &stderrTail() const { return m_stderrTail; }
@@ -93,6 +117,7 @@ private:
     nlohmann::json m_hello;
     long long m_nextId = 1;
     int m_starts = 0;
+    std::set<std::string> m_imagesSent;
     std::atomic<bool> m_cancelled{false};
     std::atomic<bool> m_cancelRequested{false};
     int m_cancelPipe[2] = {-1, -1}; // cancel() writes a byte, exchange() polls for it

@@ -6,7 +6,13 @@
 #include "launch/launchjson.h"
 #include "run/runner.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace cuwb {
 
@@ -46,7 +52,7 @@ HelloReply WorkerServer::hello()
 {
     initialise();
     HelloReply hello;
-    hello.worker = CUWB_VERSION;
+    hello.worker = workbenchVersion();
     hello.driverVersion = DriverApi::instance().driverVersion();
     hello.nvrtcVersion = nvrtcVersion();
     if (m_runner) {
@@ -66,6 +72,36 @@ Runner &WorkerServer::runner()
     return *m_runner;
 }
 
+ExportReply WorkerServer::exportReturned(const WorkerRequest &request)
+{
+    // Written to a private file, read back for the reply, removed: the client's path names a
+    // file on its own machine.
+    const char *tmp = std::getenv("TMPDIR");
+    std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/cuwb-export-XXXXXX";
+    const int fd = ::mkstemp(path.data());
+    if (fd < 0) {
+        throw std::runtime_error("cannot make a file for the export in the worker's TMPDIR");
+    }
+    ::close(fd);
+    struct Remove
+    {
+        std::string path;
+        ~Remove() { std::remove(path.c_str()); }
+    } removeAfter{path};
+    const std::uint64_t bytes = runner().exportBuffer(request.handle, path, request.format);
+    if (bytes > kMaxReturnedExportBytes) {
+        throw std::runtime_error("the exported file is " + std::to_string(bytes >> 20) +
+                                 " MiB, more than the " +
+                                 std::to_string(kMaxReturnedExportBytes >> 20) +
+                                 " MiB a remote worker sends back; export it on the GPU's "
+                                 "machine (cuwb run there) or keep fewer elements");
+    }
+    std::ifstream in(path, std::ios::binary);
+    ExportReply reply{request.path, bytes, std::string()};
+    reply.data->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return reply;
+}
+
 WorkerServer::Served WorkerServer::serve(const std::string &line)
 {
     nlohmann::json id; // null until the request's own id is known
@@ -74,10 +110,23 @@ WorkerServer::Served WorkerServer::serve(const std::string &line)
         if (message.is_object() && message.contains("id")) {
             id = message["id"];
         }
-        const WorkerRequest request = parseRequest(message);
+        WorkerRequest request = parseRequest(message);
         initialise();
+        // Input files sent along by a remote client live in a private folder for this request.
+        const InlineFileFolder inputFiles(request.files, request.run);
         switch (request.type) {
         case WorkerRequest::Type::Hello:
+            if (request.protocol != kWorkerProtocolVersion) {
+                // A client of another release: refuse, naming both, rather than misread it.
+                const std::string client =
+                    request.client.empty() ? "an older cuwb" : "cuwb " + request.client;
+                return {makeErrorReply(id, "this worker is cuwb " + workbenchVersion() +
+                                               " and speaks protocol version " +
+                                               std::to_string(kWorkerProtocolVersion) +
+                                               " but the client (" + client + ") speaks version " +
+                                               std::to_string(request.protocol) +
+                                               "; install the same cuwb on both machines")};
+            }
             return {makeHelloReply(id, hello())};
         case WorkerRequest::Type::Run: {
             if (!m_runner) {
@@ -126,9 +175,12 @@ WorkerServer::Served WorkerServer::serve(const std::string &line)
         case WorkerRequest::Type::Page:
             return {makePageReply(id, runner().page(request.page))};
         case WorkerRequest::Type::Export: {
-            const std::uint64_t bytes =
-                runner().exportBuffer(request.handle, request.path, request.format);
-            return {makeExportedReply(id, ExportReply{request.path, bytes})};
+            if (!request.returnData) {
+                const std::uint64_t bytes =
+                    runner().exportBuffer(request.handle, request.path, request.format);
+                return {makeExportedReply(id, ExportReply{request.path, bytes})};
+            }
+            return {makeExportedReply(id, exportReturned(request))};
         }
         case WorkerRequest::Type::Release:
             if (m_runner) {

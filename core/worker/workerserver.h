@@ -45,6 +45,7 @@ public:
 
 private:
     void initialise();
+    ExportReply exportReturned(const WorkerRequest &request); // an export sent back in the reply
     Runner &runner();
 
     int m_deviceOrdinal = 0;

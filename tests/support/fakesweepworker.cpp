@@ -13,6 +13,9 @@
 // metrics request gets a made-up value (1, 2, 3, ... in request order) for exactly the metrics
 // it names, so tests see what the host asked for; no value is a measurement. When
 // CUWB_FAKE_WORKER_LOG names a file, the type of every request is appended to it, one a line.
+// "hang-at-K": never answer the K-th measure request while MARKER does not exist (creating it
+// first), as a worker whose connection is about to be cut. The hello names the version in
+// $CUWB_FAKE_WORKER_VERSION when it is set (a remote worker's must match the client's).
 #include "device/devicejson.h"
 #include "launch/expression.h"
 #include "measure/statistics.h"
@@ -24,6 +27,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <unistd.h>
 
 using namespace cuwb;
 
@@ -103,6 +107,7 @@ int main(int argc, char **argv)
     const char *marker = argc > 2 ? argv[2] : nullptr;
     const int crashAt = requestNumber(mode, "crash-at-");
     const int cancelAt = requestNumber(mode, "cancel-at-");
+    const int hangAt = requestNumber(mode, "hang-at-");
     int measureRequests = 0;
 
     std::string line;
@@ -117,7 +122,8 @@ int main(int argc, char **argv)
         switch (request.type) {
         case WorkerRequest::Type::Hello: {
             HelloReply hello;
-            hello.worker = "fake-sweep";
+            const char *version = std::getenv("CUWB_FAKE_WORKER_VERSION");
+            hello.worker = version ? version : "fake-sweep";
             if (mode == "no-device") {
                 hello.message = "no GPU: this is a fake worker without one";
                 send(makeHelloReply(request.id, hello));
@@ -135,6 +141,12 @@ int main(int argc, char **argv)
             if (measureRequests == crashAt && marker != nullptr && !std::ifstream(marker).good()) {
                 std::ofstream(marker) << "crashed\n";
                 std::abort();
+            }
+            if (measureRequests == hangAt && marker != nullptr && !std::ifstream(marker).good()) {
+                std::ofstream(marker) << "hung\n";
+                for (;;) {
+                    ::pause();
+                }
             }
             const int fixed = request.settings.fixedSamples;
             Measurement measurement = measurementOf(request, fixed > 0 ? std::size_t(fixed) : 10);

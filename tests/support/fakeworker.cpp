@@ -17,7 +17,8 @@
 // elements past the end of `c`; "wrong" one whose output differs from the reference. When
 // CUWB_FAKE_WORKER_LOG names a file, the type of every request (and "cancel") is appended to it,
 // one a line; when CUWB_FAKE_WORKER_HELLO_DELAY_MS is set, the hello reply waits that long (a slow
-// start).
+// start). When CUWB_FAKE_WORKER_REQUESTS names a file, every request line is appended to it as
+// it came (what a remote client sent along); $CUWB_FAKE_WORKER_VERSION is the hello's version.
 #include "device/devicejson.h"
 #include "inspect/instructioncountersjson.h"
 #include "measure/statistics.h"
@@ -201,6 +202,9 @@ int main(int argc, char **argv)
     std::string line;
     while (std::getline(std::cin, line)) {
         const nlohmann::json message = nlohmann::json::parse(line);
+        if (const char *path = std::getenv("CUWB_FAKE_WORKER_REQUESTS")) {
+            std::ofstream(path, std::ios::app) << line << '\n';
+        }
         if (isCancelRequest(message)) {
             logRequest("cancel");
             continue; // too late: nothing in flight
@@ -218,7 +222,8 @@ int main(int argc, char **argv)
                 ::usleep(static_cast<useconds_t>(std::atoi(delay)) * 1000);
             }
             HelloReply hello;
-            hello.worker = "fake";
+            const char *version = std::getenv("CUWB_FAKE_WORKER_VERSION");
+            hello.worker = version ? version : "fake";
             if (gpu) {
                 hello.device = fakeH200();
                 hello.freeMemoryBytes = 140000000000ULL;
