@@ -217,6 +217,17 @@ struct SweepTimeBreakdown
     double medianOverheadMs = 0.0;
 };
 
+// Which part of a sweep a result holds when it was run as one of several shards
+// (`cuwb sweep --shard K/N`, sweepshard.h): shard `index` of `count` (1-based), out of
+// `totalPoints` points of the whole sweep. A whole sweep has none.
+struct SweepShard
+{
+    int index = 1;
+    int count = 1;
+    std::size_t totalPoints = 0;
+    bool operator==(const SweepShard &) const = default;
+};
+
 struct SweepResult
 {
     int formatVersion = kSweepResultFormatVersion;
@@ -240,6 +251,9 @@ struct SweepResult
     // What the user should know about the whole sweep ("the project has no verification, so
     // --verify only checks that each point runs cleanly").
     std::vector<std::string> notes;
+    // Set when the result is one shard of a sweep; its points are then that shard's only, each
+    // with its index in the whole sweep's expansion order.
+    std::optional<SweepShard> shard;
 
     [[nodiscard]] std::size_t count(PointStatus status) const;
     [[nodiscard]] SweepTimeBreakdown timeBreakdown() const;

@@ -450,6 +450,11 @@ json sweepResultToJson(const SweepResult &result)
         document["device"] = *result.device;
     }
     document["spec"] = result.spec;
+    if (result.shard) {
+        document["shard"] = {{"index", result.shard->index},
+                             {"count", result.shard->count},
+                             {"totalPoints", result.shard->totalPoints}};
+    }
     // Every point measures the same source; it is written once.
     std::string source;
     std::string fileName;
@@ -536,6 +541,19 @@ SweepResultLoad parseSweepResult(std::string_view text)
             result.device = device->get<DeviceInfo>();
         }
         read(document, "spec", result.spec);
+        if (const json *shard = member(document, "shard")) {
+            inField("shard", [&] {
+                SweepShard value;
+                value.index = shard->at("index").get<int>();
+                value.count = shard->at("count").get<int>();
+                value.totalPoints = shard->at("totalPoints").get<std::size_t>();
+                if (value.count < 1 || value.index < 1 || value.index > value.count) {
+                    fail("shard " + std::to_string(value.index) + " of " +
+                         std::to_string(value.count) + " does not exist");
+                }
+                result.shard = value;
+            });
+        }
         std::string source;
         std::string fileName;
         readString(document, "source", source);

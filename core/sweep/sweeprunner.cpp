@@ -231,6 +231,11 @@ void SweepRunner::setPointCallback(PointCallback callback)
     m_pointDone = std::move(callback);
 }
 
+void SweepRunner::setShard(std::optional<ShardSelection> shard)
+{
+    m_shard = shard;
+}
+
 void SweepRunner::cancel()
 {
     m_cancel.store(true);
@@ -261,7 +266,13 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         return std::move(result);
     };
     const auto fillPoints = [&](const SweepExpansion &expansion) {
+        if (m_shard) {
+            result.shard = SweepShard{m_shard->index, m_shard->count, expansion.points.size()};
+        }
         for (const SweepPoint &point : expansion.points) {
+            if (m_shard && !inShard(point.index, *m_shard)) {
+                continue;
+            }
             SweepPointResult r;
             r.point = point;
             if (!point.runnable()) {
@@ -339,7 +350,10 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
     }
     m_state->host = std::make_unique<SweepHostCheck>(arch, validation, device->smCount);
 
-    std::size_t runnableLeft = expansion.runnableCount();
+    std::size_t runnableLeft = 0;
+    for (const SweepPointResult &r : result.points) {
+        runnableLeft += r.point.runnable() ? 1 : 0;
+    }
     std::size_t workerPoints = 0;
     double workerSeconds = 0.0;
     SweepProgress progress;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "sweep/sweep.h"
+#include "sweep/sweepshard.h"
 #include "util/format.h" // formatDuration
 
 #include <atomic>
@@ -80,6 +81,9 @@ public:
 
     void setStartedCallback(StartedCallback callback);
     void setPointCallback(PointCallback callback);
+    // Measure only this shard's points (sweepshard.h); the result then holds those points and
+    // says which shard of how many, out of how many points. nullopt: the whole sweep.
+    void setShard(std::optional<ShardSelection> shard);
 
     // Expands `spec` against `base` with the worker's device limits and measures every
     // runnable point. Never throws for the user's work or a worker's failure: an unusable spec,
@@ -108,6 +112,7 @@ private:
     std::size_t m_hostCompiles = 0;
     StartedCallback m_started;
     PointCallback m_pointDone;
+    std::optional<ShardSelection> m_shard;
     std::atomic<bool> m_cancel{false};
 };
 
