@@ -30,6 +30,7 @@ int runInspect(const std::vector<std::string> &arguments);
 int runCompare(const std::vector<std::string> &arguments);
 int runSweep(const std::vector<std::string> &arguments);
 int runSass(const std::vector<std::string> &arguments);
+int runMerge(const std::vector<std::string> &arguments);
 
 void printCompileHelp(std::ostream &out);
 void printOccupancyHelp(std::ostream &out);
@@ -42,6 +43,7 @@ void printInspectHelp(std::ostream &out);
 void printCompareHelp(std::ostream &out);
 void printSweepHelp(std::ostream &out);
 void printSassHelp(std::ostream &out);
+void printMergeHelp(std::ostream &out);
 
 // "cuwb compile: unknown option --x" plus a pointer to the help, on std::cerr; returns 2.
 int usageError(const std::string &command, const std::string &message);

@@ -25,6 +25,7 @@ void printUsage(std::ostream &out)
            "  run PROJECT.cuwb... run and verify projects on the GPU, each in a worker\n"
            "  measure PROJECT.cuwb time a project's kernel: statistics and bandwidth\n"
            "  sweep PROJECT.cuwb  measure the kernel across block sizes, defines, flags...\n"
+           "  merge SHARD.json... join the shards of a sweep (--shard, --slurm) into one\n"
            "  sass PROJECT.cuwb   the machine code beside the source, or its instruction mix\n"
            "  inspect PROJECT.cuwb why the kernel is slow, line by line (GPU counters)\n"
            "  compare A.cuwb B.cuwb two variants side by side: time, metrics, counters\n"
@@ -72,6 +73,8 @@ int help(const std::vector<std::string> &arguments)
         printMeasureHelp(std::cout);
     } else if (arguments.front() == "sweep") {
         printSweepHelp(std::cout);
+    } else if (arguments.front() == "merge") {
+        printMergeHelp(std::cout);
     } else if (arguments.front() == "sass") {
         printSassHelp(std::cout);
     } else if (arguments.front() == "inspect") {
@@ -121,6 +124,9 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "sweep") {
         return runSweep(rest);
+    }
+    if (command == "merge") {
+        return runMerge(rest);
     }
     if (command == "sass") {
         return runSass(rest);

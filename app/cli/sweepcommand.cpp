@@ -4,6 +4,8 @@
 // writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner.
 #include "argumentparser.h"
 #include "commands.h"
+#include "slurmsweep.h"
+#include "sweepreport.h"
 #include "workeroptions.h"
 
 #include "interruptcancels.h"
@@ -15,12 +17,14 @@
 #include "sweep/sweephostcheck.h"
 #include "sweep/sweepjson.h"
 #include "sweep/sweeprunner.h"
+#include "sweep/sweepshard.h"
 #include "worker/workerprocess.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <unistd.h>
@@ -155,7 +159,9 @@ std::string estimateText(const SweepSpec &spec, std::size_t runnable, double dea
            formatDuration(spec.settings.timeCapSeconds) + " time cap per point";
 }
 
-void printSummary(std::ostream &out, const SweepResult &result)
+} // namespace
+
+void printSweepSummary(std::ostream &out, const SweepResult &result)
 {
     const std::size_t measured = result.count(PointStatus::Measured);
     out << "measured " << measured << " of " << result.points.size() << " points in "
@@ -207,7 +213,6 @@ void printSummary(std::ostream &out, const SweepResult &result)
     }
 }
 
-// Whether `path` can be written, checked before a long sweep rather than after it.
 std::string checkWritable(const std::string &path)
 {
     const std::filesystem::path file(path);
@@ -229,15 +234,16 @@ std::string checkWritable(const std::string &path)
                : "cannot write '" + path + "': the folder is not writable";
 }
 
-} // namespace
-
 void printSweepHelp(std::ostream &out)
 {
     out << "Usage: cuwb sweep PROJECT.cuwb [--csv FILE] [--json FILE] [--t4 FILE] [--yes]\n"
            "                  [--preset ID] [--verify] [--metrics] [--roofline]\n"
            "                  [--samples N]\n"
            "                  [--cold|--hot] [--list [--arch ARCH]] [--device N]\n"
-           "                  [--worker COMMAND]\n"
+           "                  [--worker COMMAND] [--on TARGET] [--shard K/N]\n"
+           "                  [--slurm [--gpus N] [--partition P] [--time T]\n"
+           "                   [--sbatch-option OPT]... [--gres SPEC] [--job-dir DIR]\n"
+           "                   [--dry-run]]\n"
            "\n"
            "Measures the project's kernel at every point of its sweep (the project's\n"
            "\"sweep\" section: axes over block.x/y/z, variables, -D defines, <template>\n"
@@ -273,7 +279,12 @@ void printSweepHelp(std::ostream &out)
            "  --device N        the GPU to measure on (default 0)\n"
            "  --worker COMMAND  the worker to run instead of 'cuwb worker', e.g.\n"
            "                    'ssh gpu-host cuwb worker'\n"
-           "\n"
+           "  --on TARGET       run on a remote GPU or a named target (docs/remote.md)\n"
+           "  --shard K/N       measure only shard K of N: the points whose index i has\n"
+           "                    i mod N = K-1; --json then records the shard, and\n"
+           "                    'cuwb merge' joins the N results into one\n"
+        << slurmOptionsHelp()
+        << "\n"
            "Ctrl+C stops after the point being measured and keeps (and writes) what was\n"
            "measured; a second Ctrl+C ends cuwb at once. A worker that dies at a point marks\n"
            "that point failed; a fresh worker measures the rest.\n"
@@ -339,6 +350,29 @@ int listSweep(const std::string &path, const SweepSpec &spec, const RunRequest &
 
 } // namespace
 
+bool writeSweepOutputs(const char *command, const SweepResult &result,
+                       const std::optional<std::string> &csv,
+                       const std::optional<std::string> &json, const std::optional<std::string> &t4)
+{
+    bool written = true;
+    const auto write = [&](const std::optional<std::string> &path, const char *what,
+                           const std::function<std::string()> &text) {
+        if (!path) {
+            return;
+        }
+        if (const std::string problem = writeTextFile(*path, text()); !problem.empty()) {
+            std::cerr << "cuwb " << command << ": " << problem << '\n';
+            written = false;
+        } else {
+            std::cout << "wrote " << what << " to " << *path << '\n';
+        }
+    };
+    write(csv, "CSV", [&] { return sweepResultToCsv(result); });
+    write(json, "JSON", [&] { return serializeSweepResult(result); });
+    write(t4, "T4", [&] { return sweepResultToT4(result).dump(2) + "\n"; });
+    return written;
+}
+
 int runSweep(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
@@ -356,6 +390,8 @@ int runSweep(const std::vector<std::string> &arguments)
     parser.addFlag({"--list"});
     parser.addOption({"--arch"});
     addWorkerOptions(parser);
+    parser.addOption({"--shard"});
+    addSlurmOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("sweep", parser.error());
@@ -376,6 +412,27 @@ int runSweep(const std::vector<std::string> &arguments)
     if (parser.isSet("--arch") && !parser.isSet("--list")) {
         return usageError("sweep", "--arch goes with --list: a sweep that runs is compiled for "
                                    "its GPU's own architecture");
+    }
+    std::optional<ShardSelection> shard;
+    if (const auto text = parser.value("--shard")) {
+        std::string problem;
+        shard = parseShardSelection(*text, problem);
+        if (!shard) {
+            return usageError("sweep", problem);
+        }
+    }
+    if (shard && parser.isSet("--list")) {
+        return usageError("sweep", "--shard and --list exclude each other");
+    }
+    const auto slurmChoice = slurmOptions(parser);
+    if (const auto *problem = std::get_if<std::string>(&slurmChoice)) {
+        return usageError("sweep", *problem);
+    }
+    const std::optional<SlurmOptions> slurm = std::get<std::optional<SlurmOptions>>(slurmChoice);
+    if (slurm && (shard || parser.isSet("--list"))) {
+        return usageError("sweep", std::string(shard ? "--shard" : "--list") +
+                                       " and --slurm exclude each other: --slurm runs every "
+                                       "shard itself");
     }
     const std::string &path = parser.positionals().front();
     const ProjectLoad load = loadProject(path);
@@ -450,6 +507,52 @@ int runSweep(const std::vector<std::string> &arguments)
         return listSweep(path, spec, base, parser.value("--arch").value_or(project.options.arch),
                          parser.value("--json"));
     }
+    if (slurm) {
+        if (runnable == 0) {
+            std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
+                      << " points are skipped (cuwb sweep --list says why)\n";
+            return ExitFailure;
+        }
+        if (total > kConfirmPoints && !parser.isSet("--yes") && !slurm->dryRun) {
+            std::cerr << "cuwb sweep: " << path << ": the sweep has " << total << " points ("
+                      << runnable << " to measure); it takes " << estimate
+                      << " on one GPU. Run it with --yes to submit it, or narrow its axes.\n";
+            return ExitUsage;
+        }
+        const auto workerChoice = workerOptions(parser);
+        if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
+            return usageError("sweep", *problem);
+        }
+        SlurmSweepRequest request;
+        request.projectPath = path;
+        request.projectName = slurmName(std::filesystem::path(path).stem().string());
+        request.totalPoints = total;
+        request.slurm = *slurm;
+        // What every shard must do alike; the shard, its output and --yes are the script's.
+        for (const char *flag : {"--verify", "--metrics", "--roofline", "--cold", "--hot"}) {
+            if (parser.isSet(flag)) {
+                request.forwarded.emplace_back(flag);
+            }
+        }
+        for (const char *option : {"--preset", "--samples", "--device", "--worker", "--on"}) {
+            if (const auto value = parser.value(option)) {
+                request.forwarded.insert(request.forwarded.end(), {option, *value});
+            }
+        }
+        request.csv = parser.value("--csv");
+        request.json = parser.value("--json");
+        request.t4 = parser.value("--t4");
+        return runSlurmSweep(request);
+    }
+    std::size_t shardPoints = total;
+    std::size_t shardRunnable = runnable;
+    if (shard) {
+        shardPoints = shardSize(total, *shard);
+        shardRunnable = 0;
+        for (const SweepPoint &point : expansion.points) {
+            shardRunnable += inShard(point.index, *shard) && point.runnable() ? 1 : 0;
+        }
+    }
     if (runnable == 0) {
         for (const SweepPoint &point : expansion.points) {
             std::cout << progressTag(point.index + 1, total) << ' ' << point.label()
@@ -462,9 +565,11 @@ int runSweep(const std::vector<std::string> &arguments)
                   << " points are skipped (reasons above)\n";
         return ExitFailure;
     }
-    if (total > kConfirmPoints && !parser.isSet("--yes")) {
-        std::cerr << "cuwb sweep: " << path << ": the sweep has " << total << " points ("
-                  << runnable << " to measure); it takes " << estimate
+    if (shardPoints > kConfirmPoints && !parser.isSet("--yes")) {
+        std::cerr << "cuwb sweep: " << path << ": the sweep has " << shardPoints
+                  << (shard ? " points in this shard (" : " points (") << shardRunnable
+                  << " to measure); it takes "
+                  << estimateText(spec, shardRunnable, base.launch.deadlineSeconds)
                   << ". Run it with --yes to start it, or narrow its axes.\n";
         return ExitUsage;
     }
@@ -493,10 +598,16 @@ int runSweep(const std::vector<std::string> &arguments)
 
     WorkerProcess worker(options);
     SweepRunner runner(worker);
+    runner.setShard(shard);
     std::optional<DevicePeaks> peaks; // from the worker's device, once the sweep starts
     runner.setStartedCallback([&](const SweepResult &started) {
-        std::cout << "sweeping " << path << " on " << started.deviceName << ": "
-                  << started.points.size() << " points";
+        std::cout << "sweeping " << path << " on " << started.deviceName << ": ";
+        if (started.shard) {
+            std::cout << "shard " << started.shard->index << " of " << started.shard->count << ", "
+                      << started.points.size() << " of " << started.shard->totalPoints << " points";
+        } else {
+            std::cout << started.points.size() << " points";
+        }
         const std::size_t skipped = started.count(PointStatus::Skipped);
         if (skipped > 0) {
             std::cout << " (" << skipped << " skipped)";
@@ -528,28 +639,9 @@ int runSweep(const std::vector<std::string> &arguments)
         std::cerr << "cuwb sweep: " << path << ": " << result.error << '\n';
         return result.cancelled ? kExitInterrupted : ExitFailure;
     }
-    printSummary(std::cout, result);
-    bool written = true;
-    for (const Output &output : outputs) {
-        if (!output.path) {
-            continue;
-        }
-        std::string text;
-        if (std::string_view(output.option) == "--csv") {
-            text = sweepResultToCsv(result);
-        } else if (std::string_view(output.option) == "--json") {
-            text = serializeSweepResult(result);
-        } else {
-            text = sweepResultToT4(result).dump(2) + "\n";
-        }
-        if (const std::string problem = writeTextFile(*output.path, text); !problem.empty()) {
-            std::cerr << "cuwb sweep: " << problem << '\n';
-            written = false;
-        } else {
-            std::cout << "wrote " << output.what << " to " << *output.path << '\n';
-        }
-    }
-    if (!written) {
+    printSweepSummary(std::cout, result);
+    if (!writeSweepOutputs("sweep", result, parser.value("--csv"), parser.value("--json"),
+                           parser.value("--t4"))) {
         return ExitUsage;
     }
     if (result.cancelled) {

@@ -1,0 +1,496 @@
+#include "slurmjob.h"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cuwb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// How often squeue is asked; a scheduler tolerates one query a second from a user.
+constexpr auto kPollInterval = std::chrono::milliseconds(1000);
+// How long a task that left the queue may take to show its status file: a shared filesystem
+// (NFS) can show another node's new file a few seconds late.
+constexpr double kStatusGraceSeconds = 10.0;
+
+struct ToolRun
+{
+    int exitStatus = -1; // -1: could not be started
+    std::string out;
+    std::string err;
+};
+
+// Runs a Slurm command (looked up on PATH) and collects what it printed.
+ToolRun runTool(const std::vector<std::string> &words)
+{
+    ToolRun run;
+    int outPipe[2];
+    int errPipe[2];
+    if (::pipe2(outPipe, O_CLOEXEC) != 0) {
+        run.err = std::strerror(errno);
+        return run;
+    }
+    if (::pipe2(errPipe, O_CLOEXEC) != 0) {
+        run.err = std::strerror(errno);
+        ::close(outPipe[0]);
+        ::close(outPipe[1]);
+        return run;
+    }
+    std::vector<char *> argv;
+    for (const std::string &word : words) {
+        argv.push_back(const_cast<char *>(word.c_str()));
+    }
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(outPipe[1], STDOUT_FILENO);
+        ::dup2(errPipe[1], STDERR_FILENO);
+        const int devNull = ::open("/dev/null", O_RDONLY);
+        if (devNull >= 0) {
+            ::dup2(devNull, STDIN_FILENO);
+        }
+        ::execvp(argv[0], argv.data());
+        ::_exit(127);
+    }
+    ::close(outPipe[1]);
+    ::close(errPipe[1]);
+    if (pid < 0) {
+        run.err = std::strerror(errno);
+        ::close(outPipe[0]);
+        ::close(errPipe[0]);
+        return run;
+    }
+    pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
+    std::string *sinks[2] = {&run.out, &run.err};
+    int open = 2;
+    while (open > 0) {
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                continue;
+            }
+            char buffer[4096];
+            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+            if (n > 0) {
+                sinks[i]->append(buffer, std::size_t(n));
+            } else if (n == 0 || errno != EINTR) {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+            }
+        }
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    run.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return run;
+}
+
+std::string trimmed(std::string text)
+{
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\r')) {
+        text.pop_back();
+    }
+    return text;
+}
+
+std::string notInstalled(const std::string &tool)
+{
+    return tool + " is not installed or not on PATH; --slurm needs Slurm's client commands "
+                  "(Debian: slurm-client) on this machine";
+}
+
+std::atomic<bool> g_interrupted{false};
+
+void onInterrupt(int)
+{
+    g_interrupted.store(true);
+}
+
+std::string readFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string utcStamp()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &utc);
+    return text;
+}
+
+} // namespace
+
+void addSlurmOptions(ArgumentParser &parser)
+{
+    parser.addFlag({"--slurm"});
+    parser.addOption({"--gpus"});
+    parser.addOption({"--partition"});
+    parser.addOption({"--time"});
+    parser.addOption({"--sbatch-option"});
+    parser.addOption({"--gres"});
+    parser.addOption({"--job-dir"});
+    parser.addFlag({"--dry-run"});
+}
+
+std::variant<std::optional<SlurmOptions>, std::string> slurmOptions(const ArgumentParser &parser)
+{
+    if (!parser.isSet("--slurm")) {
+        for (const char *option : {"--gpus", "--partition", "--time", "--sbatch-option", "--gres",
+                                   "--job-dir", "--dry-run"}) {
+            if (parser.isSet(option)) {
+                return std::string(option) + " goes with --slurm";
+            }
+        }
+        return std::optional<SlurmOptions>();
+    }
+    SlurmOptions options;
+    if (const auto text = parser.value("--gpus")) {
+        const std::optional<long long> tasks = parseCount(*text);
+        if (!tasks || *tasks < 1 || *tasks > 1000) {
+            return "--gpus needs a number of tasks from 1 to 1000, got '" + *text + "'";
+        }
+        options.tasks = int(*tasks);
+    }
+    options.partition = parser.value("--partition");
+    options.timeLimit = parser.value("--time");
+    options.sbatchOptions = parser.values("--sbatch-option");
+    for (const std::string &option : options.sbatchOptions) {
+        if (option.empty() || option.front() != '-' ||
+            option.find_first_of("\n\r") != std::string::npos) {
+            return "--sbatch-option needs one sbatch option such as --mem=4G, got '" + option + "'";
+        }
+    }
+    if (const auto gres = parser.value("--gres")) {
+        if (gres->empty() || gres->find_first_of(" \t\n'\"") != std::string::npos) {
+            return "--gres needs a generic resource such as gpu:1 (or none), got '" + *gres + "'";
+        }
+        options.gres = *gres;
+    }
+    for (const auto &value : {options.partition, options.timeLimit}) {
+        if (value && (value->empty() || value->find_first_of(" \t\n'\"") != std::string::npos)) {
+            return "--partition and --time take one word, got '" + *value + "'";
+        }
+    }
+    options.jobDir = parser.value("--job-dir");
+    options.dryRun = parser.isSet("--dry-run");
+    return std::optional<SlurmOptions>(std::move(options));
+}
+
+const char *slurmOptionsHelp()
+{
+    return "  --slurm           run as a Slurm job array (docs/slurm.md): one task per\n"
+           "                    shard, submitted with sbatch, followed with squeue, merged\n"
+           "  --gpus N          with --slurm: N array tasks, one GPU each (default 1)\n"
+           "  --partition P     with --slurm: the partition to run in\n"
+           "  --time T          with --slurm: each task's time limit (sbatch's --time)\n"
+           "  --sbatch-option OPT  with --slurm: one more sbatch option, e.g. --mem=8G\n"
+           "                    (repeatable)\n"
+           "  --gres SPEC       with --slurm: what each task asks for (default gpu:1;\n"
+           "                    none: no --gres line)\n"
+           "  --job-dir DIR     with --slurm: the job folder (scripts, logs, shard results);\n"
+           "                    default cuwb-jobs/NAME-TIME beside the project. It must be\n"
+           "                    on a filesystem the compute nodes share\n"
+           "  --dry-run         with --slurm: print the batch script, submit nothing\n";
+}
+
+std::string slurmName(const std::string &text)
+{
+    std::string name;
+    for (const char c : text.substr(0, 40)) {
+        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                           (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+        name += plain ? c : '-';
+    }
+    return name.empty() ? std::string("cuwb") : name;
+}
+
+std::string shellQuote(const std::string &word)
+{
+    std::string quoted = "'";
+    for (const char c : word) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+std::string makeJobDir(const std::optional<std::string> &jobDir, const std::string &beside,
+                       const std::string &name, std::string &error)
+{
+    std::error_code code;
+    fs::path dir =
+        jobDir ? fs::path(*jobDir)
+               : fs::absolute(beside, code).parent_path() / "cuwb-jobs" / (name + "-" + utcStamp());
+    dir = fs::absolute(dir, code).lexically_normal();
+    std::string text = dir.string();
+    while (text.size() > 1 && text.back() == '/') {
+        text.pop_back();
+    }
+    if (text.find_first_of(" \t\n'\"\\%") != std::string::npos) {
+        error = "the job folder " + text +
+                " contains a blank, a quote or %, which sbatch's #SBATCH lines cannot carry; "
+                "choose another with --job-dir";
+        return {};
+    }
+    fs::create_directories(dir, code);
+    if (code || !fs::is_directory(dir)) {
+        error = "cannot create the job folder " + text + ": " +
+                (code ? code.message() : std::string("not a folder"));
+        return {};
+    }
+    return text;
+}
+
+std::string taskLogPath(const std::string &jobDir, int task)
+{
+    return jobDir + "/task-" + std::to_string(task) + ".log";
+}
+
+std::string taskResultPath(const std::string &jobDir, int task)
+{
+    return jobDir + "/task-" + std::to_string(task) + ".json";
+}
+
+std::string taskStatusPath(const std::string &jobDir, int task)
+{
+    return jobDir + "/task-" + std::to_string(task) + ".status";
+}
+
+std::string arrayScript(const ArrayScript &script, const SlurmOptions &options)
+{
+    std::ostringstream out;
+    out << "#!/bin/sh\n"
+        << "# " << script.description << "\n"
+        << "# Written by cuwb " << CUWB_VERSION << "; one array task per shard. Each task leaves\n"
+        << "# task-K.log, task-K.json (its result) and task-K.status (its exit status) in\n"
+        << "# " << script.jobDir << ".\n"
+        << "#SBATCH --job-name=" << script.jobName << "\n"
+        << "#SBATCH --array=1-" << options.tasks << "\n"
+        << "#SBATCH --ntasks=1\n"
+        << "#SBATCH --output=" << script.jobDir << "/task-%a.log\n";
+    if (options.gres != "none") {
+        out << "#SBATCH --gres=" << options.gres << "\n";
+    }
+    if (options.partition) {
+        out << "#SBATCH --partition=" << *options.partition << "\n";
+    }
+    if (options.timeLimit) {
+        out << "#SBATCH --time=" << *options.timeLimit << "\n";
+    }
+    for (const std::string &option : options.sbatchOptions) {
+        out << "#SBATCH " << option << "\n";
+    }
+    const std::string k = "'\"$k\"'"; // the task number inside a single-quoted word
+    const auto substitute = [&](const std::string &quoted) {
+        std::string text = quoted;
+        for (std::size_t at = text.find("{K}"); at != std::string::npos;
+             at = text.find("{K}", at + k.size())) {
+            text.replace(at, 3, k);
+        }
+        return text;
+    };
+    out << "k=${SLURM_ARRAY_TASK_ID:?submit this script with sbatch, as an array job}\n";
+    const std::string dir = script.workingDir.empty() ? script.jobDir : script.workingDir;
+    out << "mkdir -p " << substitute(shellQuote(dir)) << " && cd " << substitute(shellQuote(dir))
+        << " || exit 2\n";
+    for (std::size_t i = 0; i < script.command.size(); ++i) {
+        out << (i == 0 ? "" : " \\\n    ") << substitute(shellQuote(script.command[i]));
+    }
+    out << "\nstatus=$?\n"
+        << "# Written last and renamed into place: a task without it was killed.\n"
+        << "echo \"$status\" >" << shellQuote(script.jobDir + "/task-") << "\"$k\".status.part && "
+        << "mv " << shellQuote(script.jobDir + "/task-") << "\"$k\".status.part "
+        << shellQuote(script.jobDir + "/task-") << "\"$k\".status\n"
+        << "exit \"$status\"\n";
+    return out.str();
+}
+
+std::optional<std::string> submitArray(const std::string &scriptPath, std::string &error)
+{
+    const ToolRun run = runTool({"sbatch", "--parsable", scriptPath});
+    if (run.exitStatus == 127 || run.exitStatus < 0) {
+        error = notInstalled("sbatch");
+        return std::nullopt;
+    }
+    if (run.exitStatus != 0) {
+        error = "sbatch refused the job: " + trimmed(run.err.empty() ? run.out : run.err);
+        return std::nullopt;
+    }
+    // "17" or "17;cluster"
+    std::string id = trimmed(run.out);
+    if (const std::size_t newline = id.rfind('\n'); newline != std::string::npos) {
+        id = id.substr(newline + 1);
+    }
+    id = id.substr(0, id.find(';'));
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
+        error = "sbatch did not print a job id: '" + trimmed(run.out) + "'";
+        return std::nullopt;
+    }
+    return id;
+}
+
+std::optional<std::vector<TaskOutcome>>
+followArray(const std::string &jobId, const std::string &jobDir, int tasks,
+            const std::function<void(const ArrayProgress &)> &progress, std::string &error)
+{
+    using Clock = std::chrono::steady_clock;
+    g_interrupted.store(false);
+    struct sigaction action
+    {};
+    struct sigaction previous
+    {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, &previous);
+    const auto restore = [&] { ::sigaction(SIGINT, &previous, nullptr); };
+
+    std::map<int, Clock::time_point> leftQueue; // tasks gone from squeue without a status yet
+    std::vector<bool> ended(std::size_t(tasks) + 1, false);
+    while (true) {
+        if (g_interrupted.load()) {
+            runTool({"scancel", jobId});
+            restore();
+            error = "interrupted: job " + jobId + " was cancelled with scancel";
+            return std::nullopt;
+        }
+        // "%K %t": the array task id and its state, one line per task (-r); PD pending, R
+        // running, CG completing. A job that has left the queue is an error or an empty list.
+        const ToolRun queue = runTool({"squeue", "-h", "-r", "-j", jobId, "-o", "%K %t"});
+        if (queue.exitStatus == 127 || queue.exitStatus < 0) {
+            restore();
+            error = notInstalled("squeue");
+            return std::nullopt;
+        }
+        std::map<int, std::string> queued;
+        if (queue.exitStatus == 0) {
+            std::istringstream lines(queue.out);
+            std::string taskText;
+            std::string state;
+            while (lines >> taskText >> state) {
+                // A pending remainder of the array may show as "3-4" or "3-4%2".
+                const std::size_t dash = taskText.find('-');
+                const int from = std::atoi(taskText.c_str());
+                const int to =
+                    dash == std::string::npos ? from : std::atoi(taskText.c_str() + dash + 1);
+                for (int task = from; task <= to && task > 0; ++task) {
+                    queued[task] = state;
+                }
+            }
+        }
+        ArrayProgress now;
+        for (int task = 1; task <= tasks; ++task) {
+            if (ended[std::size_t(task)]) {
+                ++now.ended;
+                continue;
+            }
+            std::error_code code;
+            const bool hasStatus = fs::exists(taskStatusPath(jobDir, task), code);
+            const auto it = queued.find(task);
+            if (hasStatus && (it == queued.end() || it->second != "R")) {
+                ended[std::size_t(task)] = true;
+                ++now.ended;
+            } else if (it != queued.end()) {
+                (it->second == "PD" ? now.pending : now.running) += 1;
+            } else {
+                const auto [gone, added] = leftQueue.emplace(task, Clock::now());
+                if (std::chrono::duration<double>(Clock::now() - gone->second).count() >
+                    kStatusGraceSeconds) {
+                    ended[std::size_t(task)] = true;
+                    ++now.ended;
+                } else {
+                    ++now.running; // finishing: its status file is on its way
+                }
+            }
+        }
+        progress(now);
+        if (now.ended == tasks) {
+            break;
+        }
+        const Clock::time_point wakeUp = Clock::now() + kPollInterval;
+        while (Clock::now() < wakeUp && !g_interrupted.load()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+    restore();
+
+    std::vector<TaskOutcome> outcomes;
+    for (int task = 1; task <= tasks; ++task) {
+        TaskOutcome outcome;
+        outcome.task = task;
+        std::error_code code;
+        outcome.hasResult = fs::exists(taskResultPath(jobDir, task), code);
+        const std::string status = trimmed(readFile(taskStatusPath(jobDir, task)));
+        if (!status.empty() && status.find_first_not_of("0123456789") == std::string::npos) {
+            outcome.exitStatus = std::atoi(status.c_str());
+        }
+        outcomes.push_back(outcome);
+    }
+    return outcomes;
+}
+
+std::string describeFailedTask(const std::string &jobId, const std::string &jobDir,
+                               const TaskOutcome &outcome, const char *what)
+{
+    const std::string taskId = jobId + "_" + std::to_string(outcome.task);
+    std::string text =
+        std::string(what) + " " + std::to_string(outcome.task) + " (job " + taskId + ") ";
+    if (!outcome.exitStatus) {
+        text += "was killed before it finished (no exit status recorded";
+        // sacct knows why where accounting runs; without slurmdbd it says it is disabled.
+        const ToolRun accounting =
+            runTool({"sacct", "-n", "-P", "-X", "-j", taskId, "-o", "State,ExitCode"});
+        const std::string state = trimmed(accounting.out);
+        if (accounting.exitStatus == 0 && !state.empty()) {
+            text += "; sacct: " + state.substr(0, state.find('\n'));
+        }
+        text += ")";
+    } else {
+        text += "exited with status " + std::to_string(*outcome.exitStatus) + " and " +
+                (outcome.hasResult ? "an unreadable result" : "no result");
+    }
+    const std::string log = taskLogPath(jobDir, outcome.task);
+    text += "; log: " + log;
+    // The log's last lines, which usually say why.
+    std::istringstream lines(readFile(log));
+    std::vector<std::string> tail;
+    for (std::string line; std::getline(lines, line);) {
+        tail.push_back(line);
+        if (tail.size() > 5) {
+            tail.erase(tail.begin());
+        }
+    }
+    for (const std::string &line : tail) {
+        text += "\n    " + line;
+    }
+    return text;
+}
+
+} // namespace cuwb::cli

@@ -1,0 +1,106 @@
+// A Slurm job array run by cuwb: the batch script, `sbatch --parsable`, following the tasks with
+// `squeue` (and `sacct` where accounting exists) until every one has ended, and what each task
+// left behind. Used by `cuwb sweep --slurm` (one task per shard, slurmsweep.h) and `cuwb run
+// --slurm` (grading). Every task writes into the job folder: its log (task-K.log, Slurm's
+// --output), its result (task-K.json) and, as its last act, its exit status (task-K.status).
+// A task that left the queue without a status file was killed (scancel, time limit, node
+// failure); one with a status but no result failed on its own. The job folder must be on a
+// filesystem the compute nodes share with the machine that submits. No Slurm library is
+// linked: only the sbatch, squeue, sacct and scancel commands, found on PATH, with SLURM_CONF
+// passed through as the user set it.
+#pragma once
+
+#include "argumentparser.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace cuwb::cli {
+
+// What the user asked of Slurm on the command line.
+struct SlurmOptions
+{
+    int tasks = 1;                          // --gpus N: array tasks (shards), one GPU each
+    std::optional<std::string> partition;   // --partition P
+    std::optional<std::string> timeLimit;   // --time T, in sbatch's spelling
+    std::vector<std::string> sbatchOptions; // --sbatch-option OPT, repeatable, as written
+    std::string gres = "gpu:1";             // --gres SPEC per task; "none" asks for no GPU
+    std::optional<std::string> jobDir;      // --job-dir DIR
+    bool dryRun = false;                    // --dry-run: print the script, submit nothing
+};
+
+// Declares --slurm, --gpus, --partition, --time, --sbatch-option, --gres, --job-dir, --dry-run.
+void addSlurmOptions(ArgumentParser &parser);
+// nullopt without --slurm; the options, or the sentence of a usage error ("--gpus needs a
+// number of tasks from 1 to 1000, got '0'", "--dry-run goes with --slurm").
+std::variant<std::optional<SlurmOptions>, std::string> slurmOptions(const ArgumentParser &parser);
+// The lines of the Slurm options for a command's help text.
+const char *slurmOptionsHelp();
+
+// A name Slurm and a folder can carry: letters, digits, '.', '_' and '-' kept, anything else
+// replaced by '-', at most 40 characters ("my kernel.cuwb" stem "my kernel" -> "my-kernel").
+std::string slurmName(const std::string &text);
+
+// One shell word, quoted for /bin/sh: 'it'\''s'.
+std::string shellQuote(const std::string &word);
+
+// The job folder: `jobDir` when given, else "<folder of beside>/cuwb-jobs/<name>-<UTC time>";
+// made absolute and created. Empty with `error` set when it cannot be created or contains
+// blanks or quotes (Slurm's #SBATCH lines cannot quote them).
+std::string makeJobDir(const std::optional<std::string> &jobDir, const std::string &beside,
+                       const std::string &name, std::string &error);
+
+struct ArrayScript
+{
+    std::string jobName;
+    std::string jobDir;
+    std::string description; // a comment line: what the job does
+    // The command of task K, one word each; "{K}" in a word stands for the task's number.
+    std::vector<std::string> command;
+    // A folder each task starts in ("{K}" allowed), created by the task; empty: the job folder.
+    std::string workingDir;
+};
+
+// The batch script of the array (#!/bin/sh, #SBATCH lines, the command, the status file).
+std::string arrayScript(const ArrayScript &script, const SlurmOptions &options);
+
+std::string taskLogPath(const std::string &jobDir, int task);
+std::string taskResultPath(const std::string &jobDir, int task);
+std::string taskStatusPath(const std::string &jobDir, int task);
+
+// The outcome of one task after the job ended.
+struct TaskOutcome
+{
+    int task = 0;
+    std::optional<int> exitStatus; // from the status file; absent when the task was killed
+    bool hasResult = false;        // task-K.json exists
+    std::string state;             // sacct's state where accounting exists ("CANCELLED by 0")
+};
+
+struct ArrayProgress
+{
+    int pending = 0;
+    int running = 0;
+    int ended = 0;
+};
+
+// Submits `scriptPath` with sbatch --parsable; the job id, or nullopt with `error` set
+// ("sbatch is not installed...", sbatch's own message).
+std::optional<std::string> submitArray(const std::string &scriptPath, std::string &error);
+
+// Follows the array until every task has ended, calling `progress` whenever the counts (or
+// `extra`, e.g. the points done, which the callback reads from the logs) change. Ctrl+C
+// cancels the job with scancel and returns nullopt with `error` saying so.
+std::optional<std::vector<TaskOutcome>>
+followArray(const std::string &jobId, const std::string &jobDir, int tasks,
+            const std::function<void(const ArrayProgress &)> &progress, std::string &error);
+
+// "task 2 (job 17_2): killed (CANCELLED by 0); log: /jobs/x/task-2.log" plus the log's last
+// lines, indented; for a task without a usable result.
+std::string describeFailedTask(const std::string &jobId, const std::string &jobDir,
+                               const TaskOutcome &outcome, const char *what);
+
+} // namespace cuwb::cli
