@@ -2,7 +2,12 @@
 // executable, so that a kernel that faults or hangs ends one run, not the batch.
 #include "argumentparser.h"
 #include "commands.h"
+#include "slurmjob.h"
 #include "workeroptions.h"
+
+#include "grading/confinement.h"
+#include "sweep/sweepexport.h" // writeTextFile
+#include "sweep/sweepshard.h"
 
 #include "project/project.h"
 #include "run/runjson.h"
@@ -11,12 +16,16 @@
 #include "worker/workerclient.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdlib.h>
 #include <unistd.h>
 
 namespace cuwb::cli {
@@ -50,7 +59,8 @@ std::string milliseconds(double value)
 struct Outcome
 {
     std::string project;
-    std::string error; // malformed or unreadable project: exit status 2
+    std::string error;   // malformed or unreadable project: exit status 2
+    std::string refused; // a graded project that names a file outside its folder: exit 1
     RunResult result;
     RunOutcome verdict; // what the result means, knowing whether the project verifies
     bool passed = false;
@@ -168,7 +178,9 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
 nlohmann::json outcomeJson(const Outcome &outcome)
 {
     nlohmann::json entry{{"project", outcome.project}, {"passed", outcome.passed}};
-    if (!outcome.error.empty()) {
+    if (!outcome.refused.empty()) {
+        entry["refused"] = outcome.refused;
+    } else if (!outcome.error.empty()) {
         entry["error"] = outcome.error;
     } else {
         entry["result"] = outcome.result;
@@ -191,6 +203,9 @@ std::string firstLine(const std::string &text)
 // Why a project did not pass, in one line, for the grading summary.
 std::string failureReason(const Outcome &outcome)
 {
+    if (!outcome.refused.empty()) {
+        return "refused: " + outcome.refused;
+    }
     if (!outcome.error.empty()) {
         return "cannot be read: " + firstLine(outcome.error);
     }
@@ -236,17 +251,25 @@ void printSummary(std::ostream &out, const std::vector<GradedOutcome> &graded)
     }
 }
 
+// A project to run; `graded` when it was found in a folder of submissions (confined, see
+// grading/confinement.h), not named by the user.
+struct ProjectArgument
+{
+    std::string path;
+    bool graded = false;
+};
+
 // The projects the arguments name: a file as given, a folder as every *.cuwb file under it
 // (recursively, sorted). Empty with `error` set when a folder holds none or cannot be read.
-std::vector<std::string> expandProjectArguments(const std::vector<std::string> &arguments,
-                                                std::string &error)
+std::vector<ProjectArgument> expandProjectArguments(const std::vector<std::string> &arguments,
+                                                    std::string &error)
 {
     namespace fs = std::filesystem;
-    std::vector<std::string> projects;
+    std::vector<ProjectArgument> projects;
     for (const std::string &argument : arguments) {
         std::error_code code;
         if (!fs::is_directory(argument, code)) {
-            projects.push_back(argument);
+            projects.push_back({argument, false});
             continue;
         }
         std::vector<std::string> found;
@@ -254,7 +277,9 @@ std::vector<std::string> expandProjectArguments(const std::vector<std::string> &
                                             code);
         for (; !code && it != fs::recursive_directory_iterator(); it.increment(code)) {
             std::error_code fileCode;
-            if (it->path().extension() == ".cuwb" && it->is_regular_file(fileCode)) {
+            // A symlinked .cuwb is listed too, so that confinement can refuse it by name.
+            if (it->path().extension() == ".cuwb" &&
+                (it->is_regular_file(fileCode) || it->is_symlink(fileCode))) {
                 found.push_back(it->path().string());
             }
         }
@@ -267,9 +292,158 @@ std::vector<std::string> expandProjectArguments(const std::vector<std::string> &
             return {};
         }
         std::sort(found.begin(), found.end());
-        projects.insert(projects.end(), found.begin(), found.end());
+        for (std::string &path : found) {
+            projects.push_back({std::move(path), true});
+        }
     }
     return projects;
+}
+
+} // namespace
+
+namespace {
+
+// `cuwb run FOLDER --slurm`: the projects graded by an array job, task K grading shard K of
+// the sorted project list (round-robin) with --json --summary into task-K.json, in its own
+// scratch folders; the tasks' documents put back together in the order a local run gives.
+int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
+                    const std::vector<ProjectArgument> &projects)
+{
+    namespace fs = std::filesystem;
+    std::string error;
+    const std::string first = parser.positionals().front();
+    const std::string name = slurmName("grade-" + fs::path(first).filename().string());
+    std::error_code code;
+    const std::string here = fs::current_path(code).string();
+    const std::string jobDir = slurm.dryRun && !slurm.jobDir
+                                   ? here + "/cuwb-jobs/" + name + "-TIME"
+                                   : makeJobDir(slurm.jobDir, here + "/" + name, name, error);
+    if (jobDir.empty()) {
+        std::cerr << "cuwb run: " << error << '\n';
+        return ExitUsage;
+    }
+    ArrayScript script;
+    script.jobName = "cuwb-" + name;
+    script.jobDir = jobDir;
+    script.description = "cuwb run: " + std::to_string(projects.size()) + " projects graded in " +
+                         std::to_string(slurm.tasks) + " tasks (round-robin by sorted project)";
+    script.workingDir = here; // the projects are named as the user named them
+    script.command = {selfExecutable(), "run"};
+    script.command.insert(script.command.end(), parser.positionals().begin(),
+                          parser.positionals().end());
+    script.command.insert(script.command.end(),
+                          {"--shard", "{K}/" + std::to_string(slurm.tasks), "--json", "--summary",
+                           "--scratch", jobDir + "/scratch-{K}"});
+    for (const char *option : {"--deadline", "--device", "--worker", "--on"}) {
+        if (const auto value = parser.value(option)) {
+            script.command.insert(script.command.end(), {option, *value});
+        }
+    }
+    script.stdoutPath = jobDir + "/task-{K}.json";
+    const std::string text = arrayScript(script, slurm);
+    if (slurm.dryRun) {
+        std::cout << text;
+        return ExitSuccess;
+    }
+    const std::string scriptPath = jobDir + "/grade.sh";
+    if (const std::string problem = writeTextFile(scriptPath, text); !problem.empty()) {
+        std::cerr << "cuwb run: " << problem << '\n';
+        return ExitUsage;
+    }
+    const std::optional<std::string> jobId = submitArray(scriptPath, error);
+    if (!jobId) {
+        std::cerr << "cuwb run: " << error << '\n';
+        return ExitUsage;
+    }
+    const bool json = parser.isSet("--json");
+    std::ostream &info = json ? std::cerr : std::cout;
+    info << "submitted job " << *jobId << ": " << projects.size() << " projects in " << slurm.tasks
+         << " tasks; job folder " << jobDir << '\n'
+         << std::flush;
+    std::string last;
+    const auto printProgress = [&](const ArrayProgress &progress) {
+        std::ostringstream line;
+        line << "tasks: " << progress.ended << " of " << slurm.tasks << " done, "
+             << progress.running << " running, " << progress.pending << " pending";
+        if (line.str() != last) {
+            last = line.str();
+            info << last << '\n' << std::flush;
+        }
+    };
+    const std::optional<std::vector<TaskOutcome>> outcomes =
+        followArray(*jobId, jobDir, slurm.tasks, printProgress, error);
+    if (!outcomes) {
+        std::cerr << "cuwb run: " << error << '\n';
+        return 130;
+    }
+
+    // Each task's summary document; a task without a readable one failed.
+    std::vector<nlohmann::json> documents(std::size_t(slurm.tasks) + 1);
+    std::string failures;
+    for (const TaskOutcome &outcome : *outcomes) {
+        const ShardSelection shard{outcome.task, slurm.tasks};
+        const std::size_t expected = shardSize(projects.size(), shard);
+        std::ifstream in(taskResultPath(jobDir, outcome.task));
+        nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
+        if (document.is_object() && document.contains("results") &&
+            document["results"].is_array() && document["results"].size() == expected) {
+            documents[std::size_t(outcome.task)] = std::move(document);
+            continue;
+        }
+        failures += "cuwb run: " + describeFailedTask(*jobId, jobDir, outcome, "task") + '\n';
+    }
+    if (!failures.empty()) {
+        std::cerr << failures << "cuwb run: the grading is incomplete; run the failed tasks "
+                  << "again with: sbatch --array=K " << scriptPath << '\n';
+        return ExitFailure;
+    }
+    nlohmann::json results = nlohmann::json::array();
+    nlohmann::json failed = nlohmann::json::array();
+    std::size_t passed = 0;
+    int status = ExitSuccess;
+    for (std::size_t i = 0; i < projects.size(); ++i) {
+        const int task = int(i % std::size_t(slurm.tasks)) + 1;
+        const nlohmann::json &entry = documents[std::size_t(task)]["results"][i / slurm.tasks];
+        results.push_back(entry);
+        if (entry.value("passed", false)) {
+            ++passed;
+            continue;
+        }
+        status = entry.contains("error") ? ExitUsage : std::max(status, int(ExitFailure));
+        for (const nlohmann::json &each : documents[std::size_t(task)]["failed"]) {
+            if (each.value("project", std::string()) == entry.value("project", std::string())) {
+                failed.push_back(each);
+                break;
+            }
+        }
+    }
+    nlohmann::json summary{{"projects", projects.size()},
+                           {"passed", passed},
+                           {"failed", failed},
+                           {"results", results}};
+    const std::string merged = jobDir + "/results.json";
+    if (const std::string problem = writeTextFile(merged, summary.dump(2) + "\n");
+        !problem.empty()) {
+        std::cerr << "cuwb run: " << problem << '\n';
+        return ExitUsage;
+    }
+    if (json) {
+        nlohmann::json document = parser.isSet("--summary") ? summary : results;
+        if (!parser.isSet("--summary") && results.size() == 1) {
+            document = results.front();
+        }
+        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    } else {
+        std::cout << "summary: " << projects.size()
+                  << (projects.size() == 1 ? " project, " : " projects, ") << passed << " passed, "
+                  << projects.size() - passed << " failed\n";
+        for (const nlohmann::json &each : failed) {
+            std::cout << "  FAILED " << each.value("project", std::string()) << ": "
+                      << each.value("reason", std::string()) << '\n';
+        }
+        std::cout << "every result in " << merged << '\n';
+    }
+    return status;
 }
 
 } // namespace
@@ -277,7 +451,11 @@ std::vector<std::string> expandProjectArguments(const std::vector<std::string> &
 void printRunHelp(std::ostream &out)
 {
     out << "Usage: cuwb run PROJECT.cuwb|FOLDER... [--json] [--summary] [--deadline S]\n"
-           "                [--device N | --worker COMMAND]\n"
+           "                [--device N | --worker COMMAND | --on TARGET] [--shard K/N]\n"
+           "                [--scratch DIR]\n"
+           "                [--slurm [--gpus N] [--partition P] [--time T]\n"
+           "                 [--sbatch-option OPT]... [--gres SPEC] [--job-dir DIR]\n"
+           "                 [--dry-run]]\n"
            "\n"
            "Runs each project's kernel on the GPU as the GUI would: compiles it for the\n"
            "device, allocates the buffers with guard bands, initialises them, launches,\n"
@@ -289,6 +467,10 @@ void printRunHelp(std::ostream &out)
            "A FOLDER stands for every *.cuwb file under it, searched recursively and run\n"
            "in sorted order; a folder that holds none is a usage error. To grade a folder\n"
            "of student projects: cuwb run submissions/ --json --summary\n"
+           "Projects found in a FOLDER are graded as untrusted: each may read only inside\n"
+           "its own folder (an absolute path, '..' or a symlink out, in any file it names\n"
+           "or #includes, refuses it with the reason), and its worker runs in a scratch\n"
+           "folder of its own (docs/slurm.md says what is and is not isolated).\n"
            "\n"
            "  --json         print one JSON document: for each project \"project\", \"passed\"\n"
            "                 and \"result\" (an array when several projects are given)\n"
@@ -303,7 +485,13 @@ void printRunHelp(std::ostream &out)
            "  --device N     the GPU to run on (default 0)\n"
            "  --worker COMMAND  the worker to run instead of 'cuwb worker', e.g.\n"
            "                 'ssh gpu-host cuwb worker'\n"
-           "\n"
+           "  --on TARGET    run on a remote GPU or a named target (docs/remote.md)\n"
+           "  --shard K/N    run only the projects whose index i (in the sorted list) has\n"
+           "                 i mod N = K-1\n"
+           "  --scratch DIR  the folder under which graded projects get their scratch\n"
+           "                 folders (default: a new one in $TMPDIR, named on stderr)\n"
+        << slurmOptionsHelp()
+        << "\n"
            "Each run reads PASSED, or FAILED with its reasons first. Then what the kernel\n"
            "did (ran, faulted, timed out, could not start) and, when it ran, the checks:\n"
            "verification passed, FAILED, not configured or did not run; out-of-bounds\n"
@@ -311,17 +499,22 @@ void printRunHelp(std::ostream &out)
            "ran but wrote out of bounds, or whose output is wrong, FAILED. With --json the\n"
            "same reading is each result's \"outcome\" (docs/projects.md).\n"
            "\n"
-           "Exit status: 0 every run succeeded and verified, 1 a run failed, did not verify\n"
-           "or there is no GPU to run on, 2 usage error or a project that cannot be read.\n";
+           "Exit status: 0 every run succeeded and verified, 1 a run failed, did not verify,\n"
+           "was refused, or there is no GPU to run on, 2 usage error or a project that\n"
+           "cannot be read.\n";
 }
 
 int runRun(const std::vector<std::string> &arguments)
 {
+    namespace fs = std::filesystem;
     ArgumentParser parser;
     parser.addFlag({"--json"});
     parser.addFlag({"--summary"});
     parser.addOption({"--deadline"});
+    parser.addOption({"--shard"});
+    parser.addOption({"--scratch"});
     addWorkerOptions(parser);
+    addSlurmOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("run", parser.error());
@@ -333,8 +526,26 @@ int runRun(const std::vector<std::string> &arguments)
     if (parser.positionals().empty()) {
         return usageError("run", "no project given");
     }
+    std::optional<ShardSelection> shard;
+    if (const auto text = parser.value("--shard")) {
+        std::string problem;
+        shard = parseShardSelection(*text, problem);
+        if (!shard) {
+            return usageError("run", problem);
+        }
+    }
+    const auto slurmChoice = slurmOptions(parser);
+    if (const auto *problem = std::get_if<std::string>(&slurmChoice)) {
+        return usageError("run", *problem);
+    }
+    const std::optional<SlurmOptions> slurm = std::get<std::optional<SlurmOptions>>(slurmChoice);
+    if (slurm && (shard || parser.isSet("--scratch"))) {
+        return usageError("run", std::string(shard ? "--shard" : "--scratch") +
+                                     " and --slurm exclude each other: --slurm gives each task "
+                                     "its shard and scratch folder");
+    }
     std::string expandError;
-    const std::vector<std::string> projects =
+    std::vector<ProjectArgument> projects =
         expandProjectArguments(parser.positionals(), expandError);
     if (projects.empty()) {
         return usageError("run",
@@ -354,23 +565,89 @@ int runRun(const std::vector<std::string> &arguments)
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("run", *problem);
     }
-    const WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
+    WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
+    if (slurm) {
+        return runSlurmGrading(parser, *slurm, projects);
+    }
+    if (shard) {
+        std::vector<ProjectArgument> mine;
+        for (std::size_t i = 0; i < projects.size(); ++i) {
+            if (inShard(i, *shard)) {
+                mine.push_back(std::move(projects[i]));
+            }
+        }
+        projects = std::move(mine);
+    }
     const bool json = parser.isSet("--json");
     const bool summary = parser.isSet("--summary");
+
+    // Graded projects run with a scratch folder as the working directory, so the worker, not
+    // started from the project's folder, is named by an absolute path.
+    std::error_code code;
+    const fs::path here = fs::current_path(code);
+    if (options.executable.find('/') != std::string::npos &&
+        fs::path(options.executable).is_relative()) {
+        options.executable = (here / options.executable).lexically_normal().string();
+    }
+    std::string scratchRoot;
+    const bool anyGraded = std::any_of(projects.begin(), projects.end(),
+                                       [](const ProjectArgument &p) { return p.graded; });
+    if (anyGraded) {
+        if (const auto dir = parser.value("--scratch")) {
+            fs::create_directories(*dir, code);
+            scratchRoot = fs::absolute(*dir, code).lexically_normal().string();
+            if (!fs::is_directory(scratchRoot, code)) {
+                return usageError("run", "--scratch: cannot create the folder " + *dir);
+            }
+        } else {
+            const char *tmp = std::getenv("TMPDIR");
+            std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/cuwb-grading-XXXXXX";
+            if (::mkdtemp(pattern.data()) == nullptr) {
+                std::cerr << "cuwb run: cannot create a scratch folder in "
+                          << (tmp && *tmp ? tmp : "/tmp") << ": " << std::strerror(errno) << '\n';
+                return ExitUsage;
+            }
+            scratchRoot = pattern;
+            std::cerr << "cuwb run: graded projects run in scratch folders under " << scratchRoot
+                      << '\n';
+        }
+    }
 
     WorkerProcess worker(options);
     std::vector<GradedOutcome> outcomes;
     int status = ExitSuccess;
-    for (const std::string &path : projects) {
+    for (std::size_t index = 0; index < projects.size(); ++index) {
+        const std::string &path = projects[index].path;
+        const bool graded = projects[index].graded;
+        const std::string absolute = fs::absolute(path, code).lexically_normal().string();
         Outcome outcome;
         outcome.project = path;
-        const ProjectLoad load = loadProject(path);
+        const ProjectLoad load = loadProject(absolute);
         std::string source;
         std::string error;
         if (!load.project) {
             outcome.error = load.error;
-        } else if (!readProjectSource(*load.project, path, source, error)) {
+        } else if (graded) {
+            // Checked before anything is read on the project's say-so, the source included.
+            outcome.refused = checkProjectConfinement(*load.project, absolute, std::string());
+            if (outcome.refused.empty() &&
+                !readProjectSource(*load.project, absolute, source, error)) {
+                outcome.error = error;
+            }
+            if (outcome.refused.empty() && outcome.error.empty()) {
+                outcome.refused = checkProjectConfinement(*load.project, absolute, source);
+            }
+        } else if (!readProjectSource(*load.project, absolute, source, error)) {
             outcome.error = error;
+        }
+        if (!outcome.refused.empty()) {
+            if (!json) {
+                std::cout << path << ": REFUSED: " << outcome.refused << '\n';
+            }
+            status = status == ExitSuccess ? ExitFailure : status;
+            std::string reason = failureReason(outcome);
+            outcomes.push_back({std::move(outcome), std::move(reason)});
+            continue;
         }
         if (!outcome.error.empty()) {
             std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
@@ -380,7 +657,7 @@ int runRun(const std::vector<std::string> &arguments)
             continue;
         }
         Project project = *load.project;
-        resolveProjectPaths(project, path);
+        resolveProjectPaths(project, absolute);
         RunRequest request;
         request.source = std::move(source);
         request.fileName =
@@ -394,15 +671,38 @@ int runRun(const std::vector<std::string> &arguments)
         }
         request.verification = project.verification;
 
-        outcome.result = WorkerClient(worker).run(request);
+        if (graded) {
+            // A worker of its own, started in the project's scratch folder.
+            const fs::path scratch = fs::path(scratchRoot) / (std::to_string(index + 1) + "-" +
+                                                              fs::path(path).stem().string());
+            fs::create_directories(scratch, code);
+            WorkerProcess own(options);
+            if (::chdir(scratch.c_str()) != 0) {
+                std::cerr << "cuwb run: cannot enter the scratch folder " << scratch.string()
+                          << ": " << std::strerror(errno) << '\n';
+                return ExitUsage;
+            }
+            outcome.result = WorkerClient(own).run(request);
+            own.stop();
+            if (::chdir(here.c_str()) != 0) {
+                std::cerr << "cuwb run: cannot return to " << here.string() << '\n';
+                return ExitUsage;
+            }
+            if (outcome.result.status == RunStatus::WorkerCrashed ||
+                outcome.result.status == RunStatus::Timeout) {
+                printStderrTail(own);
+            }
+        } else {
+            outcome.result = WorkerClient(worker).run(request);
+            if (outcome.result.status == RunStatus::WorkerCrashed ||
+                outcome.result.status == RunStatus::Timeout) {
+                printStderrTail(worker);
+            }
+        }
         // A requested verification that did not run is no pass.
         outcome.verdict =
             describeRun(outcome.result, project.verification.kind != ReferenceKind::None);
         outcome.passed = outcome.verdict.passed;
-        if (outcome.result.status == RunStatus::WorkerCrashed ||
-            outcome.result.status == RunStatus::Timeout) {
-            printStderrTail(worker);
-        }
         if (!outcome.passed && status == ExitSuccess) {
             status = ExitFailure;
         }

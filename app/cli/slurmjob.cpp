@@ -324,6 +324,9 @@ std::string arrayScript(const ArrayScript &script, const SlurmOptions &options)
     for (std::size_t i = 0; i < script.command.size(); ++i) {
         out << (i == 0 ? "" : " \\\n    ") << substitute(shellQuote(script.command[i]));
     }
+    if (!script.stdoutPath.empty()) {
+        out << " \\\n    >" << substitute(shellQuote(script.stdoutPath));
+    }
     out << "\nstatus=$?\n"
         << "# Written last and renamed into place: a task without it was killed.\n"
         << "echo \"$status\" >" << shellQuote(script.jobDir + "/task-") << "\"$k\".status.part && "

@@ -62,6 +62,8 @@ struct ArrayScript
     std::vector<std::string> command;
     // A folder each task starts in ("{K}" allowed), created by the task; empty: the job folder.
     std::string workingDir;
+    // Where the command's standard output goes ("{K}" allowed); empty: the task's log.
+    std::string stdoutPath;
 };
 
 // The batch script of the array (#!/bin/sh, #SBATCH lines, the command, the status file).
