@@ -237,9 +237,10 @@ void TestWorkerProcess::wrongProtocolVersionFailsToStart()
     WorkerProcess worker(options(QStringLiteral("protocol")));
     const WorkerProcess::Reply reply = worker.request(makeRunRequest(sampleRequest()), 30);
     QCOMPARE(reply.failure, WorkerProcess::Failure::StartFailed);
-    QCOMPARE(reply.error, std::string("the worker speaks protocol version 99 but this program "
-                                      "speaks version 1; use the cuwb that came with this "
-                                      "program"));
+    QCOMPARE(reply.error, "the worker (cuwb fake) speaks protocol version 99 but this program "
+                          "(cuwb " +
+                              workbenchVersion() +
+                              ") speaks version 1; use the cuwb that came with this program");
     QVERIFY(!worker.running());
     QVERIFY(worker.hello().is_null());
 }
