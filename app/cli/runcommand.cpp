@@ -257,6 +257,7 @@ struct ProjectArgument
 {
     std::string path;
     bool graded = false;
+    std::size_t number = 0; // 1-based, in the whole sorted list (a shard keeps it)
 };
 
 // The projects the arguments name: a file as given, a folder as every *.cuwb file under it
@@ -269,7 +270,7 @@ std::vector<ProjectArgument> expandProjectArguments(const std::vector<std::strin
     for (const std::string &argument : arguments) {
         std::error_code code;
         if (!fs::is_directory(argument, code)) {
-            projects.push_back({argument, false});
+            projects.push_back({argument, false, 0});
             continue;
         }
         std::vector<std::string> found;
@@ -293,7 +294,7 @@ std::vector<ProjectArgument> expandProjectArguments(const std::vector<std::strin
         }
         std::sort(found.begin(), found.end());
         for (std::string &path : found) {
-            projects.push_back({std::move(path), true});
+            projects.push_back({std::move(path), true, 0});
         }
     }
     return projects;
@@ -551,6 +552,9 @@ int runRun(const std::vector<std::string> &arguments)
         return usageError("run",
                           expandError.empty() ? std::string("no project given") : expandError);
     }
+    for (std::size_t i = 0; i < projects.size(); ++i) {
+        projects[i].number = i + 1;
+    }
     std::optional<double> deadline;
     if (const auto text = parser.value("--deadline")) {
         char *end = nullptr;
@@ -585,6 +589,7 @@ int runRun(const std::vector<std::string> &arguments)
     // started from the project's folder, is named by an absolute path.
     std::error_code code;
     const fs::path here = fs::current_path(code);
+    options.executable = findOnPath(options.executable);
     if (options.executable.find('/') != std::string::npos &&
         fs::path(options.executable).is_relative()) {
         options.executable = (here / options.executable).lexically_normal().string();
@@ -673,8 +678,9 @@ int runRun(const std::vector<std::string> &arguments)
 
         if (graded) {
             // A worker of its own, started in the project's scratch folder.
-            const fs::path scratch = fs::path(scratchRoot) / (std::to_string(index + 1) + "-" +
-                                                              fs::path(path).stem().string());
+            const fs::path scratch =
+                fs::path(scratchRoot) /
+                (std::to_string(projects[index].number) + "-" + fs::path(path).stem().string());
             fs::create_directories(scratch, code);
             WorkerProcess own(options);
             if (::chdir(scratch.c_str()) != 0) {

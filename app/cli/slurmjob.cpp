@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -220,6 +221,22 @@ const char *slurmOptionsHelp()
            "                    default cuwb-jobs/NAME-TIME beside the project. It must be\n"
            "                    on a filesystem the compute nodes share\n"
            "  --dry-run         with --slurm: print the batch script, submit nothing\n";
+}
+
+std::string findOnPath(const std::string &command)
+{
+    if (command.empty() || command.find('/') != std::string::npos) {
+        return command;
+    }
+    const char *path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + command;
+        if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) {
+            return candidate;
+        }
+    }
+    return command;
 }
 
 std::string slurmName(const std::string &text)

@@ -44,6 +44,11 @@ const char *slurmOptionsHelp();
 // replaced by '-', at most 40 characters ("my kernel.cuwb" stem "my kernel" -> "my-kernel").
 std::string slurmName(const std::string &text);
 
+// `command` looked up on PATH when it has no '/' (the worker is started with execv, which does
+// not search PATH: `--worker 'srun ... cuwb worker'` names srun by itself); unchanged when it
+// is not found there, so the start fails with its own message.
+std::string findOnPath(const std::string &command);
+
 // One shell word, quoted for /bin/sh: 'it'\''s'.
 std::string shellQuote(const std::string &word);
 

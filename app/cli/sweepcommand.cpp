@@ -594,7 +594,8 @@ int runSweep(const std::vector<std::string> &arguments)
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("sweep", *problem);
     }
-    const WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
+    WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
+    options.executable = findOnPath(options.executable);
 
     WorkerProcess worker(options);
     SweepRunner runner(worker);
