@@ -1,9 +1,47 @@
 #include "cuda/nvrtcprogram.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <string>
 #include <utility>
 
+#include <dlfcn.h>
+
 namespace cuwb {
+
+namespace {
+
+// NVRTC loads its builtins (libnvrtc-builtins.so.MAJOR.MINOR) with dlopen by name, which
+// searches LD_LIBRARY_PATH and ld.so's cache but not the programs' run path. On a fresh
+// Debian 12 whose /usr/local/cuda is not in ld.so.conf, every compile of the installed package
+// failed with "failed to open libnvrtc-builtins.so.13.0". Loaded first from libnvrtc's own
+// folder, the library is found already loaded. Nothing happens when it is not there: NVRTC
+// then says what it misses, as before.
+void loadNvrtcBuiltins()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        // The function itself, not a stub in this program: dladdr then names libnvrtc's file.
+        void *const symbol = dlsym(RTLD_DEFAULT, "nvrtcVersion");
+        Dl_info where{};
+        int major = 0;
+        int minor = 0;
+        if (!symbol || !dladdr(symbol, &where) || !where.dli_fname ||
+            nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
+            return;
+        }
+        const std::filesystem::path builtins =
+            std::filesystem::path(where.dli_fname).parent_path() /
+            ("libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor));
+        std::error_code error;
+        if (std::filesystem::exists(builtins, error)) {
+            (void)dlopen(builtins.c_str(), RTLD_NOW | RTLD_GLOBAL); // never closed
+        }
+    });
+}
+
+} // namespace
 
 namespace detail {
 void throwNvrtcError(nvrtcResult result, const char *call, const char *file, int line)
@@ -53,6 +91,7 @@ NvrtcCompileOutcome NvrtcProgram::compile(const std::vector<std::string> &argume
     for (const std::string &argument : arguments)
         argv.push_back(argument.c_str());
 
+    loadNvrtcBuiltins();
     NvrtcCompileOutcome outcome;
     outcome.result = nvrtcCompileProgram(m_program, static_cast<int>(argv.size()), argv.data());
     switch (outcome.result) {
