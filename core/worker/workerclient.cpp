@@ -1,13 +1,16 @@
 #include "worker/workerclient.h"
 
 #include "compiler/kernelcompiler.h"
+#include "cuda/nvrtcinfo.h"
 #include "launch/launchenvironment.h"
 #include "measure/measurement.h"
 #include "run/runjson.h"
 #include "worker/inlinefiles.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <mutex>
@@ -46,6 +49,30 @@ CompileResult hostCompile(const RunRequest &request, const CompileOptions &optio
     static KernelCompiler compiler(64);
     const std::lock_guard lock(mutex);
     return compiler.compile(request.source, request.fileName, options);
+}
+
+// The number of "sm_90": 90; 0 when there is none.
+int archNumber(const std::string &arch)
+{
+    const std::size_t digits = arch.find_first_of("0123456789");
+    return digits == std::string::npos ? 0 : std::atoi(arch.c_str() + digits);
+}
+
+// For a GPU newer than this NVRTC knows: the newest architecture it knows below the GPU's,
+// whose PTX the driver there JIT-compiles; empty when it knows the GPU's or none below.
+std::string olderArchKnownHere(const std::string &arch)
+{
+    const std::vector<std::string> &known = nvrtcSupportedArchs();
+    if (known.empty() || std::find(known.begin(), known.end(), arch) != known.end()) {
+        return {};
+    }
+    std::string best;
+    for (const std::string &candidate : known) {
+        if (archNumber(candidate) <= archNumber(arch) && archNumber(candidate) > archNumber(best)) {
+            best = candidate;
+        }
+    }
+    return best;
 }
 
 std::string capitalised(std::string text)
@@ -180,11 +207,19 @@ WorkerProcess::Reply WorkerClient::exchangeRun(nlohmann::json message, const Run
                    options.canonicalText();
         // A request that brings its own image (a sweep's first of a variant) delivers it.
         if (!request.image && !m_process.hasImage(imageKey)) {
-            const CompileResult compiled = hostCompile(request, options);
+            CompileResult compiled = hostCompile(request, options);
+            bool ptxOnly = false;
+            if (const std::string older = olderArchKnownHere(options.arch);
+                !compiled.success && !older.empty()) {
+                CompileOptions fallback = options;
+                fallback.arch = older;
+                compiled = hostCompile(request, fallback);
+                ptxOnly = true; // the cubin is for another GPU: the worker JITs the PTX
+            }
             if (compiled.success) {
                 CompiledImage image;
                 image.options = compiled.options;
-                image.cubin = compiled.cubin;
+                image.cubin = ptxOnly ? std::string() : compiled.cubin;
                 image.ptx = compiled.ptx;
                 image.kernels = compiled.kernels;
                 image.compileTimeMs = compiled.compileTimeMs;

@@ -7,6 +7,7 @@
 // sshd the whole test is skipped with the reason; CI installs it (./workbench test).
 #include "cuwbprocess.h"
 
+#include "cuda/nvrtcinfo.h"
 #include "worker/protocol.h"
 
 #include <QDir>
@@ -115,6 +116,7 @@ private slots:
     void cleanupTestCase();
     void devicesShowTheRemoteGpu();
     void runSendsTheImageAndTheInputFiles();
+    void gpuNewerThanThisCompilerGetsPtx();
     void tooLargeInputFileIsRefused();
     void sweepRunsOverSsh();
     void droppedConnectionIsReportedAndTheNextPointReconnects();
@@ -234,6 +236,11 @@ void TestCuwbRemote::initTestCase()
         target(
             "cancels", QStringLiteral("ssh_config"),
             wrapper(QStringLiteral("cancel.sh"), sweep + QStringLiteral(" cancel-at-3"), version)),
+        target("future", QStringLiteral("ssh_config"),
+               wrapper(QStringLiteral("future.sh"),
+                       QStringLiteral("env CUWB_FAKE_WORKER_SM=9.9 ") + fake +
+                           QStringLiteral(" measure-ok"),
+                       version)),
         target("old", QStringLiteral("ssh_config"),
                wrapper(QStringLiteral("old.sh"), sweep, QStringLiteral("0.0.1"))),
         target("nocuwb", QStringLiteral("ssh_config"), path(QStringLiteral("no/such/cuwb"))),
@@ -314,9 +321,10 @@ void TestCuwbRemote::runSendsTheImageAndTheInputFiles()
     QFile::remove(path(QStringLiteral("requests.log")));
     const CuwbRun run =
         runCuwb({QStringLiteral("run"), project, QStringLiteral("--on"), QStringLiteral("gpu")});
-    QVERIFY2(run.out.contains(QStringLiteral("ran add_one")) ||
-                 run.out.contains(QStringLiteral("Fake GPU")),
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("from_file.cuwb: PASSED")),
              qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("on Fake GPU (sm_90)")), qPrintable(run.out));
     const QStringList lines =
         readText(path(QStringLiteral("requests.log"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QVERIFY2(lines.size() >= 2, qPrintable(lines.join(QLatin1Char('\n'))));
@@ -346,6 +354,44 @@ void TestCuwbRemote::runSendsTheImageAndTheInputFiles()
         image.value(QStringLiteral("options")).toObject().value(QStringLiteral("arch")).toString(),
         QStringLiteral("sm_90"));
     QVERIFY(!image.value(QStringLiteral("cubin")).toString().isEmpty());
+    QVERIFY(image.value(QStringLiteral("ptx")).toString().contains(QStringLiteral(".entry")));
+}
+
+void TestCuwbRemote::gpuNewerThanThisCompilerGetsPtx()
+{
+    // The remote GPU is an sm_99, which this NVRTC does not know: the image is compiled for
+    // the newest architecture below it that it knows, and goes as PTX alone (the driver there
+    // JIT-compiles it; the worker's side is in preparedlaunch.cpp).
+    QString expected;
+    for (const std::string &arch : cuwb::nvrtcSupportedArchs()) {
+        if (arch == "sm_99")
+            QSKIP("this NVRTC knows sm_99");
+        if (QString::fromStdString(arch).mid(3).toInt() <= 99)
+            expected = QString::fromStdString(arch);
+    }
+    QVERIFY(!expected.isEmpty());
+    QFile::remove(path(QStringLiteral("requests.log")));
+    const CuwbRun run = runCuwb({QStringLiteral("run"), path(QStringLiteral("from_file.cuwb")),
+                                 QStringLiteral("--on"), QStringLiteral("future")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("from_file.cuwb: PASSED")),
+             qPrintable(run.out + run.err));
+    QJsonObject request;
+    const QStringList lines =
+        readText(path(QStringLiteral("requests.log"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString &line : lines) {
+        const QJsonObject message = QJsonDocument::fromJson(line.toUtf8()).object();
+        if (message.value(QStringLiteral("type")).toString() == QStringLiteral("run"))
+            request = message;
+    }
+    const QJsonObject image = request.value(QStringLiteral("request"))
+                                  .toObject()
+                                  .value(QStringLiteral("image"))
+                                  .toObject();
+    QCOMPARE(
+        image.value(QStringLiteral("options")).toObject().value(QStringLiteral("arch")).toString(),
+        expected);
+    QCOMPARE(image.value(QStringLiteral("cubin")).toString(), QString());
     QVERIFY(image.value(QStringLiteral("ptx")).toString().contains(QStringLiteral(".entry")));
 }
 

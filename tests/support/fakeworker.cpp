@@ -18,7 +18,9 @@
 // CUWB_FAKE_WORKER_LOG names a file, the type of every request (and "cancel") is appended to it,
 // one a line; when CUWB_FAKE_WORKER_HELLO_DELAY_MS is set, the hello reply waits that long (a slow
 // start). When CUWB_FAKE_WORKER_REQUESTS names a file, every request line is appended to it as
-// it came (what a remote client sent along); $CUWB_FAKE_WORKER_VERSION is the hello's version.
+// it came (what a remote client sent along); $CUWB_FAKE_WORKER_VERSION is the hello's version,
+// and $CUWB_FAKE_WORKER_SM ("9.9") the compute capability of its device (a GPU newer than
+// the host's NVRTC knows).
 #include "device/devicejson.h"
 #include "inspect/instructioncountersjson.h"
 #include "measure/statistics.h"
@@ -226,6 +228,9 @@ int main(int argc, char **argv)
             hello.worker = version ? version : "fake";
             if (gpu) {
                 hello.device = fakeH200();
+                if (const char *sm = std::getenv("CUWB_FAKE_WORKER_SM")) {
+                    std::sscanf(sm, "%d.%d", &hello.device->major, &hello.device->minor);
+                }
                 hello.freeMemoryBytes = 140000000000ULL;
                 hello.driverVersion = 13000;
                 hello.nvrtcVersion = "13.0";
