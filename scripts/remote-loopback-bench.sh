@@ -43,7 +43,7 @@ Host *
   LogLevel ERROR
 CONF
 printf '#!/bin/sh\n[ "$1" = worker ] && shift\nexport CUWB_FAKE_WORKER_VERSION=%s\nexec %s\n' \
-    "$("$cuwb" --version | awk '{print $NF}')" "$fake" > "$work/remote-cuwb"
+    "$("$cuwb" --version | head -1 | awk '{print $NF}')" "$fake" > "$work/remote-cuwb"
 chmod +x "$work/remote-cuwb"
 cat > "$work/targets.json" <<CONF
 {"targets": [{"name": "loopback", "host": "127.0.0.1", "port": $port,

@@ -43,13 +43,19 @@ int remoteDevices(const WorkerProcess::Options &options, bool json)
     }
     const HelloReply hello = parseHelloReply(worker.hello());
     if (json) {
-        nlohmann::json out;
+        // The shape of `cuwb devices --json` (what the GUI's device query reads), with the
+        // target and the remote cuwb's version beside it.
+        DeviceQuery query;
+        query.driverLoaded = hello.driverVersion != 0 || hello.device.has_value();
+        query.driverVersion = hello.driverVersion;
+        if (hello.device) {
+            query.devices.push_back(*hello.device);
+        }
+        query.message = hello.message;
+        nlohmann::json out = query;
         out["on"] = options.remoteName;
         out["worker"] = hello.worker;
-        out["driverVersion"] = hello.driverVersion;
-        out["device"] = hello.device ? nlohmann::json(*hello.device) : nlohmann::json(nullptr);
         out["freeMemoryBytes"] = hello.freeMemoryBytes;
-        out["message"] = hello.message;
         std::cout << out.dump(2) << "\n";
         return ExitSuccess;
     }
