@@ -2,8 +2,10 @@
 # A portable tarball of the workbench for Linux machines other than Debian 12, and for a GPU
 # server that should run `cuwb worker` without a build (docs/install.md, docs/remote.md).
 #
-#   scripts/make-portable.sh [BUILD_DIR] [OUT.tar.xz]
+#   scripts/make-portable.sh [--no-cuda-libs] [BUILD_DIR] [OUT.tar.xz]
 #
+# --no-cuda-libs leaves NVRTC and CUPTI out (for machines with the CUDA toolkit: the commands
+# then look for them in /usr/local/cuda and CUDA_HOME); the tarball shrinks by two thirds.
 # BUILD_DIR (default build/release) holds a finished build; OUT defaults to
 # BUILD_DIR/cuda-workbench-VERSION-linux-x86_64.tar.xz. The tarball unpacks to one folder:
 #
@@ -23,6 +25,11 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+cuda_libs=yes
+if [ "${1:-}" = --no-cuda-libs ]; then
+    cuda_libs=no
+    shift
+fi
 build=$(cd "${1:-$here/build/release}" && pwd)
 say() { printf 'make-portable: %s\n' "$*" >&2; }
 
@@ -93,26 +100,37 @@ for object in "${objects[@]}"; do
     while read -r lib arrow path _; do
         [ "$arrow" = "=>" ] && [ -f "$path" ] || continue
         is_system_library "$lib" && continue
+        [ $cuda_libs = no ] && case "$lib" in libnvrtc*.so* | libcupti*.so*) continue ;; esac
         [ -n "${copied[$lib]:-}" ] && continue
         cp -L "$path" "$root/lib/$lib"
         copied[$lib]=1
     done < <(LD_LIBRARY_PATH="$cuda_lib" ldd "$object" 2>/dev/null)
 done
 # Loaded at run time rather than linked: NVRTC's builtins, CUPTI and its profiler hosts.
-for lib in libnvrtc-builtins.so.* libcupti.so.* libnvperf_host.so libnvperf_target.so; do
+[ $cuda_libs = yes ] && for lib in libnvrtc-builtins.so.* libcupti.so.* libnvperf_host.so libnvperf_target.so; do
     for path in "$cuda_lib"/$lib; do
         [ -f "$path" ] && cp -L "$path" "$root/lib/"
     done
 done
 
+# Without NVRTC and CUPTI of its own, the machine's toolkit provides them.
+cuda_search='cuda=""'
+if [ $cuda_libs = no ]; then
+    cuda_search='cuda=""
+for d in "${CUDA_HOME:-/usr/local/cuda}/lib64" "${CUDA_HOME:-/usr/local/cuda}/lib" \
+    "${CUDA_HOME:-/usr/local/cuda}/extras/CUPTI/lib64"; do
+    [ -d "$d" ] && cuda="$cuda:$d"
+done'
+fi
 for program in cuwb cuda-workbench; do
     [ -x "$root/bin/$program" ] || continue
     cat >"$root/$program" <<EOF
 #!/bin/sh
 # $program from the portable cuda-workbench $version: its own libraries first, then the
-# machine's GPU driver (wherever the distribution keeps it).
+# machine's (the GPU driver's, wherever the distribution keeps them).
 here=\$(cd "\$(dirname "\$0")" && pwd)
-LD_LIBRARY_PATH="\$here/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+$cuda_search
+LD_LIBRARY_PATH="\$here/lib\$cuda\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 QT_PLUGIN_PATH="\$here/plugins"
 FONTCONFIG_FILE="\$here/fonts/fonts.conf"
 export LD_LIBRARY_PATH QT_PLUGIN_PATH FONTCONFIG_FILE
