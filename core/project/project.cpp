@@ -233,6 +233,37 @@ ProjectLoad failureAt(std::string_view text, std::string message)
     return load;
 }
 
+// A number beyond a double's range (1e400): the JSON parser names the literal but not where
+// it is. It is found in the text (outside strings) to give the line and column.
+ProjectLoad numberOutOfRange(std::string_view text, const json::out_of_range &error)
+{
+    const std::string message = plainJsonError(error);
+    const auto open = message.find('\'');
+    const auto close = open == std::string::npos ? open : message.find('\'', open + 1);
+    if (close == std::string::npos)
+        return failure(message);
+    const std::string literal = message.substr(open + 1, close - open - 1);
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (inString) {
+            if (text[i] == '\\')
+                ++i;
+            else if (text[i] == '"')
+                inString = false;
+        } else if (text[i] == '"') {
+            inString = true;
+        } else if (text.substr(i, literal.size()) == literal) {
+            ProjectLoad load;
+            lineAndColumn(text, i, load.line, load.column);
+            load.error = "line " + std::to_string(load.line) + ", column " +
+                         std::to_string(load.column) + ": the number " + literal +
+                         " is beyond what a double holds (about 1.8e308)";
+            return load;
+        }
+    }
+    return failure("the number " + literal + " is beyond what a double holds (about 1.8e308)");
+}
+
 } // namespace
 
 ProjectLoad parseProject(std::string_view text)
@@ -256,6 +287,8 @@ ProjectLoad parseProject(std::string_view text)
         load.error = "line " + std::to_string(load.line) + ", column " +
                      std::to_string(load.column) + ": " + message;
         return load;
+    } catch (const json::out_of_range &error) {
+        return numberOutOfRange(text, error);
     }
     if (!document.is_object())
         return failure("a project file must be a JSON object, not " +

@@ -203,6 +203,10 @@ void TestProject::malformedJson_data()
     QTest::newRow("unclosed") << QStringLiteral("{\"schemaVersion\": 1,\n") << 2 << 1;
     QTest::newRow("bad value") << QStringLiteral("{\n\n    \"name\": nope}") << 3
                                << 14; // the 'o' of "nope"
+    // A number no double holds: located at its first character, not an internal error.
+    QTest::newRow("number overflow")
+        << QStringLiteral("{\n  \"name\": \"1e400\",\n  \"launch\": {\"deadlineSeconds\": 1e400}\n}")
+        << 3 << 33;
 }
 
 void TestProject::malformedJson()
