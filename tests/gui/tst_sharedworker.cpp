@@ -48,6 +48,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void anotherCommandMakesANewProcess();
+    void aTargetReplacesEveryJobsCommand();
     void abortNeverWaitsForTheLease();
     void aRunThenASweepStartOneWorker();
     void aSweepThenARunStartOneWorker();
@@ -120,6 +121,32 @@ void TestSharedWorker::makeControllers(const QString &cli)
     m_runs = std::make_unique<RunController>(m_worker);
     m_sweeps->setCliPath(cli);
     m_runs->setCliPath(cli);
+}
+
+void TestSharedWorker::aTargetReplacesEveryJobsCommand()
+{
+    // The GUI's "Run on" choice: a remote target's worker serves runs and sweeps alike, and
+    // going back to this machine restarts the job's own.
+    SharedWorker worker;
+    WorkerProcess::Options remote = optionsFor("/usr/bin/ssh");
+    remote.remoteName = "gpu1";
+    worker.setTarget(remote);
+    std::uint64_t first = 0;
+    {
+        const SharedWorker::Lease lease = worker.acquire(optionsFor("/bin/cuwb-a"));
+        QCOMPARE(lease.process().options().executable, std::string("/usr/bin/ssh"));
+        QVERIFY(lease.process().remote());
+        first = lease.generation();
+    }
+    {
+        const SharedWorker::Lease lease = worker.acquire(optionsFor("/bin/cuwb-b"));
+        QCOMPARE(lease.generation(), first); // the same remote worker for another job
+    }
+    worker.setTarget(std::nullopt);
+    const SharedWorker::Lease lease = worker.acquire(optionsFor("/bin/cuwb-a"));
+    QVERIFY(lease.generation() > first);
+    QCOMPARE(lease.process().options().executable, std::string("/bin/cuwb-a"));
+    QVERIFY(!lease.process().remote());
 }
 
 void TestSharedWorker::anotherCommandMakesANewProcess()

@@ -39,14 +39,23 @@ SharedWorker::Lease::~Lease()
 // WorkerProcess's destructor stops its worker (kills it when cancelled).
 SharedWorker::~SharedWorker() = default;
 
-SharedWorker::Lease SharedWorker::acquire(const WorkerProcess::Options &options)
+void SharedWorker::setTarget(std::optional<WorkerProcess::Options> target)
+{
+    const std::lock_guard lock(m_leaseMutex);
+    m_target = std::move(target);
+}
+
+SharedWorker::Lease SharedWorker::acquire(const WorkerProcess::Options &jobOptions)
 {
     std::uint64_t serial = 0;
+    WorkerProcess::Options options = jobOptions;
     {
         std::unique_lock lock(m_leaseMutex);
         m_released.wait(lock, [this] { return !m_held; });
         m_held = true;
         serial = ++m_leases;
+        if (m_target)
+            options = *m_target;
     }
     // From here this job alone holds the worker: replacing the process races with nobody but
     // abort(), which only reads the pointers under m_processMutex.

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace cuwb {
 
@@ -61,6 +62,10 @@ public:
 
     // Blocks until no other job holds the worker. Never call it while holding a lease.
     [[nodiscard]] Lease acquire(const WorkerProcess::Options &options);
+    // Where the worker runs: a remote target's options (worker/workertarget.h) replace every
+    // job's own; nullopt is this machine, each job's options. The next acquire() restarts the
+    // worker when that changes its command. Any thread.
+    void setTarget(std::optional<WorkerProcess::Options> target);
     // Any thread, never blocks on a lease: the request in flight fails with Cancelled, its
     // worker is killed, and every later request of every lease fails at once. For good.
     void abort();
@@ -78,6 +83,7 @@ private:
     std::mutex m_leaseMutex;
     std::condition_variable m_released;
     bool m_held = false;
+    std::optional<WorkerProcess::Options> m_target; // under m_leaseMutex
     std::uint64_t m_leases = 0;
 
     // Changed only by the job that holds the worker; abort() reads the pointers under

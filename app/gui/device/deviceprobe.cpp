@@ -51,7 +51,22 @@ void DeviceProbe::start()
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     connect(m_process, &QProcess::finished, this, &DeviceProbe::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &DeviceProbe::onError);
-    m_process->start(m_cliPath, {QStringLiteral("devices"), QStringLiteral("--json")});
+    QStringList arguments{QStringLiteral("devices"), QStringLiteral("--json")};
+    if (!m_target.isEmpty())
+        arguments << QStringLiteral("--on") << m_target;
+    m_process->start(m_cliPath, arguments);
+}
+
+void DeviceProbe::restart()
+{
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(1000);
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    start();
 }
 
 bool DeviceProbe::parse(const QByteArray &json, DeviceQuery *query, QString *error)

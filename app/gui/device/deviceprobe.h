@@ -23,7 +23,11 @@ public:
     static QString findCli();
     void setCliPath(const QString &path) { m_cliPath = path; }
 
+    // The worker target whose GPU to show (`cuwb devices --on TARGET`); empty: this machine.
+    void setTarget(const QString &target) { m_target = target; }
     void start();
+    // Drops a query in flight and starts another (after the target changed).
+    void restart();
     [[nodiscard]] bool isFinished() const { return m_finished; }
     [[nodiscard]] const DeviceQuery &query() const { return m_query; }
     // The status-bar line: the GPU names, "No CUDA driver — compile-only mode", or why the
@@ -46,6 +50,7 @@ private:
 
     QProcess *m_process = nullptr;
     QString m_cliPath;
+    QString m_target;
     DeviceQuery m_query;
     QString m_summary;
     bool m_finished = false;

@@ -15,6 +15,7 @@
 #include "gui/compile/problemspanel.h"
 #include "gui/device/devicepanel.h"
 #include "gui/device/deviceprobe.h"
+#include "gui/device/deviceselector.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/findreplacebar.h"
@@ -42,6 +43,7 @@
 #include "launch/launchenvironment.h"
 #include "lesson/lesson.h"
 #include "sweep/sweephistory.h"
+#include "worker/workertarget.h"
 
 #include <QAction>
 #include <QApplication>
@@ -155,7 +157,35 @@ void MainWindow::createDocks()
     m_devicePanel = new DevicePanel(this);
     m_deviceDock = new QDockWidget(tr("Device"), this);
     m_deviceDock->setObjectName(QStringLiteral("deviceDock"));
-    m_deviceDock->setWidget(m_devicePanel);
+    // Where kernels run, above the GPU it is: the shared worker and the device query follow it.
+    auto *deviceSelector = new DeviceSelector(this);
+    deviceSelector->setObjectName(QStringLiteral("deviceSelector"));
+    auto *deviceColumn = new QWidget(this);
+    auto *deviceLayout = new QVBoxLayout(deviceColumn);
+    deviceLayout->setContentsMargins(0, 0, 0, 0);
+    deviceLayout->setSpacing(0);
+    deviceLayout->addWidget(deviceSelector);
+    deviceLayout->addWidget(m_devicePanel, 1);
+    m_deviceDock->setWidget(deviceColumn);
+    const auto applyTarget = [this](const QString &target) {
+        std::optional<WorkerProcess::Options> options;
+        if (!target.isEmpty()) {
+            const auto resolved = resolveTarget(toStdString(target), defaultTargetsPath());
+            if (const auto *chosen = std::get_if<WorkerTarget>(&resolved))
+                options = workerOptionsFor(*chosen, std::nullopt);
+        }
+        m_worker->setTarget(options);
+        m_deviceProbe->setTarget(target);
+    };
+    applyTarget(deviceSelector->target()); // before the first device query starts
+    connect(deviceSelector, &DeviceSelector::targetChanged, this,
+            [this, applyTarget](const QString &target) {
+                applyTarget(target);
+                if (m_settings.probeDevices) {
+                    setRunAvailability(false, tr("Run needs a CUDA GPU: still looking for one"));
+                    m_deviceProbe->restart();
+                }
+            });
     addDockWidget(Qt::RightDockWidgetArea, m_deviceDock);
     // One column on the right: Launch in front, options and the device behind it.
     tabifyDockWidget(m_launchDock, m_optionsDock);
