@@ -62,9 +62,10 @@ bool validHostText(const std::string &text)
 } // namespace
 
 const char *const kRemoteInstallHint =
-    "install cuwb there: unpack the portable bundle (a packed `cuwb` with its libraries, "
-    "HACKING.md \"Running on a GPU\") or build this repository on it, then name its path as "
-    "the target's \"cuwb\" in the targets file (docs/remote.md)";
+    "install cuwb there: the portable tarball (scripts/make-portable.sh; unpack it and name "
+    "its cuwb, e.g. ~/cuda-workbench-0.1.0/cuwb, as the target's \"cuwb\" in the targets "
+    "file) or the Debian package (cuda-workbench_VERSION_amd64.deb, /usr/bin/cuwb); "
+    "docs/install.md and docs/remote.md say how";
 
 std::string WorkerTarget::address() const
 {

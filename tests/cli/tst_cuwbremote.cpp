@@ -517,7 +517,8 @@ void TestCuwbRemote::missingRemoteCuwbIsExplained()
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("there is no cuwb on 127.0.0.1")),
              qPrintable(run.err));
-    QVERIFY2(run.err.contains(QStringLiteral("portable bundle")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("the portable tarball (scripts/make-portable.sh")),
+             qPrintable(run.err));
 }
 
 void TestCuwbRemote::refusedConnectionIsExplained()
