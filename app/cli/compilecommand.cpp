@@ -1,6 +1,7 @@
 #include "argumentparser.h"
 #include "commands.h"
 
+#include "util/boundedfile.h"
 #include "util/format.h"
 
 #include "compiler/compilejson.h"
@@ -134,20 +135,10 @@ std::optional<std::string> checkArch(const std::string &arch)
 
 std::optional<std::string> readFile(const std::string &path, std::string &contents)
 {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error)) {
-        return "cannot read '" + path + "': it is a directory";
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return "cannot read '" + path + "': " + std::strerror(errno);
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-        return "cannot read '" + path + "': read error";
-    }
-    contents = buffer.str();
+    BoundedRead read = readBoundedFile(path, kMaxSourceFileBytes, "source");
+    if (!read.ok())
+        return read.error;
+    contents = std::move(read.text);
     return std::nullopt;
 }
 

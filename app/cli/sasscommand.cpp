@@ -16,6 +16,7 @@
 #include "inspect/sasstext.h"
 #include "launch/launchenvironment.h"
 #include "project/project.h"
+#include "util/boundedfile.h"
 #include "util/format.h"
 #include "util/text.h"
 
@@ -63,12 +64,9 @@ public:
         auto it = m_files.find(file);
         if (it == m_files.end()) {
             std::vector<std::string> lines;
-            std::ifstream in(file, std::ios::binary);
-            if (in) {
-                std::ostringstream text;
-                text << in.rdbuf();
-                lines = splitLines(text.str());
-            }
+            if (const BoundedRead read = readBoundedFile(file, kMaxSourceFileBytes, "source");
+                read.ok())
+                lines = splitLines(read.text);
             it = m_files.emplace(file, std::move(lines)).first;
         }
         return lineOf(it->second, line);
@@ -89,15 +87,10 @@ private:
 
 std::optional<std::string> readFile(const std::string &path, std::string &contents)
 {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        return "cannot read '" + path + "': it is a directory";
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return "cannot read '" + path + "': " + std::strerror(errno);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    contents = buffer.str();
+    BoundedRead read = readBoundedFile(path, kMaxSourceFileBytes, "source");
+    if (!read.ok())
+        return read.error;
+    contents = std::move(read.text);
     return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "project/project.h"
 
+#include "util/boundedfile.h"
+
 #include "compiler/compilejson.h"
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
@@ -419,17 +421,10 @@ ProjectLoad parseProject(std::string_view text)
 
 ProjectLoad loadProject(const std::string &path)
 {
-    std::error_code code;
-    if (std::filesystem::is_directory(path, code))
-        return failure("cannot read '" + path + "': it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return failure("cannot read '" + path + "': " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        return failure("cannot read '" + path + "': read error");
-    return parseProject(text.str());
+    const BoundedRead read = readBoundedFile(path, kMaxProjectFileBytes, "project");
+    if (!read.ok())
+        return failure(read.error);
+    return parseProject(read.text);
 }
 
 std::string serializeProject(const Project &project)
@@ -573,19 +568,19 @@ bool readProjectSource(const Project &project, const std::string &projectPath, s
     std::filesystem::path path(project.sourcePath);
     if (path.is_relative())
         path = std::filesystem::path(projectPath).parent_path() / path;
-    std::error_code code;
-    if (std::filesystem::is_directory(path, code)) {
-        error = "cannot read source '" + path.string() + "': it is a directory";
+    BoundedRead read = readBoundedFile(path.string(), kMaxSourceFileBytes, "source");
+    if (!read.ok()) {
+        error = read.error;
         return false;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot read source '" + path.string() + "': " + std::strerror(errno);
+    // NVRTC would stop at the first NUL; a file with one is not CUDA source.
+    if (const auto nul = read.text.find('\0'); nul != std::string::npos) {
+        const auto line = 1 + std::count(read.text.begin(), read.text.begin() + long(nul), '\n');
+        error = "cannot use source '" + path.string() + "': it has a NUL byte on line " +
+                std::to_string(line) + "; is it a binary file?";
         return false;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    source = text.str();
+    source = std::move(read.text);
     return true;
 }
 

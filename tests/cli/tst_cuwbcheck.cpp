@@ -161,8 +161,8 @@ void TestCuwbCheck::malformedProjects_data()
                                                       "or directory");
     QTest::newRow("missing project") << QStringLiteral("nothing_here.cuwb")
                                      << QStringLiteral("nothing_here.cuwb: cannot read "
-                                                       "'nothing_here.cuwb': No such file or "
-                                                       "directory");
+                                                       "project 'nothing_here.cuwb': No such file "
+                                                       "or directory");
 }
 
 void TestCuwbCheck::malformedProjects()

@@ -219,7 +219,7 @@ void TestCuwbSass::usage()
     QVERIFY(run.err.contains(QStringLiteral("compute_90 is not supported")));
     run = sass({QStringLiteral("nonexistent.cu")});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY(run.err.startsWith(QStringLiteral("cuwb sass: cannot read 'nonexistent.cu'")));
+    QVERIFY(run.err.startsWith(QStringLiteral("cuwb sass: cannot read source 'nonexistent.cu'")));
     if (m_haveTool) {
         run = sass({QStringLiteral("samples/copy/copy.cu"), QStringLiteral("--kernel"),
                     QStringLiteral("nonesuch")});

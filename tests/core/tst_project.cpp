@@ -205,7 +205,8 @@ void TestProject::malformedJson_data()
                                << 14; // the 'o' of "nope"
     // A number no double holds: located at its first character, not an internal error.
     QTest::newRow("number overflow")
-        << QStringLiteral("{\n  \"name\": \"1e400\",\n  \"launch\": {\"deadlineSeconds\": 1e400}\n}")
+        << QStringLiteral(
+               "{\n  \"name\": \"1e400\",\n  \"launch\": {\"deadlineSeconds\": 1e400}\n}")
         << 3 << 33;
 }
 
@@ -297,10 +298,10 @@ void TestProject::loadErrors()
 {
     const ProjectLoad missing = loadProject("/nonexistent/p.cuwb");
     QCOMPARE(missing.error,
-             std::string("cannot read '/nonexistent/p.cuwb': No such file or directory"));
+             std::string("cannot read project '/nonexistent/p.cuwb': No such file or directory"));
     QTemporaryDir dir;
     const ProjectLoad folder = loadProject(dir.path().toStdString());
-    QVERIFY(folder.error.ends_with("it is a directory"));
+    QVERIFY2(folder.error.ends_with("it is a directory, not a file"), folder.error.c_str());
 }
 
 void TestProject::resolvesPathsAgainstTheProjectFolder()

@@ -1,5 +1,7 @@
 #include "gui/editor/textfile.h"
 
+#include "util/boundedfile.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QSaveFile>
@@ -10,16 +12,22 @@ namespace cuwb {
 TextFileContents TextFile::read(const QString &path)
 {
     TextFileContents contents;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        contents.errorMessage = QCoreApplication::translate("TextFile", "Cannot open %1: %2")
-                                    .arg(path, file.errorString());
+    // Only a regular file, and at most the size of a source (a device, a FIFO or a huge file
+    // would freeze or exhaust the window: util/boundedfile.h).
+    BoundedRead read = readBoundedFile(path.toStdString(), kMaxSourceFileBytes, "file");
+    if (!read.ok()) {
+        contents.errorMessage = QString::fromStdString(read.error);
         return contents;
     }
-    const QByteArray bytes = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        contents.errorMessage = QCoreApplication::translate("TextFile", "Cannot read %1: %2")
-                                    .arg(path, file.errorString());
+    const QByteArray bytes = QByteArray::fromStdString(read.text);
+    // Text has no NUL byte; a binary file shown "as Latin-1" would be written back mangled.
+    if (const qsizetype nul = bytes.indexOf('\0'); nul >= 0) {
+        contents.errorMessage =
+            QCoreApplication::translate("TextFile",
+                                        "Not opened: %1 looks like a binary file (a NUL byte at "
+                                        "offset %2), and saving it as text would destroy it")
+                .arg(path)
+                .arg(nul);
         return contents;
     }
     QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
