@@ -29,6 +29,9 @@ constexpr auto kPollInterval = std::chrono::milliseconds(1000);
 // How long a task that left the queue may take to show its status file: a shared filesystem
 // (NFS) can show another node's new file a few seconds late.
 constexpr double kStatusGraceSeconds = 10.0;
+// How long squeue may keep failing (other than for a job it no longer knows) before cuwb gives
+// up following: a controller restart takes seconds.
+constexpr double kSqueueFailureSeconds = 60.0;
 
 struct ToolRun
 {
@@ -393,6 +396,7 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
     const auto restore = [&] { ::sigaction(SIGINT, &previous, nullptr); };
 
     std::map<int, Clock::time_point> leftQueue; // tasks gone from squeue without a status yet
+    std::optional<Clock::time_point> squeueFailingSince;
     std::vector<bool> ended(std::size_t(tasks) + 1, false);
     while (true) {
         if (g_interrupted.load()) {
@@ -408,6 +412,23 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
             restore();
             error = notInstalled("squeue");
             return std::nullopt;
+        }
+        // A job that has left the queue for good is "Invalid job id"; any other failure (the
+        // controller restarting) says nothing about the tasks, and is waited out for a while.
+        const bool known =
+            queue.exitStatus == 0 || queue.err.find("Invalid job id") != std::string::npos;
+        if (!known) {
+            if (!squeueFailingSince) {
+                squeueFailingSince = Clock::now();
+            } else if (std::chrono::duration<double>(Clock::now() - *squeueFailingSince).count() >
+                       kSqueueFailureSeconds) {
+                restore();
+                error = "squeue has failed for a minute: " + trimmed(queue.err) + "; the job " +
+                        jobId + " may still run: see squeue -j " + jobId;
+                return std::nullopt;
+            }
+        } else {
+            squeueFailingSince.reset();
         }
         std::map<int, std::string> queued;
         if (queue.exitStatus == 0) {
@@ -439,6 +460,8 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
                 ++now.ended;
             } else if (it != queued.end()) {
                 (it->second == "PD" ? now.pending : now.running) += 1;
+            } else if (!known) {
+                ++now.running; // squeue could not tell; nothing is concluded
             } else {
                 const auto [gone, added] = leftQueue.emplace(task, Clock::now());
                 if (std::chrono::duration<double>(Clock::now() - gone->second).count() >

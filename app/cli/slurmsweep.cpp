@@ -49,6 +49,10 @@ int runSlurmSweep(const SlurmSweepRequest &request)
     ArrayScript script;
     script.jobName = "cuwb-sweep-" + request.projectName;
     script.jobDir = jobDir;
+    // The tasks start where the sweep was submitted, as sbatch's own default does, so that a
+    // relative --worker path means what it meant here.
+    std::error_code code;
+    script.workingDir = std::filesystem::current_path(code).string();
     script.description = "cuwb sweep " + request.projectPath +
                          " through Slurm: " + std::to_string(request.totalPoints) + " points in " +
                          std::to_string(slurm.tasks) + " shards (round-robin by point index)";
