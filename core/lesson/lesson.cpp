@@ -34,6 +34,15 @@ std::string at(std::size_t line, const std::string &message)
     return "line " + std::to_string(line) + ": " + message;
 }
 
+// Predictions and questions are one line of text beside an edit box: an image there would be
+// loaded by the label itself, from wherever it points.
+bool hasImage(std::string_view text)
+{
+    return text.find("![") != std::string_view::npos ||
+           text.find("<img") != std::string_view::npos ||
+           text.find("<IMG") != std::string_view::npos;
+}
+
 // "  Line 35. " -> "line35": case, spaces and a final full stop do not make an answer wrong.
 std::string normalisedAnswer(std::string_view text)
 {
@@ -103,12 +112,20 @@ std::string parseInspectSection(const std::vector<std::string_view> &body, std::
         if (question.question.empty() || question.answers.empty())
             return at(lineNo,
                       "the Inspect question [" + question.id + "] needs a question and an answer");
+        if (hasImage(question.question))
+            return at(lineNo, "an Inspect question has no images (they belong in the text)");
+        if (lesson.inspectQuestions.size() == kMaxLessonInspectQuestions)
+            return at(lineNo, "a lesson may ask at most " +
+                                  std::to_string(kMaxLessonInspectQuestions) +
+                                  " Inspect questions");
         for (const InspectQuestion &other : lesson.inspectQuestions)
             if (other.id == question.id)
                 return at(lineNo, "the Inspect question id [" + question.id + "] is used twice");
         lesson.inspectQuestions.push_back(std::move(question));
     }
     lesson.inspectText = trimmedBlock(text);
+    if (hasImage(lesson.inspectText))
+        return at(heading, "the Inspect text has no images (they belong in the lesson's text)");
     if (!lesson.comparison && lesson.inspectQuestions.empty())
         return at(heading, "## Inspect needs a compare line or a question");
     return {};
@@ -149,6 +166,10 @@ LessonParse parseLesson(std::string_view markdown)
         parse.error = at(line, message);
         return parse;
     };
+    if (markdown.size() > kMaxLessonBytes)
+        return fail(1, "the lesson is " + std::to_string(markdown.size()) +
+                           " bytes; a lesson.md may have at most " +
+                           std::to_string(kMaxLessonBytes) + " bytes");
 
     std::vector<std::string_view> lines;
     for (std::size_t start = 0; start <= markdown.size();) {
@@ -161,6 +182,11 @@ LessonParse parseLesson(std::string_view markdown)
         lines.push_back(markdown.substr(start, end - start));
         start = end + 1;
     }
+    for (std::size_t k = 0; k < lines.size(); ++k)
+        if (lines[k].size() > kMaxLessonLineChars)
+            return fail(k + 1, "the line has " + std::to_string(lines[k].size()) +
+                                   " characters; a lesson's lines may have at most " +
+                                   std::to_string(kMaxLessonLineChars));
 
     Lesson lesson;
     std::size_t i = 0;
@@ -234,6 +260,12 @@ LessonParse parseLesson(std::string_view markdown)
             return fail(lineNo, "a prediction's id is one word: [" + std::string(id) + "]");
         if (question.empty())
             return fail(lineNo, "the prediction [" + std::string(id) + "] has no question");
+        if (hasImage(question))
+            return fail(lineNo, "a prediction's question has no images (they belong in the "
+                                "lesson's text)");
+        if (lesson.predictions.size() == kMaxLessonPredictions)
+            return fail(lineNo, "a lesson may ask for at most " +
+                                    std::to_string(kMaxLessonPredictions) + " predictions");
         for (const Prediction &other : lesson.predictions)
             if (other.id == id)
                 return fail(lineNo, "the prediction id [" + std::string(id) + "] is used twice");
@@ -275,6 +307,9 @@ LessonParse parseLesson(std::string_view markdown)
             const std::string_view question = trim(line.substr(2));
             if (question.empty())
                 return fail(lineNo, "the question is empty");
+            if (lesson.questions.size() == kMaxLessonQuestions)
+                return fail(lineNo, "a lesson may ask at most " +
+                                        std::to_string(kMaxLessonQuestions) + " questions");
             lesson.questions.emplace_back(question);
         } else if (!lesson.questions.empty()) {
             lesson.questions.back() += ' ';

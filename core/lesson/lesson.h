@@ -19,6 +19,7 @@
 //                                    (answered by what Inspect or Compare shows)
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,14 @@ struct Lesson
     std::string inspectText; // Markdown
     std::vector<InspectQuestion> inspectQuestions;
 };
+
+// A lesson's limits, checked before anything is shown (a lesson is a page of text, and one
+// that is not must not freeze or stretch the window).
+inline constexpr std::size_t kMaxLessonBytes = 1u << 20; // lesson.md
+inline constexpr std::size_t kMaxLessonLineChars = 2000;
+inline constexpr std::size_t kMaxLessonPredictions = 20;
+inline constexpr std::size_t kMaxLessonQuestions = 50;
+inline constexpr std::size_t kMaxLessonInspectQuestions = 20;
 
 struct LessonParse
 {

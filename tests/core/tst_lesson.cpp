@@ -115,6 +115,30 @@ private Q_SLOTS:
         QTest::newRow("after inspect")
             << good + QStringLiteral("## Inspect\ncompare a.cuwb b.cuwb\n## More\n")
             << QStringLiteral("line 17: unexpected section `More` after ## Inspect");
+        // Limits (issue 15): what would stretch or freeze the window is refused, with its line.
+        QString many;
+        for (int k = 0; k < 21; ++k)
+            many += QStringLiteral("- [p%1] Question %1?\n").arg(k);
+        QTest::newRow("21 predictions")
+            << with("- [best-block] Which block?\n", many.toUtf8().constData())
+            << QStringLiteral("line 28: a lesson may ask for at most 20 predictions");
+        QString questions;
+        for (int k = 0; k < 51; ++k)
+            questions += QStringLiteral("- Why %1?\n").arg(k);
+        QTest::newRow("51 questions")
+            << with("- Why?\n- Why not?\n", questions.toUtf8().constData())
+            << QStringLiteral("line 63: a lesson may ask at most 50 questions");
+        QTest::newRow("a 20,000-character word")
+            << with("Intro two.", QByteArray(20000, 'w').constData())
+            << QStringLiteral("line 4: the line has 20000 characters; a lesson's lines may have "
+                              "at most 2000");
+        QTest::newRow("image in a prediction")
+            << with("How much faster?", "![x](/dev/zero)")
+            << QStringLiteral("line 9: a prediction's question has no images");
+        QTest::newRow("over a megabyte")
+            << good + QString(1 << 20, QLatin1Char('\n'))
+            << QStringLiteral("line 1: the lesson is 1048743 bytes; a lesson.md may have at most "
+                              "1048576 bytes");
     }
 
     void malformed()

@@ -12,15 +12,20 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextDocument>
+
 #include <QTest>
 #include <QTextBrowser>
+#include <sys/stat.h>
 
 namespace {
 
@@ -80,6 +85,54 @@ private Q_SLOTS:
         QVERIFY(error.contains(QStringLiteral("line 6")));
         QVERIFY(!panel.hasLesson());
         QVERIFY(panel.textBrowser()->toPlainText().contains(QStringLiteral("line 6")));
+    }
+
+    // A hostile lesson (issue 15): an image of /dev/zero, a huge image and one outside the
+    // folder are not loaded (the lesson still shows), one beside the lesson is; a lesson.md
+    // that is a FIFO is refused at once; a long word does not widen the panel.
+    void hostileLessonStaysBounded()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("lesson.md"));
+        QImage small(8, 8, QImage::Format_RGB32);
+        small.fill(Qt::red);
+        QVERIFY(small.save(dir.filePath(QStringLiteral("ok.png"))));
+        QImage big(5000, 4, QImage::Format_RGB32); // wider than kMaxLessonImageSide
+        big.fill(Qt::blue);
+        QVERIFY(big.save(dir.filePath(QStringLiteral("big.png"))));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# T\n![zero](/dev/zero) ![ok](ok.png) ![big](big.png) ![up](../x.png)\n"
+                   "## Try\nx\n## Predict\n- [p] " +
+                   QByteArray(1900, 'w') + "?\n## Experiment\nrun\n## Questions\n- q\n");
+        file.close();
+        cuwb::LessonPanel panel;
+        QElapsedTimer timer;
+        timer.start();
+        QCOMPARE(panel.loadLesson(path), QString());
+        panel.resize(600, 500);
+        panel.show();
+        QCoreApplication::processEvents();
+        QVERIFY(timer.elapsed() < 5000);
+        QTextDocument *document = panel.textBrowser()->document();
+        const auto image = [document](const char *name) {
+            return document->resource(QTextDocument::ImageResource,
+                                      QUrl(QString::fromLatin1(name)));
+        };
+        const auto size = [&image](const char *name) { return image(name).value<QImage>().size(); };
+        QCOMPARE(size("ok.png"), QSize(8, 8));
+        QCOMPARE(size("/dev/zero"), QSize(16, 16)); // the refused image's grey box
+        QCOMPARE(size("big.png"), QSize(16, 16));
+        QCOMPARE(size("../x.png"), QSize(16, 16));
+        QVERIFY2(panel.minimumSizeHint().width() < 1500,
+                 qPrintable(QString::number(panel.minimumSizeHint().width())));
+
+        const QString fifo = dir.filePath(QStringLiteral("fifo/lesson.md"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("fifo")));
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        const QString error = panel.loadLesson(fifo);
+        QVERIFY2(error.contains(QStringLiteral("a FIFO (named pipe), not a file")),
+                 qPrintable(error));
     }
 
     void predictionsLockOnRun()

@@ -1,5 +1,7 @@
 #include "gui/lesson/lessonpanel.h"
 
+#include "util/boundedfile.h"
+
 #include "gui/common/qtconvert.h"
 #include "gui/common/theme.h"
 #include "gui/lesson/labreport.h"
@@ -60,7 +62,7 @@ LessonPanel::LessonPanel(QWidget *parent)
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
-    m_text = new QTextBrowser(splitter);
+    m_text = new LessonBrowser(splitter);
     m_text->setOpenExternalLinks(true);
     m_text->setMinimumHeight(80);
     splitter->addWidget(m_text);
@@ -93,7 +95,7 @@ LessonPanel::LessonPanel(QWidget *parent)
 
     auto *questions = new QGroupBox(tr("Questions"), m_form);
     auto *questionsLayout = new QVBoxLayout(questions);
-    m_questions = new QTextBrowser(questions);
+    m_questions = new LessonBrowser(questions);
     m_questions->setFrameShape(QFrame::NoFrame);
     m_questions->setMinimumHeight(70);
     m_questions->viewport()->setAutoFillBackground(false);
@@ -147,13 +149,15 @@ LessonPanel::LessonPanel(QWidget *parent)
 
 QString LessonPanel::loadLesson(const QString &lessonPath, const QString &projectPath)
 {
-    QFile file(lessonPath);
-    if (!file.open(QIODevice::ReadOnly)) {
-        const QString error = tr("Cannot read %1: %2").arg(lessonPath, file.errorString());
+    // Only a regular file of a lesson's size: a lesson.md that is /dev/zero, a FIFO or 50 MB
+    // must not freeze the window (util/boundedfile.h).
+    const BoundedRead read = readBoundedFile(lessonPath.toStdString(), kMaxLessonBytes, "lesson");
+    if (!read.ok()) {
+        const QString error = QString::fromStdString(read.error);
         clearLesson(error);
         return error;
     }
-    const QByteArray bytes = file.readAll();
+    const QByteArray bytes = QByteArray::fromStdString(read.text);
     const LessonParse parse = parseLesson(std::string_view(bytes.constData(), bytes.size()));
     if (!parse.ok()) {
         const QString error =
@@ -161,6 +165,9 @@ QString LessonPanel::loadLesson(const QString &lessonPath, const QString &projec
         clearLesson(error);
         return error;
     }
+    // Its images come from its own folder, known before the text is laid out.
+    for (LessonBrowser *browser : {m_text, m_questions})
+        browser->setLessonFolder(QFileInfo(lessonPath).path());
     setLesson(*parse.lesson, QString::fromUtf8(bytes), projectPath);
     m_lessonDir = QFileInfo(lessonPath).path();
     return {};
@@ -173,6 +180,10 @@ void LessonPanel::setLesson(const Lesson &lesson, const QString &markdown,
     m_markdown = markdown;
     m_projectPath = projectPath;
     m_lessonDir = projectPath.isEmpty() ? QString() : QFileInfo(projectPath).path();
+    if (!m_lessonDir.isEmpty()) {
+        for (LessonBrowser *browser : {m_text, m_questions})
+            browser->setLessonFolder(m_lessonDir);
+    }
     m_locked = false;
     m_sweep.reset();
     m_measurement.reset();
@@ -314,7 +325,12 @@ void LessonPanel::rebuildForm()
         question->setTextFormat(Qt::MarkdownText);
         question->setText(toQString(prediction.question));
         question->setWordWrap(true);
-        question->setToolTip(QStringLiteral("[%1]").arg(toQString(prediction.id)));
+        // A word longer than the column is cut, never widens the window (the whole text is
+        // in the tooltip).
+        question->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        question->setMinimumWidth(120);
+        question->setToolTip(QStringLiteral("[%1] %2").arg(toQString(prediction.id),
+                                                           toQString(prediction.question)));
         auto *edit = new QLineEdit(box);
         edit->setObjectName(QStringLiteral("prediction_") + toQString(prediction.id));
         edit->setPlaceholderText(tr("your prediction"));

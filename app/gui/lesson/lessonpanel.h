@@ -11,6 +11,7 @@
 #pragma once
 
 #include "gui/common/metatypes.h"
+#include "gui/lesson/lessonbrowser.h"
 #include "lesson/lesson.h"
 #include "sweep/sweep.h"
 
@@ -112,7 +113,7 @@ private:
     std::function<void(LabReportInput &)> m_fillReport;
 
     QLabel *m_title = nullptr;
-    QTextBrowser *m_text = nullptr;
+    LessonBrowser *m_text = nullptr;
     QWidget *m_form = nullptr;
     QGridLayout *m_grid = nullptr;
     std::vector<QLabel *> m_questionLabels;
@@ -120,7 +121,7 @@ private:
     std::vector<QLabel *> m_measured;
     QPushButton *m_run = nullptr;
     QLabel *m_status = nullptr;
-    QTextBrowser *m_questions = nullptr;
+    LessonBrowser *m_questions = nullptr;
     QPlainTextEdit *m_notes = nullptr;
     QPushButton *m_export = nullptr;
     QString m_lessonDir; // where the compare line's projects are
