@@ -339,8 +339,12 @@ std::string arrayScript(const ArrayScript &script, const SlurmOptions &options)
     };
     out << "k=${SLURM_ARRAY_TASK_ID:?submit this script with sbatch, as an array job}\n";
     const std::string dir = script.workingDir.empty() ? script.jobDir : script.workingDir;
-    out << "mkdir -p " << substitute(shellQuote(dir)) << " && cd " << substitute(shellQuote(dir))
-        << " || exit 2\n";
+    // The folder the job was submitted from must exist on the node as it is (a shared
+    // filesystem); the job folder is made if the node does not see it yet.
+    if (script.workingDir.empty()) {
+        out << "mkdir -p " << substitute(shellQuote(dir)) << " && ";
+    }
+    out << "cd " << substitute(shellQuote(dir)) << " || exit 2\n";
     for (std::size_t i = 0; i < script.command.size(); ++i) {
         out << (i == 0 ? "" : " \\\n    ") << substitute(shellQuote(script.command[i]));
     }

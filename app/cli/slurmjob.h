@@ -65,7 +65,8 @@ struct ArrayScript
     std::string description; // a comment line: what the job does
     // The command of task K, one word each; "{K}" in a word stands for the task's number.
     std::vector<std::string> command;
-    // A folder each task starts in ("{K}" allowed), created by the task; empty: the job folder.
+    // The folder each task starts in ("{K}" allowed), which must exist on the node; empty: the
+    // job folder, created by the task when the node does not see it yet.
     std::string workingDir;
     // Where the command's standard output goes ("{K}" allowed); empty: the task's log.
     std::string stdoutPath;
