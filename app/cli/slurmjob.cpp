@@ -400,7 +400,10 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
     const auto restore = [&] { ::sigaction(SIGINT, &previous, nullptr); };
 
     std::map<int, Clock::time_point> leftQueue; // tasks gone from squeue without a status yet
-    std::optional<Clock::time_point> squeueFailingSince;
+    // A flag and a time rather than an optional: GCC 12 sees the optional's time as maybe
+    // uninitialised (-Wmaybe-uninitialized, an error in CI).
+    bool squeueFailing = false;
+    Clock::time_point squeueFailingSince{};
     std::vector<bool> ended(std::size_t(tasks) + 1, false);
     while (true) {
         if (g_interrupted.load()) {
@@ -422,9 +425,10 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
         const bool known =
             queue.exitStatus == 0 || queue.err.find("Invalid job id") != std::string::npos;
         if (!known) {
-            if (!squeueFailingSince) {
+            if (!squeueFailing) {
+                squeueFailing = true;
                 squeueFailingSince = Clock::now();
-            } else if (std::chrono::duration<double>(Clock::now() - *squeueFailingSince).count() >
+            } else if (std::chrono::duration<double>(Clock::now() - squeueFailingSince).count() >
                        kSqueueFailureSeconds) {
                 restore();
                 error = "squeue has failed for a minute: " + trimmed(queue.err) + "; the job " +
@@ -432,7 +436,7 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
                 return std::nullopt;
             }
         } else {
-            squeueFailingSince.reset();
+            squeueFailing = false;
         }
         std::map<int, std::string> queued;
         if (queue.exitStatus == 0) {
