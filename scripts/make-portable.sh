@@ -2,8 +2,10 @@
 # A portable tarball of the workbench for Linux machines other than Debian 12, and for a GPU
 # server that should run `cuwb worker` without a build (docs/install.md, docs/remote.md).
 #
-#   scripts/make-portable.sh [--no-cuda-libs] [BUILD_DIR] [OUT.tar.xz]
+#   scripts/make-portable.sh [--no-cuda-libs] [--program PATH]... [BUILD_DIR] [OUT.tar.xz]
 #
+# --program adds another program of the build (a gpu test, a bench) with its libraries and a
+# command of its own beside cuwb; docs/benchmarks.md runs the gpu tests that way.
 # --no-cuda-libs leaves NVRTC and CUPTI out (for machines with the CUDA toolkit: the commands
 # then look for them in /usr/local/cuda and CUDA_HOME); the tarball shrinks by two thirds.
 # BUILD_DIR (default build/release) holds a finished build; OUT defaults to
@@ -26,10 +28,18 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 cuda_libs=yes
-if [ "${1:-}" = --no-cuda-libs ]; then
-    cuda_libs=no
+extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --no-cuda-libs) cuda_libs=no ;;
+    --program)
+        [ -x "${2:-}" ] || { echo "make-portable: --program needs a program, got '${2:-}'" >&2; exit 2; }
+        extra+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
+        shift ;;
+    *) break ;;
+    esac
     shift
-fi
+done
 build=$(cd "${1:-$here/build/release}" && pwd)
 say() { printf 'make-portable: %s\n' "$*" >&2; }
 
@@ -47,6 +57,9 @@ mkdir -p "$root/bin" "$root/lib" "$root/plugins" "$root/fonts"
 # The installed layout (programs, samples, docs), from the build's own install rules.
 cmake --install "$build" --prefix "$stage/prefix" >/dev/null
 cp "$stage/prefix/bin/"* "$root/bin/"
+for program in "${extra[@]}"; do
+    cp "$program" "$root/bin/"
+done
 mkdir -p "$root/share"
 cp -r "$stage/prefix/share/cuda-workbench" "$stage/prefix/share/doc" "$root/share/"
 
@@ -122,8 +135,8 @@ for d in "${CUDA_HOME:-/usr/local/cuda}/lib64" "${CUDA_HOME:-/usr/local/cuda}/li
     [ -d "$d" ] && cuda="$cuda:$d"
 done'
 fi
-for program in cuwb cuda-workbench; do
-    [ -x "$root/bin/$program" ] || continue
+for path in "$root"/bin/*; do
+    program=$(basename "$path")
     cat >"$root/$program" <<EOF
 #!/bin/sh
 # $program from the portable cuda-workbench $version: its own libraries first, then the

@@ -26,7 +26,7 @@ for name, body in [("fault", "__trap();"), ("hang", "while (true) { __nanosleep(
     json.dump(p, open(f"{sys.argv[1]}/{name}.cuwb", "w"))
 PY
 
-step() { echo; echo "### $*"; local s=$(date +%s.%N); "$@"; local rc=$?; echo "(exit $rc, $(echo "$(date +%s.%N) - $s" | bc) s)"; }
+step() { echo; echo "### $*"; local s=$(date +%s%N); "$@"; local rc=$?; echo "(exit $rc, $(( ($(date +%s%N) - s) / 1000000 )) ms)"; }
 both() { step "$run" cuwb "$@"; step "$run" cuwb "$@" "${on[@]}"; }
 {
     echo "# $(date -u +%FT%TZ) on $(hostname)"
