@@ -178,7 +178,7 @@ WorkerServer::Served WorkerServer::serve(const std::string &line)
             if (!request.returnData) {
                 const std::uint64_t bytes =
                     runner().exportBuffer(request.handle, request.path, request.format);
-                return {makeExportedReply(id, ExportReply{request.path, bytes})};
+                return {makeExportedReply(id, ExportReply{request.path, bytes, std::nullopt})};
             }
             return {makeExportedReply(id, exportReturned(request))};
         }
