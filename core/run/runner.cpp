@@ -401,21 +401,13 @@ InspectResult Runner::inspect(const RunRequest &request, const InspectRequest &i
     InspectResult result;
     State &s = *m_state;
     // Two launches, each on freshly initialised buffers: the kernel unpatched while its PCs are
-    // sampled (or, without sampling, only run), then patched to count per instruction. The
-    // first launch is needed either way: measured on an H200 (CUDA 13.0), a worker's second
-    // counting pass counted nothing of a kernel that had not run in the worker before.
-    if (!inspect.sampleStalls) {
-        const std::string failed = untimedPass(
-            s, request, "first launch",
-            [&](const Prepared &, const std::function<void()> &launch, std::string &phase) {
-                phase = "running the user's kernel (first launch)";
-                launch();
-            });
-        if (!failed.empty()) {
-            result.error = failed;
-            return result;
-        }
-    } else {
+    // sampled, then patched to count per instruction. The sampling launch also runs when the
+    // stalls were not asked for but the worker has counted before: measured on an H200 (CUDA
+    // 13.0, driver 580), a worker's later counting pass counted nothing of a kernel it had not
+    // counted before, unless a PC sampling (or Range Profiler) pass came between; a plain
+    // launch, a fresh module or patching every function did not help
+    // (tests/gpu/tst_inspect.cpp, passesRepeatInOneWorker).
+    if (inspect.sampleStalls || CuptiSassMetrics::configured(s.ordinal)) {
         const std::string failed = untimedPass(
             s, request, "sampling pass",
             [&](const Prepared &prepared, const std::function<void()> &launch, std::string &phase) {
@@ -424,6 +416,9 @@ InspectResult Runner::inspect(const RunRequest &request, const InspectRequest &i
                     lookup.kernel ? lookup.kernel->loweredName : prepared.launch.kernel;
                 phase = "running the user's kernel (PC sampling)";
                 PcSamplingResult pcs = CuptiPcSampling::collect(prepared.compiled.cubin, launch);
+                if (!inspect.sampleStalls) {
+                    return; // the launch was what was needed, not its samples
+                }
                 result.stallError = pcs.error;
                 result.stallSamples = pcs.totalSamples;
                 result.droppedStallSamples = pcs.droppedSamples;
