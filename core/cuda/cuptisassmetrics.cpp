@@ -162,11 +162,6 @@ std::vector<std::pair<std::string, std::string>> CuptiSassMetrics::available(int
     return list;
 }
 
-bool CuptiSassMetrics::configured(int deviceOrdinal)
-{
-    return heldConfiguration().metricIds.count(deviceOrdinal) != 0;
-}
-
 SassCountersResult CuptiSassMetrics::collect(int deviceOrdinal,
                                              const std::vector<std::string> &metrics,
                                              const std::string &cubin,

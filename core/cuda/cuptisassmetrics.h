@@ -45,9 +45,6 @@ public:
     static std::vector<std::pair<std::string, std::string>> available(int deviceOrdinal,
                                                                       std::string &error);
 
-    // Whether this process has set the SASS metrics configuration of the device (it keeps it
-    // until it exits; see collect()).
-    static bool configured(int deviceOrdinal);
 
     // Counts `metrics` per instruction of the kernels `launch` starts on the current context of
     // device `deviceOrdinal`; `launch` must wait for them. `cubin` is the image the kernels
