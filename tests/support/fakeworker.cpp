@@ -379,7 +379,7 @@ int main(int argc, char **argv)
             break;
         }
         case WorkerRequest::Type::Export:
-            send(makeExportedReply(request.id, ExportReply{request.path, 16}));
+            send(makeExportedReply(request.id, ExportReply{request.path, 16, std::nullopt}));
             break;
         case WorkerRequest::Type::Release:
             send(makeReleasedReply(request.id));
