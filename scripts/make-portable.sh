@@ -22,8 +22,7 @@
 #     fonts/                 DejaVu, for windows and offscreen screenshots on servers
 #     share/cuda-workbench/samples, share/doc/cuda-workbench
 #
-# Only `cuwb` is needed on a GPU server; `cuda-workbench` also needs the machine's OpenGL and X
-# or Wayland libraries when it opens a window (offscreen it needs none of them).
+# Only `cuwb` is needed on a GPU server; `cuda-workbench` runs there too, offscreen.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,14 +62,23 @@ done
 mkdir -p "$root/share"
 cp -r "$stage/prefix/share/cuda-workbench" "$stage/prefix/share/doc" "$root/share/"
 
-# Libraries the machine must provide itself: the C library's, and the GPU driver's and the
-# display's, which must match the machine's kernel driver and display server.
+# Libraries the machine must provide itself: the C library's, and the GPU driver's, which
+# must match the machine's kernel driver.
 is_system_library() {
     case "$1" in
     linux-vdso.so* | ld-linux*.so* | libc.so* | libm.so* | libdl.so* | libpthread.so* | \
-        librt.so* | libresolv.so* | libutil.so* | libcuda.so* | libnvidia-*.so* | libGL.so* | \
-        libGLX*.so* | libEGL*.so* | libGLdispatch.so* | libOpenGL.so* | libdrm.so* | libgbm.so* | \
-        libX*.so* | libxcb*.so* | libxkbcommon*.so* | libwayland-*.so*)
+        librt.so* | libresolv.so* | libutil.so* | libcuda.so* | libnvidia-*.so*)
+        return 0 ;;
+    esac
+    return 1
+}
+# The display's libraries: a desktop's own are better (they match its OpenGL driver), so they
+# go to lib/display, which the commands use only on a machine without them (a GPU server,
+# where the window runs offscreen).
+is_display_library() {
+    case "$1" in
+    libGL.so* | libGLX*.so* | libEGL*.so* | libGLdispatch.so* | libOpenGL.so* | libdrm.so* | \
+        libgbm.so* | libX*.so* | libxcb*.so* | libxkbcommon*.so* | libwayland-*.so*)
         return 0 ;;
     esac
     return 1
@@ -115,7 +123,12 @@ for object in "${objects[@]}"; do
         is_system_library "$lib" && continue
         [ $cuda_libs = no ] && case "$lib" in libnvrtc*.so* | libcupti*.so*) continue ;; esac
         [ -n "${copied[$lib]:-}" ] && continue
-        cp -L "$path" "$root/lib/$lib"
+        if is_display_library "$lib"; then
+            mkdir -p "$root/lib/display"
+            cp -L "$path" "$root/lib/display/$lib"
+        else
+            cp -L "$path" "$root/lib/$lib"
+        fi
         copied[$lib]=1
     done < <(LD_LIBRARY_PATH="$cuda_lib" ldd "$object" 2>/dev/null)
 done
@@ -140,10 +153,16 @@ for path in "$root"/bin/*; do
     cat >"$root/$program" <<EOF
 #!/bin/sh
 # $program from the portable cuda-workbench $version: its own libraries first, then the
-# machine's (the GPU driver's, wherever the distribution keeps them).
+# machine's (the GPU driver's, wherever the distribution keeps them), and the display's from
+# lib/display only where the machine has none (a server, offscreen).
 here=\$(cd "\$(dirname "\$0")" && pwd)
 $cuda_search
-LD_LIBRARY_PATH="\$here/lib\$cuda\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+display=""
+ldconfig=\$(command -v ldconfig || echo /sbin/ldconfig)
+for lib in libEGL.so.1 libGL.so.1 libxkbcommon.so.0 libX11.so.6 libxcb.so.1; do
+    "\$ldconfig" -p 2>/dev/null | grep -q "\$lib" || { display=":\$here/lib/display"; break; }
+done
+LD_LIBRARY_PATH="\$here/lib\$cuda\$display\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 QT_PLUGIN_PATH="\$here/plugins"
 FONTCONFIG_FILE="\$here/fonts/fonts.conf"
 export LD_LIBRARY_PATH QT_PLUGIN_PATH FONTCONFIG_FILE
