@@ -6,6 +6,7 @@
 #include "gpuavailability.h"
 #include "measure/roofline.h"
 #include "project/project.h"
+#include "sampleproject.h"
 #include "worker/workerclient.h"
 
 #include <QFile>
@@ -216,18 +217,12 @@ void TestInspect::passesRepeatInOneWorker()
     if (!m_skipReason.isEmpty())
         QSKIP(qPrintable(m_skipReason));
     QFETCH(QString, steps);
-    const auto request = [](const char *project) {
-        const std::string path = std::string(CUWB_SAMPLES_DIR "/transpose/") + project;
-        const ProjectLoad load = loadProject(path);
-        Project p = *load.project;
-        resolveProjectPaths(p, path);
-        std::string source;
-        std::string error;
-        readProjectSource(p, path, source, error);
-        return projectRunRequest(p, source);
-    };
-    const RunRequest naive = request("transpose.cuwb");
-    const RunRequest shared = request("transpose_shared.cuwb");
+    const SampleProject naiveSample = loadSampleProject("transpose/transpose.cuwb");
+    const SampleProject sharedSample = loadSampleProject("transpose/transpose_shared.cuwb");
+    QVERIFY2(naiveSample.error.empty(), naiveSample.error.c_str());
+    QVERIFY2(sharedSample.error.empty(), sharedSample.error.c_str());
+    const RunRequest &naive = naiveSample.request;
+    const RunRequest &shared = sharedSample.request;
     MetricsRequest metrics;
     metrics.metrics = withRooflineMetrics({});
 

@@ -9,6 +9,7 @@
 #include "gpuavailability.h"
 #include "measure/roofline.h"
 #include "project/project.h"
+#include "sampleproject.h"
 #include "sweep/sweep.h"
 #include "sweep/sweeprunner.h"
 #include "worker/workerprocess.h"
@@ -43,16 +44,10 @@ void TestSweep::copyBlockSizesStep32()
 {
     if (!m_skipReason.isEmpty())
         QSKIP(qPrintable(m_skipReason));
-    const std::string path = CUWB_SAMPLES_DIR "/copy/copy.cuwb";
-    const ProjectLoad load = loadProject(path);
-    QVERIFY2(load.project, load.error.c_str());
-    Project project = *load.project;
-    resolveProjectPaths(project, path);
-    std::string source;
-    std::string error;
-    QVERIFY2(readProjectSource(project, path, source, error), error.c_str());
-
-    const RunRequest base = projectRunRequest(project, source);
+    const SampleProject sample = loadSampleProject("copy/copy.cuwb");
+    QVERIFY2(sample.error.empty(), sample.error.c_str());
+    const Project &project = sample.project;
+    const RunRequest &base = sample.request;
 
     const auto &presets = sweepPresets();
     const auto preset = std::find_if(presets.begin(), presets.end(), [](const SweepPreset &p) {
@@ -116,15 +111,10 @@ void TestSweep::matmulRoofline()
 {
     if (!m_skipReason.isEmpty())
         QSKIP(qPrintable(m_skipReason));
-    const std::string path = CUWB_SAMPLES_DIR "/matmul/matmul_naive.cuwb";
-    const ProjectLoad load = loadProject(path);
-    QVERIFY2(load.project, load.error.c_str());
-    Project project = *load.project;
-    resolveProjectPaths(project, path);
-    std::string source;
-    std::string error;
-    QVERIFY2(readProjectSource(project, path, source, error), error.c_str());
-    const RunRequest base = projectRunRequest(project, source);
+    const SampleProject sample = loadSampleProject("matmul/matmul_naive.cuwb");
+    QVERIFY2(sample.error.empty(), sample.error.c_str());
+    const Project &project = sample.project;
+    const RunRequest &base = sample.request;
 
     SweepSpec spec;
     SweepAxis x;
