@@ -37,9 +37,9 @@ void resolveCupti(Function &slot, const char *symbol, bool &complete, std::strin
 std::string cuptiResultText(int result);
 
 // The profiler interface (cuptiProfilerInitialize) held for a scope and released at its end
-// (cuptiProfilerDeInitialize), by the Range Profiler and the SASS metrics while they collect:
-// CUPTI counts the initialisations, and one left standing stays in the way of the next
-// collection in the same process.
+// (cuptiProfilerDeInitialize): CUPTI counts the initialisations, so each user releases its
+// own. The Range Profiler holds it while it profiles; the SASS metrics hold it as long as
+// their configuration, for the rest of the process (cuptisassmetrics.cpp).
 class CuptiProfilerScope
 {
 public:
