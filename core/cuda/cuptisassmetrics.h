@@ -45,7 +45,6 @@ public:
     static std::vector<std::pair<std::string, std::string>> available(int deviceOrdinal,
                                                                       std::string &error);
 
-
     // Counts `metrics` per instruction of the kernels `launch` starts on the current context of
     // device `deviceOrdinal`; `launch` must wait for them. `cubin` is the image the kernels
     // were loaded from, for the source lines. Exceptions from `launch` pass through after the

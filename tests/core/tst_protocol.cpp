@@ -523,8 +523,8 @@ void TestProtocol::exportRoundTrip()
         QCOMPARE(parsed.format, format);
         QCOMPARE(parseExportFormat(exportFormatName(format)), std::optional(format));
     }
-    const ExportReply back =
-        parseExportedReply(throughLine(makeExportedReply(5, ExportReply{"/tmp/c.npy", 4224, std::nullopt})));
+    const ExportReply back = parseExportedReply(
+        throughLine(makeExportedReply(5, ExportReply{"/tmp/c.npy", 4224, std::nullopt})));
     QCOMPARE(back.path, std::string("/tmp/c.npy"));
     QCOMPARE(back.bytes, 4224ULL);
 }
