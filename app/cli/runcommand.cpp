@@ -1,8 +1,10 @@
 // cuwb run: runs projects headless — each through a `cuwb worker` child of this same
 // executable, so that a kernel that faults or hangs ends one run, not the batch.
 #include "argumentparser.h"
+
 #include "commands.h"
 #include "slurmjob.h"
+#include "util/tempfolder.h"
 #include "workeroptions.h"
 
 #include "grading/confinement.h"
@@ -605,11 +607,10 @@ int runRun(const std::vector<std::string> &arguments)
                 return usageError("run", "--scratch: cannot create the folder " + *dir);
             }
         } else {
-            const char *tmp = std::getenv("TMPDIR");
-            std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/cuwb-grading-XXXXXX";
+            std::string pattern = temporaryPattern("cuwb-grading");
             if (::mkdtemp(pattern.data()) == nullptr) {
-                std::cerr << "cuwb run: cannot create a scratch folder in "
-                          << (tmp && *tmp ? tmp : "/tmp") << ": " << std::strerror(errno) << '\n';
+                std::cerr << "cuwb run: cannot create a scratch folder in " << temporaryFolder()
+                          << ": " << std::strerror(errno) << '\n';
                 return ExitUsage;
             }
             scratchRoot = pattern;

@@ -1,5 +1,7 @@
 #include "worker/inlinefiles.h"
 
+#include "util/tempfolder.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -79,11 +81,10 @@ InlineFileFolder::InlineFileFolder(const std::vector<InlineFile> &files, RunRequ
     if (files.empty()) {
         return;
     }
-    const char *tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/cuwb-inputs-XXXXXX";
+    std::string pattern = temporaryPattern("cuwb-inputs");
     if (::mkdtemp(pattern.data()) == nullptr) {
         throw std::runtime_error("cannot make a folder for the request's input files in " +
-                                 std::string(tmp && *tmp ? tmp : "/tmp"));
+                                 temporaryFolder());
     }
     m_folder = pattern;
     std::map<std::string, std::string> copies;

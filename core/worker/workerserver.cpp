@@ -1,5 +1,7 @@
 #include "worker/workerserver.h"
 
+#include "util/tempfolder.h"
+
 #include "cuda/driverapi.h"
 #include "cuda/nvrtcinfo.h"
 #include "device/deviceinfo.h"
@@ -76,8 +78,7 @@ ExportReply WorkerServer::exportReturned(const WorkerRequest &request)
 {
     // Written to a private file, read back for the reply, removed: the client's path names a
     // file on its own machine.
-    const char *tmp = std::getenv("TMPDIR");
-    std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/cuwb-export-XXXXXX";
+    std::string path = temporaryPattern("cuwb-export");
     const int fd = ::mkstemp(path.data());
     if (fd < 0) {
         throw std::runtime_error("cannot make a file for the export in the worker's TMPDIR");
