@@ -513,8 +513,13 @@ std::string describeFailedTask(const std::string &jobId, const std::string &jobD
     const std::string taskId = jobId + "_" + std::to_string(outcome.task);
     std::string text =
         std::string(what) + " " + std::to_string(outcome.task) + " (job " + taskId + ") ";
-    if (!outcome.exitStatus) {
-        text += "was killed before it finished (no exit status recorded";
+    // No status, or a shell's status for a signal (143 for scancel's SIGTERM, recorded when the
+    // task's script outlived its command for a moment): either way, the task was killed.
+    const bool killed = !outcome.exitStatus || *outcome.exitStatus > 128;
+    if (killed) {
+        text += "was killed before it finished (";
+        text += outcome.exitStatus ? "signal " + std::to_string(*outcome.exitStatus - 128)
+                                   : std::string("no exit status recorded");
         // sacct knows why where accounting runs; without slurmdbd it says it is disabled.
         const ToolRun accounting =
             runTool({"sacct", "-n", "-P", "-X", "-j", taskId, "-o", "State,ExitCode"});
