@@ -254,9 +254,12 @@ std::vector<LaunchIssue> bindLaunchDefines(LaunchSpec &launch, CompileOptions &o
     std::vector<std::pair<std::string, std::string>> variables;
     for (const auto &[name, value] : environment.defines) {
         auto &defines = options.defines;
-        defines.erase(std::remove_if(defines.begin(), defines.end(),
-                                     [&](const std::string &d) { return defineName(d) == name; }),
-                      defines.end());
+        // Clang before 16 cannot capture a structured binding in a lambda.
+        const std::string &replaced = name;
+        defines.erase(
+            std::remove_if(defines.begin(), defines.end(),
+                           [&](const std::string &d) { return defineName(d) == replaced; }),
+            defines.end());
         defines.push_back(name + "=" + value);
         variables.emplace_back(name, value);
     }
