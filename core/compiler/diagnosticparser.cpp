@@ -325,7 +325,8 @@ void addHostLibraryHint(Diagnostic &diagnostic)
     const std::size_t close = message.find('"', open + 1);
     if (close == std::string_view::npos)
         return;
-    const std::string_view header = message.substr(open + 1, close - open - 1);
+    // A copy: the message grows below, which may move the text a view of it would point into.
+    const std::string header(message.substr(open + 1, close - open - 1));
     if (!isHostLibraryHeader(header))
         return;
     diagnostic.message += " — NVRTC has no host C++ standard library; use <cuda/std/...> headers";

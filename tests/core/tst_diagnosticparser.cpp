@@ -18,6 +18,7 @@ class TestDiagnosticParser : public QObject
 private Q_SLOTS:
     void errorsAndWarningsWithTabs();
     void hostLibraryHeaderGetsHint();
+    void hostLibraryHintForEveryCHeader();
     void missingIncludeIsCatastrophicWithoutHint();
     void commandLineErrorHasNoLocation();
     void instantiationNotes();
@@ -82,6 +83,24 @@ void TestDiagnosticParser::hostLibraryHeaderGetsHint()
     QVERIFY(d.message.starts_with("cannot open source file \"cstdlib\""));
     QVERIFY(d.message.find("no host C++ standard library") != std::string::npos);
     QVERIFY(d.message.find("<cuda/std/cstdlib>") != std::string::npos);
+}
+
+// Found by fuzz/fuzz_diagnostic under ASan: the header's name was a view into the message that
+// the hint then grew, so naming its <cuda/std/...> equivalent read freed memory. Each C header
+// and its equivalent, in messages of every length up to the heap.
+void TestDiagnosticParser::hostLibraryHintForEveryCHeader()
+{
+    const std::pair<const char *, const char *> headers[] = {
+        {"math.h", "cmath"}, {"stdint.h", "cstdint"}, {"time.h", "ctime"}, {"bit", "bit"}};
+    for (const auto &[header, equivalent] : headers) {
+        const std::string log =
+            std::string("k.cu(1): catastrophic error: cannot open source file \"") + header +
+            "\"\n";
+        const auto diagnostics = parseNvrtcLog(log);
+        QCOMPARE(diagnostics.size(), std::size_t(1));
+        const std::string expected = std::string("(here <cuda/std/") + equivalent + ">)";
+        QVERIFY2(diagnostics[0].message.ends_with(expected), diagnostics[0].message.c_str());
+    }
 }
 
 void TestDiagnosticParser::missingIncludeIsCatastrophicWithoutHint()
