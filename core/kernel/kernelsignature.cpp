@@ -419,6 +419,8 @@ std::size_t lineOffset(const std::string &text, int line)
 // same statement; npos when there is none.
 std::size_t findDeclaration(const std::string &text, const std::string &name, std::size_t from)
 {
+    if (name.empty())
+        return std::string::npos; // "" is found everywhere, and the search would not move on
     std::size_t at = from;
     while ((at = text.find(name, at)) != std::string::npos) {
         const std::size_t end = at + name.size();

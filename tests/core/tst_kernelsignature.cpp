@@ -60,6 +60,7 @@ private Q_SLOTS:
     void ptxSizes();
     void ptxSizeMismatch();
     void missingDeclaration();
+    void emptyNameIsNotFound();
 };
 
 void TestKernelSignature::readsQualifiersAndTypes()
@@ -303,6 +304,22 @@ void TestKernelSignature::missingDeclaration()
     QCOMPARE(signature.error,
              std::string("the declaration of kernel 'gone' was not found in the source"));
     QVERIFY(!signature.drivable());
+}
+
+// Found by fuzz/fuzz_signature: a kernel whose name reads as empty made the search for its
+// declaration find "" at the same place forever.
+void TestKernelSignature::emptyNameIsNotFound()
+{
+    for (const char *readable : {"", "<int>", "ns::"}) {
+        KernelInfo kernel;
+        kernel.readableName = readable;
+        kernel.externC = true;
+        kernel.sourceLine = 1;
+        const KernelSignature signature =
+            parseKernelSignature("__global__ void k(int *a) {}", "", kernel);
+        QVERIFY(!signature.error.empty());
+        QVERIFY(!signature.drivable());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestKernelSignature)
