@@ -30,6 +30,7 @@ void printUsage(std::ostream &out)
            "  inspect PROJECT.cuwb why the kernel is slow, line by line (GPU counters)\n"
            "  compare A.cuwb B.cuwb two variants side by side: time, metrics, counters\n"
            "  worker              serve the worker protocol on stdin/stdout (for the GUI)\n"
+           "  compile-server      serve compile requests on stdin/stdout (for the GUI)\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
            "Options:\n"
@@ -83,6 +84,8 @@ int help(const std::vector<std::string> &arguments)
         printCompareHelp(std::cout);
     } else if (arguments.front() == "worker") {
         printWorkerHelp(std::cout);
+    } else if (arguments.front() == "compile-server") {
+        printCompileServerHelp(std::cout);
     } else {
         std::cerr << "cuwb: no help for unknown command '" << arguments.front() << "'\n";
         return ExitUsage;
@@ -139,6 +142,9 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "worker") {
         return runWorker(rest);
+    }
+    if (command == "compile-server") {
+        return runCompileServer(rest);
     }
     std::cerr << "cuwb: unknown command '" << command << "'\n"
               << "Run 'cuwb help' for the list of commands.\n";

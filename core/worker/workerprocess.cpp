@@ -183,11 +183,23 @@ void WorkerProcess::requestCancel()
     }
 }
 
+void WorkerProcess::stopRequest()
+{
+    m_stopRequested.store(true);
+    if (m_cancelPipe[1] >= 0) {
+        const char byte = 3;
+        [[maybe_unused]] const ssize_t ignored = ::write(m_cancelPipe[1], &byte, 1);
+    }
+}
+
 WorkerProcess::Reply WorkerProcess::request(nlohmann::json request, double timeoutSeconds)
 {
     if (m_cancelled.load()) {
         kill();
         return Reply{Failure::Cancelled, {}, "the request was cancelled"};
+    }
+    if (m_stopRequested.exchange(false)) {
+        return Reply{Failure::Cancelled, {}, "the request was stopped"};
     }
     // A worker that exited after its last reply (context lost) is replaced silently.
     if (running()) {
@@ -325,6 +337,9 @@ WorkerProcess::Reply WorkerProcess::start()
     nlohmann::json hello = makeHelloRequest();
     hello["id"] = id;
     Reply reply = exchange(hello, id, m_options.startTimeoutSeconds + m_options.linkSlackSeconds);
+    if (reply.failure == Failure::Cancelled) {
+        return reply; // stopped while starting: not a failure to start
+    }
     if (!reply.ok()) {
         kill();
         if (remote() && reply.failure == Failure::Crashed) {
@@ -428,6 +443,9 @@ WorkerProcess::Reply WorkerProcess::exchange(const nlohmann::json &message, long
 
         if (m_cancelled.load()) {
             return fail(Failure::Cancelled, "the request was cancelled");
+        }
+        if (m_stopRequested.exchange(false)) {
+            return fail(Failure::Cancelled, "the request was stopped");
         }
         const auto left = deadline - Clock::now();
         if (left <= Clock::duration::zero()) {

@@ -93,6 +93,14 @@ public:
     // clients, when it passes to the next one (a late cancel of one client's measurement must
     // not cut short another's request).
     void clearCancelRequest() { m_cancelRequested.store(false); }
+    // Safe from any thread: the request in flight fails at once with Cancelled and the worker
+    // is killed (between requests: the next one fails unsent); unlike cancel(), the request
+    // after it starts a fresh worker. For a worker whose request cannot stop early on its own (the
+    // compile server: NVRTC has no cancel), superseded by a newer one.
+    void stopRequest();
+    void clearStopRequest() { m_stopRequested.store(false); }
+    // The waitpid status of the last worker that ended (its signal, for a message).
+    [[nodiscard]] int lastExitStatus() const { return m_exitStatus; }
 
     static constexpr std::size_t kStderrTailBytes = 8192;
 
@@ -120,6 +128,7 @@ private:
     std::set<std::string> m_imagesSent;
     std::atomic<bool> m_cancelled{false};
     std::atomic<bool> m_cancelRequested{false};
+    std::atomic<bool> m_stopRequested{false};
     int m_cancelPipe[2] = {-1, -1}; // cancel() writes a byte, exchange() polls for it
 };
 

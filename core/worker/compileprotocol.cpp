@@ -1,0 +1,106 @@
+#include "worker/compileprotocol.h"
+
+#include "compiler/compilejson.h"
+#include "util/base64.h"
+#include "util/jsonread.h"
+
+namespace cuwb {
+
+namespace {
+
+using json = nlohmann::json;
+
+void requireType(const json &message, const char *type)
+{
+    if (!message.is_object() || message.value("type", std::string()) != type)
+        jsonread::malformed(message, std::string("not a '") + type + "' message");
+}
+
+Severity severityFromName(const std::string &name)
+{
+    for (const Severity severity :
+         {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note}) {
+        if (name == severityName(severity))
+            return severity;
+    }
+    return Severity::Error;
+}
+
+Diagnostic diagnosticFromJson(const json &j)
+{
+    Diagnostic diagnostic;
+    diagnostic.file = j.value("file", std::string());
+    diagnostic.line = j.value("line", 0);
+    diagnostic.column = j.value("column", 0);
+    diagnostic.severity = severityFromName(j.value("severity", std::string("error")));
+    diagnostic.catastrophic = j.value("catastrophic", false);
+    diagnostic.code = j.value("code", std::string());
+    diagnostic.message = j.value("message", std::string());
+    if (const auto notes = j.find("notes"); notes != j.end() && notes->is_array()) {
+        for (const json &note : *notes)
+            diagnostic.notes.push_back(diagnosticFromJson(note));
+    }
+    return diagnostic;
+}
+
+} // namespace
+
+json makeCompileRequest(std::string_view source, std::string_view fileName,
+                        const CompileOptions &options)
+{
+    return json{{"type", message::kCompile},
+                {"source", source},
+                {"fileName", fileName},
+                {"options", options}};
+}
+
+CompileJob parseCompileRequest(const json &message)
+{
+    requireType(message, message::kCompile);
+    CompileJob job;
+    message.at("source").get_to(job.source);
+    message.at("fileName").get_to(job.fileName);
+    message.at("options").get_to(job.options);
+    return job;
+}
+
+json makeCompiledReply(const json &id, const CompileResult &result)
+{
+    const json body{{"success", result.success},
+                    {"fileName", result.fileName},
+                    {"options", result.options},
+                    {"diagnostics", result.diagnostics},
+                    {"log", result.log},
+                    {"ptx", result.ptx},
+                    {"cubin", toBase64(result.cubin)},
+                    {"kernels", result.kernels},
+                    {"compileTimeMs", result.compileTimeMs},
+                    {"fromCache", result.fromCache},
+                    {"failureMessage", result.failureMessage}};
+    return json{{"id", id}, {"type", message::kCompiled}, {"result", body}};
+}
+
+CompileResult parseCompiledReply(const json &message)
+{
+    requireType(message, message::kCompiled);
+    const json &body = message.at("result");
+    CompileResult result;
+    body.at("success").get_to(result.success);
+    body.at("fileName").get_to(result.fileName);
+    body.at("options").get_to(result.options);
+    for (const json &diagnostic : body.at("diagnostics"))
+        result.diagnostics.push_back(diagnosticFromJson(diagnostic));
+    body.at("log").get_to(result.log);
+    body.at("ptx").get_to(result.ptx);
+    if (!fromBase64(body.at("cubin").get<std::string>(), result.cubin))
+        jsonread::malformed(message, "the CUBIN is not base64");
+    body.at("kernels").get_to(result.kernels);
+    result.compileTimeMs = body.value("compileTimeMs", 0.0);
+    result.fromCache = body.value("fromCache", false);
+    result.failureMessage = body.value("failureMessage", std::string());
+    if (result.success)
+        result.lineMap = PtxLineMap::build(result.ptx, result.fileName);
+    return result;
+}
+
+} // namespace cuwb
