@@ -3,11 +3,14 @@
 #include "gui/automation/inspectscreenshotrunner.h"
 #include "gui/automation/lessonscreenshotrunner.h"
 #include "gui/automation/screenshotrunner.h"
+#include "gui/automation/sessionscript.h"
 #include "gui/automation/sweepscreenshotrunner.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/history/historypanel.h"
+#include "gui/recovery/autosavecontroller.h"
+#include "gui/recovery/autosavestore.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/samplesmenu.h"
 
@@ -19,6 +22,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <cstdio>
 #include <memory>
@@ -186,6 +190,24 @@ int main(int argc, char *argv[])
         QObject::tr("With --screenshot: both sides' measurements from cuwb compare --json "
                     "(with --compare-a/--compare-b for their inspections)."),
         QStringLiteral("compare.json"));
+    // Hidden: the session script of tests that run this program and kill it (SessionScript).
+    QCommandLineOption scriptRecoveryOption(
+        QStringLiteral("script-recovery"),
+        QObject::tr("Answer the restore offer with restore, discard or later."),
+        QStringLiteral("answer"));
+    QCommandLineOption scriptTypeOption(
+        QStringLiteral("script-type"),
+        QObject::tr("Type this text at the end of the current buffer once started."),
+        QStringLiteral("text"));
+    QCommandLineOption scriptReportOption(
+        QStringLiteral("script-report"),
+        QObject::tr("Write what the window shows, as JSON, to this file once started."),
+        QStringLiteral("file.json"));
+    for (QCommandLineOption *option :
+         {&scriptRecoveryOption, &scriptTypeOption, &scriptReportOption}) {
+        option->setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(*option);
+    }
     parser.addOptions({screenshotOption, sizeOption,          screenOption,    cursorOption,
                        samplesOption,    runOption,           measureOption,   metricsOption,
                        sweepOption,      presetOption,        openSweepOption, baselineOption,
@@ -195,6 +217,13 @@ int main(int argc, char *argv[])
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
+    const bool scripted = parser.isSet(scriptRecoveryOption) || parser.isSet(scriptTypeOption) ||
+                          parser.isSet(scriptReportOption);
+    if (scripted && !screenshotPath.isEmpty()) {
+        printError(QObject::tr("--script-recovery, --script-type and --script-report drive an "
+                               "interactive window: leave out --screenshot"));
+        return 2;
+    }
     if (parser.isSet(measureOption) && screenshotPath.isEmpty()) {
         printError(QObject::tr("--measure needs --screenshot FILE"));
         return 2;
@@ -379,7 +408,21 @@ int main(int argc, char *argv[])
     settings.historyPath = scratchSettings
                                ? scratchSettings->filePath(QStringLiteral("history.sqlite"))
                                : cuwb::defaultHistoryPath();
+    // A screenshot leaves no autosaves behind and offers none.
+    settings.autosaveRoot = screenshotPath.isEmpty() ? cuwb::defaultAutosaveRoot() : QString();
     cuwb::MainWindow window(settings);
+    std::unique_ptr<cuwb::SessionScript> script;
+    if (scripted) {
+        script = std::make_unique<cuwb::SessionScript>(&window);
+        if (parser.isSet(scriptRecoveryOption) &&
+            !script->setRecoveryAnswer(parser.value(scriptRecoveryOption))) {
+            printError(QObject::tr("--script-recovery takes restore, discard or later, not '%1'")
+                           .arg(parser.value(scriptRecoveryOption)));
+            return 2;
+        }
+        script->setTypedText(parser.value(scriptTypeOption));
+        script->setReportPath(parser.value(scriptReportOption));
+    }
 
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {
@@ -477,5 +520,24 @@ int main(int argc, char *argv[])
         });
     }
     window.show();
+    // Once the window is up: offer what a session that did not end cleanly left unsaved.
+    cuwb::AutosaveController *autosave = window.autosaveController();
+    if (script) {
+        script->start();
+        const auto scriptNext = [&script] {
+            const QString error = script->recoveryChecked();
+            if (!error.isEmpty()) {
+                printError(error);
+                QCoreApplication::exit(1);
+            }
+        };
+        if (autosave)
+            QObject::connect(autosave, &cuwb::AutosaveController::recoveryChecked, &window,
+                             scriptNext);
+        else
+            QTimer::singleShot(0, &window, scriptNext);
+    }
+    if (autosave)
+        QTimer::singleShot(0, &window, [&window, autosave] { autosave->offerRecovery(&window); });
     return app.exec();
 }

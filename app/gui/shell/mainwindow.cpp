@@ -23,6 +23,7 @@
 #include "gui/lesson/lessonpanel.h"
 #include "gui/measure/measurementpanel.h"
 #include "gui/measure/measureoptionsdialog.h"
+#include "gui/recovery/autosavecontroller.h"
 #include "gui/run/bufferpagemodel.h"
 #include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
@@ -81,6 +82,13 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     }
     if (!m_settings.historyPath.isEmpty())
         m_historyPanel->setDatabasePath(m_settings.historyPath);
+    if (!m_settings.autosaveRoot.isEmpty()) {
+        m_autosave = new AutosaveController(m_tabs, m_settings.autosaveRoot, this);
+        connect(m_autosave, &AutosaveController::statusMessage, this,
+                [this](const QString &message) { statusBar()->showMessage(message, 15000); });
+        if (!m_autosave->isActive())
+            statusBar()->showMessage(m_autosave->errorMessage(), 15000);
+    }
     updateSweepBase();
     if (m_settings.probeDevices) {
         setRunAvailability(false, tr("Run needs a CUDA GPU: still looking for one"));

@@ -19,6 +19,7 @@ class QTabWidget;
 
 namespace cuwb {
 
+class AutosaveController;
 class CompileController;
 class CompileOptionsWidget;
 class CompileStatusWidget;
@@ -72,6 +73,9 @@ public:
         // The run history's database; empty: none (tests). The application passes
         // defaultHistoryPath().
         QString historyPath;
+        // Where unsaved buffers are autosaved (recovery/autosavestore.h); empty: nowhere
+        // (tests, screenshots). The application passes defaultAutosaveRoot().
+        QString autosaveRoot;
     };
 
     explicit MainWindow(const Settings &settings, QWidget *parent = nullptr);
@@ -136,6 +140,8 @@ public:
     [[nodiscard]] SweepPanel *sweepPanel() const { return m_sweepPanel; }
     [[nodiscard]] SweepController *sweepController() const { return m_sweepController; }
     [[nodiscard]] HistoryPanel *historyPanel() const { return m_historyPanel; }
+    // Null when Settings::autosaveRoot is empty.
+    [[nodiscard]] AutosaveController *autosaveController() const { return m_autosave; }
     [[nodiscard]] LessonPanel *lessonPanel() const { return m_lessonPanel; }
     [[nodiscard]] QDockWidget *lessonDock() const { return m_lessonDock; }
     // Brings the Lesson dock to the front, beside the Sweep dock (the --lesson screenshot).
@@ -288,6 +294,7 @@ private:
     SweepPanel *m_sweepPanel = nullptr;
     QDockWidget *m_sweepDock = nullptr;
     HistoryPanel *m_historyPanel = nullptr;
+    AutosaveController *m_autosave = nullptr;
     QDockWidget *m_historyDock = nullptr;
     LessonPanel *m_lessonPanel = nullptr;
     QDockWidget *m_lessonDock = nullptr;
