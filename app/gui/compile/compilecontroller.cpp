@@ -1,7 +1,8 @@
 #include "gui/compile/compilecontroller.h"
 
-#include "compiler/kernelcompiler.h"
 #include "gui/common/qtconvert.h"
+#include "gui/device/deviceprobe.h"
+#include "worker/isolatedcompiler.h"
 
 #include <exception>
 
@@ -11,12 +12,13 @@ namespace {
 
 constexpr int kDefaultDebounceMs = 400;
 
-// Runs on the worker thread. Nothing may escape: an exception becomes a failed result.
-CompileResult runCompile(const std::shared_ptr<KernelCompiler> &compiler, const std::string &source,
-                         const std::string &fileName, const CompileOptions &options)
+// Runs on the compile thread. Nothing may escape: an exception becomes a failed result.
+CompileResult runCompile(const std::shared_ptr<IsolatedCompiler> &compiler,
+                         const std::string &source, const std::string &fileName,
+                         const CompileOptions &options, quint64 job)
 {
     try {
-        return compiler->compile(source, fileName, options);
+        return compiler->compile(source, fileName, options, job);
     } catch (const std::exception &error) {
         CompileResult result;
         result.fileName = fileName;
@@ -36,7 +38,8 @@ CompileResult runCompile(const std::shared_ptr<KernelCompiler> &compiler, const 
 
 CompileController::CompileController(QObject *parent)
     : QObject(parent)
-    , m_compiler(std::make_shared<KernelCompiler>())
+    // The cuwb beside this program serves `compile-server`, as it serves `worker`.
+    , m_compiler(std::make_shared<IsolatedCompiler>(toStdString(DeviceProbe::findCli())))
     , m_jobs(
           this, &m_pool, [this](quint64 id, CompileResult &&result) { jobEnded(id, &result); },
           [this](quint64 id) { jobEnded(id, nullptr); },
@@ -44,6 +47,9 @@ CompileController::CompileController(QObject *parent)
 {
     qRegisterMetaType<cuwb::CompileResult>();
     m_pool.setMaxThreadCount(1);
+    // The compiler process is killed when the thread that started it ends (PR_SET_PDEATHSIG):
+    // the thread must not expire between compiles.
+    m_pool.setExpiryTimeout(-1);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kDefaultDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &CompileController::compileNow);
@@ -52,7 +58,28 @@ CompileController::CompileController(QObject *parent)
 CompileController::~CompileController()
 {
     m_debounce.stop();
+    m_compiler->stopUpTo(m_jobs.newest()); // no waiting for a long compile to end
     m_pool.waitForDone();
+}
+
+void CompileController::cancel()
+{
+    m_debounce.stop();
+    if (m_jobs.isBusy())
+        m_compiler->stopUpTo(m_jobs.newest());
+}
+
+void CompileController::setCliPath(const QString &path)
+{
+    m_compiler->setCuwbPath(toStdString(path));
+}
+
+void CompileController::setLimits(double timeSeconds, quint64 memoryBytes)
+{
+    IsolatedCompiler::Limits limits;
+    limits.timeSeconds = timeSeconds;
+    limits.memoryBytes = memoryBytes;
+    m_compiler->setLimits(limits);
 }
 
 void CompileController::setSourceProvider(SourceProvider provider)
@@ -102,12 +129,15 @@ quint64 CompileController::submit(const CompileRequest &request)
     for (const QString &dir : request.extraIncludeDirs)
         options.includeDirs.push_back(toStdString(dir));
     const bool wasBusy = m_jobs.isBusy();
-    m_documents[m_jobs.newest() + 1] = request.documentId;
+    // Whatever runs or waits is superseded: stop it rather than wait for it.
+    if (wasBusy)
+        m_compiler->stopUpTo(m_jobs.newest());
+    const quint64 job = m_jobs.newest() + 1;
+    m_documents[job] = request.documentId;
     const quint64 id =
         m_jobs.submit([compiler = m_compiler, source = toStdString(request.source),
-                       fileName = toStdString(request.fileName), options = std::move(options)] {
-            return runCompile(compiler, source, fileName, options);
-        });
+                       fileName = toStdString(request.fileName), options = std::move(options),
+                       job] { return runCompile(compiler, source, fileName, options, job); });
     if (!wasBusy)
         Q_EMIT busyChanged(true);
     return id;

@@ -1,9 +1,12 @@
-// CompileController: compiles as the user types, never on the GUI thread. Text changes
-// restart a debounce timer; when it fires (or on compileNow()) the source provider supplies
-// the current source, which is compiled on a single worker thread through one shared
-// KernelCompiler (so its cache serves repeats). A newer request supersedes an older one: at
-// most one compile runs and at most one waits (the newest); a finished result whose job id is
-// no longer the newest is dropped.
+// CompileController: compiles as the user types, never on the GUI thread and never in the GUI
+// process. Text changes restart a debounce timer; when it fires (or on compileNow()) the source
+// provider supplies the current source, which a single long-lived thread hands to the compiler
+// process, `cuwb compile-server`, through IsolatedCompiler (worker/isolatedcompiler.h): NVRTC can
+// crash, hang or eat memory on hostile text, and then only that process dies; the result says
+// why and the editor keeps its text. The server lives between compiles and its cache serves
+// repeats. A newer request supersedes an older one: the compile in flight is stopped (its
+// process killed, so a 30 s compile does not hold up the next edit), at most one waits (the
+// newest), and a finished result whose job id is no longer the newest is dropped.
 #pragma once
 
 #include "compiler/compileoptions.h"
@@ -23,7 +26,7 @@
 
 namespace cuwb {
 
-class KernelCompiler;
+class IsolatedCompiler;
 
 struct CompileRequest
 {
@@ -57,12 +60,21 @@ public:
     // Cancels the debounce and compiles the provider's source now. Returns the job id, 0 if
     // there was nothing to compile.
     quint64 compileNow();
-    // Queues one request directly (supersedes any waiting one). Returns its job id.
+    // Queues one request directly (supersedes and stops the running and the waiting one).
+    // Returns its job id.
     quint64 submit(const CompileRequest &request);
+    // Stops the compile in flight and drops the waiting one; the newest job then ends with a
+    // "stopped" result. Nothing happens when no compile runs.
+    void cancel();
+
+    // The cuwb that serves `compile-server` (default: DeviceProbe::findCli()).
+    void setCliPath(const QString &path);
+    // The compiler process's time and memory limits (defaults: IsolatedCompiler::defaultLimits).
+    void setLimits(double timeSeconds, quint64 memoryBytes);
 
     [[nodiscard]] bool isBusy() const { return m_jobs.isBusy(); }
     [[nodiscard]] quint64 latestJobId() const { return m_jobs.newest(); }
-    [[nodiscard]] KernelCompiler &compiler() { return *m_compiler; }
+    [[nodiscard]] IsolatedCompiler &compiler() { return *m_compiler; }
 
 Q_SIGNALS:
     void compileStarted(quint64 jobId, int documentId);
@@ -75,11 +87,11 @@ private:
     // A job ended: its result (the newest job's) or null (discarded).
     void jobEnded(quint64 id, CompileResult *result);
 
-    std::shared_ptr<KernelCompiler> m_compiler;
+    std::shared_ptr<IsolatedCompiler> m_compiler;
     SourceProvider m_provider;
     CompileOptions m_options;
     QTimer m_debounce;
-    QThreadPool m_pool;                 // one thread: one NVRTC compile at a time
+    QThreadPool m_pool; // one thread for good: the compiler process dies with the thread
     std::map<quint64, int> m_documents; // the document of each job not yet ended
     JobTracker<CompileResult> m_jobs;
 };

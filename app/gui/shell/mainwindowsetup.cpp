@@ -348,6 +348,10 @@ void MainWindow::createMenus()
     QAction *compile =
         build->addAction(tr("&Compile"), m_controller, &CompileController::compileNow);
     compile->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    QAction *stopCompile =
+        build->addAction(tr("&Stop Compile"), m_controller, &CompileController::cancel);
+    stopCompile->setObjectName(QStringLiteral("stopCompileAction"));
+    stopCompile->setToolTip(tr("Stop the compile in flight (its compiler process is killed)"));
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_launchPanel->runAction());
