@@ -30,7 +30,7 @@ class IsolatedCompiler
 public:
     struct Limits
     {
-        double timeSeconds = 60.0;                          // per compile; the server is killed
+        double timeSeconds = 180.0;                         // per compile; the server is killed
         std::uint64_t memoryBytes = std::uint64_t(4) << 30; // the server's RLIMIT_AS; 0: none
     };
     // The defaults, or CUWB_COMPILE_TIME_LIMIT (seconds) and CUWB_COMPILE_MEMORY_LIMIT_MB
