@@ -2,6 +2,7 @@
 // and lists GPUs with the same core library the GUI uses, so CI, scripts and classrooms get
 // the GUI's answers without a display.
 #include "commands.h"
+#include "compilercrash.h"
 
 #include "cuda/driverapi.h"
 #include "cuda/nvrtcinfo.h"
@@ -108,6 +109,7 @@ int run(const std::vector<std::string> &arguments)
         return printVersion();
     }
     if (command == "compile") {
+        explainCompilerCrashes("compile");
         return runCompile(rest);
     }
     if (command == "occupancy") {
@@ -117,6 +119,7 @@ int run(const std::vector<std::string> &arguments)
         return runDevices(rest);
     }
     if (command == "check") {
+        explainCompilerCrashes("check");
         return runCheck(rest);
     }
     if (command == "run") {
