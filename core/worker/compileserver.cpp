@@ -144,6 +144,10 @@ struct ServeContext
 void serve(ServeContext &context)
 {
     installAlternateSignalStack();
+    if (context.options.memoryLimitBytes > 0 && kSanitizerReservesAddressSpace) {
+        std::fputs("cuwb compile-server: built with a sanitizer, so no memory limit\n", stderr);
+        context.options.memoryLimitBytes = 0;
+    }
     if (context.options.memoryLimitBytes > 0) {
         const rlimit limit{context.options.memoryLimitBytes, context.options.memoryLimitBytes};
         if (setrlimit(RLIMIT_AS, &limit) != 0)

@@ -21,6 +21,20 @@
 
 namespace cuwb {
 
+// AddressSanitizer and ThreadSanitizer reserve terabytes of address space for their shadow
+// memory, so under them no address-space limit can hold: the server ignores it (and says so).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizerReservesAddressSpace = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kSanitizerReservesAddressSpace = true;
+#else
+inline constexpr bool kSanitizerReservesAddressSpace = false;
+#endif
+#else
+inline constexpr bool kSanitizerReservesAddressSpace = false;
+#endif
+
 struct CompileServerOptions
 {
     // RLIMIT_AS of the whole process (NVRTC's libraries and the compile stack included);

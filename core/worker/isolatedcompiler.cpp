@@ -154,7 +154,8 @@ void IsolatedCompiler::stopUpTo(std::uint64_t job)
 CompileResult IsolatedCompiler::compile(std::string_view source, std::string_view fileName,
                                         const CompileOptions &options, std::uint64_t job)
 {
-    const std::string stopped = "The compile was stopped: a newer edit or Cancel replaced it.";
+    const std::string stopped =
+        "The compile was stopped: a newer edit or Build > Stop Compile ended it.";
     double timeSeconds = 0;
     std::uint64_t memoryBytes = 0;
     std::string cuwb;

@@ -7,6 +7,7 @@
 #include "gui/editor/document.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/shell/mainwindow.h"
+#include "worker/compileserver.h"
 #include "worker/isolatedcompiler.h"
 
 #include <QFile>
@@ -135,6 +136,8 @@ private Q_SLOTS:
 
     void theMemoryLimitStopsARunawayCompile()
     {
+        if (kSanitizerReservesAddressSpace)
+            QSKIP("a sanitizer's shadow memory leaves no room for an address-space limit");
         CompileController controller;
         useBuildCuwb(controller);
         // The default 4 GiB would take a 10 MB expression; a lower limit, a smaller one.

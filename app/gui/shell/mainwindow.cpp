@@ -79,7 +79,7 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
         m_deviceProbe->setCliPath(m_settings.cliPath);
         m_runController->setCliPath(m_settings.cliPath);
         m_sweepController->setCliPath(m_settings.cliPath);
-        m_controller->setCliPath(m_settings.cliPath);
+        // Not the compiler process: cliPath may name a stand-in worker, compiles need cuwb.
     }
     if (!m_settings.historyPath.isEmpty())
         m_historyPanel->setDatabasePath(m_settings.historyPath);
