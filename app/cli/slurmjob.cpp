@@ -289,21 +289,6 @@ std::string makeJobDir(const std::optional<std::string> &jobDir, const std::stri
     return text;
 }
 
-std::string taskLogPath(const std::string &jobDir, int task)
-{
-    return jobDir + "/task-" + std::to_string(task) + ".log";
-}
-
-std::string taskResultPath(const std::string &jobDir, int task)
-{
-    return jobDir + "/task-" + std::to_string(task) + ".json";
-}
-
-std::string taskStatusPath(const std::string &jobDir, int task)
-{
-    return jobDir + "/task-" + std::to_string(task) + ".status";
-}
-
 std::string arrayScript(const ArrayScript &script, const SlurmOptions &options)
 {
     std::ostringstream out;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "argumentparser.h"
+#include "util/jobfolder.h"
 
 #include <functional>
 #include <optional>
@@ -74,10 +75,6 @@ struct ArrayScript
 
 // The batch script of the array (#!/bin/sh, #SBATCH lines, the command, the status file).
 std::string arrayScript(const ArrayScript &script, const SlurmOptions &options);
-
-std::string taskLogPath(const std::string &jobDir, int task);
-std::string taskResultPath(const std::string &jobDir, int task);
-std::string taskStatusPath(const std::string &jobDir, int task);
 
 // The outcome of one task after the job ended.
 struct TaskOutcome

@@ -138,7 +138,7 @@ int runSlurmSweep(const SlurmSweepRequest &request)
         std::cerr << "cuwb sweep: " << failures.size() << " of " << slurm.tasks
                   << " shards failed; run them again with: sbatch --array=" << again << ' '
                   << scriptPath << "\nthen merge: cuwb merge " << jobDir << "/task-*.json -o "
-                  << jobDir << "/result.json\n";
+                  << mergedResultPath(jobDir) << '\n';
         return ExitFailure;
     }
     SweepMerge merge = mergeSweepShards(shards);
@@ -148,7 +148,7 @@ int runSlurmSweep(const SlurmSweepRequest &request)
     }
     const SweepResult &result = *merge.result;
     printSweepSummary(std::cout, result);
-    const std::string merged = jobDir + "/result.json";
+    const std::string merged = mergedResultPath(jobDir);
     if (const std::string problem = writeTextFile(merged, serializeSweepResult(result));
         !problem.empty()) {
         std::cerr << "cuwb sweep: " << problem << '\n';

@@ -35,6 +35,28 @@ std::string nowIso8601()
     return text;
 }
 
+// The points of `expansion` (of `shard` only, when given) as pending, or skipped with their
+// reason.
+void addExpandedPoints(SweepResult &result, const SweepExpansion &expansion,
+                       const std::optional<ShardSelection> &shard)
+{
+    if (shard) {
+        result.shard = SweepShard{shard->index, shard->count, expansion.points.size()};
+    }
+    for (const SweepPoint &point : expansion.points) {
+        if (shard && !inShard(point.index, *shard)) {
+            continue;
+        }
+        SweepPointResult r;
+        r.point = point;
+        if (!point.runnable()) {
+            r.status = PointStatus::Skipped;
+            r.message = point.skipReason;
+        }
+        result.points.push_back(std::move(r));
+    }
+}
+
 // What a point costs beyond its samples when all goes well (the goal of the worker path).
 constexpr double kPointOverheadSeconds = 0.02;
 constexpr double kHelloTimeoutSeconds = 60.0;
@@ -247,6 +269,21 @@ void SweepRunner::clearCancel()
     m_cancel.store(false);
 }
 
+SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
+                          const SweepContext &context, const ArchLimits *limits)
+{
+    SweepResult result;
+    result.projectName = context.projectName;
+    result.kernel = base.launch.kernel;
+    result.sourceHash = sourceHashFnv1a64(base.source);
+    result.spec = spec;
+    result.startedAt = nowIso8601();
+    const SweepExpansion expansion = expandSweep(spec, base, limits);
+    result.error = expansion.error;
+    addExpandedPoints(result, expansion, std::nullopt);
+    return result;
+}
+
 SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
                              const SweepContext &context)
 {
@@ -266,21 +303,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         return std::move(result);
     };
     const auto fillPoints = [&](const SweepExpansion &expansion) {
-        if (m_shard) {
-            result.shard = SweepShard{m_shard->index, m_shard->count, expansion.points.size()};
-        }
-        for (const SweepPoint &point : expansion.points) {
-            if (m_shard && !inShard(point.index, *m_shard)) {
-                continue;
-            }
-            SweepPointResult r;
-            r.point = point;
-            if (!point.runnable()) {
-                r.status = PointStatus::Skipped;
-                r.message = point.skipReason;
-            }
-            result.points.push_back(std::move(r));
-        }
+        addExpandedPoints(result, expansion, m_shard);
     };
 
     // The device first: its limits decide which points can run, its architecture what the

@@ -66,6 +66,12 @@ SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
 // rooflineMetrics() when the spec asks for the roofline.
 MetricsRequest pointMetricsRequest(const SweepSpec &spec);
 
+// The sweep before any point is measured, as a sweep measured elsewhere (a Slurm job array)
+// starts: every point pending, or skipped with its reason against `limits` when given; the
+// expansion's error when the spec cannot be expanded. Started now.
+SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
+                          const SweepContext &context, const ArchLimits *limits);
+
 class SweepRunner
 {
 public:

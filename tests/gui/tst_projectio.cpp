@@ -8,6 +8,7 @@
 #include "gui/shell/projectcontroller.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -173,6 +174,42 @@ private Q_SLOTS:
         QVERIFY(m_window->openPath(copy));
         QVERIFY(waitForLaunchOf(QStringLiteral("_Z5scalePffi")));
         QVERIFY(m_window->launchPanel()->launchSpec() == saved.launch);
+    }
+
+    void sweepSnapshotIsSelfContained()
+    {
+        // No project: a Slurm sweep has nothing to send.
+        ProjectController *projects = m_window->projectController();
+        QVERIFY(!projects->sweepSnapshot({}, {}).error.isEmpty());
+
+        // The sample's source file, edited and not saved, and its sweep replaced.
+        QVERIFY(m_window->openPath(vectorAddProject()));
+        QVERIFY(waitForLaunchOf(QStringLiteral("vector_add")));
+        RunRequest base = m_window->launchPanel()->runRequest();
+        base.source += "// edited, not saved\n";
+        SweepSpec spec;
+        SweepAxis axis;
+        axis.target = "block.x";
+        axis.kind = AxisValues::List;
+        axis.values = {"64", "128"};
+        spec.axes = {axis};
+        const SweepController::ProjectSnapshot snapshot = projects->sweepSnapshot(spec, base);
+        QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
+        QCOMPARE(snapshot.name, QStringLiteral("vector_add"));
+        QCOMPARE(snapshot.folder, QFileInfo(vectorAddProject()).absolutePath());
+
+        // Read back from another folder, it needs nothing beside it.
+        const ProjectLoad load = parseProject(snapshot.json);
+        QVERIFY2(load.project, load.error.c_str());
+        const Project &project = *load.project;
+        QVERIFY(project.sourcePath.empty());
+        QCOMPARE(project.inlineSource, base.source);
+        QVERIFY(project.sweep);
+        QCOMPARE(project.sweep->axes.size(), std::size_t(1));
+        QCOMPARE(project.sweep->axes[0].values, (std::vector<std::string>{"64", "128"}));
+        QVERIFY(std::find(project.options.includeDirs.begin(), project.options.includeDirs.end(),
+                          QFileInfo(vectorAddProject()).absolutePath().toStdString()) !=
+                project.options.includeDirs.end());
     }
 
     void savesASourceFileRelativeToTheProject()

@@ -247,6 +247,9 @@ void MainWindow::createDocks()
     m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
     m_projects->setSweepPanel(m_sweepPanel);
+    m_sweepController->setProjectSnapshot([this](const SweepSpec &spec, const RunRequest &base) {
+        return m_projects->sweepSnapshot(spec, base);
+    });
 
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
     m_defaultState = saveState();

@@ -143,6 +143,27 @@ Project ProjectController::currentProject(const QString &path) const
     return project;
 }
 
+SweepController::ProjectSnapshot ProjectController::sweepSnapshot(const SweepSpec &spec,
+                                                                  const RunRequest &base) const
+{
+    SweepController::ProjectSnapshot snapshot;
+    if (m_path.isEmpty()) {
+        snapshot.error = tr("A Slurm sweep runs a project file on the cluster: save the kernel "
+                            "as a project first (File > Save Project As).");
+        return snapshot;
+    }
+    Project project = currentProject(m_path);
+    resolveProjectPaths(project, toStdString(m_path)); // while the source path is still known
+    // The text the sweep was set up with, as a sweep here would measure it, saved or not.
+    project.sourcePath.clear();
+    project.inlineSource = base.source;
+    project.sweep = spec;
+    snapshot.name = toQString(project.name);
+    snapshot.folder = QFileInfo(m_path).absolutePath();
+    snapshot.json = serializeProject(project);
+    return snapshot;
+}
+
 bool ProjectController::saveTo(const QString &path)
 {
     const QString title = tr("Save Project");

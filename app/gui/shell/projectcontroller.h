@@ -7,6 +7,7 @@
 // and comes from the sweep panel, when there is one.
 #pragma once
 
+#include "gui/sweep/sweepcontroller.h"
 #include "project/project.h"
 
 #include <QObject>
@@ -51,6 +52,13 @@ public:
     [[nodiscard]] ThroughputExpressions throughputFor(const Document *document) const;
     // The project as it would be saved now to `path`.
     [[nodiscard]] Project currentProject(const QString &path) const;
+    // The project as a sweep elsewhere (a Slurm job's tasks) must run it, self-contained: the
+    // source of `base` inline (what a sweep here would measure, saved or not), the launch and
+    // options as the window has them, the include folders, input files and reference made absolute,
+    // the project source's folder on the include path, and `spec` as its sweep. Refused without a
+    // project file.
+    [[nodiscard]] SweepController::ProjectSnapshot sweepSnapshot(const SweepSpec &spec,
+                                                                 const RunRequest &base) const;
 
     // "line 4, column 12: expected ..." as the user sees it.
     static QString loadErrorText(const QString &path, const ProjectLoad &load);

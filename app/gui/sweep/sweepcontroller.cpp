@@ -5,6 +5,12 @@
 #include "gui/device/deviceprobe.h"
 #include "gui/sweep/sweepjob.h"
 
+#include "device/archlimits.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QRegularExpression>
+#include <QSaveFile>
 #include <QThread>
 
 #include <utility>
@@ -22,6 +28,8 @@ SweepController::SweepController(std::shared_ptr<SharedWorker> worker, QObject *
     , m_job(new SweepJob(m_shared))
     , m_program(DeviceProbe::findCli())
     , m_arguments({QStringLiteral("worker")})
+    , m_cli(m_program)
+    , m_slurmRun(new SlurmSweepRun(this))
 {
     m_thread->setObjectName(QStringLiteral("cuwb-sweep"));
     m_job->moveToThread(m_thread);
@@ -31,6 +39,14 @@ SweepController::SweepController(std::shared_ptr<SharedWorker> worker, QObject *
     connect(m_job, &SweepJob::finished, this, &SweepController::onFinished);
     connect(m_job, &SweepJob::workerRestarted, this, &SweepController::onRestarted);
     m_thread->start();
+    // A Slurm sweep's signals come on the GUI thread; the job id is the sweep's own.
+    connect(m_slurmRun, &SlurmSweepRun::pointFinished, this,
+            [this](const SweepPointResult &point, const SweepProgress &progress) {
+                onPoint(m_jobId, point, progress);
+            });
+    connect(m_slurmRun, &SlurmSweepRun::finished, this,
+            [this](const SweepResult &result) { onFinished(m_jobId, result); });
+    connect(m_slurmRun, &SlurmSweepRun::statusChanged, this, &SweepController::statusMessage);
 }
 
 SweepController::~SweepController()
@@ -48,6 +64,7 @@ SweepController::~SweepController()
 
 void SweepController::setCliPath(const QString &path)
 {
+    m_cli = path.isEmpty() ? DeviceProbe::findCli() : path;
     setWorkerCommand(path, {QStringLiteral("worker")});
 }
 
@@ -79,6 +96,10 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     m_result = SweepResult{};
     m_result.spec = spec;
     m_result.projectName = context.projectName;
+    if (m_slurm) {
+        startOnSlurm(spec, base, context);
+        return true;
+    }
     if (!m_available) {
         m_result.error = toStdString(m_unavailableReason.isEmpty()
                                          ? tr("Sweeps need a CUDA GPU, and none was found.")
@@ -101,8 +122,80 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     return true;
 }
 
+void SweepController::failAtStart(const QString &reason)
+{
+    m_result.error = toStdString(reason);
+    Q_EMIT sweepFinished(m_result);
+}
+
+void SweepController::startOnSlurm(const SweepSpec &spec, const RunRequest &base,
+                                   const SweepContext &context)
+{
+    if (!m_snapshot) {
+        failAtStart(tr("A Slurm sweep runs a project file on the cluster: open or save the "
+                       "kernel as a project first."));
+        return;
+    }
+    const ProjectSnapshot snapshot = m_snapshot(spec, base);
+    if (!snapshot.error.isEmpty()) {
+        failAtStart(snapshot.error);
+        return;
+    }
+    const std::optional<ArchLimits> limits = archLimits(base.options.arch);
+    SweepResult skeleton = sweepSkeleton(spec, base, context, limits ? &*limits : nullptr);
+    if (!skeleton.error.empty()) {
+        m_result = skeleton;
+        Q_EMIT sweepFinished(m_result);
+        return;
+    }
+    // A folder of its own per sweep, named as the command line names them.
+    QString name = snapshot.name;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("-"));
+    const QString parent = m_slurm->jobFolder.trimmed().isEmpty()
+                               ? QDir(snapshot.folder).filePath(QStringLiteral("cuwb-jobs"))
+                               : m_slurm->jobFolder.trimmed();
+    const QString jobDir = QDir(parent).absoluteFilePath(
+        name.left(40) + QLatin1Char('-') +
+        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
+    if (!QDir().mkpath(jobDir)) {
+        failAtStart(tr("cannot create the job folder %1").arg(jobDir));
+        return;
+    }
+    const QString project = QDir(jobDir).filePath(name.left(40) + QStringLiteral(".cuwb"));
+    QSaveFile file(project);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(snapshot.json.data(), qint64(snapshot.json.size())) !=
+            qint64(snapshot.json.size()) ||
+        !file.commit()) {
+        failAtStart(
+            tr("cannot write the project for the job to %1: %2").arg(project, file.errorString()));
+        return;
+    }
+
+    SlurmSweepRun::Request request;
+    request.cli = m_cli;
+    request.project = project;
+    request.jobDir = jobDir;
+    request.settings = *m_slurm;
+    // Another worker command than the CLI's own (a wrapper, the stand-in in tests) goes along.
+    if (m_program != m_cli || m_arguments != QStringList{QStringLiteral("worker")})
+        request.worker = (QStringList{m_program} + m_arguments).join(QLatin1Char(' '));
+    request.skeleton = skeleton;
+    m_result = skeleton;
+    setRunning(true);
+    Q_EMIT sweepStarted(skeleton);
+    Q_EMIT statusMessage(
+        tr("Submitting %1 shards to Slurm; job folder %2").arg(m_slurm->shards).arg(jobDir));
+    m_slurmRun->start(request);
+}
+
 void SweepController::cancel()
 {
+    if (QThread::currentThread() == thread() && m_slurmRun->isRunning()) {
+        m_slurmRun->cancel();
+        m_cancelRequested = true;
+        return;
+    }
     // From another thread only the job's bookkeeping is touched, under its lock.
     m_job->cancel(m_jobId.load());
     if (QThread::currentThread() == thread() && m_running)

@@ -6,6 +6,12 @@
 // for each point as it completes, in sweep order, and sweepFinished with the whole result. One
 // sweep at a time.
 //
+// With Slurm settings (setSlurm), a sweep goes to the cluster instead (slurmsweep.h): the
+// project as it is in the window (setProjectSnapshot) is written into a new job folder, `cuwb
+// sweep --slurm` submits and follows it, and the points come shard by shard, in no particular
+// order, with the same signals; statusMessage carries the job's progress. No GPU is needed
+// here for that.
+//
 // cancel() stops after the point in flight (its sampling is cut short and it stays pending);
 // the points measured before are kept and sweepFinished still comes, marked cancelled. A
 // worker that crashes or hangs at a point fails that point only: WorkerProcess starts a fresh
@@ -15,6 +21,7 @@
 // than wait for a point's deadline.
 #pragma once
 
+#include "gui/sweep/slurmsweep.h"
 #include "sweep/sweeprunner.h"
 
 #include <QObject>
@@ -22,6 +29,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -62,6 +70,26 @@ public:
     [[nodiscard]] bool isAvailable() const { return m_available; }
     [[nodiscard]] QString unavailableReason() const { return m_unavailableReason; }
 
+    // Sweeps go to Slurm as a job array while set; nullopt: to the worker.
+    void setSlurm(const std::optional<SlurmSweepSettings> &settings) { m_slurm = settings; }
+    [[nodiscard]] const std::optional<SlurmSweepSettings> &slurm() const { return m_slurm; }
+    // The project as a Slurm sweep's tasks will run it: its name, the folder of its file (the
+    // job folders go beside it unless the settings name another) and the project file's text,
+    // self-contained (the editor's source inline, paths made absolute, `spec` as its sweep);
+    // or the sentence that says why there is none.
+    struct ProjectSnapshot
+    {
+        QString error;
+        QString name;
+        QString folder;
+        std::string json;
+    };
+    using SnapshotSource =
+        std::function<ProjectSnapshot(const SweepSpec &spec, const RunRequest &base)>;
+    void setProjectSnapshot(SnapshotSource source) { m_snapshot = std::move(source); }
+    // The job folder of the last Slurm sweep; empty before one.
+    [[nodiscard]] QString slurmJobDir() const { return m_slurmRun->jobDir(); }
+
     // Starts a sweep; false, changing nothing, while one is running.
     bool start(const SweepSpec &spec, const RunRequest &base, const SweepContext &context = {});
     // Safe from any thread. Stops the running sweep after its point in flight; nothing when
@@ -83,6 +111,8 @@ Q_SIGNALS:
     // for the next; `starts` counts the workers this sweep started.
     void workerRestarted(int starts);
     void runningChanged(bool running);
+    // How a Slurm sweep stands: "submitted job 17: ...", "shards: 1 of 4 done, ...".
+    void statusMessage(const QString &message);
 
 private:
     void onStarted(quint64 jobId, const cuwb::SweepResult &skeleton);
@@ -91,12 +121,18 @@ private:
     void onFinished(quint64 jobId, const cuwb::SweepResult &result);
     void onRestarted(quint64 jobId, int starts);
     void setRunning(bool running);
+    void startOnSlurm(const SweepSpec &spec, const RunRequest &base, const SweepContext &context);
+    void failAtStart(const QString &reason);
 
     std::shared_ptr<SharedWorker> m_shared;
     QThread *m_thread = nullptr;
     SweepJob *m_job = nullptr;
     QString m_program;
     QStringList m_arguments;
+    QString m_cli; // the cuwb that submits Slurm sweeps
+    std::optional<SlurmSweepSettings> m_slurm;
+    SnapshotSource m_snapshot;
+    SlurmSweepRun *m_slurmRun = nullptr;
     bool m_available = true;
     QString m_unavailableReason;
     bool m_running = false;

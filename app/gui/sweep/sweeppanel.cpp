@@ -3,6 +3,7 @@
 #include "gui/common/format.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/sweep/slurmsweepbox.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "sweep/sweepexport.h"
@@ -132,6 +133,16 @@ void SweepPanel::buildColumn(QWidget *column)
     connect(m_editor, &SweepEditor::countTextChanged, this, &SweepPanel::updateRunState);
     connect(m_editor, &SweepEditor::counted, this, &SweepPanel::onCounted);
 
+    m_slurm = new SlurmSweepBox(column);
+    connect(m_slurm, &SlurmSweepBox::settingsChanged, this,
+            [this](const std::optional<SlurmSweepSettings> &settings) {
+                if (m_controller && !m_controller->isRunning())
+                    m_controller->setSlurm(settings);
+                updateRunState();
+            });
+    if (m_controller)
+        m_controller->setSlurm(m_slurm->settings());
+
     m_message = new QLabel(column);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -157,6 +168,8 @@ void SweepPanel::buildColumn(QWidget *column)
     m_status = new QLabel(column);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (m_controller)
+        connect(m_controller, &SweepController::statusMessage, m_status, &QLabel::setText);
 
     auto *exportRow = new QHBoxLayout;
     exportRow->setContentsMargins(0, 0, 0, 0);
@@ -188,6 +201,7 @@ void SweepPanel::buildColumn(QWidget *column)
     layout->setContentsMargins(6, 4, 6, 4);
     layout->setSpacing(4);
     layout->addWidget(m_editor);
+    layout->addWidget(m_slurm);
     layout->addWidget(m_message);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
@@ -276,9 +290,11 @@ QString SweepPanel::blockedReason() const
                    : tr("Nothing to measure: all %1 points are skipped (%2).")
                          .arg(QLocale().toString(qulonglong(count->points)), skip);
     }
-    if (!m_available)
+    // A Slurm sweep measures on the cluster's GPUs, not on this machine's.
+    const bool onSlurm = m_slurm->settings().has_value();
+    if (!m_available && !onSlurm)
         return m_unavailableReason;
-    if (m_runInProgress)
+    if (m_runInProgress && !onSlurm)
         return tr("A run or measurement is using the GPU; the sweep can start when it ends (two "
                   "measurements at once would disturb each other).");
     return {};
@@ -293,8 +309,14 @@ void SweepPanel::updateRunState()
 {
     const bool running = m_controller && m_controller->isRunning();
     const QString reason = blockedReason();
+    const bool onSlurm = m_slurm->settings().has_value();
     m_run->setEnabled(!running && reason.isEmpty() && !m_runWhenCounted);
-    m_run->setToolTip(reason.isEmpty() ? tr("Measure every point of the sweep") : reason);
+    m_run->setText(onSlurm ? tr("Submit to Slurm") : tr("Run sweep"));
+    m_run->setToolTip(!reason.isEmpty() ? reason
+                      : onSlurm         ? tr("Submit every point of the sweep as a Slurm job "
+                                                     "array")
+                                        : tr("Measure every point of the sweep"));
+    m_slurm->setEnabled(!running);
     m_cancel->setEnabled(running && !m_controller->isCancelling());
     // Why it cannot run, unless a sweep is running (its own progress says enough).
     if (!running)
@@ -462,7 +484,14 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
     const std::size_t measured =
         result.count(PointStatus::Measured) + result.count(PointStatus::Wrong);
     QString status;
-    if (!result.error.empty()) {
+    if (!result.error.empty() && measured > 0) {
+        // Part of it ran (a Slurm shard failed): what was measured stays on screen.
+        status = tr("Measured %1 of %2 points; the rest failed: %3")
+                     .arg(measured)
+                     .arg(result.points.size())
+                     .arg(toQString(result.error));
+        setMessage(status);
+    } else if (!result.error.empty()) {
         status = tr("The sweep did not run: %1").arg(toQString(result.error));
         setMessage(status);
     } else {

@@ -43,6 +43,7 @@ namespace cuwb {
 class SweepResultsView;
 class SweepAxesModel;
 class SweepController;
+class SlurmSweepBox;
 
 class SweepPanel : public QWidget
 {
@@ -139,6 +140,7 @@ public:
     [[nodiscard]] QLabel *countLabel() const { return m_editor->countLabel(); }
     [[nodiscard]] QLabel *messageLabel() const { return m_message; }
     [[nodiscard]] QLabel *statusLabel() const { return m_status; }
+    [[nodiscard]] SlurmSweepBox *slurmBox() const { return m_slurm; }
 
 Q_SIGNALS:
     // The user changed the sweep (the project has unsaved changes).
@@ -193,6 +195,7 @@ private:
 
     SweepResultsView *m_view = nullptr;
     SweepEditor *m_editor = nullptr;
+    SlurmSweepBox *m_slurm = nullptr;
     QLabel *m_message = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
