@@ -21,14 +21,26 @@ constexpr const char *kNameChars =
 
 // Shifts act on the integer parts, as they would in the C++ a user has in mind; done with
 // ldexp so that 1 << 40 does not overflow a 32-bit intermediate.
+// The count as an int for ldexp. A double outside int's range (1 >> 1e42) or NaN cannot be
+// converted (undefined behaviour); ldexp already gives 0 or infinity for any count past
+// +-2100, so a clamped count gives the same answer.
+int shiftCount(double count)
+{
+    return int(std::clamp(std::trunc(count), -4096.0, 4096.0));
+}
+
 double shiftLeft(double value, double count)
 {
-    return std::ldexp(std::trunc(value), int(std::trunc(count)));
+    if (std::isnan(count))
+        return count;
+    return std::ldexp(std::trunc(value), shiftCount(count));
 }
 
 double shiftRight(double value, double count)
 {
-    return std::floor(std::ldexp(std::trunc(value), -int(std::trunc(count))));
+    if (std::isnan(count))
+        return count;
+    return std::floor(std::ldexp(std::trunc(value), -shiftCount(count)));
 }
 
 double modulo(double value, double divisor)

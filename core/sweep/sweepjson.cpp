@@ -493,6 +493,10 @@ SweepResultLoad parseSweepResult(std::string_view text)
     } catch (const json::parse_error &error) {
         load.error = "not a readable sweep result: " + plainJsonError(error);
         return load;
+    } catch (const json::out_of_range &error) {
+        // A number too large for a double (1e999) is not a parse error to nlohmann.
+        load.error = "not a readable sweep result: " + plainJsonError(error);
+        return load;
     }
     if (!document.is_object()) {
         load.error =

@@ -48,6 +48,11 @@ void TestExpression::values_data()
     QTest::newRow("dotted variable") << QStringLiteral("ceil(N / block.x)") << 4096.0;
     QTest::newRow("exponent") << QStringLiteral("5e9") << 5e9;
     QTest::newRow("power") << QStringLiteral("2^10") << 1024.0;
+    // Found by fuzz/fuzz_expression under UBSan: a shift count beyond int's range was converted
+    // to int (undefined behaviour).
+    QTest::newRow("right shift past int") << QStringLiteral("3 >> 1e42") << 0.0;
+    QTest::newRow("left shift by minus past int") << QStringLiteral("3 << -1e42") << 0.0;
+    QTest::newRow("right shift by 5000") << QStringLiteral("2^1000 >> 5000") << 0.0;
 }
 
 void TestExpression::values()
@@ -78,6 +83,9 @@ void TestExpression::errors_data()
     QTest::newRow("division by zero")
         << QStringLiteral("1 / 0") << QStringLiteral("the result is infinite (division by zero?)")
         << -1;
+    QTest::newRow("left shift past int")
+        << QStringLiteral("1 << 1e42")
+        << QStringLiteral("the result is infinite (division by zero?)") << -1;
     QTest::newRow("bad operator") << QStringLiteral("2 * * 3") << QStringLiteral("unexpected '*'")
                                   << 4;
 }

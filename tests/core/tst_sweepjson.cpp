@@ -57,6 +57,7 @@ private Q_SLOTS:
     void resultFileReadsBack();
     void otherFormatVersionsAreRefused_data();
     void otherFormatVersionsAreRefused();
+    void numberTooLargeIsAnError();
 };
 
 void TestSweepJson::specRoundTrips()
@@ -297,6 +298,17 @@ void TestSweepJson::otherFormatVersionsAreRefused()
     const SweepResultLoad load = parseSweepResult(text.toStdString());
     QVERIFY(!load.result);
     QVERIFY2(load.error.starts_with(message.toStdString()), load.error.c_str());
+}
+
+// Found by fuzz/fuzz_sweep: nlohmann reports a number too large for a double as out_of_range,
+// not as a parse error, and it escaped parseSweepResult (`cuwb merge` of such a file aborted).
+void TestSweepJson::numberTooLargeIsAnError()
+{
+    for (const char *text : {"1e999", R"({"formatVersion": 1, "points": [1e3081]})"}) {
+        const SweepResultLoad load = parseSweepResult(text);
+        QVERIFY(!load.result);
+        QVERIFY2(load.error.starts_with("not a readable sweep result: "), load.error.c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSweepJson)
