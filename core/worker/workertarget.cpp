@@ -166,10 +166,17 @@ std::variant<std::vector<WorkerTarget>, std::string> readTargetsFile(const std::
             if (target.name.empty()) {
                 return where + ": a target has an empty \"name\"";
             }
-            const std::string kind = entry.value("kind", std::string("ssh"));
+            // Without a "kind", a target that names a command and no host is a command one.
+            const bool looksLikeCommand = entry.contains("command") && !entry.contains("host");
+            const std::string kind =
+                entry.value("kind", std::string(looksLikeCommand ? "command" : "ssh"));
             const std::string named = where + ", target '" + target.name + "'";
             if (kind == "ssh") {
                 target.kind = WorkerTarget::Kind::Ssh;
+                if (!entry.contains("host")) {
+                    return named + ": an ssh target needs \"host\" (or give \"kind\": "
+                                   "\"command\" and its \"command\")";
+                }
                 entry.at("host").get_to(target.host);
                 jsonread::readIfPresent(entry, "user", target.user);
                 jsonread::readIfPresent(entry, "port", target.port);
@@ -185,6 +192,9 @@ std::variant<std::vector<WorkerTarget>, std::string> readTargetsFile(const std::
                 }
             } else if (kind == "command") {
                 target.kind = WorkerTarget::Kind::Command;
+                if (!entry.contains("command")) {
+                    return named + ": a command target needs \"command\", the transport's words";
+                }
                 entry.at("command").get_to(target.command);
                 if (target.command.empty()) {
                     return named + ": \"command\" must list the transport's words";

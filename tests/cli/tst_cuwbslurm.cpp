@@ -6,6 +6,7 @@
 // none. Skipped only when Slurm's binaries are missing; a Slurm that does not start fails.
 // Also local grading (no Slurm): hostile projects refused, the others graded in scratch folders.
 #include "sweep/sweepjson.h"
+#include "worker/protocol.h"
 
 #include "cuwbprocess.h"
 
@@ -132,6 +133,7 @@ private Q_SLOTS:
     void killedShardIsNamedWithItsLog();
     void gradingArrayRefusesHostileProjects();
     void srunAsTheWorkerCommand();
+    void srunAsATargetOfTheTargetsFile();
 
 private:
     void requireSlurm();
@@ -367,6 +369,39 @@ void TestCuwbSlurm::srunAsTheWorkerCommand()
         runCuwbProcess({QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"),
                         QStringLiteral("--json"), json, QStringLiteral("--worker"),
                         QStringLiteral("srun --quiet -N1 -n1 --unbuffered ") + fakeWorker()});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("on Fake H200: 7 points (1 skipped)")),
+             qPrintable(run.out));
+    QString why;
+    QVERIFY2(samePoints(load(json), load(m_local), why), qPrintable(why));
+}
+
+void TestCuwbSlurm::srunAsATargetOfTheTargetsFile()
+{
+    requireSlurm();
+    // A GPU the scheduler hands out, as the window's "Run on" offers it: a command target of
+    // the targets file, so the remote path (handshake, host compile, inputs sent along) runs
+    // through srun. The node's "cuwb" is a wrapper that drops the "worker" word.
+    const QString cuwb = m_dir.filePath(QStringLiteral("node-cuwb.sh"));
+    writeFile(cuwb,
+              QStringLiteral("#!/bin/sh\n[ \"$1\" = worker ] && shift\n"
+                             "export CUWB_FAKE_WORKER_VERSION='%1'\nexec '%2' \"$@\"\n")
+                  .arg(QString::fromStdString(workbenchVersion()), fakeWorker())
+                  .toUtf8(),
+              true);
+    const QString targets = m_dir.filePath(QStringLiteral("targets.json"));
+    nlohmann::json file;
+    file["targets"] =
+        nlohmann::json::array({{{"name", "allocation"},
+                                {"command", {"srun", "--quiet", "-N1", "-n1", "--unbuffered"}},
+                                {"cuwb", cuwb.toStdString()}}});
+    writeFile(targets, QByteArray::fromStdString(file.dump(2)));
+    qputenv("CUWB_TARGETS", targets.toUtf8());
+    const QString json = m_dir.filePath(QStringLiteral("srun-target.json"));
+    const CuwbRun run = runCuwbProcess({QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"),
+                                        QStringLiteral("--json"), json, QStringLiteral("--on"),
+                                        QStringLiteral("allocation")});
+    qunsetenv("CUWB_TARGETS");
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     QVERIFY2(run.out.contains(QStringLiteral("on Fake H200: 7 points (1 skipped)")),
              qPrintable(run.out));

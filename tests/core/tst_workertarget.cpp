@@ -97,7 +97,8 @@ void TestWorkerTarget::readsTheTargetsFile()
     const std::string file = write(dir, "targets.json", R"({"targets": [
         {"name": "lab", "host": "gpu1", "user": "alice", "port": 2222, "cuwb": "/opt/cuwb",
          "sshOptions": ["-F", "/tmp/config"], "device": 1},
-        {"name": "h200", "kind": "command", "command": ["/tmp/portable/run"]}]})");
+        {"name": "h200", "kind": "command", "command": ["/tmp/portable/run"]},
+        {"name": "node", "command": ["srun", "--gres=gpu:1"]}]})");
     const auto lab = std::get<WorkerTarget>(resolveTarget("lab", file));
     QCOMPARE(lab.host, std::string("gpu1"));
     QCOMPARE(lab.cuwb, std::string("/opt/cuwb"));
@@ -106,6 +107,10 @@ void TestWorkerTarget::readsTheTargetsFile()
     const auto h200 = std::get<WorkerTarget>(resolveTarget("h200", file));
     QCOMPARE(h200.kind, WorkerTarget::Kind::Command);
     QCOMPARE(h200.cuwb, std::string("cuwb"));
+    // A command and no host: a command target without saying so.
+    const auto node = std::get<WorkerTarget>(resolveTarget("node", file));
+    QCOMPARE(node.kind, WorkerTarget::Kind::Command);
+    QCOMPARE(node.command, (std::vector<std::string>{"srun", "--gres=gpu:1"}));
     // Not a name in the file: an address.
     QCOMPARE(std::get<WorkerTarget>(resolveTarget("bob@other", file)).user, std::string("bob"));
     // No file at all: addresses still work.
@@ -127,7 +132,9 @@ void TestWorkerTarget::refusesBadTargetsFiles_data()
     QTest::newRow("kind") << QStringLiteral(R"({"targets":[{"name":"a","kind":"ftp"}]})")
                           << QStringLiteral("unknown \"kind\" 'ftp'");
     QTest::newRow("no host") << QStringLiteral(R"({"targets":[{"name":"a"}]})")
-                             << QStringLiteral("host");
+                             << QStringLiteral("target 'a': an ssh target needs \"host\"");
+    QTest::newRow("no command") << QStringLiteral(R"({"targets":[{"name":"a","kind":"command"}]})")
+                                << QStringLiteral("target 'a': a command target needs \"command\"");
     QTest::newRow("host option") << QStringLiteral(R"({"targets":[{"name":"a","host":"-x"}]})")
                                  << QStringLiteral("\"host\" must be a host name");
 }
