@@ -3,6 +3,7 @@
 #include "device/devicejson.h"
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
+#include "util/jsonread.h"
 #include "worker/protocol.h"
 
 #include <cerrno>
@@ -49,7 +50,12 @@ const json *member(const json &object, const char *key)
 template <typename T> void read(const json &object, const char *key, T &value)
 {
     if (const json *field = member(object, key)) {
-        inField(key, [&] { field->get_to(value); });
+        inField(key, [&] {
+            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+                value = jsonread::integerFrom<T>(*field);
+            else
+                field->get_to(value);
+        });
     }
 }
 
@@ -170,7 +176,7 @@ void readArrayOf3(const json &object, const char *key, std::array<std::uint64_t,
                 fail("expected three whole numbers");
             }
             for (std::size_t i = 0; i < 3; ++i) {
-                values[i] = (*field)[i].get<std::uint64_t>();
+                values[i] = jsonread::integerFrom<std::uint64_t>((*field)[i]);
             }
         });
     }
@@ -548,9 +554,9 @@ SweepResultLoad parseSweepResult(std::string_view text)
         if (const json *shard = member(document, "shard")) {
             inField("shard", [&] {
                 SweepShard value;
-                value.index = shard->at("index").get<int>();
-                value.count = shard->at("count").get<int>();
-                value.totalPoints = shard->at("totalPoints").get<std::size_t>();
+                value.index = jsonread::integerFrom<int>(shard->at("index"));
+                value.count = jsonread::integerFrom<int>(shard->at("count"));
+                value.totalPoints = jsonread::integerFrom<std::size_t>(shard->at("totalPoints"));
                 if (value.count < 1 || value.index < 1 || value.index > value.count) {
                     fail("shard " + std::to_string(value.index) + " of " +
                          std::to_string(value.count) + " does not exist");

@@ -6,7 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 namespace cuwb::jsonread {
 
@@ -15,10 +18,29 @@ namespace cuwb::jsonread {
     throw nlohmann::json::other_error::create(501, what, &where);
 }
 
+// A number as the integer type T. nlohmann converts a float with a bare static_cast, which is
+// undefined behaviour when the value does not fit (1e300 as an int, -1.0 as unsigned) or is
+// NaN; such a value is malformed here. A float that fits is truncated, as nlohmann does.
+template <typename T> T integerFrom(const nlohmann::json &value)
+{
+    static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        const double limit = std::ldexp(1.0, std::numeric_limits<T>::digits); // max + 1
+        const double lowest = std::is_signed_v<T> ? -limit : 0.0;
+        if (!(std::trunc(number) >= lowest && number < limit)) // NaN fails too
+            malformed(value, "the number " + value.dump() + " is out of range");
+    }
+    return value.get<T>();
+}
+
 template <typename T> void readIfPresent(const nlohmann::json &j, const char *key, T &value)
 {
     if (const auto it = j.find(key); it != j.end()) {
-        it->get_to(value);
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+            value = integerFrom<T>(*it);
+        else
+            it->get_to(value);
     }
 }
 

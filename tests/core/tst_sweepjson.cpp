@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace cuwb;
 using nlohmann::json;
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void otherFormatVersionsAreRefused_data();
     void otherFormatVersionsAreRefused();
     void numberTooLargeIsAnError();
+    void dimensionOutOfRangeIsAnError();
 };
 
 void TestSweepJson::specRoundTrips()
@@ -309,6 +311,26 @@ void TestSweepJson::numberTooLargeIsAnError()
         QVERIFY(!load.result);
         QVERIFY2(load.error.starts_with("not a readable sweep result: "), load.error.c_str());
     }
+}
+
+// Found by fuzz/fuzz_sweep under UBSan: a point's block of 1e64 was converted to an integer
+// by nlohmann's static_cast, which is undefined for a value that does not fit.
+void TestSweepJson::dimensionOutOfRangeIsAnError()
+{
+    for (const double bad : {1e64, -1.0, std::nan("")}) {
+        nlohmann::json point = {{"block", {bad, 1, 1}}};
+        if (bad == 1e64) // and an index that does not fit
+            point = {{"index", bad}};
+        bool refused = false;
+        try {
+            (void)point.get<SweepPointResult>();
+        } catch (const nlohmann::json::exception &) {
+            refused = true;
+        }
+        QVERIFY(refused);
+    }
+    const nlohmann::json point = {{"block", {256.0, 1, 1}}};
+    QCOMPARE(point.get<SweepPointResult>().point.block[0], std::uint64_t(256));
 }
 
 QTEST_GUILESS_MAIN(TestSweepJson)
