@@ -45,14 +45,21 @@ struct SweepHostCheck::Variant
     bool used = false;      // a point has been checked with it
 };
 
-SweepHostCheck::SweepHostCheck(std::string arch, ValidationContext validation, int smCount)
+SweepHostCheck::SweepHostCheck(std::string arch, ValidationContext validation, int smCount,
+                               CompileFunction compile)
     : m_arch(std::move(arch))
     , m_validation(std::move(validation))
     , m_smCount(smCount)
     , m_compiler(std::make_unique<KernelCompiler>(0)) // variants are kept below
+    , m_compile(std::move(compile))
 {
-    if (const std::optional<std::string> folder = CompileCache::defaultFolder())
-        m_compiler->setDiskCache(std::make_shared<CompileCache>(*folder));
+    if (const std::optional<std::string> folder = CompileCache::defaultFolder()) {
+        auto disk = std::make_shared<CompileCache>(*folder);
+        if (m_compile)
+            m_diskCache = std::move(disk);
+        else
+            m_compiler->setDiskCache(std::move(disk));
+    }
 }
 
 SweepHostCheck::~SweepHostCheck() = default;
@@ -64,14 +71,35 @@ std::string SweepHostCheck::variantKey(const RunRequest &request) const
     return options.canonicalText() + "kernel=" + request.launch.kernel;
 }
 
+CompileResult SweepHostCheck::compileVariant(const RunRequest &request,
+                                             const CompileOptions &options) const
+{
+    if (!m_compile)
+        return m_compiler->compile(request.source, request.fileName, options);
+    // Only NVRTC runs elsewhere: a variant compiled before is read from disk here.
+    std::optional<std::string> key;
+    if (m_diskCache)
+        key = m_diskCache->key(request.source, request.fileName, options);
+    if (key) {
+        if (std::optional<CompileResult> stored =
+                m_diskCache->load(*key, request.source, request.fileName)) {
+            stored->options = options;
+            return *stored;
+        }
+    }
+    CompileResult result = m_compile(request.source, request.fileName, options);
+    if (key && result.success && !result.fromCache)
+        m_diskCache->store(*key, result);
+    return result;
+}
+
 std::unique_ptr<SweepHostCheck::Variant> SweepHostCheck::build(const RunRequest &request) const
 {
     CompileOptions options = request.options;
     options.arch = m_arch;
     auto variant = std::make_unique<Variant>();
     try {
-        auto compiled = std::make_shared<CompileResult>(
-            m_compiler->compile(request.source, request.fileName, options));
+        auto compiled = std::make_shared<CompileResult>(compileVariant(request, options));
         variant->compiled = compiled;
         variant->compileMs = compiled->fromCache ? 0.0 : compiled->compileTimeMs;
         if (!compiled->success) {
@@ -145,7 +173,8 @@ void SweepHostCheck::precompile(const std::vector<const RunRequest *> &requests,
             built[k] = build(*work[k].second); // KernelCompiler is thread-safe
     };
     std::vector<std::thread> pool;
-    const unsigned count = std::max(1u, std::min<unsigned>(threads, unsigned(work.size())));
+    const unsigned count =
+        m_compile ? 1u : std::max(1u, std::min<unsigned>(threads, unsigned(work.size())));
     for (unsigned t = 1; t < count; ++t)
         pool.emplace_back(compileSome);
     compileSome();

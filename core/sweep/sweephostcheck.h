@@ -4,8 +4,10 @@
 // kernel's registers and static shared memory (so ptxas' and the limits' rejections are known
 // before anything runs), plus the theoretical occupancy. The sweep runner checks each point
 // here before it asks the worker; `cuwb check` and `cuwb sweep --list` check every point.
+// NVRTC runs in this process, or through a CompileFunction (the GUI's compile server).
 #pragma once
 
+#include "compiler/compilefunction.h"
 #include "compiler/compileresult.h"
 #include "device/archlimits.h"
 #include "kernel/kernelsignature.h"
@@ -21,6 +23,7 @@
 
 namespace cuwb {
 
+class CompileCache;
 class KernelCompiler;
 
 struct HostPointCheck
@@ -48,8 +51,10 @@ class SweepHostCheck
 {
 public:
     // `validation` carries the limits to check against (the device's or the architecture's);
-    // smCount 0 when unknown (no waves then).
-    SweepHostCheck(std::string arch, ValidationContext validation, int smCount = 0);
+    // smCount 0 when unknown (no waves then). `compile`: who runs NVRTC (empty: this process);
+    // the compile cache on disk is read and written here either way.
+    SweepHostCheck(std::string arch, ValidationContext validation, int smCount = 0,
+                   CompileFunction compile = {});
     ~SweepHostCheck();
     SweepHostCheck(const SweepHostCheck &) = delete;
     SweepHostCheck &operator=(const SweepHostCheck &) = delete;
@@ -57,7 +62,8 @@ public:
     // Checks one point's request (as expandSweep made it). Never throws for the user's work.
     HostPointCheck check(const RunRequest &request);
     // Compiles the variants of `requests` not compiled yet, on up to `threads` threads, so
-    // that check() finds them (NVRTC runs in parallel; nothing else here does).
+    // that check() finds them (NVRTC runs in parallel; nothing else here does). With a
+    // CompileFunction, on the calling thread only (it may serve one thread).
     void precompile(const std::vector<const RunRequest *> &requests, unsigned threads);
 
     // Distinct variants so far, those NVRTC compiled (not served by the compile cache on disk,
@@ -70,6 +76,8 @@ private:
     struct Variant;
     [[nodiscard]] std::string variantKey(const RunRequest &request) const;
     [[nodiscard]] std::unique_ptr<Variant> build(const RunRequest &request) const;
+    [[nodiscard]] CompileResult compileVariant(const RunRequest &request,
+                                               const CompileOptions &options) const;
     void keep(const std::string &key, std::unique_ptr<Variant> variant);
     const Variant &variantFor(const RunRequest &request, bool &firstUse);
 
@@ -77,6 +85,8 @@ private:
     ValidationContext m_validation;
     int m_smCount = 0;
     std::unique_ptr<KernelCompiler> m_compiler;
+    CompileFunction m_compile;
+    std::shared_ptr<const CompileCache> m_diskCache; // with m_compile; KernelCompiler's own else
     std::map<std::string, std::unique_ptr<Variant>> m_variants;
     std::size_t m_compiles = 0;
     double m_compileMs = 0.0;

@@ -75,6 +75,11 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
                            bool &ranOnWorker)
 {
     const HostPointCheck host = m_state->host->check(r.point.request);
+    if (!host.runnable && m_cancel.load()) {
+        // A cancel may have stopped the host's compile: that is not what the point compiles to.
+        r.message = "cancelled before it was measured";
+        return;
+    }
     host.applyTo(r);
     if (!host.runnable) {
         return;
@@ -93,7 +98,7 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         image.compileTimeMs = host.compiled->compileTimeMs;
         request.image = std::move(image);
     }
-    WorkerClient client(m_worker);
+    WorkerClient client(m_worker, m_compile);
     // A worker that answered (whatever it said) keeps the image it received.
     const auto delivered = [&] {
         if (client.answered() && request.image) {
@@ -258,6 +263,11 @@ void SweepRunner::setShard(std::optional<ShardSelection> shard)
     m_shard = shard;
 }
 
+void SweepRunner::setCompileFunction(CompileFunction compile)
+{
+    m_compile = std::move(compile);
+}
+
 void SweepRunner::cancel()
 {
     m_cancel.store(true);
@@ -371,7 +381,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
     if (freeMemoryBytes > 0) {
         validation.freeMemoryBytes = freeMemoryBytes;
     }
-    m_state->host = std::make_unique<SweepHostCheck>(arch, validation, device->smCount);
+    m_state->host = std::make_unique<SweepHostCheck>(arch, validation, device->smCount, m_compile);
 
     std::size_t runnableLeft = 0;
     for (const SweepPointResult &r : result.points) {

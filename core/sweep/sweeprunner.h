@@ -11,13 +11,16 @@
 // (wrong output: the point is Wrong and measured anyway, never best), the measurement, and the
 // metrics pass when asked. A point that faults, times out or kills the worker is Failed with
 // the reason, and the sweep goes on: WorkerProcess starts a fresh worker on the next request.
-// Workers are never restarted on purpose, and nothing is compiled twice.
+// Workers are never restarted on purpose, and nothing is compiled twice. NVRTC runs in this
+// process unless setCompileFunction() names another (the GUI's compile server): a host compile
+// that crashes or times out there skips its points with that sentence, and the sweep goes on.
 //
 // cancel() is safe from any thread and from a signal handler: the point in flight stops
 // sampling (its samples are kept, the point stays pending) and no further point starts.
 // WorkerProcess::cancel(), the hard stop of a client that quits, ends the sweep the same way.
 #pragma once
 
+#include "compiler/compilefunction.h"
 #include "sweep/sweep.h"
 #include "sweep/sweepshard.h"
 #include "util/format.h" // formatDuration
@@ -90,6 +93,9 @@ public:
     // Measure only this shard's points (sweepshard.h); the result then holds those points and
     // says which shard of how many, out of how many points. nullopt: the whole sweep.
     void setShard(std::optional<ShardSelection> shard);
+    // Who compiles the variants on the host (and, for a remote worker, its images): called on
+    // the thread of run() only. Empty: KernelCompiler in this process.
+    void setCompileFunction(CompileFunction compile);
 
     // Expands `spec` against `base` with the worker's device limits and measures every
     // runnable point. Never throws for the user's work or a worker's failure: an unusable spec,
@@ -119,6 +125,7 @@ private:
     StartedCallback m_started;
     PointCallback m_pointDone;
     std::optional<ShardSelection> m_shard;
+    CompileFunction m_compile;
     std::atomic<bool> m_cancel{false};
 };
 

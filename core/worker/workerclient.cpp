@@ -207,13 +207,17 @@ WorkerProcess::Reply WorkerClient::exchangeRun(nlohmann::json message, const Run
                    options.canonicalText();
         // A request that brings its own image (a sweep's first of a variant) delivers it.
         if (!request.image && !m_process.hasImage(imageKey)) {
-            CompileResult compiled = hostCompile(request, options);
+            const auto compileHere = [&](const CompileOptions &with) {
+                return m_hostCompile ? m_hostCompile(request.source, request.fileName, with)
+                                     : hostCompile(request, with);
+            };
+            CompileResult compiled = compileHere(options);
             bool ptxOnly = false;
             if (const std::string older = olderArchKnownHere(options.arch);
                 !compiled.success && !older.empty()) {
                 CompileOptions fallback = options;
                 fallback.arch = older;
-                compiled = hostCompile(request, fallback);
+                compiled = compileHere(fallback);
                 ptxOnly = true; // the cubin is for another GPU: the worker JITs the PTX
             }
             if (compiled.success) {

@@ -5,8 +5,11 @@
 // killed) and the one mapping from a worker failure (start, crash, hang, garbage, refusal,
 // cancel) to a status and a plain sentence, so the GUI, `cuwb` and the sweep runner say the
 // same thing about the same failure. Synchronous: call it from a thread that may block.
+// The images a remote worker gets are compiled here, in this process, unless a CompileFunction
+// is given (the GUI's compile server).
 #pragma once
 
+#include "compiler/compilefunction.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
 #include "run/runresult.h"
@@ -14,6 +17,7 @@
 #include "worker/workerprocess.h"
 
 #include <string>
+#include <utility>
 
 namespace cuwb {
 
@@ -28,8 +32,9 @@ public:
     static constexpr double kPageTimeoutSeconds = 30.0;
     static constexpr double kExportTimeoutSeconds = 600.0;
 
-    explicit WorkerClient(WorkerProcess &process)
+    explicit WorkerClient(WorkerProcess &process, CompileFunction hostCompile = {})
         : m_process(process)
+        , m_hostCompile(std::move(hostCompile))
     {}
 
     RunResult run(const RunRequest &request);
@@ -84,6 +89,7 @@ private:
                                      double timeoutSeconds);
 
     WorkerProcess &m_process;
+    CompileFunction m_hostCompile; // empty: hostCompile() in this process
     WorkerProcess::Failure m_lastFailure = WorkerProcess::Failure::None;
 };
 

@@ -2,6 +2,7 @@
 // in order, one host compile per distinct set of options, skips for what does not compile or
 // fit, verification that marks a point wrong, a worker that crashes mid-sweep, cancelling,
 // no GPU. The host compiles are real (NVRTC needs no GPU); no assertion is about time.
+#include "compiler/kernelcompiler.h"
 #include "measure/roofline.h"
 #include "sweep/sweeprunner.h"
 #include "worker/workerprocess.h"
@@ -82,6 +83,8 @@ private Q_SLOTS:
     void initTestCase() { qputenv("CUWB_CACHE_DIR", "off"); }
     void measuresEveryPointInOrder();
     void compilesOncePerDistinctOptions();
+    void aCompileFunctionCompilesEachVariantOnce();
+    void aCrashedHostCompileSkipsItsPointsAndTheSweepGoesOn();
     void skipsADefineThatBreaksCompilation();
     void skipsWhatTheCompiledKernelCannotFit();
     void wrongPointIsNeverBest();
@@ -170,6 +173,62 @@ void TestSweepRunner::compilesOncePerDistinctOptions()
     }
     QCOMPARE(compileTimes, std::size_t(2));
     QCOMPARE(worker.starts(), 1);
+}
+
+void TestSweepRunner::aCompileFunctionCompilesEachVariantOnce()
+{
+    // The GUI's compile server stands behind such a function; here NVRTC in this process.
+    WorkerProcess worker(fakeWorker());
+    SweepRunner runner(worker);
+    KernelCompiler compiler(0);
+    int calls = 0;
+    runner.setCompileFunction(
+        [&](std::string_view source, std::string_view fileName, const CompileOptions &options) {
+            ++calls;
+            return compiler.compile(source, fileName, options);
+        });
+    SweepSpec spec = blockPowersSweep();
+    spec.axes.push_back(listAxis("-DTILE", {"8", "16"}));
+    const SweepResult result = runner.run(spec, baseRequest());
+    QVERIFY2(result.error.empty(), result.error.c_str());
+    QCOMPARE(result.count(PointStatus::Measured), std::size_t(12));
+    QCOMPARE(calls, 2);
+    QCOMPARE(runner.hostCompiles(), std::size_t(2));
+}
+
+void TestSweepRunner::aCrashedHostCompileSkipsItsPointsAndTheSweepGoesOn()
+{
+    // What IsolatedCompiler answers when NVRTC killed the compile server: a failureMessage.
+    const std::string crash = "The compiler crashed (SIGABRT) on this source; your text is "
+                              "untouched and the next compile starts a new compiler process.";
+    WorkerProcess worker(fakeWorker());
+    SweepRunner runner(worker);
+    KernelCompiler compiler(0);
+    int calls = 0;
+    runner.setCompileFunction(
+        [&](std::string_view source, std::string_view fileName, const CompileOptions &options) {
+            ++calls;
+            const auto &defines = options.defines;
+            if (std::find(defines.begin(), defines.end(), "TILE=16") != defines.end()) {
+                CompileResult crashed;
+                crashed.fileName = std::string(fileName);
+                crashed.options = options;
+                crashed.failureMessage = crash;
+                return crashed;
+            }
+            return compiler.compile(source, fileName, options);
+        });
+    SweepSpec spec;
+    spec.axes = {listAxis("-DTILE", {"8", "16", "32"})};
+    const SweepResult result = runner.run(spec, baseRequest());
+    QVERIFY2(result.error.empty(), result.error.c_str());
+    QCOMPARE(labels(result, PointStatus::Measured),
+             (std::vector<std::string>{"TILE=8", "TILE=32"}));
+    const SweepPointResult &crashed = result.points[1];
+    QCOMPARE(crashed.status, PointStatus::Skipped);
+    QVERIFY(crashed.compileFailed);
+    QVERIFY2(crashed.message.find(crash) != std::string::npos, crashed.message.c_str());
+    QCOMPARE(calls, 3);
 }
 
 void TestSweepRunner::skipsADefineThatBreaksCompilation()
