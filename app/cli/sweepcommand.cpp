@@ -492,6 +492,12 @@ int runSweep(const std::vector<std::string> &arguments)
 
     const RunRequest base = projectRunRequest(project, std::move(source));
 
+    if (parser.isSet("--list")) {
+        // planSweep expands the sweep itself (and refuses it with the same message); expanding
+        // it here as well would hold every point twice.
+        return listSweep(path, spec, base, parser.value("--arch").value_or(project.options.arch),
+                         parser.value("--json"));
+    }
     // Expanded once here with the project's architecture, to refuse what cannot start before
     // a worker is started; the runner expands again with the device's own limits.
     const std::optional<ArchLimits> limits = archLimits(project.options.arch);
@@ -503,10 +509,6 @@ int runSweep(const std::vector<std::string> &arguments)
     const std::size_t total = expansion.points.size();
     const std::size_t runnable = expansion.runnableCount();
     const std::string estimate = estimateText(spec, runnable, base.launch.deadlineSeconds);
-    if (parser.isSet("--list")) {
-        return listSweep(path, spec, base, parser.value("--arch").value_or(project.options.arch),
-                         parser.value("--json"));
-    }
     if (slurm) {
         if (runnable == 0) {
             std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total

@@ -72,7 +72,7 @@ struct SweepAxis
 
 // The values of one axis as text ("32", "64", ...; numbers in their shortest form), or why
 // there are none: an empty list, a zero or wrongly signed step, no power of two in the bounds,
-// more than kMaxSweepPoints values.
+// more than kMaxSweepPoints values (counted before any value is made).
 struct AxisValueList
 {
     std::vector<std::string> values;
@@ -86,9 +86,18 @@ enum class AxisCombination { Cartesian, Zip };
 const char *axisCombinationName(AxisCombination combination); // "cartesian", "zip"
 const char *axisValuesName(AxisValues kind);                  // "list", "range", "powersOfTwo"
 
-// Above this many points expandSweep refuses the spec (a typo such as step 1 instead of 32
-// must not exhaust memory); the CLI asks for --yes well below it.
-inline constexpr std::size_t kMaxSweepPoints = 1000000;
+// Above this many points expandSweep refuses the spec, before it makes a single point, with
+// sweepPointLimitMessage(); the CLI asks for --yes well below it. Every point of a sweep is
+// expanded into a request and checked on the host before anything runs (`cuwb sweep --list`,
+// `cuwb check`, the runner), at about a quarter of a millisecond and ten kilobytes a point
+// (docs/benchmarks.md, "Sweep point limit"): 10,000 points list in seconds and a few hundred
+// MB, where 1,000,000 took three minutes and 13 GB. At a second or more of GPU time a point,
+// 10,000 points are hours of measurement already; a larger study is several sweeps.
+inline constexpr std::size_t kMaxSweepPoints = 10000;
+
+// "the sweep has 1,000,000 points (1000 × 1000); the limit is 10,000 points: narrow an axis,
+// or split the study into several sweeps". `product` (the group sizes) may be empty.
+std::string sweepPointLimitMessage(std::size_t points, const std::string &product);
 
 struct SweepSpec
 {

@@ -24,7 +24,9 @@ struct SweepCount
     bool exact = true;     // false: above the exact limit, skips not counted
 };
 
-inline constexpr std::size_t kExactSweepCountLimit = 100000;
+// Every sweep the limit permits is counted exactly (kMaxSweepPoints is small enough to expand
+// in about a second); a caller may ask for the probe sooner.
+inline constexpr std::size_t kExactSweepCountLimit = kMaxSweepPoints;
 
 // `limits` may be null (no architecture known): nothing is skipped for a device limit.
 SweepCount countSweep(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits,

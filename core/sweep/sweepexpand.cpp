@@ -5,17 +5,20 @@
 // What needs the compiled kernel (registers, static shared memory, compile errors of a value)
 // is the sweep runner's part.
 #include "sweep/sweep.h"
+#include "util/text.h"
 
 #include "compiler/kernelinfo.h"
 #include "launch/expression.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchspec.h"
 #include "launch/launchvalidation.h"
+#include "util/format.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace cuwb {
 
@@ -403,19 +406,19 @@ private:
             }
             group->axes.push_back(i);
         }
+        // The exact count, for the message; it saturates where it would overflow.
         std::size_t count = 1;
         std::string product;
         for (const AxisGroup &group : m_groups) {
             product += (product.empty() ? "" : " × ") + std::to_string(group.size);
-            if (count > kMaxSweepPoints / group.size) {
-                count = kMaxSweepPoints + 1;
+            if (count > std::numeric_limits<std::size_t>::max() / group.size) {
+                count = std::numeric_limits<std::size_t>::max();
             } else {
                 count *= group.size;
             }
         }
         if (count > kMaxSweepPoints) {
-            return "the sweep has more than " + std::to_string(kMaxSweepPoints) + " points (" +
-                   product + "); narrow its axes";
+            return sweepPointLimitMessage(count, m_groups.size() > 1 ? product : std::string());
         }
         m_count = count;
         return {};
@@ -587,7 +590,8 @@ private:
             const std::string expression = expressionOf(request.launch, first.field);
             const std::string name =
                 first.field.starts_with("variables: ") ? first.field.substr(11) : first.field;
-            return name + (expression.empty() ? "" : " = " + expression) + ": " + first.message;
+            return name + (expression.empty() ? "" : " = " + elided(expression)) + ": " +
+                   first.message;
         }
         for (std::size_t i = 0; i < 3; ++i) {
             const std::string field = std::string("grid.") + kAxes[i];
@@ -695,7 +699,8 @@ AxisValueList axisValues(const SweepAxis &axis)
             return out;
         }
         if (axis.values.size() > kMaxSweepPoints) {
-            out.error = "the list has more than " + std::to_string(kMaxSweepPoints) + " values";
+            out.error = "the list has " + formatCount(axis.values.size()) +
+                        " values; the limit is " + formatCount(kMaxSweepPoints) + " points a sweep";
             return out;
         }
         for (std::size_t i = 0; i < axis.values.size(); ++i) {
@@ -728,7 +733,10 @@ AxisValueList axisValues(const SweepAxis &axis)
         const double steps = std::floor((axis.to - axis.from) / axis.step + kRangeSlack);
         if (steps + 1 > double(kMaxSweepPoints)) {
             out.error = "the range " + bounds + " in steps of " + formatNumber(axis.step) +
-                        " has more than " + std::to_string(kMaxSweepPoints) + " values";
+                        " has " +
+                        (steps + 1 < 1e18 ? formatCount(std::size_t(steps + 1))
+                                          : "more than " + formatCount(std::size_t(1e18))) +
+                        " values; the limit is " + formatCount(kMaxSweepPoints) + " points a sweep";
             return out;
         }
         for (double k = 0; k <= steps; ++k) {
@@ -761,6 +769,15 @@ AxisValueList axisValues(const SweepAxis &axis)
     }
     }
     return out;
+}
+
+std::string sweepPointLimitMessage(std::size_t points, const std::string &product)
+{
+    const bool saturated = points == std::numeric_limits<std::size_t>::max();
+    return "the sweep has " + std::string(saturated ? "more than " : "") + formatCount(points) +
+           " points" + (product.empty() ? std::string() : " (" + product + ")") +
+           "; the limit is " + formatCount(kMaxSweepPoints) +
+           " points: narrow an axis, or split the study into several sweeps";
 }
 
 SweepExpansion expandSweep(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits)

@@ -266,7 +266,7 @@ SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::st
         return plan;
     }
     plan.result.deviceName = arch + " (planned on the host, no GPU)";
-    const SweepExpansion expansion = expandSweep(spec, base, &*limits);
+    SweepExpansion expansion = expandSweep(spec, base, &*limits);
     if (!expansion.ok()) {
         plan.result.error = expansion.error;
         return plan;
@@ -282,15 +282,18 @@ SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::st
             runnable.push_back(&point.request);
     }
     host.precompile(runnable, std::max(1u, std::thread::hardware_concurrency()));
-    for (const SweepPoint &point : expansion.points) {
+    // Each point moves into its result: a copy would hold every request (source text
+    // included) twice.
+    plan.result.points.reserve(expansion.points.size());
+    for (SweepPoint &point : expansion.points) {
         SweepPointResult r;
-        r.point = point;
         if (!point.runnable()) {
             r.status = PointStatus::Skipped;
             r.message = point.skipReason;
         } else {
             host.check(point.request).applyTo(r);
         }
+        r.point = std::move(point);
         plan.result.points.push_back(std::move(r));
     }
     plan.variants = host.variants();

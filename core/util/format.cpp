@@ -69,4 +69,12 @@ std::string formatMicroseconds(double nanoseconds)
     return text;
 }
 
+std::string formatCount(std::uint64_t count)
+{
+    std::string digits = std::to_string(count);
+    for (std::size_t k = digits.size(); k > 3; k -= 3)
+        digits.insert(k - 3, ",");
+    return digits;
+}
+
 } // namespace cuwb

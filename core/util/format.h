@@ -13,6 +13,9 @@ namespace cuwb {
 // "1 sample", "3 samples": the word with an s when the count is not 1.
 std::string plural(std::uint64_t count, const char *word);
 
+// A count with its thousands grouped, as limits are quoted: "999", "10,000", "1,000,000".
+std::string formatCount(std::uint64_t count);
+
 // Binary units: "512 bytes", "1.5 MiB", "2.00 GiB" (below 1 MiB the exact count).
 std::string formatBytes(std::uint64_t bytes);
 

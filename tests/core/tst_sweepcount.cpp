@@ -74,27 +74,29 @@ private Q_SLOTS:
 
     void largeSweepsAreCheckedOnAProbe()
     {
-        // 1000 × 1000 points: counted as a product, and a typo in a target still found.
-        std::vector<std::string> thousand;
-        for (int i = 1; i <= 1000; ++i)
-            thousand.push_back(std::to_string(i));
+        // 100 × 100 points above the exact limit asked for: counted as a product, and a typo
+        // in a target still found.
+        std::vector<std::string> hundred;
+        for (int i = 1; i <= 100; ++i)
+            hundred.push_back(std::to_string(i));
         SweepCount count =
-            countSweep(specOf({listAxis("N", thousand), listAxis("block.x", thousand)}),
-                       addOneRequest(), nullptr);
+            countSweep(specOf({listAxis("N", hundred), listAxis("block.x", hundred)}),
+                       addOneRequest(), nullptr, 1000);
         QVERIFY2(count.error.empty(), count.error.c_str());
         QVERIFY(!count.exact);
-        QCOMPARE(count.points, std::size_t(1000000));
+        QCOMPARE(count.points, kMaxSweepPoints);
 
-        count = countSweep(specOf({listAxis("N", thousand), listAxis("no_such_name", thousand)}),
-                           addOneRequest(), nullptr);
+        count = countSweep(specOf({listAxis("N", hundred), listAxis("no_such_name", hundred)}),
+                           addOneRequest(), nullptr, 1000);
         QVERIFY2(!count.error.empty(), "an unknown target in a large sweep");
 
-        // Past the most points a sweep may have: the expansion's own error.
-        count = countSweep(specOf({listAxis("N", thousand), listAxis("block.x", thousand),
+        // Past the most points a sweep may have: the expansion's own error, with the count.
+        count = countSweep(specOf({listAxis("N", hundred), listAxis("block.x", hundred),
                                    listAxis("block.y", {"1", "2"})}),
                            addOneRequest(), nullptr);
-        QVERIFY2(count.error.find("more than 1000000 points") != std::string::npos,
-                 count.error.c_str());
+        QCOMPARE(count.error, std::string("the sweep has 20,000 points (100 × 100 × 2); the limit "
+                                          "is 10,000 points: narrow an axis, or split the study "
+                                          "into several sweeps"));
     }
 
     void unequalGroupIsAnError()

@@ -154,7 +154,8 @@ void TestSweepExpand::badAxes_data()
     QTest::newRow("zero bound") << 6
                                 << QStringLiteral("powers of two need bounds above 0, found 0 "
                                                   "and 32");
-    QTest::newRow("huge range") << 7 << QStringLiteral("has more than 1000000 values");
+    QTest::newRow("huge range")
+        << 7 << QStringLiteral("has 1,000,000,000 values; the limit is 10,000 points a sweep");
 }
 
 void TestSweepExpand::badAxes()
@@ -287,7 +288,8 @@ void TestSweepExpand::tooManyPointsIsAnError()
                     baseRequest());
     QVERIFY(!expansion.ok());
     QCOMPARE(expansion.error,
-             std::string("the sweep has more than 1000000 points (1001 × 1001); narrow its axes"));
+             std::string("the sweep has 1,002,001 points (1001 × 1001); the limit is 10,000 "
+                         "points: narrow an axis, or split the study into several sweeps"));
     // 10,000 points are fine for expansion; the CLI asks for --yes.
     const SweepExpansion many = expandSweep(
         specOf({rangeAxis("block.x", 1, 100, 1), rangeAxis("block.y", 1, 100, 1)}), baseRequest());
