@@ -1,5 +1,7 @@
 #include "launch/expression.h"
 
+#include "util/format.h"
+
 #include <muParser.h>
 
 #include <algorithm>
@@ -191,11 +193,23 @@ std::vector<std::pair<std::string, double>> namedVariables(std::string_view expr
 
 } // namespace
 
+// The longest expression evaluated (docs/projects.md, "Limits"). muparser refuses longer ones
+// itself, with a sentence of its own; real expressions are a few dozen characters.
+constexpr std::size_t kMaxExpressionChars = 10000;
+
 ExpressionValue evaluateExpression(std::string_view expression, const Variables &variables)
 {
     ExpressionValue result;
     if (expression.find_first_not_of(" \t\r\n") == std::string_view::npos) {
         result.error = ExpressionError{"the expression is empty", 0, {}};
+        return result;
+    }
+    if (expression.size() > kMaxExpressionChars) {
+        result.error =
+            ExpressionError{"the expression has " + formatCount(expression.size()) +
+                                " characters; the limit is " + formatCount(kMaxExpressionChars),
+                            int(kMaxExpressionChars),
+                            {}};
         return result;
     }
     // muparser keeps pointers to the variables: `named` outlives their use, and they are

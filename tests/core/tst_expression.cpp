@@ -22,6 +22,7 @@ private Q_SLOTS:
     void values();
     void errors_data();
     void errors();
+    void lengthHasALimit();
     void variablesInOrder();
     void variableErrorNamesTheVariable();
     void onlyTheNamedVariablesCount();
@@ -166,6 +167,24 @@ void TestExpression::evaluationsDoNotLeakIntoEachOther()
     double fromThread = 0.0;
     std::thread([&] { fromThread = evaluateExpression("K + 1", {{"K", 41}}).value; }).join();
     QCOMPARE(fromThread, 42.0);
+}
+
+void TestExpression::lengthHasALimit()
+{
+    // "1+1+...+1" of exactly 10,000 characters is evaluated; one more character is refused
+    // with the limit named, before muparser sees it.
+    std::string sum = "1";
+    while (sum.size() + 2 <= 10000)
+        sum += "+1";
+    sum += std::string(10000 - sum.size(), ' ');
+    QCOMPARE(sum.size(), std::size_t(10000));
+    const ExpressionValue atLimit = evaluateExpression(sum, {});
+    QVERIFY2(atLimit.ok(), atLimit.error ? atLimit.error->message.c_str() : "");
+    QCOMPARE(atLimit.value, 5000.0);
+    const ExpressionValue over = evaluateExpression(sum + " ", {});
+    QVERIFY(!over.ok());
+    QCOMPARE(over.error->message,
+             std::string("the expression has 10,001 characters; the limit is 10,000"));
 }
 
 QTEST_GUILESS_MAIN(TestExpression)
