@@ -113,16 +113,7 @@ int runCheck(const std::vector<std::string> &arguments)
 
     const ProjectLoad load = loadProject(projectPath);
     if (!load.project) {
-        if (load.line > 0) {
-            // FILE:LINE:COLUMN, as compilers print it, so editors and terminals can jump there.
-            std::string message = load.error;
-            if (const auto colon = message.find(": "); message.starts_with("line "))
-                message.erase(0, colon + 2);
-            std::cerr << projectPath << ":" << load.line << ":" << load.column
-                      << ": error: " << message << "\n";
-        } else {
-            std::cerr << projectPath << ": " << load.error << "\n";
-        }
+        std::cerr << projectLoadError(projectPath, load) << '\n';
         return ExitUsage;
     }
     Project project = *load.project;
@@ -162,11 +153,8 @@ int runCheck(const std::vector<std::string> &arguments)
     } else {
         options.includeDirs.push_back(projectFolder.string());
     }
-    if (const std::vector<std::string> problems = options.validate(); !problems.empty()) {
-        for (const std::string &problem : problems)
-            std::cerr << projectPath << ": compileOptions: " << problem << "\n";
+    if (!checkCompileOptions(std::cerr, projectPath, options))
         return ExitUsage;
-    }
 
     // The launch's defines are part of the compile options: evaluated here as the worker will.
     const CompileOptions unboundOptions = options; // each sweep point binds its own defines

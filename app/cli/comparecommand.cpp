@@ -5,6 +5,7 @@
 // marked (core/measure/comparison.h says when a difference counts).
 #include "argumentparser.h"
 #include "commands.h"
+#include "diagnostictext.h"
 #include "workeroptions.h"
 
 #include "interruptcancels.h"
@@ -124,13 +125,19 @@ int runCompare(const std::vector<std::string> &arguments)
     for (const std::string &path : parser.positionals()) {
         const ProjectLoad load = loadProject(path);
         std::string source;
-        std::string error = load.error;
-        if (!load.project || !readProjectSource(*load.project, path, source, error)) {
+        std::string error;
+        if (!load.project) {
+            std::cerr << projectLoadError(path, load) << '\n';
+            return ExitUsage;
+        }
+        if (!readProjectSource(*load.project, path, source, error)) {
             std::cerr << "cuwb compare: " << path << ": " << error << '\n';
             return ExitUsage;
         }
         Project project = *load.project;
         resolveProjectPaths(project, path);
+        if (!checkCompileOptions(std::cerr, path, project.options))
+            return ExitUsage;
         Loaded side{path, projectRunRequest(project, std::move(source)), project.measure.settings,
                     project.measure.throughput};
         if (parser.isSet("--hot")) {

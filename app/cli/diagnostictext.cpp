@@ -30,4 +30,24 @@ void printDiagnostics(std::ostream &out, const std::vector<Diagnostic> &diagnost
     }
 }
 
+bool checkCompileOptions(std::ostream &err, const std::string &path, const CompileOptions &options)
+{
+    const std::vector<std::string> problems = options.validate();
+    for (const std::string &problem : problems)
+        err << path << ": compileOptions: " << problem << '\n';
+    return problems.empty();
+}
+
+std::string projectLoadError(const std::string &path, const ProjectLoad &load)
+{
+    if (load.line <= 0)
+        return path + ": " + load.error;
+    std::string message = load.error; // "line 4, column 12: expected ..."
+    if (const auto colon = message.find(": ");
+        message.starts_with("line ") && colon != std::string::npos)
+        message.erase(0, colon + 2);
+    return path + ":" + std::to_string(load.line) + ":" + std::to_string(load.column) +
+           ": error: " + message;
+}
+
 } // namespace cuwb::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compiler/diagnostic.h"
+#include "project/project.h"
 
 #include <iosfwd>
 #include <string>
@@ -15,5 +16,16 @@ std::string formatDiagnostic(const Diagnostic &diagnostic, const std::string &ma
                              const std::string &shownFile);
 void printDiagnostics(std::ostream &out, const std::vector<Diagnostic> &diagnostics,
                       const std::string &mainFile, const std::string &shownFile, int depth = 0);
+
+// A project file that did not load, as every command prints it: "FILE:LINE:COLUMN: error:
+// MESSAGE" when the problem has a place in the file, as compilers print it, so that editors and
+// terminals can jump there; "FILE: MESSAGE" otherwise.
+std::string projectLoadError(const std::string &path, const ProjectLoad &load);
+
+// Prints every problem of a project's compile options as `cuwb check` does ("FILE:
+// compileOptions: optimisation level 7 is out of range; use 0 to 3") and returns false; true,
+// printing nothing, when they are valid. Checked before a command starts work, so that every
+// command refuses what check refuses.
+bool checkCompileOptions(std::ostream &err, const std::string &path, const CompileOptions &options);
 
 } // namespace cuwb::cli

@@ -4,6 +4,7 @@
 // loads and stores, shared-memory bank conflicts, local memory, divergent branches.
 #include "argumentparser.h"
 #include "commands.h"
+#include "diagnostictext.h"
 #include "workeroptions.h"
 
 #include "interruptcancels.h"
@@ -201,13 +202,19 @@ int runInspect(const std::vector<std::string> &arguments)
     const std::string &path = parser.positionals().front();
     const ProjectLoad load = loadProject(path);
     std::string source;
-    std::string error = load.error;
-    if (!load.project || !readProjectSource(*load.project, path, source, error)) {
+    std::string error;
+    if (!load.project) {
+        std::cerr << projectLoadError(path, load) << '\n';
+        return ExitUsage;
+    }
+    if (!readProjectSource(*load.project, path, source, error)) {
         std::cerr << "cuwb inspect: " << path << ": " << error << '\n';
         return ExitUsage;
     }
     Project project = *load.project;
     resolveProjectPaths(project, path);
+    if (!checkCompileOptions(std::cerr, path, project.options))
+        return ExitUsage;
 
     InspectRequest inspect;
     const std::vector<std::string> metricNames = parser.values("--metric");

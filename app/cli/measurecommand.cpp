@@ -3,6 +3,7 @@
 // prints the statistics and throughput (or the whole Measurement as JSON).
 #include "argumentparser.h"
 #include "commands.h"
+#include "diagnostictext.h"
 #include "workeroptions.h"
 
 #include "interruptcancels.h"
@@ -369,15 +370,19 @@ int runMeasure(const std::vector<std::string> &arguments)
     const std::string &path = parser.positionals().front();
     const ProjectLoad load = loadProject(path);
     std::string source;
-    std::string error = load.error;
-    const bool readable =
-        load.project.has_value() && readProjectSource(*load.project, path, source, error);
-    if (!readable) {
+    std::string error;
+    if (!load.project) {
+        std::cerr << projectLoadError(path, load) << '\n';
+        return ExitUsage;
+    }
+    if (!readProjectSource(*load.project, path, source, error)) {
         std::cerr << "cuwb measure: " << path << ": " << error << '\n';
         return ExitUsage;
     }
     Project project = *load.project;
     resolveProjectPaths(project, path);
+    if (!checkCompileOptions(std::cerr, path, project.options))
+        return ExitUsage;
 
     // The project's "measure" section first; options on the command line override it.
     SampleSettings settings = project.measure.settings;

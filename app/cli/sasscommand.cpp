@@ -99,11 +99,7 @@ std::optional<int> loadProjectTarget(const std::string &projectPath, Target &tar
 {
     const ProjectLoad load = loadProject(projectPath);
     if (!load.project) {
-        if (load.line > 0)
-            std::cerr << projectPath << ":" << load.line << ":" << load.column
-                      << ": error: " << load.error << "\n";
-        else
-            std::cerr << projectPath << ": " << load.error << "\n";
+        std::cerr << projectLoadError(projectPath, load) << '\n';
         return ExitUsage;
     }
     Project project = *load.project;

@@ -4,6 +4,7 @@
 // writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner.
 #include "argumentparser.h"
 #include "commands.h"
+#include "diagnostictext.h"
 #include "slurmsweep.h"
 #include "sweepreport.h"
 #include "workeroptions.h"
@@ -437,13 +438,19 @@ int runSweep(const std::vector<std::string> &arguments)
     const std::string &path = parser.positionals().front();
     const ProjectLoad load = loadProject(path);
     std::string source;
-    std::string error = load.error;
-    if (!load.project || !readProjectSource(*load.project, path, source, error)) {
+    std::string error;
+    if (!load.project) {
+        std::cerr << projectLoadError(path, load) << '\n';
+        return ExitUsage;
+    }
+    if (!readProjectSource(*load.project, path, source, error)) {
         std::cerr << "cuwb sweep: " << path << ": " << error << '\n';
         return ExitUsage;
     }
     Project project = *load.project;
     resolveProjectPaths(project, path);
+    if (!checkCompileOptions(std::cerr, path, project.options))
+        return ExitUsage;
 
     SweepSpec spec;
     if (const auto id = parser.value("--preset")) {

@@ -1,5 +1,7 @@
 #include "compiler/compilejson.h"
 
+#include "util/jsonread.h"
+
 namespace cuwb {
 
 void to_json(nlohmann::json &json, const Diagnostic &diagnostic)
@@ -49,10 +51,27 @@ void to_json(nlohmann::json &json, const KernelInfo &kernel)
 
 namespace {
 
+// An integer that does not fit its field is refused as written (jsonread::integerFrom), never
+// wrapped: an optLevel of 99999999999 must not read as 1215752191.
 template <typename T> void readIfPresent(const nlohmann::json &json, const char *key, T &value)
 {
-    if (const auto it = json.find(key); it != json.end() && !it->is_null())
-        it->get_to(value);
+    const auto it = json.find(key);
+    if (it == json.end() || it->is_null())
+        return;
+    try {
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+            value = jsonread::integerFrom<T>(*it);
+        else
+            it->get_to(value);
+    } catch (const nlohmann::json::exception &error) {
+        // Named by its field, without nlohmann's "[json.exception.type_error.302] ".
+        std::string message = error.what();
+        if (message.starts_with("[json.exception.")) {
+            if (const std::size_t end = message.find("] "); end != std::string::npos)
+                message.erase(0, end + 2);
+        }
+        jsonread::malformed(*it, std::string(key) + ": " + message);
+    }
 }
 
 } // namespace

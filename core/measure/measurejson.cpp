@@ -1,5 +1,7 @@
 #include "measure/measurejson.h"
 
+#include "util/jsonread.h"
+
 #include "launch/launchjson.h"
 
 #include <optional>
@@ -29,7 +31,10 @@ template <typename T> void read(const json &object, const char *key, T &value)
     if (it == object.end() || it->is_null())
         return;
     try {
-        it->get_to(value);
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+            value = jsonread::integerFrom<T>(*it); // refused as written, never wrapped
+        else
+            it->get_to(value);
     } catch (const json::exception &error) {
         fail(joinFieldPath(key, plainJsonError(error)));
     }

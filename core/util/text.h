@@ -34,6 +34,24 @@ inline std::vector<std::string> splitLines(const std::string &text)
     return lines;
 }
 
+// User text as a message quotes it: whole up to `limit` bytes, else its beginning and how
+// many characters it has ("xxxx… (200000 characters)"), so that a 200 KB value does not become a
+// 200 KB message. Cut at a UTF-8 character boundary.
+inline std::string elided(std::string_view text, std::size_t limit = 80)
+{
+    if (text.size() <= limit)
+        return std::string(text);
+    const auto continues = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+    std::size_t cut = limit;
+    while (cut > 0 && continues(text[cut]))
+        --cut; // not inside a multi-byte character
+    std::size_t characters = 0;
+    for (const char c : text)
+        characters += continues(c) ? 0 : 1;
+    return std::string(text.substr(0, cut)) + "\u2026 (" + std::to_string(characters) +
+           " characters)";
+}
+
 inline bool startsWith(std::string_view text, std::string_view prefix)
 {
     return text.starts_with(prefix);

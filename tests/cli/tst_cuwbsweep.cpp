@@ -60,8 +60,12 @@ private Q_SLOTS:
     void projectWithoutSweepExitsTwo();
     void emptySweepExitsTwo();
     void brokenSectionNamesLineAndColumn();
+    void refusesTheOptionsCheckRefuses();
     void unknownVariableExitsTwo();
     void refusesTenThousandPointsWithoutYes();
+    void listsTheLargestPermittedSweep();
+    void refusesASweepOverTheLimit_data();
+    void refusesASweepOverTheLimit();
     void everyPointSkippedExitsOne();
     void listsPointsAndEstimate();
     void presetSweepsAProjectWithoutOne();
@@ -137,9 +141,40 @@ void TestCuwbSweep::brokenSectionNamesLineAndColumn()
 {
     const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_bad_kind.cuwb")});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(run.err.contains(QStringLiteral("line 67, column 25: sweep.axes[0].kind: expected "
-                                             "one of list, range, powersOfTwo, found 'ranges'")),
-             qPrintable(run.err));
+    // As `cuwb check` says it: FILE:LINE:COLUMN, where editors and terminals jump.
+    const QString expected = dataFile("sweep_bad_kind.cuwb") +
+                             QStringLiteral(":67:25: error: sweep.axes[0].kind: expected one of "
+                                            "list, range, powersOfTwo, found 'ranges'\n");
+    QCOMPARE(run.err, expected);
+    const CuwbRun check = runCuwb({QStringLiteral("check"), dataFile("sweep_bad_kind.cuwb")});
+    QCOMPARE(check.exitCode, 2);
+    QCOMPARE(check.err, expected);
+}
+
+void TestCuwbSweep::refusesTheOptionsCheckRefuses()
+{
+    // An optimisation level of 7: check refused it while sweep --list listed every point as
+    // skipped. Every command now refuses it before any work, in check's words.
+    QFile original(dataFile("sweep_add_one.cuwb"));
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    nlohmann::json project = nlohmann::json::parse(original.readAll().toStdString());
+    project["compileOptions"]["optLevel"] = 7;
+    const QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("opt7.cuwb"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(project.dump(2)));
+    file.close();
+    const QString expected =
+        path + QStringLiteral(": compileOptions: optimisation level 7 is out of range; use 0 to 3\n");
+    for (const QStringList &command :
+         {QStringList{QStringLiteral("check")}, QStringList{QStringLiteral("sweep")},
+          QStringList{QStringLiteral("sweep"), QStringLiteral("--list")},
+          QStringList{QStringLiteral("measure")}, QStringList{QStringLiteral("inspect")}}) {
+        const CuwbRun run = runCuwb(QStringList{command.first(), path} + command.mid(1));
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err, expected);
+    }
 }
 
 void TestCuwbSweep::unknownVariableExitsTwo()

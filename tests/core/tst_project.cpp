@@ -255,7 +255,12 @@ void TestProject::invalidFields_data()
         "name: expected a string, found number");
     row("options type",
         R"({"schemaVersion": 1, "source": {"path": "k.cu"}, "compileOptions": {"optLevel": "high"}})",
-        "compileOptions: type must be number, but is string");
+        "compileOptions.optLevel: type must be number, but is string");
+    // Read as written, never wrapped into range (it used to read as 1215752191).
+    row("options integer too big",
+        R"({"schemaVersion": 1, "source": {"path": "k.cu"}, "compileOptions": {"optLevel": 99999999999}})",
+        "compileOptions.optLevel: the number 99999999999 is out of range (-2147483648 to "
+        "2147483647)");
     row("launch role",
         R"({"schemaVersion": 1, "source": {"path": "k.cu"}, "launch": {"arguments": [{"parameter": "a", "role": 3}]}})",
         "launch.arguments[0].role: expected one of in, out, inout, found number");
