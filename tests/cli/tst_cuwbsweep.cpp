@@ -166,7 +166,8 @@ void TestCuwbSweep::refusesTheOptionsCheckRefuses()
     file.write(QByteArray::fromStdString(project.dump(2)));
     file.close();
     const QString expected =
-        path + QStringLiteral(": compileOptions: optimisation level 7 is out of range; use 0 to 3\n");
+        path +
+        QStringLiteral(": compileOptions: optimisation level 7 is out of range; use 0 to 3\n");
     for (const QStringList &command :
          {QStringList{QStringLiteral("check")}, QStringList{QStringLiteral("sweep")},
           QStringList{QStringLiteral("sweep"), QStringLiteral("--list")},
@@ -193,6 +194,60 @@ void TestCuwbSweep::refusesTenThousandPointsWithoutYes()
     QVERIFY2(run.err.contains(QStringLiteral("the sweep has 10000 points")), qPrintable(run.err));
     QVERIFY2(run.err.contains(QStringLiteral("at least")), qPrintable(run.err)); // the estimate
     QVERIFY2(run.err.contains(QStringLiteral("--yes")), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCuwbSweep::listsTheLargestPermittedSweep()
+{
+    // 100 × 100 = kMaxSweepPoints: every point listed, one variant compiled.
+    const QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("plan.json"));
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_huge.cuwb"),
+                                 QStringLiteral("--list"), QStringLiteral("--json"), json});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QCOMPARE(lines.size(), 10002); // the points, the summary, "wrote JSON"
+    QCOMPARE(lines[0], QStringLiteral("[    1/10000] block.x=1 block.y=1"));
+    QVERIFY2(lines[9999].startsWith(QStringLiteral("[10000/10000] block.x=100 block.y=100")),
+             qPrintable(lines[9999]));
+    QVERIFY2(lines[10000].startsWith(QStringLiteral("10000 points, ")), qPrintable(lines[10000]));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const SweepResultLoad plan = parseSweepResult(file.readAll().toStdString());
+    QVERIFY2(plan.result, plan.error.c_str());
+    QCOMPARE(plan.result->points.size(), std::size_t(10000));
+    QCOMPARE(plan.result->points.back().point.label(), std::string("block.x=100 block.y=100"));
+}
+
+void TestCuwbSweep::refusesASweepOverTheLimit_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::newRow("run") << QStringList{QStringLiteral("--yes")};
+    QTest::newRow("list") << QStringList{QStringLiteral("--list")};
+    QTest::newRow("shard") << QStringList{QStringLiteral("--shard"), QStringLiteral("1/4"),
+                                          QStringLiteral("--yes")};
+}
+
+void TestCuwbSweep::refusesASweepOverTheLimit()
+{
+    QFETCH(QStringList, options);
+    // sweep_huge with one more block.x: 101 × 100 points, refused before any is made.
+    QFile original(dataFile("sweep_huge.cuwb"));
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    nlohmann::json project = nlohmann::json::parse(original.readAll().toStdString());
+    project["sweep"]["axes"][0]["to"] = 101;
+    const QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("over.cuwb"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(project.dump(2)));
+    file.close();
+    const CuwbRun run = runCuwb(QStringList{QStringLiteral("sweep"), path} + options);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("the sweep has 10,100 points (101 × 100); the limit "
+                                             "is 10,000 points: narrow an axis, or split the "
+                                             "study into several sweeps")),
+             qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
 }
 
