@@ -1,6 +1,7 @@
 #include "project/project.h"
 
 #include "util/boundedfile.h"
+#include "util/format.h"
 
 #include "compiler/compilejson.h"
 #include "launch/launchjson.h"
@@ -235,6 +236,55 @@ ProjectLoad failureAt(std::string_view text, std::string message)
     return load;
 }
 
+// The first list of `project` longer than its limit, as "FIELD[i]: ..." with i the first entry
+// past the limit, so that failureAt finds its line; nullopt when every list is within limits.
+std::optional<std::string> listOverLimit(const Project &project)
+{
+    struct List
+    {
+        std::string field;
+        std::size_t size;
+        std::size_t limit;
+        const char *what;
+        const char *per;
+    };
+    const LaunchSpec &launch = project.launch;
+    const CompileOptions &options = project.options;
+    std::vector<List> lists = {
+        {"launch.variables", launch.variables.size(), kMaxProjectListEntries, "launch variables",
+         "a project"},
+        {"launch.arguments", launch.arguments.size(), kMaxProjectListEntries, "arguments",
+         "a project"},
+        {"launch.globals", launch.globals.size(), kMaxProjectListEntries, "globals", "a project"},
+        {"launch.defines", launch.defines.size(), kMaxProjectListEntries, "launch defines",
+         "a project"},
+        {"compileOptions.defines", options.defines.size(), kMaxProjectListEntries, "defines",
+         "a project"},
+        {"compileOptions.includeDirs", options.includeDirs.size(), kMaxProjectListEntries,
+         "include folders", "a project"},
+        {"compileOptions.nameExpressions", options.nameExpressions.size(), kMaxProjectListEntries,
+         "name expressions", "a project"},
+    };
+    if (project.sweep) {
+        const SweepSpec &sweep = *project.sweep;
+        lists.push_back({"sweep.axes", sweep.axes.size(), kMaxSweepAxes, "axes", "a sweep"});
+        lists.push_back({"sweep.constraints", sweep.constraints.size(), kMaxSweepConstraints,
+                         "constraints", "a sweep"});
+        for (std::size_t i = 0; i < sweep.axes.size(); ++i) {
+            lists.push_back({"sweep.axes[" + std::to_string(i) + "].values",
+                             sweep.axes[i].values.size(), kMaxSweepPoints, "values",
+                             "an axis (the points limit of a sweep)"});
+        }
+    }
+    for (const List &list : lists) {
+        if (list.size > list.limit) {
+            return list.field + "[" + std::to_string(list.limit) + "]: " + formatCount(list.size) +
+                   " " + list.what + "; the limit is " + formatCount(list.limit) + " " + list.per;
+        }
+    }
+    return std::nullopt;
+}
+
 // A number beyond a double's range (1e400): the JSON parser names the literal but not where
 // it is. It is found in the text (outside strings) to give the line and column.
 ProjectLoad numberOutOfRange(std::string_view text, const json::out_of_range &error)
@@ -414,6 +464,8 @@ ProjectLoad parseProject(std::string_view text)
                            kTopLevelKeys[4], kTopLevelKeys[5], kTopLevelKeys[6], kTopLevelKeys[7]}))
             project.unknownFields[key] = value;
     }
+    if (const std::optional<std::string> problem = listOverLimit(project))
+        return failureAt(text, *problem);
     ProjectLoad load;
     load.project = std::move(project);
     return load;

@@ -12,12 +12,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
 namespace cuwb {
 
 inline constexpr int kProjectSchemaVersion = 1;
+
+// How many entries a project's lists may have, checked when it is read (parseProject refuses
+// the project at the first entry past a limit, with its line). No real project comes near
+// them: the samples and the real-world projects have at most a dozen variables, arguments or
+// defines, and a kernel's parameters must fit in 32,764 bytes. They exist because every entry
+// is evaluated at every check and at every sweep point: 1,000 chained launch variables take
+// about 0.1 s in `cuwb check`, 100,000 took 10 s (docs/benchmarks.md, "Project limits").
+// Launch variables, arguments, globals, launch defines, -D defines, include folders and name
+// expressions, each.
+inline constexpr std::size_t kMaxProjectListEntries = 1000;
+// A sweep's axes and constraints: each is applied or evaluated at every one of up to
+// kMaxSweepPoints points. More than a dozen axes of two values is past the points limit
+// already. (The values of a list axis are limited by kMaxSweepPoints.)
+inline constexpr std::size_t kMaxSweepAxes = 32;
+inline constexpr std::size_t kMaxSweepConstraints = 100;
 
 struct Project
 {

@@ -65,6 +65,8 @@ private Q_SLOTS:
     void invalidFields();
     void savesAtomically();
     void loadErrors();
+    void listsHaveLimits_data();
+    void listsHaveLimits();
 };
 
 void TestProject::roundTrip()
@@ -335,6 +337,108 @@ void TestProject::resolvesPathsAgainstTheProjectFolder()
     // Twice is the same as once: the source folder is not added again.
     resolveProjectPaths(project, "/work/lab/p.cuwb");
     QCOMPARE(project.options.includeDirs.size(), std::size_t(3));
+}
+
+void TestProject::listsHaveLimits_data()
+{
+    QTest::addColumn<QString>("list");
+    QTest::addColumn<int>("limit");
+    QTest::addColumn<QString>("message");
+    const int entries = int(kMaxProjectListEntries);
+    QTest::newRow("variables") << "variables" << entries
+                               << "launch.variables[1000]: 1,001 launch variables; the limit is "
+                                  "1,000 a project";
+    QTest::newRow("arguments") << "arguments" << entries
+                               << "launch.arguments[1000]: 1,001 arguments; the limit is 1,000 a "
+                                  "project";
+    QTest::newRow("globals") << "globals" << entries
+                             << "launch.globals[1000]: 1,001 globals; the limit is 1,000 a "
+                                "project";
+    QTest::newRow("launch defines") << "launchDefines" << entries
+                                    << "launch.defines[1000]: 1,001 launch defines; the limit "
+                                       "is 1,000 a project";
+    QTest::newRow("defines") << "defines" << entries
+                             << "compileOptions.defines[1000]: 1,001 defines; the limit is "
+                                "1,000 a project";
+    QTest::newRow("include folders") << "includeDirs" << entries
+                                     << "compileOptions.includeDirs[1000]: 1,001 include "
+                                        "folders; the limit is 1,000 a project";
+    QTest::newRow("name expressions") << "nameExpressions" << entries
+                                      << "compileOptions.nameExpressions[1000]: 1,001 name "
+                                         "expressions; the limit is 1,000 a project";
+    QTest::newRow("axes") << "axes" << int(kMaxSweepAxes)
+                          << "sweep.axes[32]: 33 axes; the limit is 32 a sweep";
+    QTest::newRow("constraints") << "constraints" << int(kMaxSweepConstraints)
+                                 << "sweep.constraints[100]: 101 constraints; the limit is 100 a "
+                                    "sweep";
+    QTest::newRow("axis values") << "values" << int(kMaxSweepPoints)
+                                 << "sweep.axes[0].values[10000]: 10,001 values; the limit is "
+                                    "10,000 an axis (the points limit of a sweep)";
+}
+
+void TestProject::listsHaveLimits()
+{
+    QFETCH(QString, list);
+    QFETCH(int, limit);
+    QFETCH(QString, message);
+    // A project with `count` entries in the list under test, each entry distinct.
+    const auto projectWith = [&](int count) {
+        Project project = sampleProject();
+        LaunchSpec &launch = project.launch;
+        CompileOptions &options = project.options;
+        // Only the entries made here: the sample's own variable, arguments and define go.
+        launch.variables.clear();
+        launch.arguments.clear();
+        options.defines.clear();
+        if (list == QLatin1String("axes") || list == QLatin1String("constraints") ||
+            list == QLatin1String("values"))
+            project.sweep = SweepSpec{};
+        for (int i = 0; i < count; ++i) {
+            const std::string name = "v" + std::to_string(i);
+            if (list == QLatin1String("variables")) {
+                // Chained, as a generated project would write them.
+                launch.variables.emplace_back(name,
+                                              i == 0 ? "1" : "v" + std::to_string(i - 1) + " + 1");
+            } else if (list == QLatin1String("arguments")) {
+                ArgumentSpec argument;
+                argument.parameter = name;
+                launch.arguments.push_back(argument);
+            } else if (list == QLatin1String("globals")) {
+                GlobalSpec global;
+                global.name = name;
+                launch.globals.push_back(global);
+            } else if (list == QLatin1String("launchDefines")) {
+                launch.defines.emplace_back(name, "1");
+            } else if (list == QLatin1String("defines")) {
+                options.defines.push_back(name + "=1");
+            } else if (list == QLatin1String("includeDirs")) {
+                options.includeDirs.push_back("/include/" + name);
+            } else if (list == QLatin1String("nameExpressions")) {
+                options.nameExpressions.push_back("k<" + std::to_string(i) + ">");
+            } else if (list == QLatin1String("axes")) {
+                SweepAxis axis;
+                axis.target = "-D" + name;
+                axis.values = {"1"};
+                project.sweep->axes.push_back(axis);
+            } else if (list == QLatin1String("constraints")) {
+                project.sweep->constraints.push_back("block.x > " + std::to_string(i));
+            } else if (list == QLatin1String("values")) {
+                if (project.sweep->axes.empty()) {
+                    project.sweep->axes.emplace_back();
+                    project.sweep->axes.back().target = "block.x";
+                }
+                project.sweep->axes.back().values.push_back(std::to_string(i + 1));
+            }
+        }
+        return serializeProject(project);
+    };
+    const ProjectLoad atLimit = parseProject(projectWith(limit));
+    QVERIFY2(atLimit.project.has_value(), atLimit.error.c_str());
+    const ProjectLoad over = parseProject(projectWith(limit + 1));
+    QVERIFY(!over.project);
+    QVERIFY2(over.error.ends_with(message.toStdString()), over.error.c_str());
+    // Located at the first entry past the limit.
+    QVERIFY2(over.error.starts_with("line ") && over.line > 1, over.error.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestProject)
