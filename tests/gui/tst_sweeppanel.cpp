@@ -225,16 +225,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!f.controller->isRunning(), kSweepTimeoutMs);
     }
 
-    void aVeryLargeSweepIsCountedAsAProduct()
+    void aSweepOverTheLimitIsRefusedWithItsCount()
     {
         Fixture f = makePanel();
         SweepSpec spec;
         spec.axes = {rangeAxis("block.x", 1, 1000, 1), rangeAxis("N", 1, 1000, 1)};
         f.panel->setSpec(spec);
         waitForCount(*f.panel);
-        QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(1000000));
-        QVERIFY2(f.panel->countText().contains(QStringLiteral("skips are found as it runs")),
-                 qPrintable(f.panel->countText()));
+        QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>());
+        QVERIFY2(f.panel->messageText().contains(
+                     QStringLiteral("the sweep has 1,000,000 points (1000 × 1000); the limit is "
+                                    "10,000 points")),
+                 qPrintable(f.panel->messageText()));
+        QVERIFY(!f.panel->runSweep());
         // Its targets are still checked.
         spec.axes[1].target = "M";
         f.panel->setSpec(spec);
