@@ -2,9 +2,11 @@
 // the points stream to the GUI thread in order and the sweep finishes; a cancel keeps the
 // points measured before it; a worker that crashes at a point fails that point only and the
 // sweep goes on with a fresh worker; without a GPU nothing starts; quitting while a point
-// hangs does not wait for it. The host compiles are real (NVRTC needs no GPU).
+// hangs does not wait for it. The host compiles are real (NVRTC needs no GPU), in `cuwb
+// compile-server`: a source that crashes NVRTC skips the sweep's points, not the test process.
 #include "gui/sweep/sweepcontroller.h"
 
+#include "../support/hostilesource.h"
 #include "../support/sweeptesthelpers.h"
 
 #include <QSignalSpy>
@@ -174,6 +176,38 @@ private Q_SLOTS:
         const auto result = finished.first().first().value<SweepResult>();
         QVERIFY(!result.error.empty());
         QCOMPARE(result.count(PointStatus::Measured), std::size_t(0));
+    }
+
+    void aSourceThatCrashesTheCompilerSkipsThePoints()
+    {
+        // NVRTC aborts on this source: in this process that would end the test (the window).
+        auto controller = fakeController();
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        const std::string hostile = hostiletest::pastedIdentifierSource();
+        RunRequest request = addOneRequest(hostile.c_str());
+        QVERIFY(controller->start(powersSweep(), request));
+        QVERIFY(finished.wait(kSweepTimeoutMs * 3));
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY2(result.error.empty(), result.error.c_str());
+        QCOMPARE(result.points.size(), std::size_t(7));
+        QCOMPARE(result.count(PointStatus::Skipped), std::size_t(7));
+        std::size_t crashed = 0;
+        for (const SweepPointResult &point : result.points) {
+            if (!point.point.runnable())
+                continue; // skipped by the expansion, before any compile
+            QVERIFY(point.compileFailed);
+            QVERIFY2(point.message.find("compiler crashed") != std::string::npos,
+                     point.message.c_str());
+            ++crashed;
+        }
+        QCOMPARE(crashed, std::size_t(6));
+
+        // The next sweep gets a fresh compiler process and is measured.
+        finished.clear();
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto next = finished.first().first().value<SweepResult>();
+        QCOMPARE(next.count(PointStatus::Measured), std::size_t(6));
     }
 
     void quittingDoesNotWaitForAHangingPoint()

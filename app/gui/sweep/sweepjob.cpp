@@ -1,5 +1,8 @@
 #include "gui/sweep/sweepjob.h"
 
+#include "gui/device/deviceprobe.h"
+#include "worker/isolatedcompiler.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -21,6 +24,30 @@ void SweepJob::setWorkerOptions(const WorkerProcess::Options &options)
     m_options = options;
 }
 
+void SweepJob::setCompilerPath(const std::string &cuwbPath)
+{
+    m_compilerPath = cuwbPath;
+}
+
+IsolatedCompiler &SweepJob::compiler()
+{
+    const std::lock_guard lock(m_mutex);
+    std::string path = m_compilerPath;
+    if (path.empty())
+        path = DeviceProbe::findCli().toStdString();
+    if (!m_compiler)
+        m_compiler = std::make_unique<IsolatedCompiler>(std::move(path));
+    else
+        m_compiler->setCuwbPath(std::move(path)); // restarts the server only when it changed
+    return *m_compiler;
+}
+
+void SweepJob::stopCompile()
+{
+    if (m_compiler)
+        m_compiler->stopUpTo(m_compileJob.load());
+}
+
 void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
                    const SweepContext &context)
 {
@@ -30,6 +57,13 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
         const SharedWorker::Lease lease = m_worker->acquire(m_options);
         WorkerProcess &worker = lease.process();
         SweepRunner runner(worker);
+        // NVRTC in the compile server, one per sweep thread, kept between points and sweeps.
+        IsolatedCompiler &isolated = compiler();
+        runner.setCompileFunction([this, &isolated](std::string_view source,
+                                                    std::string_view fileName,
+                                                    const CompileOptions &options) {
+            return isolated.compile(source, fileName, options, ++m_compileJob);
+        });
         // The starts seen so far: a worker started after the first one of this sweep replaced
         // one that died at a point. Counted from what the worker had started before this sweep
         // (a run may have started it already).
@@ -77,8 +111,10 @@ void SweepJob::cancel(quint64 jobId)
 {
     const std::lock_guard lock(m_mutex);
     m_cancelledJob = std::max(m_cancelledJob, jobId);
-    if (m_runner && m_runningJob == jobId)
+    if (m_runner && m_runningJob == jobId) {
         m_runner->cancel();
+        stopCompile();
+    }
 }
 
 void SweepJob::abort()
@@ -88,6 +124,7 @@ void SweepJob::abort()
         m_aborted = true;
         if (m_runner)
             m_runner->cancel();
+        stopCompile();
     }
     m_worker->abort();
 }

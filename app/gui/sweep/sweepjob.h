@@ -2,7 +2,10 @@
 // holds the worker it shares with the runs (SharedWorker) and owns the SweepRunner. run()
 // blocks until the worker is free and the sweep has ended, which is why it must never be called
 // on the GUI thread; the runner's callbacks become this object's signals, which reach the
-// controller queued. Nothing escapes as an exception.
+// controller queued. Nothing escapes as an exception. The host's compiles of the sweep's
+// variants (and a remote worker's images) run in a `cuwb compile-server` of the job's own
+// (IsolatedCompiler), kept between sweeps on this thread, never in the GUI's process: a source
+// that crashes NVRTC skips its points with that sentence.
 #pragma once
 
 #include "gui/common/sharedworker.h"
@@ -11,10 +14,15 @@
 
 #include <QObject>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace cuwb {
+
+class IsolatedCompiler;
 
 class SweepJob : public QObject
 {
@@ -27,6 +35,8 @@ public:
     // On the job's thread. The next sweep runs on a worker started by this command: a worker
     // started by another is stopped then.
     void setWorkerOptions(const WorkerProcess::Options &options);
+    // On the job's thread: the cuwb whose `compile-server` compiles the next sweep's variants.
+    void setCompilerPath(const std::string &cuwbPath);
     // On the job's thread: expands and measures the sweep, emitting started, one point per
     // finished point and finished.
     void run(quint64 jobId, const cuwb::SweepSpec &spec, const cuwb::RunRequest &base,
@@ -51,8 +61,16 @@ Q_SIGNALS:
     void workerRestarted(quint64 jobId, int starts);
 
 private:
+    // The compile server, made on the job's thread (it lives as long as that thread does).
+    IsolatedCompiler &compiler();
+    // Stops the host compile in flight, if any; m_mutex held.
+    void stopCompile();
+
     std::shared_ptr<SharedWorker> m_worker;
     WorkerProcess::Options m_options;
+    std::string m_compilerPath;
+    std::unique_ptr<IsolatedCompiler> m_compiler; // under m_mutex
+    std::atomic<std::uint64_t> m_compileJob{0};   // the id of the latest host compile
     // Guards m_runner and the ids below against the calls from other threads.
     std::mutex m_mutex;
     SweepRunner *m_runner = nullptr; // while run() runs
