@@ -47,9 +47,11 @@ public:
     {
         for (;;) {
             while (m_lines.empty()) {
-                if (m_ended || !readSome(true)) {
+                if (m_ended) {
                     return false;
                 }
+                // At the end of input this still hands over a last line without a newline.
+                (void)readSome(true);
             }
             line = std::move(m_lines.front());
             m_lines.pop_front();

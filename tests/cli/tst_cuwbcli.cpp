@@ -56,6 +56,8 @@ private Q_SLOTS:
     void devicesWithoutDriverSayCompileOnly();
     void printsVersions();
     void helpAndNoArguments();
+    void workerAnswersALastLineWithoutNewline();
+    void workerRefusesAnotherProtocol();
 };
 
 void TestCuwbCli::compilesGoodFile()
@@ -395,6 +397,34 @@ void TestCuwbCli::listsModuleVariables()
     QCOMPARE(report["variables"].size(), std::size_t(2));
     QCOMPARE(report["variables"][0]["space"], nlohmann::json("constant"));
     QCOMPARE(report["variables"][0]["type"], nlohmann::json("float"));
+}
+
+void TestCuwbCli::workerAnswersALastLineWithoutNewline()
+{
+    // The input ends without a newline: the request is still answered (it was dropped).
+    const CuwbRun run =
+        runCuwbProcess({QStringLiteral("worker")}, {},
+                       QByteArrayLiteral(R"({"id":7,"type":"hello","protocol":1,"cuwb":"0.1.0"})"));
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    QCOMPARE(lines.size(), 1);
+    const nlohmann::json reply = nlohmann::json::parse(lines.first().toStdString());
+    QCOMPARE(reply["id"], 7);
+    QCOMPARE(reply["type"], "hello");
+}
+
+void TestCuwbCli::workerRefusesAnotherProtocol()
+{
+    const CuwbRun run = runCuwbProcess(
+        {QStringLiteral("worker")}, {},
+        QByteArrayLiteral("{\"id\":1,\"type\":\"hello\",\"protocol\":99,\"cuwb\":\"9.9\"}\n"));
+    QCOMPARE(run.exitCode, 0);
+    const nlohmann::json reply = nlohmann::json::parse(run.outLines().value(0).toStdString());
+    QCOMPARE(reply["type"], "error");
+    QVERIFY2(reply["message"].get<std::string>().find(
+                 "speaks protocol version 1 but the client (cuwb 9.9) speaks version 99") !=
+                 std::string::npos,
+             reply.dump().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestCuwbCli)
