@@ -2,8 +2,13 @@
 // a run is in flight must neither hang until the run's deadline nor crash; a measurement is
 // followed by a metrics request only when one is asked for, and then as a request of its own;
 // cancelling a measurement stops its sampling and keeps the samples taken (the worker stays),
-// and never touches a run.
+// and never touches a run. A run on a remote target compiles its image in `cuwb
+// compile-server`, so a source that crashes NVRTC does not end this process.
+#include "gui/common/sharedworker.h"
 #include "gui/run/runcontroller.h"
+#include "worker/protocol.h"
+
+#include "../support/hostilesource.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -41,6 +46,7 @@ private Q_SLOTS:
     void cancelRightAfterStartingIsNotLost();
     void cancelLeavesARunAlone();
     void aSupersededRunIsDropped();
+    void aRemoteImageThatCrashesTheCompilerLeavesThisProcess();
 
 private:
     // A cuwb stand-in that answers hello, then never answers its first run.
@@ -265,6 +271,45 @@ void TestRunController::aSupersededRunIsDropped()
     QCOMPARE(discarded.size(), 1);
     QCOMPARE(discarded.front().at(0).value<quint64>(), first);
     QCOMPARE(requestLog().count(QStringLiteral("run")), 2);
+}
+
+void TestRunController::aRemoteImageThatCrashesTheCompilerLeavesThisProcess()
+{
+    // A command target whose worker is the stand-in with a GPU, of this program's version: the
+    // client compiles the image for that GPU here, which for this source crashes NVRTC.
+    const QString remote = m_dir->filePath(QStringLiteral("remote-cuwb"));
+    QFile script(remote);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(QStringLiteral("#!/bin/sh\nexport CUWB_FAKE_WORKER_VERSION='%1'\n"
+                                "CUWB_FAKE_WORKER_LOG='%2' CUWB_FAKE_WORKER_REQUESTS='%2.lines' "
+                                "exec %3 measure-ok\n")
+                     .arg(QString::fromStdString(workbenchVersion()), m_log,
+                          QStringLiteral(CUWB_FAKE_WORKER_PATH))
+                     .toUtf8());
+    script.close();
+    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+    RunController controller;
+    controller.setCliPath(QStringLiteral(CUWB_CLI_PATH)); // its compile-server compiles
+    WorkerProcess::Options target;
+    target.executable = remote.toStdString();
+    target.remoteName = "gpu-server";
+    controller.sharedWorker()->setTarget(target);
+    QSignalSpy ran(&controller, &RunController::runFinished);
+    RunRequest request;
+    request.source = hostiletest::pastedIdentifierSource();
+    request.fileName = "hostile.cu";
+    request.launch.kernel = "k";
+    QVERIFY(controller.run(request) != 0);
+    // In this process the compile would have aborted it before any answer.
+    QTRY_COMPARE_WITH_TIMEOUT(ran.size(), 1, 4 * ReplyTimeoutMs);
+    // The image did not compile, so the request went as it was and the worker answered it.
+    QCOMPARE(requestLog().count(QStringLiteral("run")), 1);
+    QFile lines(m_log + QStringLiteral(".lines"));
+    QVERIFY(lines.open(QIODevice::ReadOnly));
+    const QByteArray sent = lines.readAll();
+    QVERIFY(sent.contains("\"run\""));
+    QVERIFY(!sent.contains("\"image\""));
 }
 
 QTEST_MAIN(TestRunController)

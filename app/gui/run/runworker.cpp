@@ -1,6 +1,8 @@
 #include "gui/run/runworker.h"
 
 #include "gui/common/qtconvert.h"
+#include "gui/device/deviceprobe.h"
+#include "worker/isolatedcompiler.h"
 
 #include <QCoreApplication>
 
@@ -66,7 +68,31 @@ SharedWorker::Lease RunWorker::lease()
 
 void RunWorker::abort()
 {
+    {
+        const std::lock_guard lock(m_compilerMutex);
+        if (m_compiler)
+            m_compiler->stopUpTo(m_compileJob.load());
+    }
     m_worker->abort();
+}
+
+WorkerClient RunWorker::client(WorkerProcess &process)
+{
+    return WorkerClient(process, [this](std::string_view source, std::string_view fileName,
+                                        const CompileOptions &options) {
+        IsolatedCompiler *compiler = nullptr;
+        {
+            const std::lock_guard lock(m_compilerMutex);
+            std::string cuwb = m_options.executable.empty() ? toStdString(DeviceProbe::findCli())
+                                                            : m_options.executable;
+            if (!m_compiler)
+                m_compiler = std::make_unique<IsolatedCompiler>(std::move(cuwb));
+            else
+                m_compiler->setCuwbPath(std::move(cuwb));
+            compiler = m_compiler.get();
+        }
+        return compiler->compile(source, fileName, options, ++m_compileJob);
+    });
 }
 
 void RunWorker::reportHello(const SharedWorker::Lease &lease)
@@ -107,7 +133,7 @@ void RunWorker::run(quint64 jobId, const RunRequest &request)
     RunResult result;
     try {
         const SharedWorker::Lease held = lease();
-        result = WorkerClient(held.process()).run(request);
+        result = client(held.process()).run(request);
         // Pages and exports read this run's buffers from now on.
         m_keptGeneration = held.generation();
         m_keptStarts = held.process().starts();
@@ -168,7 +194,7 @@ void RunWorker::measure(quint64 jobId, const RunRequest &request, const SampleSe
             return;
         }
         buffersReleased(releasedByMeasurement());
-        measurement = WorkerClient(held.process()).measure(request, settings, throughput);
+        measurement = client(held.process()).measure(request, settings, throughput);
         reportHello(held);
     } catch (const std::exception &error) {
         measurement.faultStatus = runStatusName(RunStatus::WorkerCrashed);
@@ -194,7 +220,7 @@ void RunWorker::metrics(quint64 jobId, const RunRequest &request, const MetricsR
     try {
         const SharedWorker::Lease held = lease();
         buffersReleased(releasedByMeasurement());
-        result = WorkerClient(held.process()).metrics(request, metrics);
+        result = client(held.process()).metrics(request, metrics);
         reportHello(held);
     } catch (const std::exception &error) {
         result.error = toStdString(
@@ -209,7 +235,7 @@ void RunWorker::inspect(quint64 jobId, const RunRequest &request, const InspectR
     try {
         const SharedWorker::Lease held = lease();
         buffersReleased(releasedByInspection());
-        result = WorkerClient(held.process()).inspect(request, inspect);
+        result = client(held.process()).inspect(request, inspect);
         reportHello(held);
     } catch (const std::exception &error) {
         result.error =

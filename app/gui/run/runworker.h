@@ -3,7 +3,9 @@
 // Every call blocks until the worker is free and has answered or its deadline passes, which is
 // why it must never run on the GUI thread. The replies are read by the core's WorkerClient (its
 // timeouts, its sentences for a failed worker); nothing escapes as an exception: failures
-// become data in the signals.
+// become data in the signals. The image a remote worker needs is compiled in a `cuwb
+// compile-server` of this object's own (IsolatedCompiler, started on first need on this
+// thread), never in the GUI's process.
 #pragma once
 
 #include "gui/common/metatypes.h"
@@ -13,12 +15,15 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 namespace cuwb {
+
+class IsolatedCompiler;
 
 class RunWorker : public QObject
 {
@@ -65,6 +70,8 @@ Q_SIGNALS:
     void helloReceived(const cuwb::HelloReply &hello);
 
 private:
+    // A client of `process` whose remote images are compiled in the compile server.
+    WorkerClient client(WorkerProcess &process);
     // Waits for the shared worker and notes what another job did with it meanwhile.
     SharedWorker::Lease lease();
     void reportHello(const SharedWorker::Lease &lease);
@@ -77,6 +84,10 @@ private:
 
     std::shared_ptr<SharedWorker> m_worker;
     WorkerProcess::Options m_options;
+    // The compile server of remote images: made on this object's thread when first needed.
+    std::mutex m_compilerMutex; // guards m_compiler against abort() from other threads
+    std::unique_ptr<IsolatedCompiler> m_compiler;
+    std::atomic<std::uint64_t> m_compileJob{0};
     std::uint64_t m_reportedGeneration = 0;
     int m_reportedStarts = 0;
     std::uint64_t m_lastSerial = 0; // of this worker's last lease
