@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace cuwb;
@@ -310,6 +311,17 @@ void TestRunController::aRemoteImageThatCrashesTheCompilerLeavesThisProcess()
     const QByteArray sent = lines.readAll();
     QVERIFY(sent.contains("\"run\""));
     QVERIFY(!sent.contains("\"image\""));
+
+    // The next compile starts a new server, and a source that compiles goes with its image.
+    request.source = "extern \"C\" __global__ void k() {}\n";
+    QVERIFY(controller.run(request) != 0);
+    QTRY_COMPARE_WITH_TIMEOUT(ran.size(), 2, 4 * ReplyTimeoutMs);
+    QVERIFY(lines.seek(0));
+    const QList<QByteArray> requests = lines.readAll().split('\n');
+    QVERIFY(requests.size() >= 2);
+    QVERIFY(std::any_of(requests.begin(), requests.end(), [](const QByteArray &line) {
+        return line.contains("\"run\"") && line.contains("\"image\"");
+    }));
 }
 
 QTEST_MAIN(TestRunController)
