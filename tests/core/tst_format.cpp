@@ -52,6 +52,16 @@ private Q_SLOTS:
         QCOMPARE(plural(3, "error"), std::string("3 errors"));
         QCOMPARE(formatMicroseconds(203424.0), std::string("203.424 µs"));
     }
+
+    void groupedCounts()
+    {
+        QCOMPARE(formatCount(0), std::string("0"));
+        QCOMPARE(formatCount(999), std::string("999"));
+        QCOMPARE(formatCount(1000), std::string("1,000"));
+        QCOMPARE(formatCount(1002001), std::string("1,002,001"));
+        QCOMPARE(formatCount(std::numeric_limits<std::uint64_t>::max()),
+                 std::string("18,446,744,073,709,551,615"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFormat)
