@@ -9,8 +9,10 @@
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/ptxview.h"
 #include "gui/editor/sourceeditor.h"
+#include "gui/launch/launchpanel.h"
 #include "gui/shell/mainwindow.h"
 
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QSettings>
 #include <QStatusBar>
@@ -102,6 +104,36 @@ private Q_SLOTS:
     }
 
     void cleanupTestCase() { m_window.reset(); }
+
+    void launchProblemsShowWhereTheLaunchDockIsCovered()
+    {
+        QVERIFY(openVectorAdd());
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->launchPanel()->currentKernel().isEmpty(), 30000);
+        auto *dock = m_window->findChild<QDockWidget *>(QStringLiteral("launchDock"));
+        QVERIFY(dock);
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Launch"));
+        QCOMPARE(m_window->problemsPanel()->placeholderText(), QStringLiteral("No problems"));
+
+        // A block too large for any GPU: the launch cannot run, the source compiles.
+        const LaunchSpec good = m_window->launchPanel()->launchSpec();
+        LaunchSpec bad = good;
+        bad.block = {"4096", "1", "1"};
+        m_window->launchPanel()->setLaunch(bad, m_window->launchPanel()->verification());
+        QTRY_VERIFY(!m_window->launchPanel()->issues().empty());
+        const std::size_t issues = m_window->launchPanel()->issues().size();
+        const QString count =
+            issues == 1 ? QStringLiteral("1 problem") : QStringLiteral("%1 problems").arg(issues);
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Launch (%1)").arg(count));
+        const QString placeholder = m_window->problemsPanel()->placeholderText();
+        QVERIFY2(placeholder.startsWith(QStringLiteral("No compile problems. The launch has ") +
+                                        count + QStringLiteral(", the first: ")),
+                 qPrintable(placeholder));
+        QVERIFY2(placeholder.contains(QStringLiteral("4096")), qPrintable(placeholder));
+
+        m_window->launchPanel()->setLaunch(good, m_window->launchPanel()->verification());
+        QTRY_COMPARE(dock->windowTitle(), QStringLiteral("Launch"));
+        QCOMPARE(m_window->problemsPanel()->placeholderText(), QStringLiteral("No problems"));
+    }
 
     void openingTheSampleCompilesCleanly()
     {

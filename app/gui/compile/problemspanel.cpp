@@ -61,6 +61,11 @@ void ProblemsPanel::setPlaceholderText(const QString &text)
     m_placeholder->setText(text);
 }
 
+QString ProblemsPanel::placeholderText() const
+{
+    return m_placeholder->text();
+}
+
 void ProblemsPanel::activate(const QModelIndex &proxyIndex)
 {
     const QModelIndex index = m_proxy->mapToSource(proxyIndex);

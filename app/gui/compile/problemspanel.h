@@ -25,6 +25,7 @@ public:
     [[nodiscard]] QSortFilterProxyModel *proxyModel() const { return m_proxy; }
     // Text shown instead of the list when there are no problems.
     void setPlaceholderText(const QString &text);
+    [[nodiscard]] QString placeholderText() const;
 
 Q_SIGNALS:
     // file as NVRTC named it; 1-based line and column (0 = unknown).

@@ -298,6 +298,7 @@ void LaunchPanel::revalidate()
                             tr("The launch fits the limits."), m_issuesList);
     }
     updateRunState();
+    Q_EMIT issuesChanged();
 }
 
 void LaunchPanel::showFieldValues(bool haveKernel, const Variables &variables)

@@ -117,6 +117,8 @@ Q_SIGNALS:
     // The user changed the launch or the verification (the project has unsaved changes).
     void launchEdited();
     void kernelChanged(const QString &loweredName);
+    // The launch was checked again (issues()): the window says so where the panel is covered.
+    void issuesChanged();
 
 private:
     void onKernelChosen(int index);

@@ -110,6 +110,21 @@ void MainWindow::showRunDocks()
     m_resultsDock->raise();
 }
 
+void MainWindow::showLaunchIssues()
+{
+    const std::vector<LaunchIssue> &issues = m_launchPanel->issues();
+    const QString count =
+        issues.size() == 1 ? tr("1 problem") : tr("%1 problems").arg(qulonglong(issues.size()));
+    m_launchDock->setWindowTitle(issues.empty() ? tr("Launch") : tr("Launch (%1)").arg(count));
+    // "No problems" under a launch that cannot run would hide why Run is disabled.
+    m_problemsPanel->setPlaceholderText(
+        issues.empty()
+            ? tr("No problems")
+            : tr("No compile problems. The launch has %1, the first: %2: %3 (Launch "
+                 "dock)")
+                  .arg(count, toQString(issues.front().field), toQString(issues.front().message)));
+}
+
 void MainWindow::showMeasurementDocks()
 {
     m_launchDock->show();

@@ -148,6 +148,9 @@ public:
     void showLessonDock();
     // Brings the Launch and Results docks to the front.
     void showRunDocks();
+    // The launch's problems where they are seen when the Launch dock is covered: its tab's
+    // title and the Problems panel.
+    void showLaunchIssues();
     // Brings the Launch and Measurement docks to the front, the Measurement dock tall enough
     // for its card and histogram (the --measure screenshot).
     void showMeasurementDocks();

@@ -456,6 +456,7 @@ void MainWindow::connectSignals()
     // configuration goes back to the launch panel; finished sweeps and measurements go into
     // the history, which reopens them.
     connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::updateSweepBase);
+    connect(m_launchPanel, &LaunchPanel::issuesChanged, this, &MainWindow::showLaunchIssues);
     connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::onLaunchEdited);
     connect(m_launchPanel, &LaunchPanel::kernelChanged, this, &MainWindow::updateSweepBase);
     connect(m_sweepPanel, &SweepPanel::pointActivated, this, &MainWindow::applySweepPoint);
