@@ -434,7 +434,10 @@ int main(int argc, char *argv[])
                 continue;
             }
             if (!window.openPath(file) && !screenshotPath.isEmpty()) {
-                printError(QObject::tr("cannot open %1").arg(file));
+                QString reason = window.lastOpenError(); // the CLI's reason, said once
+                if (reason.startsWith(file + QStringLiteral(": ")))
+                    reason.remove(0, file.size() + 2);
+                printError(QObject::tr("cannot open %1: %2").arg(file, reason));
                 return 1;
             }
         }

@@ -13,6 +13,7 @@
 #include "gui/shell/mainwindow.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QSettings>
 #include <QStatusBar>
@@ -20,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+
+#include <sys/stat.h>
 
 using namespace cuwb;
 
@@ -133,6 +136,25 @@ private Q_SLOTS:
         m_window->launchPanel()->setLaunch(good, m_window->launchPanel()->verification());
         QTRY_COMPARE(dock->windowTitle(), QStringLiteral("Launch"));
         QCOMPARE(m_window->problemsPanel()->placeholderText(), QStringLiteral("No problems"));
+    }
+
+    void aFileThatCannotOpenSaysWhy()
+    {
+        // The reason the CLI gives, for main.cpp's "cannot open FILE: REASON".
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe.cu"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QVERIFY(!m_window->openPath(fifo));
+        QVERIFY2(m_window->lastOpenError().contains(QStringLiteral("it is a FIFO")),
+                 qPrintable(m_window->lastOpenError()));
+        const QString project = dir.filePath(QStringLiteral("broken.cuwb"));
+        QFile file(project);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"schemaVersion\": 1,\n \"source\": 4}");
+        file.close();
+        QVERIFY(!m_window->openPath(project));
+        QVERIFY2(m_window->lastOpenError().contains(QStringLiteral("source: expected an object")),
+                 qPrintable(m_window->lastOpenError()));
     }
 
     void openingTheSampleCompilesCleanly()

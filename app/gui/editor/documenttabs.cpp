@@ -64,6 +64,7 @@ Document *DocumentTabs::openFile(const QString &path)
     }
     const TextFileContents contents = TextFile::read(absolute);
     if (!contents.ok) {
+        m_lastOpenError = contents.errorMessage;
         if (m_promptsEnabled)
             QMessageBox::warning(this, tr("Open File"), contents.errorMessage);
         Q_EMIT statusMessage(contents.errorMessage);

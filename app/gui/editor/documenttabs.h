@@ -20,6 +20,8 @@ public:
     // Opens a file, or switches to its tab when it is open already. Returns nullptr (after
     // telling the user why) when it cannot be read.
     Document *openFile(const QString &path);
+    // Why the last openFile() that failed could not read its file ("... is a FIFO ...").
+    [[nodiscard]] QString lastOpenError() const { return m_lastOpenError; }
 
     bool save(Document *document);
     bool saveAs(Document *document);
@@ -54,6 +56,7 @@ private:
     QList<Document *> m_documents;
     int m_nextId = 1;
     bool m_promptsEnabled = true;
+    QString m_lastOpenError;
 };
 
 } // namespace cuwb

@@ -226,9 +226,15 @@ QString MainWindow::deviceStatusText() const
 
 Document *MainWindow::openPath(const QString &path)
 {
-    if (path.endsWith(QStringLiteral(".cuwb"), Qt::CaseInsensitive))
+    m_lastOpenWasProject = path.endsWith(QStringLiteral(".cuwb"), Qt::CaseInsensitive);
+    if (m_lastOpenWasProject)
         return m_projects->open(path);
     return m_tabs->openFile(path);
+}
+
+QString MainWindow::lastOpenError() const
+{
+    return m_lastOpenWasProject ? m_projects->lastError() : m_tabs->lastOpenError();
 }
 
 void MainWindow::openWithDialog()

@@ -83,6 +83,8 @@ public:
 
     // Opens a .cu file, or a .cuwb project (its source, options, launch and verification).
     Document *openPath(const QString &path);
+    // Why the last openPath() that failed did so, as the dialog or the status bar said it.
+    [[nodiscard]] QString lastOpenError() const;
     [[nodiscard]] QString samplesDir() const { return m_samplesDir; }
 
     [[nodiscard]] DocumentTabs *documentTabs() const { return m_tabs; }
@@ -259,6 +261,7 @@ private:
     void zoom(int steps);
 
     Settings m_settings;
+    bool m_lastOpenWasProject = false; // which controller lastOpenError() asks
     QString m_samplesDir;
     DocumentTabs *m_tabs = nullptr;
     FindReplaceBar *m_findBar = nullptr;
