@@ -83,12 +83,11 @@ WorkerClient RunWorker::client(WorkerProcess &process)
         IsolatedCompiler *compiler = nullptr;
         {
             const std::lock_guard lock(m_compilerMutex);
-            std::string cuwb = m_options.executable.empty() ? toStdString(DeviceProbe::findCli())
-                                                            : m_options.executable;
+            // The cuwb beside this program, as for compiles as you type: the worker's command
+            // may name a stand-in.
             if (!m_compiler)
-                m_compiler = std::make_unique<IsolatedCompiler>(std::move(cuwb));
-            else
-                m_compiler->setCuwbPath(std::move(cuwb));
+                m_compiler =
+                    std::make_unique<IsolatedCompiler>(toStdString(DeviceProbe::findCli()));
             compiler = m_compiler.get();
         }
         return compiler->compile(source, fileName, options, ++m_compileJob);

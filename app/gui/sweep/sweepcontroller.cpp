@@ -112,12 +112,10 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     options.executable = toStdString(m_program);
     options.arguments = toStdStringList(m_arguments);
     SweepJob *job = m_job;
-    const std::string compilerPath = toStdString(m_cli);
     QMetaObject::invokeMethod(
         m_job,
-        [job, jobId, options, compilerPath, spec, base, context] {
+        [job, jobId, options, spec, base, context] {
             job->setWorkerOptions(options);
-            job->setCompilerPath(compilerPath);
             job->run(jobId, spec, base, context);
         },
         Qt::QueuedConnection);

@@ -24,21 +24,11 @@ void SweepJob::setWorkerOptions(const WorkerProcess::Options &options)
     m_options = options;
 }
 
-void SweepJob::setCompilerPath(const std::string &cuwbPath)
-{
-    m_compilerPath = cuwbPath;
-}
-
 IsolatedCompiler &SweepJob::compiler()
 {
     const std::lock_guard lock(m_mutex);
-    std::string path = m_compilerPath;
-    if (path.empty())
-        path = DeviceProbe::findCli().toStdString();
     if (!m_compiler)
-        m_compiler = std::make_unique<IsolatedCompiler>(std::move(path));
-    else
-        m_compiler->setCuwbPath(std::move(path)); // restarts the server only when it changed
+        m_compiler = std::make_unique<IsolatedCompiler>(DeviceProbe::findCli().toStdString());
     return *m_compiler;
 }
 

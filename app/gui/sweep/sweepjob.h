@@ -35,8 +35,6 @@ public:
     // On the job's thread. The next sweep runs on a worker started by this command: a worker
     // started by another is stopped then.
     void setWorkerOptions(const WorkerProcess::Options &options);
-    // On the job's thread: the cuwb whose `compile-server` compiles the next sweep's variants.
-    void setCompilerPath(const std::string &cuwbPath);
     // On the job's thread: expands and measures the sweep, emitting started, one point per
     // finished point and finished.
     void run(quint64 jobId, const cuwb::SweepSpec &spec, const cuwb::RunRequest &base,
@@ -61,14 +59,15 @@ Q_SIGNALS:
     void workerRestarted(quint64 jobId, int starts);
 
 private:
-    // The compile server, made on the job's thread (it lives as long as that thread does).
+    // The compile server, made on the job's thread (it lives as long as that thread does): the
+    // cuwb beside this program, as for compiles as you type, since the worker's command may
+    // name a stand-in.
     IsolatedCompiler &compiler();
     // Stops the host compile in flight, if any; m_mutex held.
     void stopCompile();
 
     std::shared_ptr<SharedWorker> m_worker;
     WorkerProcess::Options m_options;
-    std::string m_compilerPath;
     std::unique_ptr<IsolatedCompiler> m_compiler; // under m_mutex
     std::atomic<std::uint64_t> m_compileJob{0};   // the id of the latest host compile
     // Guards m_runner and the ids below against the calls from other threads.
