@@ -2,13 +2,14 @@
 # CI's sanitizer stage (docs/fuzzing.md), run by `./workbench sanitize` after the tests:
 #   1. one clang build (build/sanitize, or SANITIZE_BUILD_DIR) with AddressSanitizer, UBSan and
 #      libFuzzer's instrumentation (-DCUWB_SANITIZE=ON) of the core test suite and the fuzz
-#      targets of fuzz/, and with --with-cli of `cuwb` and the cli suite too;
+#      targets of fuzz/, and with --with-cli of `cuwb` and the cli suite too; with --fuzz-only
+#      of the fuzz targets alone (their seeds are still replayed, but no suite runs);
 #   2. those suites under the sanitizers, and every fuzz seed once (ctest -L fuzz);
 #   3. each fuzz target for SECONDS (default 20) on a copy of its seeds, two at a time.
 # Any sanitizer report, leak, crash or failed test fails the stage. CI runs it without
 # --with-cli, which would take it past its time budget (docs/fuzzing.md).
 #
-#   scripts/ci-sanitize.sh [--with-cli] [--build-only] [SECONDS]
+#   scripts/ci-sanitize.sh [--with-cli|--fuzz-only] [--build-only] [SECONDS]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +23,8 @@ while [[ "${1:-}" == --* ]]; do
     case "$1" in
     --build-only) build_only=true ;;
     --with-cli) target=cuwb_sanitize labels='core|cli|fuzz' ;;
-    *) echo "usage: $0 [--with-cli] [--build-only] [SECONDS]" >&2; exit 2 ;;
+    --fuzz-only) target=cuwb_sanitize_fuzz labels='fuzz' ;;
+    *) echo "usage: $0 [--with-cli|--fuzz-only] [--build-only] [SECONDS]" >&2; exit 2 ;;
     esac
     shift
 done
