@@ -1,5 +1,7 @@
 #include "compilercrash.h"
 
+#include "util/fatalsignal.h"
+
 #include <algorithm>
 #include <csignal>
 #include <cstring>
@@ -41,12 +43,7 @@ void explainCompilerCrashes(const char *command)
     stack.ss_sp = alternate;
     stack.ss_size = sizeof alternate;
     sigaltstack(&stack, nullptr);
-    struct sigaction action = {};
-    action.sa_handler = onFatalSignal;
-    action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
-    sigemptyset(&action.sa_mask);
-    for (const int signal : {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE})
-        sigaction(signal, &action, nullptr);
+    installFatalSignalHandler(onFatalSignal);
 }
 
 } // namespace cuwb::cli

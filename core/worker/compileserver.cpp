@@ -2,6 +2,7 @@
 
 #include "compiler/kernelcompiler.h"
 #include "cuda/nvrtcinfo.h"
+#include "util/fatalsignal.h"
 #include "worker/compileprotocol.h"
 #include "worker/protocol.h"
 
@@ -78,12 +79,7 @@ void onFatalSignal(int signal)
 
 void installFatalSignalHandlers()
 {
-    struct sigaction action = {};
-    action.sa_handler = onFatalSignal;
-    action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
-    sigemptyset(&action.sa_mask);
-    for (const int signal : {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE})
-        sigaction(signal, &action, nullptr);
+    installFatalSignalHandler(onFatalSignal);
 }
 
 // A stack overflow leaves no stack for the handler: each thread that compiles gets its own.
