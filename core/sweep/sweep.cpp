@@ -165,9 +165,45 @@ SweepTimeBreakdown SweepResult::timeBreakdown() const
     return t;
 }
 
+bool SweepResult::mixedModels() const
+{
+    for (const DeviceInfo &device : devices) {
+        const DeviceInfo &first = devices.front();
+        if (device.name != first.name || device.major != first.major ||
+            device.minor != first.minor) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<std::pair<int, std::size_t>> SweepResult::bestPointPerDevice() const
+{
+    std::vector<std::pair<int, std::size_t>> best;
+    for (const DeviceInfo &device : devices) {
+        std::optional<std::size_t> fastest;
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            if (points[k].deviceIndex != device.ordinal || !canBeBest(points[k])) {
+                continue;
+            }
+            if (!fastest || points[k].measurement->statistics.medianNs <
+                                points[*fastest].measurement->statistics.medianNs) {
+                fastest = k;
+            }
+        }
+        if (fastest) {
+            best.emplace_back(device.ordinal, *fastest);
+        }
+    }
+    return best;
+}
+
 std::optional<std::size_t> SweepResult::bestPoint() const
 {
     std::optional<std::size_t> best;
+    if (mixedModels()) {
+        return best;
+    }
     for (std::size_t k = 0; k < points.size(); ++k) {
         if (!canBeBest(points[k])) {
             continue;

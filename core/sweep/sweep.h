@@ -195,6 +195,10 @@ struct SweepPointResult
     double measureMs = 0.0; // the measurement request's wall time (setup, warm-up, samples)
     double workerCompileMs = 0.0; // NVRTC in the worker (0 when it got the host's compile)
     std::string measuredAt;       // ISO 8601, UTC, when the point was finished; empty when pending
+    // The GPU that measured the point, in a sweep over several (multidevicesweep.h): its index
+    // (as `--device N` names it) and name; absent in a sweep on one GPU.
+    std::optional<int> deviceIndex;
+    std::string deviceName;
 };
 
 // The version of SweepResult's JSON form (sweepjson.h); a file of another version is refused
@@ -263,11 +267,21 @@ struct SweepResult
     // Set when the result is one shard of a sweep; its points are then that shard's only, each
     // with its index in the whole sweep's expansion order.
     std::optional<SweepShard> shard;
+    // A sweep over several GPUs (multidevicesweep.h): every GPU whose worker started, with
+    // `ordinal` its index. Empty for a sweep on one GPU.
+    std::vector<DeviceInfo> devices;
 
     [[nodiscard]] std::size_t count(PointStatus status) const;
+    // The GPUs of `devices` are of more than one model (name or compute capability differ):
+    // their times are not comparable, so there is no single best point.
+    [[nodiscard]] bool mixedModels() const;
+    // For a sweep over several GPUs: the best point of each GPU among the points it measured,
+    // as (device index, point index), by device index; empty otherwise.
+    [[nodiscard]] std::vector<std::pair<int, std::size_t>> bestPointPerDevice() const;
     [[nodiscard]] SweepTimeBreakdown timeBreakdown() const;
     // The fastest measured point that verified (or was not verified) by median time; absent
-    // when none. Wrong, failed and skipped points are never best.
+    // when none, and when the points come from GPUs of different models (mixedModels()).
+    // Wrong, failed and skipped points are never best.
     [[nodiscard]] std::optional<std::size_t> bestPoint() const;
     // Points whose median differs from the best by less than the measured noise (the larger of
     // the two points' standard deviations, and at least 2 × the best's relative noise × its

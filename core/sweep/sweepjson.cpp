@@ -365,6 +365,9 @@ void to_json(json &j, const SweepPointResult &r)
     j["measureMs"] = finiteSafe(r.measureMs);
     j["workerCompileMs"] = finiteSafe(r.workerCompileMs);
     j["measuredAt"] = r.measuredAt;
+    if (r.deviceIndex) {
+        j["device"] = {{"index", *r.deviceIndex}, {"name", r.deviceName}};
+    }
 }
 
 void from_json(const json &j, SweepPointResult &r)
@@ -415,6 +418,15 @@ void from_json(const json &j, SweepPointResult &r)
     readDouble(j, "compileMs", r.compileMs);
     readDouble(j, "verifyMs", r.verifyMs);
     readString(j, "measuredAt", r.measuredAt);
+    if (const json *device = member(j, "device")) {
+        inField("device", [&] {
+            requireObject(*device);
+            int index = 0;
+            read(*device, "index", index);
+            r.deviceIndex = index;
+            readString(*device, "name", r.deviceName);
+        });
+    }
 }
 
 json sweepResultToJson(const SweepResult &result)
@@ -473,6 +485,15 @@ json sweepResultToJson(const SweepResult &result)
     const std::optional<std::size_t> best = result.bestPoint();
     document["best"] = best ? json(*best) : json(nullptr);
     document["tiedWithBest"] = result.pointsTiedWithBest();
+    if (!result.devices.empty()) {
+        document["devices"] = result.devices;
+        document["mixedModels"] = result.mixedModels();
+        json perDevice = json::array();
+        for (const auto &[device, point] : result.bestPointPerDevice()) {
+            perDevice.push_back({{"device", device}, {"point", point}});
+        }
+        document["bestPerDevice"] = std::move(perDevice);
+    }
     json points = json::array();
     for (const SweepPointResult &point : result.points) {
         json entry = point;
@@ -551,6 +572,9 @@ SweepResultLoad parseSweepResult(std::string_view text)
             result.device = device->get<DeviceInfo>();
         }
         read(document, "spec", result.spec);
+        if (const json *devices = member(document, "devices")) {
+            inField("devices", [&] { result.devices = devices->get<std::vector<DeviceInfo>>(); });
+        }
         if (const json *shard = member(document, "shard")) {
             inField("shard", [&] {
                 SweepShard value;

@@ -25,7 +25,9 @@ double secondsSince(Clock::time_point start)
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string nowIso8601()
+} // namespace
+
+std::string sweepTimestampNow()
 {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -34,6 +36,8 @@ std::string nowIso8601()
     std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
     return text;
 }
+
+namespace {
 
 // The points of `expansion` (of `shard` only, when given) as pending, or skipped with their
 // reason.
@@ -68,7 +72,7 @@ struct SweepRunner::State
     // Created per run() with the worker's device: each variant compiled once on the host.
     std::unique_ptr<SweepHostCheck> host;
     // The variants each worker process (by pid) has received and keeps.
-    std::set<std::pair<long, const CompileResult *>> imagesSent;
+    SentImages imagesSent;
 };
 
 void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,
@@ -84,12 +88,23 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
     if (!host.runnable) {
         return;
     }
+    ranOnWorker = measurePointOnWorker(r, host, m_worker, m_compile, m_state->imagesSent, spec,
+                                       context, m_cancel)
+                      .ranOnWorker;
+}
 
+PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &host,
+                                   WorkerProcess &worker, const CompileFunction &compile,
+                                   SentImages &imagesSent, const SweepSpec &spec,
+                                   const SweepContext &context, const std::atomic<bool> &cancel)
+{
+    PointOnWorker outcome;
+    bool &ranOnWorker = outcome.ranOnWorker;
     // The worker gets the variant the host compiled with its first request for it, and keeps
     // it; it does not compile the same source and options again.
     RunRequest request = r.point.request;
-    const auto sentKey = [&] { return std::make_pair(long(m_worker.pid()), host.compiled.get()); };
-    if (host.compiled && host.compiled->success && !m_state->imagesSent.count(sentKey())) {
+    const auto sentKey = [&] { return std::make_pair(long(worker.pid()), host.compiled.get()); };
+    if (host.compiled && host.compiled->success && !imagesSent.count(sentKey())) {
         CompiledImage image;
         image.options = host.compiled->options;
         image.cubin = host.compiled->cubin;
@@ -98,11 +113,11 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         image.compileTimeMs = host.compiled->compileTimeMs;
         request.image = std::move(image);
     }
-    WorkerClient client(m_worker, m_compile);
+    WorkerClient client(worker, compile);
     // A worker that answered (whatever it said) keeps the image it received.
     const auto delivered = [&] {
         if (client.answered() && request.image) {
-            m_state->imagesSent.insert(sentKey());
+            imagesSent.insert(sentKey());
             request.image.reset();
         }
     };
@@ -110,9 +125,9 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
     bool wrong = false;
     std::string wrongMessage;
     if (spec.verify) {
-        if (m_cancel.load()) {
+        if (cancel.load()) {
             r.message = "cancelled before it was measured";
-            return;
+            return outcome;
         }
         const Clock::time_point start = Clock::now();
         const RunResult run = client.run(request);
@@ -122,12 +137,13 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         if (client.lastFailure() == WorkerProcess::Failure::Cancelled) {
             r.message =
                 "cancelled before it was measured"; // WorkerProcess::cancel(): stays pending
-            return;
+            return outcome;
         }
         if (!client.answered()) {
+            outcome.failure = client.lastFailure();
             r.status = PointStatus::Failed;
             r.message = "the verification run failed: " + run.message;
-            return;
+            return outcome;
         }
         r.workerCompileMs = run.compileMs;
         switch (run.status) {
@@ -155,21 +171,21 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
             r.status = PointStatus::Skipped;
             r.compileFailed = true;
             r.message = run.message;
-            return;
+            return outcome;
         case RunStatus::InvalidLaunch:
             r.status = PointStatus::Skipped;
             r.message = run.message;
-            return;
+            return outcome;
         default:
             r.status = PointStatus::Failed;
             r.message = std::string(runStatusName(run.status)) + ": " + run.message;
-            return;
+            return outcome;
         }
     }
 
-    if (m_cancel.load()) {
+    if (cancel.load()) {
         r.message = "cancelled before it was measured";
-        return;
+        return outcome;
     }
     const Clock::time_point measureStart = Clock::now();
     Measurement measurement = client.measure(request, spec.settings, context.throughput);
@@ -180,18 +196,19 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
         // WorkerProcess::cancel() (a client that quits) killed the worker: no sample survives,
         // and every later request would fail the same way.
         r.message = "cancelled while measuring";
-        return;
+        return outcome;
     }
     if (!client.answered()) {
+        outcome.failure = client.lastFailure();
         r.status = PointStatus::Failed;
         r.message = measurement.faultMessage;
-        return;
+        return outcome;
     }
     if (measurement.stop.reason == StopReason::Cancelled) {
         r.message = "cancelled while measuring, after " +
                     std::to_string(measurement.samplesNs.size()) + " samples";
         r.measurement = std::move(measurement);
-        return; // stays pending: too few samples to compare with the others
+        return outcome; // stays pending: too few samples to compare with the others
     }
     if (!measurement.faultStatus.empty()) {
         const std::string status = measurement.faultStatus;
@@ -205,16 +222,17 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
             r.status = PointStatus::Failed;
         }
         r.measurement = std::move(measurement); // the samples before a fault are kept
-        return;
+        return outcome;
     }
     r.measurement = std::move(measurement);
     r.status = wrong ? PointStatus::Wrong : PointStatus::Measured;
     r.message = wrongMessage;
 
-    if ((spec.metrics || spec.roofline) && !m_cancel.load()) {
+    if ((spec.metrics || spec.roofline) && !cancel.load()) {
         MetricsResult collected = client.metrics(request, pointMetricsRequest(spec));
         r.metrics = std::move(collected);
     }
+    return outcome;
 }
 
 MetricsRequest pointMetricsRequest(const SweepSpec &spec)
@@ -287,7 +305,7 @@ SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
     result.kernel = base.launch.kernel;
     result.sourceHash = sourceHashFnv1a64(base.source);
     result.spec = spec;
-    result.startedAt = nowIso8601();
+    result.startedAt = sweepTimestampNow();
     const SweepExpansion expansion = expandSweep(spec, base, limits);
     result.error = expansion.error;
     addExpandedPoints(result, expansion, std::nullopt);
@@ -303,7 +321,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
     result.kernel = base.launch.kernel;
     result.sourceHash = sourceHashFnv1a64(base.source);
     result.spec = spec;
-    result.startedAt = nowIso8601();
+    result.startedAt = sweepTimestampNow();
     m_state->host.reset();
     m_state->imagesSent.clear();
     m_hostCompiles = 0;
@@ -409,7 +427,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
                 result.cancelled = true; // cancelled while in flight; its samples are kept
                 break;
             }
-            r.measuredAt = nowIso8601();
+            r.measuredAt = sweepTimestampNow();
         }
         if (r.measurement) {
             const Throughput &t = r.measurement->throughput;

@@ -22,19 +22,21 @@
 
 #include "compiler/compilefunction.h"
 #include "sweep/sweep.h"
+#include "sweep/sweephostcheck.h"
 #include "sweep/sweepshard.h"
 #include "util/format.h" // formatDuration
+#include "worker/workerprocess.h"
 
 #include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 
 namespace cuwb {
-
-class WorkerProcess;
 
 // What the sweep needs from the project beyond the spec and the base request.
 struct SweepContext
@@ -74,6 +76,31 @@ MetricsRequest pointMetricsRequest(const SweepSpec &spec);
 // expansion's error when the spec cannot be expanded. Started now.
 SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
                           const SweepContext &context, const ArchLimits *limits);
+
+// The variants each worker process (by pid) has received and keeps: a worker gets the host's
+// compile with its first request for it, and a fresh worker (a new pid) gets it again.
+using SentImages = std::set<std::pair<long, const CompileResult *>>;
+
+// How a point's requests on the worker went.
+struct PointOnWorker
+{
+    bool ranOnWorker = false; // the worker was asked anything
+    // Why the worker did not answer the last request (a crash, a timeout, a start that
+    // failed); None when it answered, whatever it said.
+    WorkerProcess::Failure failure = WorkerProcess::Failure::None;
+};
+
+// The worker's part of one point whose host check passed (`host`, already applied to r):
+// the verification run when the spec asks for one, the measurement, the metrics pass. Fills
+// r's status, message and figures; leaves it Pending when `cancel` is set. The one per-point
+// procedure of SweepRunner and MultiDeviceSweep (multidevicesweep.h).
+PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &host,
+                                   WorkerProcess &worker, const CompileFunction &compile,
+                                   SentImages &imagesSent, const SweepSpec &spec,
+                                   const SweepContext &context, const std::atomic<bool> &cancel);
+
+// The ISO 8601 UTC time now, as a sweep stamps its start and each point.
+std::string sweepTimestampNow();
 
 class SweepRunner
 {

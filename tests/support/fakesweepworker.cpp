@@ -16,18 +16,39 @@
 // "hang-at-K": never answer the K-th measure request while MARKER does not exist (creating it
 // first), as a worker whose connection is about to be cut. The hello names the version in
 // $CUWB_FAKE_WORKER_VERSION when it is set (a remote worker's must match the client's).
+//
+// Several GPUs, for MultiDeviceSweep and `cuwb sweep --devices` (docs/multigpu.md): the
+// arguments may hold `--device N` anywhere (as `cuwb worker --device N`). $CUWB_FAKE_DEVICES
+// lists the machine's GPUs, "NAME[:MAJOR.MINOR],..." (default compute capability 9.0): the
+// worker of GPU N names the N-th (ordinal N), or no device when there is none. Without it,
+// every worker has the one Fake H200. $CUWB_FAKE_DEVICE_MODES ("N=MODE;N=MODE") gives GPU N a
+// MODE of its own in place of the argument's, with the marker $CUWB_FAKE_MARKER.N (or
+// MARKER.N): the modes above, and "no-start" (exit before the hello, as a worker whose GPU is
+// gone), "crash-block-V" (abort at every measure request of block.x = V), "fault-block-V"
+// (answer it with a device fault and exit, as a real worker after an illegal address),
+// "die-at-K" (abort at the K-th measure request, creating the marker, and while the marker
+// exists exit before the hello: a GPU lost mid-sweep). $CUWB_FAKE_MEASURE_DELAY_MS holds
+// every measure request that long; when $CUWB_FAKE_TIMELINE names a file, each measure
+// request appends "begin GPU BLOCKX PID" on arrival and "end GPU BLOCKX PID" before its reply,
+// one write a line, so tests count the workers measuring at once from the order of the lines.
 #include "device/devicejson.h"
 #include "launch/expression.h"
 #include "measure/statistics.h"
 #include "worker/protocol.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace cuwb;
 
@@ -51,16 +72,76 @@ bool hasDefine(const RunRequest &request, const std::string &define)
     return std::find(defines.begin(), defines.end(), define) != defines.end();
 }
 
-DeviceInfo fakeDevice()
+// The GPU this worker opens: $CUWB_FAKE_DEVICES' entry `ordinal`, or the one Fake H200.
+std::optional<DeviceInfo> fakeDevice(int ordinal)
 {
     DeviceInfo device;
     device.name = "Fake H200";
     device.major = 9;
     device.minor = 0;
+    device.ordinal = ordinal;
+    if (const char *list = std::getenv("CUWB_FAKE_DEVICES")) {
+        std::istringstream in(list);
+        std::vector<std::string> entries;
+        for (std::string entry; std::getline(in, entry, ',');) {
+            entries.push_back(entry);
+        }
+        if (ordinal < 0 || std::size_t(ordinal) >= entries.size()) {
+            return std::nullopt;
+        }
+        const std::string &entry = entries[std::size_t(ordinal)];
+        const std::size_t colon = entry.find(':');
+        device.name = entry.substr(0, colon);
+        if (colon != std::string::npos) {
+            device.major = std::atoi(entry.c_str() + colon + 1);
+            const std::size_t dot = entry.find('.', colon);
+            device.minor = dot == std::string::npos ? 0 : std::atoi(entry.c_str() + dot + 1);
+        }
+    }
     device.smCount = 132;
     device.memoryClockKHz = 3201000;
     device.memoryBusWidthBits = 6016;
     return device;
+}
+
+// GPU `ordinal`'s mode in $CUWB_FAKE_DEVICE_MODES, or empty.
+std::string deviceMode(int ordinal)
+{
+    const char *modes = std::getenv("CUWB_FAKE_DEVICE_MODES");
+    if (modes == nullptr) {
+        return {};
+    }
+    std::istringstream in(modes);
+    const std::string prefix = std::to_string(ordinal) + "=";
+    for (std::string entry; std::getline(in, entry, ';');) {
+        if (entry.rfind(prefix, 0) == 0) {
+            return entry.substr(prefix.size());
+        }
+    }
+    return {};
+}
+
+// One line appended with a single write(2), so lines of several workers never interleave.
+void timeline(const char *event, int ordinal, double blockX)
+{
+    const char *path = std::getenv("CUWB_FAKE_TIMELINE");
+    if (path == nullptr) {
+        return;
+    }
+    const std::string line = std::string(event) + " " + std::to_string(ordinal) + " " +
+                             std::to_string(long(blockX)) + " " + std::to_string(::getpid()) + "\n";
+    const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+        (void)!::write(fd, line.data(), line.size());
+        ::close(fd);
+    }
+}
+
+double blockXOf(const WorkerRequest &request)
+{
+    const LaunchSpec &launch = request.run.launch;
+    const Variables variables = evaluateVariables(launch.variables).values;
+    return evaluateExpression(launch.block[0], variables).value;
 }
 
 // The K of "crash-at-K" or "cancel-at-K"; 0 when the mode is not that one.
@@ -69,11 +150,11 @@ int requestNumber(const std::string &mode, const std::string &prefix)
     return mode.rfind(prefix, 0) == 0 ? std::atoi(mode.c_str() + prefix.size()) : 0;
 }
 
-Measurement measurementOf(const WorkerRequest &request, std::size_t samples)
+Measurement measurementOf(const WorkerRequest &request, std::size_t samples,
+                          const std::string &deviceName)
 {
     const LaunchSpec &launch = request.run.launch;
-    const Variables variables = evaluateVariables(launch.variables).values;
-    const double blockX = evaluateExpression(launch.block[0], variables).value;
+    const double blockX = blockXOf(request);
     double ns = 1000.0 + 100.0 * std::fabs(std::log2(std::max(blockX, 1.0) / 256.0));
     if (hasDefine(request.run, "FAKE_WRONG=1")) {
         ns /= 2;
@@ -93,7 +174,7 @@ Measurement measurementOf(const WorkerRequest &request, std::size_t samples)
     m.throughput.percentOfPeak = *m.throughput.effectiveGBps / 4814.3 * 100.0;
     m.throughput.copyCeilingGBps = 4210.0;
     m.throughput.percentOfCeiling = *m.throughput.effectiveGBps / 4210.0 * 100.0;
-    m.provenance.deviceName = "Fake H200";
+    m.provenance.deviceName = deviceName;
     m.provenance.arch = "sm_90";
     m.provenance.kernel = launch.kernel;
     return m;
@@ -103,11 +184,39 @@ Measurement measurementOf(const WorkerRequest &request, std::size_t samples)
 
 int main(int argc, char **argv)
 {
-    const std::string mode = argc > 1 ? argv[1] : "ok";
-    const char *marker = argc > 2 ? argv[2] : nullptr;
+    std::vector<std::string> arguments;
+    int ordinal = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--device" && i + 1 < argc) {
+            ordinal = std::atoi(argv[++i]);
+        } else {
+            arguments.emplace_back(argv[i]);
+        }
+    }
+    std::string mode = !arguments.empty() ? arguments[0] : "ok";
+    std::string markerPath = arguments.size() > 1 ? arguments[1] : std::string();
+    if (const std::string own = deviceMode(ordinal); !own.empty()) {
+        mode = own;
+        const char *base = std::getenv("CUWB_FAKE_MARKER");
+        markerPath = (base ? std::string(base) : markerPath) + "." + std::to_string(ordinal);
+    }
+    const char *marker = markerPath.empty() ? nullptr : markerPath.c_str();
     const int crashAt = requestNumber(mode, "crash-at-");
     const int cancelAt = requestNumber(mode, "cancel-at-");
     const int hangAt = requestNumber(mode, "hang-at-");
+    const int dieAt = requestNumber(mode, "die-at-");
+    const int crashBlock = requestNumber(mode, "crash-block-");
+    const int faultBlock = requestNumber(mode, "fault-block-");
+    if (mode == "no-start" || (dieAt > 0 && marker != nullptr && std::ifstream(marker).good())) {
+        std::cerr << "fake worker: GPU " << ordinal << " is gone\n";
+        return 3;
+    }
+    const std::optional<DeviceInfo> device = fakeDevice(ordinal);
+    const std::string deviceName = device ? device->name : std::string();
+    int delayMs = 0;
+    if (const char *delay = std::getenv("CUWB_FAKE_MEASURE_DELAY_MS")) {
+        delayMs = std::atoi(delay);
+    }
     int measureRequests = 0;
 
     std::string line;
@@ -124,12 +233,14 @@ int main(int argc, char **argv)
             HelloReply hello;
             const char *version = std::getenv("CUWB_FAKE_WORKER_VERSION");
             hello.worker = version ? version : "fake-sweep";
-            if (mode == "no-device") {
-                hello.message = "no GPU: this is a fake worker without one";
+            if (mode == "no-device" || !device) {
+                hello.message = mode == "no-device" ? "no GPU: this is a fake worker without one"
+                                                    : "no GPU " + std::to_string(ordinal) +
+                                                          ": the fake machine has fewer";
                 send(makeHelloReply(request.id, hello));
                 break;
             }
-            hello.device = fakeDevice();
+            hello.device = device;
             hello.freeMemoryBytes = 100ull << 30;
             hello.driverVersion = 13000;
             hello.nvrtcVersion = "13.0";
@@ -138,9 +249,29 @@ int main(int argc, char **argv)
         }
         case WorkerRequest::Type::Measure: {
             ++measureRequests;
+            const double blockX = blockXOf(request);
+            timeline("begin", ordinal, blockX);
+            if (delayMs > 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+            }
             if (measureRequests == crashAt && marker != nullptr && !std::ifstream(marker).good()) {
                 std::ofstream(marker) << "crashed\n";
                 std::abort();
+            }
+            if (measureRequests == dieAt && marker != nullptr) {
+                std::ofstream(marker) << "died\n";
+                std::abort();
+            }
+            if (crashBlock > 0 && long(blockX) == crashBlock) {
+                std::abort();
+            }
+            if (faultBlock > 0 && long(blockX) == faultBlock) {
+                Measurement faulted = measurementOf(request, 0, deviceName);
+                faulted.faultStatus = runStatusName(RunStatus::Fault);
+                faulted.faultMessage = "the kernel faulted: CUDA_ERROR_ILLEGAL_ADDRESS";
+                timeline("end", ordinal, blockX);
+                send(makeMeasurementReply(request.id, faulted, true));
+                return 0;
             }
             if (measureRequests == hangAt && marker != nullptr && !std::ifstream(marker).good()) {
                 std::ofstream(marker) << "hung\n";
@@ -149,16 +280,18 @@ int main(int argc, char **argv)
                 }
             }
             const int fixed = request.settings.fixedSamples;
-            Measurement measurement = measurementOf(request, fixed > 0 ? std::size_t(fixed) : 10);
+            Measurement measurement =
+                measurementOf(request, fixed > 0 ? std::size_t(fixed) : 10, deviceName);
             if (measureRequests == cancelAt) {
                 std::string next;
                 while (std::getline(std::cin, next) &&
                        !isCancelRequest(nlohmann::json::parse(next))) {
                 }
                 logRequest("cancel");
-                measurement = measurementOf(request, 2);
+                measurement = measurementOf(request, 2, deviceName);
                 measurement.stop = {true, StopReason::Cancelled, "cancelled after 2 samples"};
             }
+            timeline("end", ordinal, blockX);
             send(makeMeasurementReply(request.id, measurement));
             break;
         }
@@ -182,7 +315,8 @@ int main(int argc, char **argv)
         case WorkerRequest::Type::Run: {
             RunResult result;
             result.status = RunStatus::Succeeded;
-            result.device = "Fake H200 (sm_90)";
+            result.device = deviceName + " (sm_" + std::to_string(device ? device->major : 9) +
+                            std::to_string(device ? device->minor : 0) + ")";
             result.verification.ran = true;
             result.verification.passed = !hasDefine(request.run, "FAKE_WRONG=1");
             result.verification.message = result.verification.passed
