@@ -1,5 +1,6 @@
 #include "interruptcancels.h"
 
+#include "sweep/multidevicesweep.h"
 #include "sweep/sweeprunner.h"
 #include "worker/workerprocess.h"
 
@@ -35,6 +36,11 @@ void cancelSweep(void *target)
     static_cast<SweepRunner *>(target)->cancel();
 }
 
+void cancelMultiDeviceSweep(void *target)
+{
+    static_cast<MultiDeviceSweep *>(target)->cancel();
+}
+
 } // namespace
 
 InterruptCancels::InterruptCancels(WorkerProcess &worker)
@@ -45,6 +51,11 @@ InterruptCancels::InterruptCancels(WorkerProcess &worker)
 InterruptCancels::InterruptCancels(SweepRunner &runner)
 {
     install(cancelSweep, &runner);
+}
+
+InterruptCancels::InterruptCancels(MultiDeviceSweep &sweep)
+{
+    install(cancelMultiDeviceSweep, &sweep);
 }
 
 void InterruptCancels::install(CancelFunction cancel, void *target)

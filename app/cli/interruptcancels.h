@@ -2,11 +2,12 @@
 // cuwb. While one is alive, the first SIGINT calls its target's cancel (a measurement stops
 // sampling and reports the samples taken; a sweep stops after the point in flight and keeps
 // what was measured); a second SIGINT ends cuwb the usual way. The cancels it calls are safe in
-// a signal handler: WorkerProcess::requestCancel() and SweepRunner::cancel() only store an
-// atomic flag and write(2) to a pipe.
+// a signal handler: WorkerProcess::requestCancel(), SweepRunner::cancel() and
+// MultiDeviceSweep::cancel() only store an atomic flag and write(2) to a pipe.
 #pragma once
 
 namespace cuwb {
+class MultiDeviceSweep;
 class SweepRunner;
 class WorkerProcess;
 } // namespace cuwb
@@ -18,6 +19,7 @@ class InterruptCancels
 public:
     explicit InterruptCancels(WorkerProcess &worker);
     explicit InterruptCancels(SweepRunner &runner);
+    explicit InterruptCancels(MultiDeviceSweep &sweep);
     ~InterruptCancels();
     InterruptCancels(const InterruptCancels &) = delete;
     InterruptCancels &operator=(const InterruptCancels &) = delete;

@@ -14,6 +14,7 @@
 
 #include "measure/roofline.h"
 #include "project/project.h"
+#include "sweep/multidevicesweep.h"
 #include "sweep/sweepexport.h"
 #include "sweep/sweephostcheck.h"
 #include "sweep/sweepjson.h"
@@ -27,6 +28,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <unistd.h>
 
@@ -114,7 +116,11 @@ std::string rooflineFigures(const SweepPointResult &r, const DevicePeaks *peaks)
 void printPoint(std::ostream &out, const SweepPointResult &r, const SweepProgress &progress,
                 const DevicePeaks *peaks = nullptr)
 {
-    out << progressTag(progress.done, progress.total) << ' ' << r.point.label() << ": ";
+    out << progressTag(progress.done, progress.total) << ' ' << r.point.label();
+    if (r.deviceIndex) {
+        out << " on GPU " << *r.deviceIndex;
+    }
+    out << ": ";
     switch (r.status) {
     case PointStatus::Measured:
         out << figures(r);
@@ -177,9 +183,37 @@ void printSweepSummary(std::ostream &out, const SweepResult &result)
     }
     out << (rest.empty() ? "" : " (" + rest + ")") << (result.cancelled ? ", cancelled" : "")
         << '\n';
+    if (!result.devices.empty()) {
+        out << "GPUs:";
+        for (std::size_t i = 0; i < result.devices.size(); ++i) {
+            const DeviceInfo &device = result.devices[i];
+            std::size_t measuredThere = 0;
+            for (const SweepPointResult &r : result.points) {
+                measuredThere +=
+                    r.deviceIndex == device.ordinal &&
+                            (r.status == PointStatus::Measured || r.status == PointStatus::Wrong)
+                        ? 1
+                        : 0;
+            }
+            out << (i == 0 ? " " : ", ") << "GPU " << device.ordinal << " (" << device.name
+                << ") measured " << measuredThere;
+        }
+        out << '\n';
+    }
+    if (result.mixedModels()) {
+        // Times of different GPU models are not comparable: each GPU's best, side by side.
+        out << "no single best: the GPUs are of different models\n";
+        for (const auto &[device, k] : result.bestPointPerDevice()) {
+            const SweepPointResult &b = result.points[k];
+            out << "best on GPU " << device << " (" << b.deviceName << "): " << b.point.label()
+                << ": " << figures(b) << '\n';
+        }
+    }
     if (const std::optional<std::size_t> best = result.bestPoint()) {
         const SweepPointResult &b = result.points[*best];
-        out << "best: " << b.point.label() << ": " << figures(b);
+        out << "best: " << b.point.label()
+            << (b.deviceIndex ? " (on GPU " + std::to_string(*b.deviceIndex) + ")" : "") << ": "
+            << figures(b);
         if (b.measurement && b.measurement->throughput.percentOfCeiling) {
             out << format(", %.1f%% of the copy ceiling",
                           *b.measurement->throughput.percentOfCeiling);
@@ -242,6 +276,7 @@ void printSweepHelp(std::ostream &out)
            "                  [--samples N]\n"
            "                  [--cold|--hot] [--list [--arch ARCH]] [--device N]\n"
            "                  [--worker COMMAND] [--on TARGET] [--shard K/N]\n"
+           "                  [--devices all|N,M,... [--per-device]]\n"
            "                  [--slurm [--gpus N] [--partition P] [--time T]\n"
            "                   [--sbatch-option OPT]... [--gres SPEC] [--job-dir DIR]\n"
            "                   [--dry-run]]\n"
@@ -278,6 +313,12 @@ void printSweepHelp(std::ostream &out)
            "                    the points as JSON)\n"
            "  --arch ARCH       with --list: plan for ARCH instead of the project's\n"
            "  --device N        the GPU to measure on (default 0)\n"
+           "  --devices LIST    measure on several GPUs at once, one worker each: 'all'\n"
+           "                    or GPU numbers such as 0,2; each point goes to the next\n"
+           "                    free GPU and is marked with it; GPUs of different models\n"
+           "                    give each GPU's best instead of one (docs/multigpu.md)\n"
+           "  --per-device      with --devices: the whole sweep on every GPU, one result\n"
+           "                    each (--csv/--json/--t4 FILE become FILE-gpuN.EXT)\n"
            "  --worker COMMAND  the worker to run instead of 'cuwb worker', e.g.\n"
            "                    'ssh gpu-host cuwb worker'\n"
            "  --on TARGET       run on a remote GPU or a named target (docs/remote.md)\n"
@@ -374,6 +415,166 @@ bool writeSweepOutputs(const char *command, const SweepResult &result,
     return written;
 }
 
+namespace {
+
+// "sweeping P on NAME: 32 points (1 skipped), 20 hot samples each, verified".
+void printSweepStart(std::ostream &out, const std::string &path, const SweepResult &started,
+                     const SweepSpec &spec, const std::string &on)
+{
+    out << "sweeping " << path << " on " << on << ": ";
+    if (started.shard) {
+        out << "shard " << started.shard->index << " of " << started.shard->count << ", "
+            << started.points.size() << " of " << started.shard->totalPoints << " points";
+    } else {
+        out << started.points.size() << " points";
+    }
+    const std::size_t skipped = started.count(PointStatus::Skipped);
+    if (skipped > 0) {
+        out << " (" << skipped << " skipped)";
+    }
+    out << ", "
+        << (spec.settings.fixedSamples > 0 ? std::to_string(spec.settings.fixedSamples)
+                                           : std::string("adaptive"))
+        << " " << sampleModeName(spec.settings.mode) << " samples each"
+        << (spec.verify ? ", verified" : "") << metricsNote(spec) << '\n'
+        << std::flush;
+}
+
+// "GPU 0 (NVIDIA H200), GPU 1 (NVIDIA H200)".
+std::string gpuList(const std::vector<DeviceInfo> &devices)
+{
+    std::string text;
+    for (const DeviceInfo &device : devices) {
+        text += (text.empty() ? "" : ", ") + ("GPU " + std::to_string(device.ordinal)) + " (" +
+                device.name + ")";
+    }
+    return text;
+}
+
+// FILE.EXT as FILE-gpuN.EXT: --per-device writes one result per GPU.
+std::optional<std::string> perDevicePath(const std::optional<std::string> &path, int device)
+{
+    if (!path) {
+        return path;
+    }
+    std::filesystem::path file(*path);
+    file.replace_filename(file.stem().string() + "-gpu" + std::to_string(device) +
+                          file.extension().string());
+    return file.string();
+}
+
+// `cuwb sweep --devices`: one worker per GPU (MultiDeviceSweep), the points shared among them
+// or, with --per-device, the whole sweep on each.
+int sweepOnDevices(const ArgumentParser &parser, const std::string &path, const SweepSpec &spec,
+                   const RunRequest &base, const SweepContext &context,
+                   const std::vector<int> &devices, const WorkerOptionsForDevice &optionsFor)
+{
+    MultiDeviceSweep sweep(devices, [&](int device) {
+        WorkerProcess::Options options = optionsFor(device);
+        options.executable = findOnPath(options.executable);
+        return options;
+    });
+    std::map<int, DevicePeaks> peaks;
+    const bool perDevice = parser.isSet("--per-device");
+    sweep.setStartedCallback([&](const SweepResult &started) {
+        printSweepStart(std::cout, path, started, spec,
+                        (perDevice ? "" : std::to_string(started.devices.size()) + " GPUs, ") +
+                            gpuList(started.devices));
+        for (const DeviceInfo &device : started.devices) {
+            peaks[device.ordinal] = devicePeaks(device);
+        }
+    });
+    sweep.setPointCallback([&](const SweepPointResult &r, const SweepProgress &progress) {
+        const auto found = r.deviceIndex ? peaks.find(*r.deviceIndex) : peaks.end();
+        printPoint(std::cout, r, progress, found == peaks.end() ? nullptr : &found->second);
+    });
+    const auto droppedOut = [&] {
+        for (const SweepDeviceReport &report : sweep.reports()) {
+            if (!report.device) {
+                std::cerr << "cuwb sweep: GPU " << report.index << ": " << report.error << '\n';
+            }
+        }
+    };
+
+    if (!perDevice) {
+        SweepResult result;
+        {
+            const InterruptCancels interruptCancels(sweep);
+            result = sweep.run(spec, base, context);
+        }
+        if (!result.error.empty()) {
+            std::cerr << "cuwb sweep: " << path << ": " << result.error << '\n';
+            return result.cancelled ? kExitInterrupted : ExitFailure;
+        }
+        printSweepSummary(std::cout, result);
+        if (!writeSweepOutputs("sweep", result, parser.value("--csv"), parser.value("--json"),
+                               parser.value("--t4"))) {
+            return ExitUsage;
+        }
+        if (result.cancelled) {
+            return kExitInterrupted;
+        }
+        if (result.count(PointStatus::Measured) + result.count(PointStatus::Wrong) == 0) {
+            std::cerr << "cuwb sweep: " << path << ": nothing was measured\n";
+            return ExitFailure;
+        }
+        return ExitSuccess;
+    }
+
+    std::vector<SweepResult> results;
+    {
+        const InterruptCancels interruptCancels(sweep);
+        results = sweep.runPerDevice(spec, base, context);
+    }
+    droppedOut();
+    if (results.empty()) {
+        std::cerr << "cuwb sweep: " << path << ": no GPU's worker started\n";
+        return sweep.cancelRequested() ? kExitInterrupted : ExitFailure;
+    }
+    bool written = true;
+    bool cancelled = false;
+    std::size_t measured = 0;
+    for (const SweepResult &result : results) {
+        const int device = result.devices.front().ordinal;
+        std::cout << "\nGPU " << device << " (" << result.deviceName << "):\n";
+        if (!result.error.empty()) {
+            std::cout << "error: " << result.error << '\n';
+        }
+        printSweepSummary(std::cout, result);
+        written = writeSweepOutputs("sweep", result, perDevicePath(parser.value("--csv"), device),
+                                    perDevicePath(parser.value("--json"), device),
+                                    perDevicePath(parser.value("--t4"), device)) &&
+                  written;
+        cancelled = cancelled || result.cancelled;
+        measured += result.count(PointStatus::Measured) + result.count(PointStatus::Wrong);
+    }
+    // The GPUs side by side: each one's best point.
+    std::cout << "\nper GPU:\n";
+    for (const SweepResult &result : results) {
+        const int device = result.devices.front().ordinal;
+        std::cout << "  GPU " << device << " (" << result.deviceName << "): ";
+        if (const std::optional<std::size_t> best = result.bestPoint()) {
+            const SweepPointResult &b = result.points[*best];
+            std::cout << "best " << b.point.label() << ": " << figures(b) << '\n';
+        } else {
+            std::cout << "no point measured\n";
+        }
+    }
+    if (!written) {
+        return ExitUsage;
+    }
+    if (cancelled) {
+        return kExitInterrupted;
+    }
+    if (measured == 0) {
+        std::cerr << "cuwb sweep: " << path << ": nothing was measured\n";
+        return ExitFailure;
+    }
+    return ExitSuccess;
+}
+
+} // namespace
+
 int runSweep(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
@@ -392,6 +593,8 @@ int runSweep(const std::vector<std::string> &arguments)
     parser.addOption({"--arch"});
     addWorkerOptions(parser);
     parser.addOption({"--shard"});
+    parser.addOption({"--devices"});
+    parser.addFlag({"--per-device"});
     addSlurmOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
@@ -430,6 +633,18 @@ int runSweep(const std::vector<std::string> &arguments)
         return usageError("sweep", *problem);
     }
     const std::optional<SlurmOptions> slurm = std::get<std::optional<SlurmOptions>>(slurmChoice);
+    if (parser.isSet("--per-device") && !parser.isSet("--devices")) {
+        return usageError("sweep", "--per-device goes with --devices: it runs the whole sweep on "
+                                   "each of them");
+    }
+    if (parser.isSet("--devices")) {
+        for (const char *other : {"--shard", "--list", "--slurm"}) {
+            if (parser.isSet(other)) {
+                return usageError("sweep",
+                                  std::string("--devices and ") + other + " exclude each other");
+            }
+        }
+    }
     if (slurm && (shard || parser.isSet("--list"))) {
         return usageError("sweep", std::string(shard ? "--shard" : "--list") +
                                        " and --slurm exclude each other: --slurm runs every "
@@ -599,6 +814,23 @@ int runSweep(const std::vector<std::string> &arguments)
         }
     }
 
+    SweepContext context;
+    context.projectName = project.name;
+    context.throughput = project.measure.throughput;
+    if (parser.isSet("--devices")) {
+        const auto devices = selectedDevices(parser);
+        if (const auto *problem = std::get_if<std::string>(&devices)) {
+            return usageError("sweep", *problem);
+        }
+        const auto perDevice = workerOptionsPerDevice(parser);
+        if (const auto *problem = std::get_if<std::string>(&perDevice)) {
+            return usageError("sweep", *problem);
+        }
+        return sweepOnDevices(parser, path, spec, base, context,
+                              std::get<std::vector<int>>(devices),
+                              std::get<WorkerOptionsForDevice>(perDevice));
+    }
+
     const auto workerChoice = workerOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("sweep", *problem);
@@ -611,23 +843,7 @@ int runSweep(const std::vector<std::string> &arguments)
     runner.setShard(shard);
     std::optional<DevicePeaks> peaks; // from the worker's device, once the sweep starts
     runner.setStartedCallback([&](const SweepResult &started) {
-        std::cout << "sweeping " << path << " on " << started.deviceName << ": ";
-        if (started.shard) {
-            std::cout << "shard " << started.shard->index << " of " << started.shard->count << ", "
-                      << started.points.size() << " of " << started.shard->totalPoints << " points";
-        } else {
-            std::cout << started.points.size() << " points";
-        }
-        const std::size_t skipped = started.count(PointStatus::Skipped);
-        if (skipped > 0) {
-            std::cout << " (" << skipped << " skipped)";
-        }
-        std::cout << ", "
-                  << (spec.settings.fixedSamples > 0 ? std::to_string(spec.settings.fixedSamples)
-                                                     : std::string("adaptive"))
-                  << " " << sampleModeName(spec.settings.mode) << " samples each"
-                  << (spec.verify ? ", verified" : "") << metricsNote(spec) << '\n'
-                  << std::flush;
+        printSweepStart(std::cout, path, started, spec, started.deviceName);
         if (started.device) {
             peaks = devicePeaks(*started.device);
         }
@@ -635,9 +851,6 @@ int runSweep(const std::vector<std::string> &arguments)
     runner.setPointCallback([&](const SweepPointResult &r, const SweepProgress &progress) {
         printPoint(std::cout, r, progress, peaks ? &*peaks : nullptr);
     });
-    SweepContext context;
-    context.projectName = project.name;
-    context.throughput = project.measure.throughput;
     SweepResult result;
     {
         const InterruptCancels interruptCancels(runner);

@@ -9,8 +9,10 @@
 
 #include "worker/workerprocess.h"
 
+#include <functional>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace cuwb::cli {
 
@@ -25,5 +27,19 @@ void addWorkerOptions(ArgumentParser &parser);
 // 'x'", "--device is for the built-in worker; give it in --worker", "--on: <why the target is
 // not usable>".
 std::variant<WorkerProcess::Options, std::string> workerOptions(const ArgumentParser &parser);
+
+// --devices for the commands that start one worker per GPU (docs/multigpu.md): "all", or GPU
+// numbers separated by commas ("0,2"). The GPUs in order, or the sentence of the usage error:
+// a word that is not a number, a GPU given twice, --device beside it, a GPU this machine does
+// not have (naming those it has), "all" with a worker elsewhere (--on, --worker: name them).
+// Only the built-in worker's GPUs are checked here; another worker's hello says whether it has
+// the GPU.
+std::variant<std::vector<int>, std::string> selectedDevices(const ArgumentParser &parser);
+
+// The worker of GPU N, as workerOptions() makes it with --device N: `cuwb worker --device N`,
+// --worker's command with `--device N` after it, or --on's target with its GPU N.
+using WorkerOptionsForDevice = std::function<WorkerProcess::Options(int device)>;
+std::variant<WorkerOptionsForDevice, std::string>
+workerOptionsPerDevice(const ArgumentParser &parser);
 
 } // namespace cuwb::cli

@@ -139,11 +139,23 @@ std::string sweepResultToCsv(const SweepResult &result)
                              "best"}) {
         header.emplace_back(name);
     }
+    // A sweep over several GPUs: which one measured each point (multidevicesweep.h).
+    const bool devices = !result.devices.empty();
+    if (devices) {
+        header.emplace_back("device");
+        header.emplace_back("device_name");
+    }
     std::string out;
     appendRow(out, header);
 
     const std::optional<std::size_t> best = result.bestPoint();
     const std::vector<std::size_t> tied = result.pointsTiedWithBest();
+    std::vector<std::size_t> deviceBest; // across GPU models: each GPU's best
+    if (result.mixedModels()) {
+        for (const auto &entry : result.bestPointPerDevice()) {
+            deviceBest.push_back(entry.second);
+        }
+    }
     for (std::size_t k = 0; k < result.points.size(); ++k) {
         const SweepPointResult &r = result.points[k];
         const SweepPoint &p = r.point;
@@ -182,7 +194,16 @@ std::string sweepResultToCsv(const SweepResult &result)
         row.push_back(r.registersPerThread > 0 ? std::to_string(r.staticSharedBytes)
                                                : std::string());
         const bool isTied = std::find(tied.begin(), tied.end(), k) != tied.end();
-        row.emplace_back(best == k ? "best" : (isTied ? "tied" : ""));
+        const bool isDeviceBest =
+            std::find(deviceBest.begin(), deviceBest.end(), k) != deviceBest.end();
+        row.emplace_back(best == k      ? "best"
+                         : isTied       ? "tied"
+                         : isDeviceBest ? "best-on-device"
+                                        : "");
+        if (devices) {
+            row.push_back(r.deviceIndex ? std::to_string(*r.deviceIndex) : std::string());
+            row.push_back(r.deviceName);
+        }
         appendRow(out, row);
     }
     return out;

@@ -8,7 +8,9 @@
 // TILE, N, ...), status, message, block_x..z, grid_x..z, median_ns, mean_ns, min_ns,
 // max_ns, stddev_ns, relative_noise, samples, effective_GBps, percent_of_peak, percent_of_ceiling,
 // gflops, theoretical_occupancy (0..1), occupancy_limiter, waves, registers_per_thread,
-// static_shared_bytes, best ("best", "tied" or empty). Figures a point lacks are empty.
+// static_shared_bytes, best ("best", "tied", "best-on-device" for each GPU's best when the GPUs
+// are of different models, or empty); a sweep over several GPUs adds device (its index) and
+// device_name. Figures a point lacks are empty.
 //
 // T4: {"schema_version": "1.0.0", "results": [...]}, one result per point that was
 // evaluated (pending points of a cancelled sweep are left out). Each has "timestamp",

@@ -18,9 +18,13 @@
 //                        "status", "message", "measurement", "metrics",
 //                        "theoreticalOccupancy", "occupancyLimiter", "waves", "wallSeconds",
 //                        "compileFailed", "registersPerThread", "staticSharedBytes",
-//                        "compileMs", "verifyMs", "measuredAt"}]}
+//                        "compileMs", "verifyMs", "measuredAt",
+//                        "device": {"index", "name"} (a sweep over several GPUs)}],
+//            and for a sweep over several GPUs: "devices": [DeviceInfo], "mixedModels",
+//            "bestPerDevice": [{"device", "point"}]}
 //
-// "label", "best" and "tiedWithBest" are derived and ignored when read. Reading a spec
+// "label", "best", "tiedWithBest", "mixedModels" and "bestPerDevice" are derived and ignored
+// when read; "best" is null across GPUs of different models. Reading a spec
 // tolerates missing fields: settings missing from "settings" keep the sweep defaults (20 hot
 // samples); axis values may be numbers or strings.
 #pragma once
