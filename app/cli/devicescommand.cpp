@@ -29,6 +29,13 @@ void printDevice(const DeviceInfo &device)
               << " memory, SM clock " << device.smClockKHz / 1000 << " MHz, memory clock "
               << device.memoryClockKHz / 1000 << " MHz, " << device.memoryBusWidthBits
               << "-bit bus, " << fixed(device.l2CacheBytes / (1024.0 * 1024.0), "MiB") << " L2\n";
+    // Each GPU's own limits: in a machine of several GPUs (docs/multigpu.md) they may differ.
+    std::cout << "  limits: " << device.maxThreadsPerBlock << " threads per block, "
+              << device.maxThreadsPerSm << " per SM, " << device.maxBlocksPerSm
+              << " blocks per SM, " << device.registersPerSm << " registers per SM, "
+              << fixed(double(device.sharedPerSmBytes) / 1024.0, "KiB") << " shared memory per SM ("
+              << fixed(double(device.sharedPerBlockOptinBytes) / 1024.0, "KiB")
+              << " per block opted in)\n";
 }
 
 // `cuwb devices --on TARGET`: the GPU a remote worker opened, from its hello (the worker
@@ -78,10 +85,11 @@ void printDevicesHelp(std::ostream &out)
 {
     out << "Usage: cuwb devices [--json] [--on TARGET [--device N]]\n"
            "\n"
-           "Lists the GPUs the CUDA driver sees, with architecture, SM count, memory and\n"
-           "clocks; where there are none, says why (no driver: compile-only mode; a driver\n"
-           "but no GPU; an initialisation error). The absence of a GPU is information, not\n"
-           "an error: the exit status is 0 either way, 2 on a usage error.\n"
+           "Lists every GPU the CUDA driver sees, each with its architecture, SM count,\n"
+           "memory, clocks and limits; where there are none, says why (no driver:\n"
+           "compile-only mode; a driver but no GPU; an initialisation error). The absence\n"
+           "of a GPU is information, not an error: the exit status is 0 either way, 2 on a\n"
+           "usage error.\n"
            "\n"
            "  --json        print the device query as JSON (what the GUI reads)\n"
            "  --on TARGET   the GPU a worker on TARGET opens (user@host[:port], a name from\n"
