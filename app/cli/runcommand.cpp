@@ -26,8 +26,11 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdlib.h>
+#include <thread>
 #include <unistd.h>
 
 namespace cuwb::cli {
@@ -64,7 +67,8 @@ struct Outcome
     std::string error;   // malformed or unreadable project: exit status 2
     std::string refused; // a graded project that names a file outside its folder: exit 1
     RunResult result;
-    RunOutcome verdict; // what the result means, knowing whether the project verifies
+    RunOutcome verdict;     // what the result means, knowing whether the project verifies
+    std::optional<int> gpu; // with --devices: the GPU it ran on
     bool passed = false;
 };
 
@@ -114,6 +118,9 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
     }
     if (!result.device.empty()) {
         out << " on " << result.device;
+    }
+    if (outcome.gpu) {
+        out << " (GPU " << *outcome.gpu << ")";
     }
     out << '\n';
     if (verdict.kernel != KernelOutcome::Ran) {
@@ -189,6 +196,9 @@ nlohmann::json outcomeJson(const Outcome &outcome)
         // Read knowing whether the project asks for a verification, which the result alone
         // cannot tell: a requested one that did not run reads "not-run" and fails.
         entry["result"]["outcome"] = outcome.verdict;
+    }
+    if (outcome.gpu) {
+        entry["device"] = *outcome.gpu;
     }
     return entry;
 }
@@ -455,6 +465,7 @@ void printRunHelp(std::ostream &out)
 {
     out << "Usage: cuwb run PROJECT.cuwb|FOLDER... [--json] [--summary] [--deadline S]\n"
            "                [--device N | --worker COMMAND | --on TARGET] [--shard K/N]\n"
+           "                [--devices all|N,M,...]\n"
            "                [--scratch DIR]\n"
            "                [--slurm [--gpus N] [--partition P] [--time T]\n"
            "                 [--sbatch-option OPT]... [--gres SPEC] [--job-dir DIR]\n"
@@ -486,6 +497,9 @@ void printRunHelp(std::ostream &out)
            "  --deadline S   stop a kernel that runs longer than S seconds (default: the\n"
            "                 project's, 10 s unless it says otherwise)\n"
            "  --device N     the GPU to run on (default 0)\n"
+           "  --devices LIST run on several GPUs at once, one worker each: 'all' or GPU\n"
+           "                 numbers such as 0,2; each project goes to the next free GPU,\n"
+           "                 and the reports still come in order (docs/multigpu.md)\n"
            "  --worker COMMAND  the worker to run instead of 'cuwb worker', e.g.\n"
            "                 'ssh gpu-host cuwb worker'\n"
            "  --on TARGET    run on a remote GPU or a named target (docs/remote.md)\n"
@@ -517,6 +531,7 @@ int runRun(const std::vector<std::string> &arguments)
     parser.addOption({"--shard"});
     parser.addOption({"--scratch"});
     addWorkerOptions(parser);
+    parser.addOption({"--devices"});
     addSlurmOptions(parser);
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
@@ -567,7 +582,28 @@ int runRun(const std::vector<std::string> &arguments)
         }
         deadline = value;
     }
-    const auto workerChoice = workerOptions(parser);
+    // --devices: one worker per GPU, a project on each free one (docs/multigpu.md).
+    std::optional<std::vector<int>> devices;
+    WorkerOptionsForDevice optionsForDevice;
+    if (parser.isSet("--devices")) {
+        if (slurm) {
+            return usageError("run", "--devices and --slurm exclude each other");
+        }
+        const auto chosen = selectedDevices(parser);
+        if (const auto *problem = std::get_if<std::string>(&chosen)) {
+            return usageError("run", *problem);
+        }
+        devices = std::get<std::vector<int>>(chosen);
+        const auto perDevice = workerOptionsPerDevice(parser);
+        if (const auto *problem = std::get_if<std::string>(&perDevice)) {
+            return usageError("run", *problem);
+        }
+        optionsForDevice = std::get<WorkerOptionsForDevice>(perDevice);
+    }
+    const auto workerChoice =
+        devices
+            ? std::variant<WorkerProcess::Options, std::string>(optionsForDevice(devices->front()))
+            : workerOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("run", *problem);
     }
@@ -619,14 +655,25 @@ int runRun(const std::vector<std::string> &arguments)
         }
     }
 
-    WorkerProcess worker(options);
-    std::vector<GradedOutcome> outcomes;
+    // First every project is read and checked, in order; then the runnable ones run, on one
+    // worker or, with --devices, on one worker per GPU at once; each is reported in order.
+    struct Job
+    {
+        Outcome outcome;
+        std::optional<Project> project;
+        RunRequest request;
+        std::string scratch; // a graded project's working directory
+        bool runs = false;   // read, confined and ready for the worker
+        bool done = false;
+    };
+    std::vector<Job> jobs(projects.size());
     int status = ExitSuccess;
     for (std::size_t index = 0; index < projects.size(); ++index) {
+        Job &job = jobs[index];
+        Outcome &outcome = job.outcome;
         const std::string &path = projects[index].path;
         const bool graded = projects[index].graded;
         const std::string absolute = fs::absolute(path, code).lexically_normal().string();
-        Outcome outcome;
         outcome.project = path;
         const ProjectLoad load = loadProject(absolute);
         std::string source;
@@ -646,25 +693,13 @@ int runRun(const std::vector<std::string> &arguments)
         } else if (!readProjectSource(*load.project, absolute, source, error)) {
             outcome.error = error;
         }
-        if (!outcome.refused.empty()) {
-            if (!json) {
-                std::cout << path << ": REFUSED: " << outcome.refused << '\n';
-            }
-            status = status == ExitSuccess ? ExitFailure : status;
-            std::string reason = failureReason(outcome);
-            outcomes.push_back({std::move(outcome), std::move(reason)});
-            continue;
-        }
-        if (!outcome.error.empty()) {
-            std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
-            status = ExitUsage;
-            std::string reason = failureReason(outcome);
-            outcomes.push_back({std::move(outcome), std::move(reason)});
+        if (!outcome.refused.empty() || !outcome.error.empty()) {
+            job.done = true;
             continue;
         }
         Project project = *load.project;
         resolveProjectPaths(project, absolute);
-        RunRequest request;
+        RunRequest &request = job.request;
         request.source = std::move(source);
         request.fileName =
             project.sourcePath.empty()
@@ -676,53 +711,127 @@ int runRun(const std::vector<std::string> &arguments)
             request.launch.deadlineSeconds = *deadline;
         }
         request.verification = project.verification;
-
+        job.project = std::move(project);
         if (graded) {
             // A worker of its own, started in the project's scratch folder.
             const fs::path scratch =
                 fs::path(scratchRoot) /
                 (std::to_string(projects[index].number) + "-" + fs::path(path).stem().string());
             fs::create_directories(scratch, code);
-            WorkerProcess own(options);
-            if (::chdir(scratch.c_str()) != 0) {
-                std::cerr << "cuwb run: cannot enter the scratch folder " << scratch.string()
-                          << ": " << std::strerror(errno) << '\n';
-                return ExitUsage;
-            }
-            outcome.result = WorkerClient(own).run(request);
-            own.stop();
-            if (::chdir(here.c_str()) != 0) {
-                std::cerr << "cuwb run: cannot return to " << here.string() << '\n';
-                return ExitUsage;
-            }
-            if (outcome.result.status == RunStatus::WorkerCrashed ||
-                outcome.result.status == RunStatus::Timeout) {
-                printStderrTail(own);
-            }
-        } else {
-            outcome.result = WorkerClient(worker).run(request);
-            if (outcome.result.status == RunStatus::WorkerCrashed ||
-                outcome.result.status == RunStatus::Timeout) {
-                printStderrTail(worker);
-            }
+            job.scratch = scratch.string();
         }
-        // A requested verification that did not run is no pass.
-        outcome.verdict =
-            describeRun(outcome.result, project.verification.kind != ReferenceKind::None);
-        outcome.passed = outcome.verdict.passed;
-        if (!outcome.passed && status == ExitSuccess) {
-            status = ExitFailure;
-        }
-        if (!json) {
-            printReport(std::cout, outcome, project);
-        }
-        std::string reason;
-        if (!outcome.passed) {
-            reason = failureReason(outcome);
-        }
-        outcomes.push_back({std::move(outcome), std::move(reason)});
+        job.runs = true;
     }
-    worker.stop();
+
+    std::vector<GradedOutcome> outcomes;
+    std::size_t reported = 0;
+    // Reports the finished jobs at the front of the list, in order.
+    const auto reportReady = [&] {
+        for (; reported < jobs.size() && jobs[reported].done; ++reported) {
+            Outcome &outcome = jobs[reported].outcome;
+            const std::string &path = outcome.project;
+            if (!outcome.refused.empty()) {
+                if (!json) {
+                    std::cout << path << ": REFUSED: " << outcome.refused << '\n';
+                }
+                status = status == ExitSuccess ? ExitFailure : status;
+            } else if (!outcome.error.empty()) {
+                std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
+                status = ExitUsage;
+            } else {
+                const Project &project = *jobs[reported].project;
+                // A requested verification that did not run is no pass.
+                outcome.verdict =
+                    describeRun(outcome.result, project.verification.kind != ReferenceKind::None);
+                outcome.passed = outcome.verdict.passed;
+                if (!outcome.passed && status == ExitSuccess) {
+                    status = ExitFailure;
+                }
+                if (!json) {
+                    printReport(std::cout, outcome, project);
+                }
+            }
+            std::string reason;
+            if (!outcome.passed) {
+                reason = failureReason(outcome);
+            }
+            outcomes.push_back({outcome, std::move(reason)});
+        }
+        std::cout << std::flush;
+    };
+    // One job on `shared` (a project of the command line) or on a worker of its own in its
+    // scratch folder (a graded one), started from `options`.
+    std::mutex output; // stderr and the reports, with --devices
+    const auto execute = [&](Job &job, WorkerProcess &shared,
+                             const WorkerProcess::Options &options) {
+        std::unique_ptr<WorkerProcess> own;
+        if (!job.scratch.empty()) {
+            WorkerProcess::Options inScratch = options;
+            inScratch.workingDirectory = job.scratch;
+            own = std::make_unique<WorkerProcess>(inScratch);
+        }
+        WorkerProcess &worker = own ? *own : shared;
+        job.outcome.result = WorkerClient(worker).run(job.request);
+        if (job.outcome.result.status == RunStatus::WorkerCrashed ||
+            job.outcome.result.status == RunStatus::Timeout) {
+            const std::lock_guard<std::mutex> lock(output);
+            printStderrTail(worker);
+        }
+        if (own) {
+            own->stop();
+        }
+    };
+
+    if (!devices) {
+        WorkerProcess worker(options);
+        reportReady();
+        for (Job &job : jobs) {
+            if (job.runs) {
+                execute(job, worker, options);
+                job.done = true;
+            }
+            reportReady();
+        }
+        worker.stop();
+    } else {
+        // One project per free GPU: each GPU's thread starts its workers (a worker dies with
+        // the thread that started it) and takes the next project when it is done with one.
+        std::size_t next = 0;
+        {
+            const std::lock_guard<std::mutex> lock(output);
+            reportReady();
+        }
+        std::vector<std::thread> threads;
+        for (const int device : *devices) {
+            threads.emplace_back([&, device] {
+                WorkerProcess::Options forDevice = optionsForDevice(device);
+                forDevice.executable = options.executable;
+                WorkerProcess worker(forDevice);
+                for (;;) {
+                    Job *job = nullptr;
+                    {
+                        const std::lock_guard<std::mutex> lock(output);
+                        while (next < jobs.size() && !jobs[next].runs) {
+                            ++next;
+                        }
+                        if (next == jobs.size()) {
+                            break;
+                        }
+                        job = &jobs[next++];
+                    }
+                    job->outcome.gpu = device;
+                    execute(*job, worker, forDevice);
+                    const std::lock_guard<std::mutex> lock(output);
+                    job->done = true;
+                    reportReady();
+                }
+                worker.stop();
+            });
+        }
+        for (std::thread &thread : threads) {
+            thread.join();
+        }
+    }
 
     if (json) {
         nlohmann::json document = nlohmann::json::array();

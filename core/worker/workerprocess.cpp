@@ -269,6 +269,8 @@ WorkerProcess::Reply WorkerProcess::start()
         return Reply{Failure::StartFailed, {}, "could not start the worker: " + errnoText(error)};
     }
 
+    const char *workingDirectory =
+        m_options.workingDirectory.empty() ? nullptr : m_options.workingDirectory.c_str();
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
@@ -295,6 +297,11 @@ WorkerProcess::Reply WorkerProcess::start()
         moveFd(toChild[0], STDIN_FILENO);
         moveFd(fromChild[1], STDOUT_FILENO);
         moveFd(errFromChild[1], STDERR_FILENO);
+        if (workingDirectory != nullptr && ::chdir(workingDirectory) != 0) {
+            const int error = errno;
+            [[maybe_unused]] const ssize_t ignored = ::write(execStatus[1], &error, sizeof error);
+            _exit(127);
+        }
         execv(argv[0], argv.data());
         const int error = errno;
         [[maybe_unused]] const ssize_t ignored = ::write(execStatus[1], &error, sizeof error);

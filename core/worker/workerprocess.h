@@ -30,6 +30,9 @@ public:
         // worded for the link, and WorkerClient sends it what it cannot read on its own.
         std::string remoteName;
         double linkSlackSeconds = 0.0; // added to every deadline (the link's own delays)
+        // The worker's working directory; empty: the client's. Lets clients on several
+        // threads start workers in folders of their own (the process has one cwd).
+        std::string workingDirectory;
     };
 
     // A link's slack on every deadline: ssh's connection set-up and a slow network.

@@ -28,7 +28,7 @@
 // (answer it with a device fault and exit, as a real worker after an illegal address),
 // "die-at-K" (abort at the K-th measure request, creating the marker, and while the marker
 // exists exit before the hello: a GPU lost mid-sweep). $CUWB_FAKE_MEASURE_DELAY_MS holds
-// every measure request that long; when $CUWB_FAKE_TIMELINE names a file, each measure
+// every measure and run request that long; when $CUWB_FAKE_TIMELINE names a file, each such
 // request appends "begin GPU BLOCKX PID" on arrival and "end GPU BLOCKX PID" before its reply,
 // one write a line, so tests count the workers measuring at once from the order of the lines.
 #include "device/devicejson.h"
@@ -313,6 +313,13 @@ int main(int argc, char **argv)
             break;
         }
         case WorkerRequest::Type::Run: {
+            // Timed like a measurement, for `cuwb run --devices` (its projects on GPUs at once).
+            const double blockX = blockXOf(request);
+            timeline("begin", ordinal, blockX);
+            if (delayMs > 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+            }
+            timeline("end", ordinal, blockX);
             RunResult result;
             result.status = RunStatus::Succeeded;
             result.device = deviceName + " (sm_" + std::to_string(device ? device->major : 9) +

@@ -1,9 +1,10 @@
-// End-to-end tests of `cuwb sweep --devices` without a GPU: the usage errors, and with --worker
-// pointing at the stand-in worker playing several GPUs ($CUWB_FAKE_DEVICES,
-// support/fakesweepworker.cpp): the points spread over the GPUs at once and marked with them in
-// the text, CSV and JSON; GPUs of different models with a best per GPU; --per-device with one
-// result file per GPU; a GPU whose worker cannot start. Parallelism is read from the workers'
-// begin/end lines, never from a clock.
+// End-to-end tests of `cuwb sweep --devices` and `cuwb run --devices` without a GPU: the usage
+// errors, and with --worker pointing at the stand-in worker playing several GPUs
+// ($CUWB_FAKE_DEVICES, support/fakesweepworker.cpp): the points spread over the GPUs at once
+// and marked with them in the text, CSV and JSON; GPUs of different models with a best per
+// GPU; --per-device with one result file per GPU; a GPU whose worker cannot start; a folder of
+// submissions graded a project per GPU, reported in order. Parallelism is read from the
+// workers' begin/end lines, never from a clock.
 #include "device/deviceinfo.h"
 #include "sweep/sweepjson.h"
 
@@ -53,7 +54,7 @@ int maxConcurrent(const QString &path, bool perGpu)
 
 } // namespace
 
-class TestCuwbSweepDevices : public QObject
+class TestCuwbMultiGpu : public QObject
 {
     Q_OBJECT
 
@@ -67,13 +68,15 @@ private Q_SLOTS:
     void perDeviceWritesAResultPerGpu();
     void aGpuThatCannotStartLeavesItsPointsToTheOthers();
     void helpNamesDevices();
+    void gradesAProjectPerGpuAndReportsInOrder();
+    void gradingRefusesBadDevices();
 
 private:
     QTemporaryDir m_dir;
     QString m_timeline;
 };
 
-void TestCuwbSweepDevices::init()
+void TestCuwbMultiGpu::init()
 {
     QVERIFY(m_dir.isValid());
     static int run = 0;
@@ -84,7 +87,7 @@ void TestCuwbSweepDevices::init()
     qunsetenv("CUWB_FAKE_DEVICE_MODES");
 }
 
-void TestCuwbSweepDevices::rejectsBadUsage_data()
+void TestCuwbMultiGpu::rejectsBadUsage_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("message");
@@ -125,7 +128,7 @@ void TestCuwbSweepDevices::rejectsBadUsage_data()
                                  << QStringLiteral("--devices and --list exclude each other");
 }
 
-void TestCuwbSweepDevices::rejectsBadUsage()
+void TestCuwbMultiGpu::rejectsBadUsage()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QString, message);
@@ -135,7 +138,7 @@ void TestCuwbSweepDevices::rejectsBadUsage()
     QVERIFY(!QFile::exists(m_timeline)); // nothing was measured
 }
 
-void TestCuwbSweepDevices::namesTheGpusThisMachineHas()
+void TestCuwbMultiGpu::namesTheGpusThisMachineHas()
 {
     // The built-in worker's GPUs are checked before any worker starts.
     const DeviceQuery query = queryDevices();
@@ -154,7 +157,7 @@ void TestCuwbSweepDevices::namesTheGpusThisMachineHas()
     }
 }
 
-void TestCuwbSweepDevices::spreadsPointsOverTheGpusAndMarksThem()
+void TestCuwbMultiGpu::spreadsPointsOverTheGpusAndMarksThem()
 {
     const QString json = m_dir.filePath(QStringLiteral("spread.json"));
     const QString csv = m_dir.filePath(QStringLiteral("spread.csv"));
@@ -191,7 +194,7 @@ void TestCuwbSweepDevices::spreadsPointsOverTheGpusAndMarksThem()
              qPrintable(header));
 }
 
-void TestCuwbSweepDevices::differentModelsGiveEachGpusBest()
+void TestCuwbMultiGpu::differentModelsGiveEachGpusBest()
 {
     qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake A100:8.0");
     const QString json = m_dir.filePath(QStringLiteral("mixed.json"));
@@ -212,7 +215,7 @@ void TestCuwbSweepDevices::differentModelsGiveEachGpusBest()
     QCOMPARE(document["mixedModels"].get<bool>(), true);
 }
 
-void TestCuwbSweepDevices::perDeviceWritesAResultPerGpu()
+void TestCuwbMultiGpu::perDeviceWritesAResultPerGpu()
 {
     qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake A100:8.0");
     qputenv("CUWB_FAKE_MEASURE_DELAY_MS", "50");
@@ -240,7 +243,7 @@ void TestCuwbSweepDevices::perDeviceWritesAResultPerGpu()
     QCOMPARE(maxConcurrent(m_timeline, true), 1);
 }
 
-void TestCuwbSweepDevices::aGpuThatCannotStartLeavesItsPointsToTheOthers()
+void TestCuwbMultiGpu::aGpuThatCannotStartLeavesItsPointsToTheOthers()
 {
     qputenv("CUWB_FAKE_DEVICE_MODES", "1=no-start");
     const CuwbRun run =
@@ -256,7 +259,7 @@ void TestCuwbSweepDevices::aGpuThatCannotStartLeavesItsPointsToTheOthers()
              qPrintable(run.out));
 }
 
-void TestCuwbSweepDevices::helpNamesDevices()
+void TestCuwbMultiGpu::helpNamesDevices()
 {
     const CuwbRun run = runCuwbProcess({QStringLiteral("sweep"), QStringLiteral("--help")});
     QCOMPARE(run.exitCode, 0);
@@ -264,5 +267,68 @@ void TestCuwbSweepDevices::helpNamesDevices()
     QVERIFY(run.out.contains(QStringLiteral("--per-device")));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbSweepDevices)
-#include "tst_cuwbsweepdevices.moc"
+void TestCuwbMultiGpu::gradesAProjectPerGpuAndReportsInOrder()
+{
+    QTemporaryDir submissions;
+    QVERIFY(submissions.isValid());
+    QStringList projects;
+    for (const char *student : {"ada", "bob", "cyd", "dee"}) {
+        QVERIFY(QDir(submissions.path()).mkdir(QLatin1String(student)));
+        const QString file =
+            submissions.filePath(QLatin1String(student) + QStringLiteral("/add_one.cuwb"));
+        QVERIFY(QFile::copy(project(), file));
+        projects << file;
+    }
+    const CuwbRun run =
+        runCuwbProcess({QStringLiteral("run"), submissions.path(), QStringLiteral("--devices"),
+                        QStringLiteral("0,1"), QStringLiteral("--worker"), fakeWorker(),
+                        QStringLiteral("--summary"), QStringLiteral("--scratch"),
+                        m_dir.filePath(QStringLiteral("scratch"))});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("summary: 4 projects, 4 passed, 0 failed")),
+             qPrintable(run.out));
+    // In the order of the folder, whichever GPU finished first.
+    qsizetype at = -1;
+    for (const QString &file : projects) {
+        const qsizetype found = run.out.indexOf(file + QStringLiteral(": PASSED"));
+        QVERIFY2(found > at, qPrintable(run.out));
+        at = found;
+    }
+    QVERIFY(run.out.contains(QStringLiteral("on Fake H200 (sm_90) (GPU 0)")));
+    QVERIFY(run.out.contains(QStringLiteral("on Fake H200 (sm_90) (GPU 1)")));
+    QCOMPARE(maxConcurrent(m_timeline, false), 2);
+    QCOMPARE(maxConcurrent(m_timeline, true), 1);
+
+    const CuwbRun json =
+        runCuwbProcess({QStringLiteral("run"), submissions.path(), QStringLiteral("--devices"),
+                        QStringLiteral("1,0"), QStringLiteral("--worker"), fakeWorker(),
+                        QStringLiteral("--json")});
+    QCOMPARE(json.exitCode, 0);
+    const nlohmann::json document = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(document.size(), std::size_t(4));
+    for (std::size_t k = 0; k < document.size(); ++k) {
+        QCOMPARE(QString::fromStdString(document[k].at("project").get<std::string>()),
+                 projects[qsizetype(k)]);
+        const int device = document[k].at("device").get<int>();
+        QVERIFY(device == 0 || device == 1);
+    }
+}
+
+void TestCuwbMultiGpu::gradingRefusesBadDevices()
+{
+    const CuwbRun twice =
+        runCuwbProcess({QStringLiteral("run"), project(), QStringLiteral("--devices"),
+                        QStringLiteral("0,0"), QStringLiteral("--worker"), fakeWorker()});
+    QCOMPARE(twice.exitCode, 2);
+    QVERIFY2(twice.err.contains(QStringLiteral("--devices names GPU 0 twice")),
+             qPrintable(twice.err));
+    const CuwbRun both =
+        runCuwbProcess({QStringLiteral("run"), project(), QStringLiteral("--devices"),
+                        QStringLiteral("0,1"), QStringLiteral("--device"), QStringLiteral("1")});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY(both.err.contains(QStringLiteral("--device and --devices both choose the GPU")));
+    QVERIFY(!QFile::exists(m_timeline));
+}
+
+QTEST_GUILESS_MAIN(TestCuwbMultiGpu)
+#include "tst_cuwbmultigpu.moc"
