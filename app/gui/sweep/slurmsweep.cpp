@@ -185,7 +185,18 @@ void SlurmSweepRun::onLoaded(int shard, const SweepResultLoad &load)
         return;
     if (shard == 0) { // the merged result
         if (load.result) {
+            // The last shards can end between two looks at the folder: their points are shown
+            // from the merged result, so that every point is reported before the end.
             SweepResult merged = *load.result;
+            for (const SweepPointResult &point : merged.points) {
+                const std::size_t index = point.point.index;
+                if (index >= m_result.points.size() ||
+                    m_result.points[index].status != PointStatus::Pending ||
+                    point.status == PointStatus::Pending)
+                    continue;
+                m_result.points[index] = point;
+                Q_EMIT pointFinished(point, progress());
+            }
             finish(std::move(merged));
             return;
         }
