@@ -226,7 +226,9 @@ CompileResult IsolatedCompiler::compile(std::string_view source, std::string_vie
     case Failure::Crashed: {
         const auto report = findFatalSignalReport(m_process->stderrTail());
         // An allocation that failed near the limit ends in an abort or a fault, not a message.
-        if (memoryBytes > 0 && report && report->addressSpaceBytes >= memoryBytes / 10 * 8)
+        // A sanitizer build's server has no limit (and a huge address space): never this.
+        if (memoryBytes > 0 && !kSanitizerReservesAddressSpace && report &&
+            report->addressSpaceBytes >= memoryBytes / 10 * 8)
             return failed(fileName, options, memoryLimitMessage(memoryBytes));
         return failed(fileName, options, describeCrash());
     }
