@@ -1,7 +1,9 @@
 // The autosave store: entries round-trip (untitled, unicode, a file path), are replaced and
 // removed, stay within their limits with a message, go with a clean close; a session whose owner
 // runs in another process is never claimed, and once that process is killed its entries are
-// claimed, read back and discarded. Unreadable entry files are reported, not fatal.
+// claimed, read back and discarded. Unreadable entry files are reported, not fatal. A project's
+// settings are an entry of their own (format 2); a buffer is still written as format 1, and an
+// entry file of format 1 as older versions wrote it is read.
 //
 // Run with `--hold-session ROOT TEXT`, this program is the other process: it opens a session
 // under ROOT, autosaves TEXT, prints "ready" and waits to be killed.
@@ -11,6 +13,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
@@ -68,6 +72,7 @@ private Q_SLOTS:
     void liveOwnerKeepsItsSessionUntilKilled();
     void unreadableEntriesAreReported();
     void emptyOrphanIsRemovedSilently();
+    void projectEntriesAndOlderFormats();
 };
 
 void TestAutosaveStore::writesAndReadsBack()
@@ -278,6 +283,103 @@ void TestAutosaveStore::emptyOrphanIsRemovedSilently()
     QVERIFY(QFileInfo::exists(folder));
     QVERIFY(AutosaveStore::claimOrphans(root.path(), QString()).empty());
     QVERIFY(!QFileInfo::exists(folder));
+}
+
+void TestAutosaveStore::projectEntriesAndOlderFormats()
+{
+    QTemporaryDir root;
+    QString folder;
+    const QString projectPath = root.filePath(QStringLiteral("scale.cuwb"));
+    const QByteArray projectJson =
+        "{\"schemaVersion\": 1, \"name\": \"scale\", \"source\": {\"inline\": \"__global__ "
+        "void k() {}\"}, \"compileOptions\": {\"arch\": \"sm_80\"}, \"launch\": {\"kernel\": "
+        "\"k\", \"block\": [\"128\", \"1\", \"1\"]}}";
+    {
+        AutosaveStore store(root.path());
+        AutosaveEntry project =
+            makeEntry(QStringLiteral("project"), projectPath, QString::fromUtf8(projectJson));
+        project.kind = AutosaveEntry::Kind::Project;
+        QCOMPARE(store.write(project), QString());
+        QCOMPARE(store.write(
+                     makeEntry(QStringLiteral("document-1"), QString(), QStringLiteral("buffer"))),
+                 QString());
+        folder = store.sessionFolder();
+        // A buffer keeps the format older versions read; the project's settings are format 2.
+        const auto versionOf = [&](const QString &key) {
+            QFile file(store.entryFile(key));
+            return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll())
+                                                        .object()
+                                                        .value(QStringLiteral("version"))
+                                                  : QJsonValue();
+        };
+        QCOMPARE(versionOf(QStringLiteral("document-1")).toInt(), 1);
+        QCOMPARE(versionOf(QStringLiteral("project")).toInt(), 2);
+    }
+    const auto writeRaw = [&](const QString &name, const QJsonObject &object) {
+        QFile file(QDir(folder).filePath(name));
+        const QByteArray bytes = QJsonDocument(object).toJson();
+        return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+    };
+    const QString format = QStringLiteral("cuwb-autosave");
+    // An entry exactly as the first version wrote it (no "kind").
+    QVERIFY(writeRaw(
+        QStringLiteral("document-2.json"),
+        QJsonObject{{QStringLiteral("format"), format},
+                    {QStringLiteral("version"), 1},
+                    {QStringLiteral("path"), QStringLiteral("/tmp/old.cu")},
+                    {QStringLiteral("displayName"), QStringLiteral("old.cu")},
+                    {QStringLiteral("savedAt"), QStringLiteral("2026-01-02T03:04:05.000Z")},
+                    {QStringLiteral("text"), QStringLiteral("int old;\n")}}));
+    // Unreadable: a kind this version does not know, a newer format, damaged project settings.
+    QVERIFY(writeRaw(QStringLiteral("document-3.json"),
+                     QJsonObject{{QStringLiteral("format"), format},
+                                 {QStringLiteral("version"), 2},
+                                 {QStringLiteral("kind"), QStringLiteral("notebook")},
+                                 {QStringLiteral("text"), QString()}}));
+    QVERIFY(writeRaw(QStringLiteral("document-4.json"),
+                     QJsonObject{{QStringLiteral("format"), format},
+                                 {QStringLiteral("version"), 3},
+                                 {QStringLiteral("text"), QString()}}));
+    QVERIFY(writeRaw(QStringLiteral("project-2.json"),
+                     QJsonObject{{QStringLiteral("format"), format},
+                                 {QStringLiteral("version"), 2},
+                                 {QStringLiteral("kind"), QStringLiteral("project")},
+                                 {QStringLiteral("path"), QStringLiteral("/tmp/x.cuwb")},
+                                 {QStringLiteral("text"),
+                                  QStringLiteral("{\"schemaVersion\": 1, \"launch\": 7}")}}));
+
+    std::vector<RecoveredSession> sessions = AutosaveStore::claimOrphans(root.path(), QString());
+    QCOMPARE(sessions.size(), std::size_t(1));
+    const QList<AutosaveEntry> entries = sessions.front().entries();
+    QCOMPARE(entries.size(), 3);
+    const auto find = [&](const QString &key) {
+        for (const AutosaveEntry &entry : entries) {
+            if (entry.key == key)
+                return entry;
+        }
+        return AutosaveEntry{};
+    };
+    const AutosaveEntry project = find(QStringLiteral("project"));
+    QCOMPARE(project.kind, AutosaveEntry::Kind::Project);
+    QCOMPARE(project.filePath, projectPath);
+    QCOMPARE(project.displayName, QStringLiteral("scale.cuwb"));
+    QCOMPARE(project.text, QString::fromUtf8(projectJson));
+    QCOMPARE(find(QStringLiteral("document-1")).kind, AutosaveEntry::Kind::Buffer);
+    const AutosaveEntry old = find(QStringLiteral("document-2"));
+    QCOMPARE(old.kind, AutosaveEntry::Kind::Buffer);
+    QCOMPARE(old.filePath, QStringLiteral("/tmp/old.cu"));
+    QCOMPARE(old.text, QStringLiteral("int old;\n"));
+    QCOMPARE(old.savedAt, QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC));
+
+    const QStringList problems = sessions.front().problems();
+    QCOMPARE(problems.size(), 3);
+    QVERIFY2(problems.at(0).startsWith(QLatin1String("document-3.json: an autosave of a kind")),
+             qPrintable(problems.at(0)));
+    QVERIFY2(problems.at(1).startsWith(QLatin1String("document-4.json: written by another")),
+             qPrintable(problems.at(1)));
+    QVERIFY2(problems.at(2).startsWith(
+                 QLatin1String("project-2.json: the autosaved project settings cannot be read")),
+             qPrintable(problems.at(2)));
 }
 
 int main(int argc, char *argv[])

@@ -1,5 +1,8 @@
 #include "gui/recovery/autosavestore.h"
 
+#include "gui/common/qtconvert.h"
+#include "project/project.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -21,7 +24,12 @@ constexpr auto kSessionPrefix = "session-";
 constexpr auto kLockName = "owner.lock";
 constexpr auto kEntrySuffix = ".json";
 constexpr auto kFormat = "cuwb-autosave";
-constexpr int kVersion = 1;
+// Version 1: a buffer. Version 2 adds "kind" and the project's settings; a buffer is still
+// written as version 1, which every version reads.
+constexpr int kBufferVersion = 1;
+constexpr int kNewestVersion = 2;
+constexpr auto kKindBuffer = "buffer";
+constexpr auto kKindProject = "project";
 
 QString tr(const char *text)
 {
@@ -105,7 +113,12 @@ QString AutosaveStore::write(const AutosaveEntry &entry)
         return m_error;
     QJsonObject object;
     object.insert(QStringLiteral("format"), QLatin1String(kFormat));
-    object.insert(QStringLiteral("version"), kVersion);
+    if (entry.kind == AutosaveEntry::Kind::Project) {
+        object.insert(QStringLiteral("version"), kNewestVersion);
+        object.insert(QStringLiteral("kind"), QLatin1String(kKindProject));
+    } else {
+        object.insert(QStringLiteral("version"), kBufferVersion);
+    }
     object.insert(QStringLiteral("path"), entry.filePath);
     object.insert(QStringLiteral("displayName"), entry.displayName);
     object.insert(QStringLiteral("savedAt"), entry.savedAt.toUTC().toString(Qt::ISODateWithMs));
@@ -178,16 +191,47 @@ bool AutosaveStore::readEntryFile(const QString &path, qint64 maxEntryBytes, Aut
         error = tr("%1: not an autosave of CUDA Workbench.").arg(name);
         return false;
     }
-    if (object.value(QStringLiteral("version")).toInt() != kVersion) {
+    const int version = object.value(QStringLiteral("version")).toInt();
+    if (version < kBufferVersion || version > kNewestVersion) {
         error = tr("%1: written by another version of CUDA Workbench (format %2).")
                     .arg(name)
-                    .arg(object.value(QStringLiteral("version")).toInt());
+                    .arg(version);
         return false;
+    }
+    AutosaveEntry::Kind kind = AutosaveEntry::Kind::Buffer;
+    if (version >= 2) {
+        const QString kindName = object.value(QStringLiteral("kind")).toString();
+        if (kindName == QLatin1String(kKindProject)) {
+            kind = AutosaveEntry::Kind::Project;
+        } else if (kindName != QLatin1String(kKindBuffer)) {
+            error = tr("%1: an autosave of a kind this version does not know (\"%2\").")
+                        .arg(name, kindName);
+            return false;
+        }
     }
     if (!object.value(QStringLiteral("text")).isString()) {
         error = tr("%1: the autosave has no text.").arg(name);
         return false;
     }
+    if (kind == AutosaveEntry::Kind::Project) {
+        if (object.value(QStringLiteral("path")).toString().isEmpty()) {
+            error = tr("%1: the autosaved project settings name no project file.").arg(name);
+            return false;
+        }
+        // Read now, so that a damaged one is listed as unreadable rather than offered.
+        ProjectLoad load;
+        try {
+            load = parseProject(toStdString(object.value(QStringLiteral("text")).toString()));
+        } catch (const std::exception &failure) {
+            load.error = failure.what();
+        }
+        if (!load.project) {
+            error = tr("%1: the autosaved project settings cannot be read: %2")
+                        .arg(name, toQString(load.error));
+            return false;
+        }
+    }
+    entry.kind = kind;
     entry.key = QFileInfo(path).completeBaseName();
     entry.filePath = object.value(QStringLiteral("path")).toString();
     entry.displayName = object.value(QStringLiteral("displayName")).toString();

@@ -1,8 +1,13 @@
 // AutosaveStore: the files that keep unsaved edits through a crash or a kill, apart from any
 // widget. Each running workbench owns one session folder under the autosave root,
 // `session-<pid>-<start ms>/`, holding `owner.lock` (a QLockFile: the owner's PID, held with
-// flock while it lives) and one JSON file per unsaved buffer, written atomically with QSaveFile,
-// so a kill mid-write leaves the previous autosave. A clean exit removes the folder.
+// flock while it lives) and one JSON file per unsaved buffer, and one for the open project's
+// unsaved settings, written atomically with QSaveFile, so a kill mid-write leaves the previous
+// autosave. A clean exit removes the folder.
+//
+// Entry files carry a format version: a buffer is written as version 1 (as before the project
+// settings were autosaved, so an older workbench still reads it), the project settings as
+// version 2, which an older one lists as unreadable. Both are read.
 //
 // At start, a session folder whose lock can be taken belongs to a workbench that did not end
 // cleanly: claimOrphans() takes it (nobody else can offer it while the claim lives) and reads its
@@ -30,16 +35,21 @@ struct AutosaveLimits
 {
     qint64 maxEntryBytes = 8 * 1024 * 1024;    // one buffer's text, UTF-8
     qint64 maxSessionBytes = 64 * 1024 * 1024; // all of one session's entries
-    int maxEntries = 100;                      // buffers of one session
+    int maxEntries = 100;                      // entries (buffers, the project) of one session
     int maxOrphanSessions = 20;                // sessions read at one start; the rest wait
 };
 
-// One autosaved buffer.
+// One autosaved buffer, or the open project's unsaved settings.
 struct AutosaveEntry
 {
-    QString key;         // unique in its session, a file name stem: "document-3"
-    QString filePath;    // the file the buffer belongs to; empty for an untitled one
-    QString displayName; // "kernel.cu", "untitled-2.cu"
+    enum class Kind {
+        Buffer,  // a source buffer: `text` is its text
+        Project, // a project's settings: `text` is the project as it would be saved (JSON)
+    };
+    Kind kind = Kind::Buffer;
+    QString key;         // unique in its session, a file name stem: "document-3", "project"
+    QString filePath;    // the buffer's file (empty for an untitled one), or the project's
+    QString displayName; // "kernel.cu", "untitled-2.cu", "vector_add.cuwb"
     QDateTime savedAt;   // UTC
     QString text;
 };
@@ -102,7 +112,8 @@ public:
     // removed on the way.
     static std::vector<RecoveredSession> claimOrphans(const QString &root, const QString &ownFolder,
                                                       const AutosaveLimits &limits = {});
-    // One entry file as written by write(); false with `error` set when it cannot be read.
+    // One entry file as written by write(); false with `error` set when it cannot be read (a
+    // project entry also when its JSON is not a project this version can open).
     static bool readEntryFile(const QString &path, qint64 maxEntryBytes, AutosaveEntry &entry,
                               QString &error);
 
