@@ -289,7 +289,12 @@ void MainWindow::showDocumentResult(Document *document)
     }
     m_ptxTitle->setText(tr("PTX \u2014 %1").arg(toQString(result.options.arch)));
     m_sassController->setCompile(result, document->editor()->text());
-    m_launchPanel->setCompileResult(result, document->editor()->text(), document->displayName());
+    {
+        // Adopting the project's launch for the compiled kernel is not an edit of the project.
+        const ProjectController::AutomaticChange automatic(m_projects);
+        m_launchPanel->setCompileResult(result, document->editor()->text(),
+                                        document->displayName());
+    }
     updateSweepBase();
     if (!m_sweepPresetWhenReady.isEmpty() &&
         (m_sweepProjectWhenReady.isEmpty() || !m_projects->hasProject() ||
@@ -370,7 +375,10 @@ void MainWindow::onOptionsChanged()
 void MainWindow::onDevicesProbed()
 {
     m_deviceLabel->setText(m_deviceProbe->summary());
-    m_optionsWidget->setDeviceArchitecture(m_deviceProbe->firstArchitecture());
+    {
+        const ProjectController::AutomaticChange automatic(m_projects); // not the user's edit
+        m_optionsWidget->setDeviceArchitecture(m_deviceProbe->firstArchitecture());
+    }
     const DeviceQuery &query = m_deviceProbe->query();
     m_devicePanel->setQuery(query, m_deviceProbe->summary());
     if (!query.devices.empty() && !m_runController->hello())
@@ -505,6 +513,7 @@ void MainWindow::applySweepPoint(const SweepPoint &point)
     m_launchPanel->setLaunch(point.request.launch, m_launchPanel->verification());
     if (!(options == before))
         m_optionsWidget->setOptions(options); // recompiles; the launch waits for its kernel
+    m_projects->updateModified();             // the panel's setLaunch() is not signalled as an edit
     m_launchDock->show();
     m_launchDock->raise();
     statusBar()->showMessage(tr("The launch panel now has %1").arg(toQString(point.label())),
@@ -587,12 +596,19 @@ void MainWindow::updateWindowTitle()
 {
     Document *document = currentDocument();
     if (!document) {
-        setWindowTitle(tr("CUDA Workbench"));
+        setWindowTitle(
+            m_projects && m_projects->hasProject()
+                ? tr("%1%2 \u2014 CUDA Workbench")
+                      .arg(QFileInfo(m_projects->projectPath()).fileName(),
+                           m_projects->isModified() ? QStringLiteral(" \u25cf") : QString())
+                : tr("CUDA Workbench"));
         return;
     }
+    // The project's own mark: its settings are unsaved, whatever the buffer's state.
     const QString project =
         m_projects && m_projects->hasProject()
-            ? QStringLiteral(" \u2014 ") + QFileInfo(m_projects->projectPath()).fileName()
+            ? QStringLiteral(" \u2014 ") + QFileInfo(m_projects->projectPath()).fileName() +
+                  (m_projects->isModified() ? QStringLiteral(" \u25cf") : QString())
             : QString();
     setWindowTitle(tr("%1%2%3 \u2014 CUDA Workbench")
                        .arg(document->displayName(),

@@ -473,6 +473,7 @@ void MainWindow::connectSignals()
             });
 
     connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::updateWindowTitle);
+    connect(m_projects, &ProjectController::modifiedChanged, this, &MainWindow::updateWindowTitle);
     connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::loadLessonFor);
     connect(m_lessonPanel, &LessonPanel::experimentRequested, this,
             [this](LessonExperiment experiment) { onLessonExperiment(int(experiment)); });
@@ -635,7 +636,8 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!m_tabs->maybeSaveAll()) {
+    // The project first: saving it saves its source too, which then needs no question.
+    if (!m_projects->maybeSave() || !m_tabs->maybeSaveAll()) {
         event->ignore();
         return;
     }

@@ -22,7 +22,39 @@ ProjectController::ProjectController(DocumentTabs *tabs, CompileOptionsWidget *o
     , m_options(options)
     , m_launch(launch)
     , m_dialogParent(dialogParent)
-{}
+{
+    // The user's edits; what the window changes by itself comes inside an AutomaticChange.
+    connect(m_launch, &LaunchPanel::launchEdited, this, &ProjectController::onSettingsEdited);
+    connect(m_launch, &LaunchPanel::kernelChanged, this, &ProjectController::onSettingsEdited);
+    connect(m_options, &CompileOptionsWidget::optionsChanged, this,
+            &ProjectController::onSettingsEdited);
+}
+
+void ProjectController::setSweepPanel(SweepPanel *panel)
+{
+    if (m_sweep)
+        disconnect(m_sweep, nullptr, this, nullptr);
+    m_sweep = panel;
+    if (m_sweep)
+        connect(m_sweep, &SweepPanel::specEdited, this, &ProjectController::onSettingsEdited);
+}
+
+ProjectController::AutomaticChange::AutomaticChange(ProjectController *controller)
+    : m_controller(controller)
+{
+    if (m_controller)
+        ++m_controller->m_automatic;
+}
+
+ProjectController::AutomaticChange::~AutomaticChange()
+{
+    if (!m_controller || --m_controller->m_automatic > 0 || !m_controller->hasProject())
+        return;
+    if (m_controller->m_modified || !m_controller->m_savedSettings)
+        m_controller->updateModified();
+    else
+        m_controller->markSaved();
+}
 
 QString ProjectController::loadErrorText(const QString &path, const ProjectLoad &load)
 {
@@ -59,7 +91,22 @@ Document *ProjectController::open(const QString &path)
         fail(title, loadErrorText(path, load));
         return nullptr;
     }
-    const Project &project = *load.project;
+    // Readable: now the open project (when modified) may be replaced.
+    if (!maybeSave()) {
+        m_lastError = tr("%1 was not opened: the changes to %2 were neither saved nor discarded.")
+                          .arg(QDir::toNativeSeparators(path), QFileInfo(m_path).fileName());
+        return nullptr;
+    }
+    Document *document = show(path, *load.project, title);
+    if (!document)
+        return nullptr;
+    markSaved(); // opening is not an edit
+    Q_EMIT projectOpened(m_path);
+    return document;
+}
+
+Document *ProjectController::show(const QString &path, const Project &project, const QString &title)
+{
     std::string source;
     std::string error;
     if (!readProjectSource(project, toStdString(path), source, error)) {
@@ -84,6 +131,18 @@ Document *ProjectController::open(const QString &path)
         fail(title, tr("%1: the source could not be opened").arg(QDir::toNativeSeparators(path)));
         return nullptr;
     }
+    ++m_automatic; // the panels change one by one: compared once, by the caller
+    applySettings(path, project);
+    m_project = project;
+    m_path = QFileInfo(path).absoluteFilePath();
+    m_document = document;
+    m_lastError.clear();
+    --m_automatic;
+    return document;
+}
+
+void ProjectController::applySettings(const QString &path, const Project &project)
+{
     // The launch first: it waits for its kernel, which the options' compile delivers.
     // Init and reference files relative to the project file, made absolute: the worker runs
     // elsewhere. The options stay as written (the editor adds the source's folder itself).
@@ -93,12 +152,114 @@ Document *ProjectController::open(const QString &path)
     m_options->setOptions(project.options);
     if (m_sweep)
         m_sweep->setSpec(project.sweep.value_or(SweepSpec{}));
-    m_project = project;
-    m_path = QFileInfo(path).absoluteFilePath();
-    m_document = document;
-    m_lastError.clear();
+}
+
+bool ProjectController::restore(const QString &path, const Project &autosaved, QString &message)
+{
+    const QString name = QDir::toNativeSeparators(path);
+    if (QFileInfo::exists(path)) {
+        if (!open(path)) {
+            message =
+                tr("The autosaved settings of %1 are not restored: %2").arg(name, m_lastError);
+            return false;
+        }
+        ++m_automatic;
+        applySettings(m_path, autosaved);
+        --m_automatic;
+        updateModified();
+        message = m_modified ? tr("%1 is open with its autosaved settings as unsaved changes.")
+                                   .arg(QFileInfo(path).fileName())
+                             : tr("The autosaved settings of %1 are those of its file.")
+                                   .arg(QFileInfo(path).fileName());
+        return true;
+    }
+    // The project file is gone: the autosave is all there is. It is shown under the same
+    // path as a project never saved, so that Save Project writes it there again.
+    if (!maybeSave()) {
+        message = tr("The autosaved settings of %1 are not restored: the changes to %2 were "
+                     "neither saved nor discarded.")
+                      .arg(name, QFileInfo(m_path).fileName());
+        return false;
+    }
+    if (!show(path, autosaved, tr("Restore Project"))) {
+        message = tr("%1 no longer exists, and its autosaved settings cannot be restored: %2")
+                      .arg(name, m_lastError);
+        return false;
+    }
+    m_savedSettings.reset(); // nothing on disk to compare with: modified until saved
+    m_lastSettings.clear();
+    updateModified();
     Q_EMIT projectOpened(m_path);
-    return document;
+    message = tr("%1 no longer exists: its autosaved settings are open as an unsaved project; "
+                 "Save Project writes it again.")
+                  .arg(name);
+    return true;
+}
+
+std::string ProjectController::settingsJson() const
+{
+    Project project = currentProject(m_path);
+    project.sourcePath.clear();
+    project.inlineSource.clear();
+    try {
+        return serializeProject(project);
+    } catch (const std::exception &error) {
+        return std::string("unserialisable: ") + error.what(); // differs from any project
+    }
+}
+
+void ProjectController::markSaved()
+{
+    const std::string settings = settingsJson();
+    const bool changed = settings != m_lastSettings;
+    m_savedSettings = settings;
+    m_lastSettings = settings;
+    setModified(false, changed);
+}
+
+void ProjectController::updateModified()
+{
+    if (!hasProject() || m_automatic > 0)
+        return;
+    const std::string settings = settingsJson();
+    const bool changed = settings != m_lastSettings;
+    m_lastSettings = settings;
+    setModified(!m_savedSettings || settings != *m_savedSettings, changed);
+}
+
+void ProjectController::setModified(bool modified, bool settingsChanged)
+{
+    const bool flipped = modified != m_modified;
+    m_modified = modified;
+    if (flipped)
+        Q_EMIT modifiedChanged(modified);
+    if (flipped || settingsChanged)
+        Q_EMIT this->settingsChanged();
+}
+
+void ProjectController::onSettingsEdited()
+{
+    updateModified();
+}
+
+bool ProjectController::maybeSave()
+{
+    if (!isModified())
+        return true;
+    const QString question =
+        tr("The project %1 has unsaved changes to its settings (compile options, launch or "
+           "sweep). Save them before closing it?")
+            .arg(QFileInfo(m_path).fileName());
+    QMessageBox::StandardButton answer = QMessageBox::Discard;
+    if (m_savePrompt)
+        answer = m_savePrompt(question);
+    else if (m_dialogs)
+        answer = QMessageBox::warning(
+            m_dialogParent, tr("Unsaved Project Changes"), question,
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
 }
 
 Document *ProjectController::projectDocument() const
@@ -119,7 +280,9 @@ Project ProjectController::currentProject(const QString &path) const
 {
     Project project = m_project; // keeps fields from newer versions and the name
     project.options = m_options->options();
-    project.launch = m_launch->launchSpec();
+    // The project's launch until a compile has adopted it, so that nothing is lost by saving
+    // before its kernel is compiled.
+    project.launch = m_launch->launchForCompile();
     project.verification = m_launch->verification();
     if (m_sweep) {
         const SweepSpec sweep = m_sweep->spec();
@@ -190,6 +353,7 @@ bool ProjectController::saveTo(const QString &path)
     m_path = QFileInfo(path).absoluteFilePath();
     m_document = document;
     m_lastError.clear();
+    markSaved();
     Q_EMIT projectSaved(m_path);
     return true;
 }

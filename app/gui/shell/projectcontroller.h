@@ -5,14 +5,26 @@
 // Saving writes everything needed to reproduce the run, atomically, and keeps the fields a
 // newer version wrote (the loaded Project is updated, not rebuilt). The sweep section goes to
 // and comes from the sweep panel, when there is one.
+//
+// The open project is modified when its settings (what currentProject() would save, apart from
+// the source, which is a buffer of its own) differ from what was last opened or saved: the
+// serialised settings are compared after each edit of the options, the launch or the sweep, so
+// an edit undone by hand leaves it unmodified again. Changes the window makes by itself (the
+// launch adopted by a compile, the GPU's architecture) are not edits (AutomaticChange).
+// Closing the window or opening another project asks first (maybeSave).
 #pragma once
 
 #include "gui/sweep/sweepcontroller.h"
 #include "project/project.h"
 
+#include <QMessageBox>
 #include <QObject>
 #include <QPointer>
 #include <QString>
+
+#include <functional>
+#include <optional>
+#include <string>
 
 class QWidget;
 
@@ -36,15 +48,48 @@ public:
     void setDialogsEnabled(bool enabled) { m_dialogs = enabled; }
     // Where the project's sweep is edited: opening a project shows its sweep there (an empty
     // one when it has none), saving writes the sweep from there (none while it has no axes).
-    void setSweepPanel(SweepPanel *panel) { m_sweep = panel; }
+    void setSweepPanel(SweepPanel *panel);
 
-    // Returns the project's document, or nullptr after reporting why it could not be opened.
+    // Returns the project's document, or nullptr after reporting why it could not be opened
+    // (or when the user cancelled the question about the open project's unsaved changes).
     Document *open(const QString &path);
+    // Opens the project at `path` (or, when that file is gone, its autosaved source and
+    // settings, under the same path) and applies `autosaved`'s compile options, launch,
+    // verification and sweep as unsaved changes; nothing is written until the user saves.
+    // `message` says what was done, or why not.
+    bool restore(const QString &path, const Project &autosaved, QString &message);
     bool save();   // to the open project's path, else asks for one
     bool saveAs(); // asks for a path
     bool saveTo(const QString &path);
 
     [[nodiscard]] bool hasProject() const { return !m_path.isEmpty(); }
+    // Whether the open project's settings differ from what was last opened or saved.
+    [[nodiscard]] bool isModified() const { return hasProject() && m_modified; }
+    // Compares the settings with those last opened or saved (MainWindow calls it after a
+    // change that no panel signals, such as a sweep point applied to the launch).
+    void updateModified();
+    // Asks whether to save a modified project before it is closed: true when it was saved or
+    // its changes may go, false when the user cancelled. Without dialogs it answers Discard.
+    bool maybeSave();
+    // The question maybeSave() asks, answered Save, Discard or Cancel; a message box by
+    // default (tests answer it themselves).
+    using SavePrompt = std::function<QMessageBox::StandardButton(const QString &question)>;
+    void setSavePrompt(SavePrompt prompt) { m_savePrompt = std::move(prompt); }
+
+    // A change the window makes by itself while it lives (a compile adopting the project's
+    // launch, the GPU's architecture becoming the target): not an edit. When it ends, an
+    // unmodified project takes what it changed as its state; a modified one is compared again.
+    class AutomaticChange
+    {
+    public:
+        explicit AutomaticChange(ProjectController *controller);
+        ~AutomaticChange();
+        AutomaticChange(const AutomaticChange &) = delete;
+        AutomaticChange &operator=(const AutomaticChange &) = delete;
+
+    private:
+        QPointer<ProjectController> m_controller;
+    };
     [[nodiscard]] QString projectPath() const { return m_path; }
     [[nodiscard]] QString lastError() const { return m_lastError; }
     // The bytes and FLOP expressions of the open project's "measure" section when `document`
@@ -67,10 +112,27 @@ Q_SIGNALS:
     void projectOpened(const QString &path);
     void projectSaved(const QString &path);
     void errorOccurred(const QString &message);
+    // isModified() changed.
+    void modifiedChanged(bool modified);
+    // The settings as they would be saved changed, or the project was opened, saved or
+    // restored (the autosave follows).
+    void settingsChanged();
 
 private:
     Document *projectDocument() const;
     void fail(const QString &title, const QString &message);
+    // Shows `project` in the editor and the panels: its source in a tab (opened from beside
+    // `path`, or inline), its options, launch, verification and sweep. Nullptr after reporting
+    // why not.
+    Document *show(const QString &path, const Project &project, const QString &title);
+    // Applies `project`'s options, launch, verification and sweep to the panels.
+    void applySettings(const QString &path, const Project &project);
+    // The settings as compared: the project as it would be saved, without its source.
+    [[nodiscard]] std::string settingsJson() const;
+    // What was opened or saved is the state now: unmodified.
+    void markSaved();
+    void setModified(bool modified, bool settingsChanged);
+    void onSettingsEdited();
 
     DocumentTabs *m_tabs = nullptr;
     CompileOptionsWidget *m_options = nullptr;
@@ -82,6 +144,12 @@ private:
     Project m_project;
     QPointer<Document> m_document;
     QString m_lastError;
+    // The settings as last opened or saved; none for a project restored without its file.
+    std::optional<std::string> m_savedSettings;
+    std::string m_lastSettings; // as last compared
+    bool m_modified = false;
+    int m_automatic = 0; // AutomaticChange guards alive (and open/restore in progress)
+    SavePrompt m_savePrompt;
 };
 
 } // namespace cuwb
