@@ -199,12 +199,15 @@ int main(int argc, char *argv[])
         QStringLiteral("script-type"),
         QObject::tr("Type this text at the end of the current buffer once started."),
         QStringLiteral("text"));
+    QCommandLineOption scriptEditProjectOption(
+        QStringLiteral("script-edit-project"),
+        QObject::tr("Edit the open project's launch, options and sweep once it is compiled."));
     QCommandLineOption scriptReportOption(
         QStringLiteral("script-report"),
         QObject::tr("Write what the window shows, as JSON, to this file once started."),
         QStringLiteral("file.json"));
-    for (QCommandLineOption *option :
-         {&scriptRecoveryOption, &scriptTypeOption, &scriptReportOption}) {
+    for (QCommandLineOption *option : {&scriptRecoveryOption, &scriptTypeOption,
+                                       &scriptEditProjectOption, &scriptReportOption}) {
         option->setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(*option);
     }
@@ -218,7 +221,7 @@ int main(int argc, char *argv[])
 
     const QString screenshotPath = parser.value(screenshotOption);
     const bool scripted = parser.isSet(scriptRecoveryOption) || parser.isSet(scriptTypeOption) ||
-                          parser.isSet(scriptReportOption);
+                          parser.isSet(scriptEditProjectOption) || parser.isSet(scriptReportOption);
     if (scripted && !screenshotPath.isEmpty()) {
         printError(QObject::tr("--script-recovery, --script-type and --script-report drive an "
                                "interactive window: leave out --screenshot"));
@@ -421,6 +424,7 @@ int main(int argc, char *argv[])
             return 2;
         }
         script->setTypedText(parser.value(scriptTypeOption));
+        script->setEditProject(parser.isSet(scriptEditProjectOption));
         script->setReportPath(parser.value(scriptReportOption));
     }
 

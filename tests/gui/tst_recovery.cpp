@@ -4,14 +4,27 @@
 // kill offers the edit, and Restore brings back the exact unsaved text as a modified buffer while
 // the file on disk stays as it was. Discard removes what it offered.
 //
+// A project's settings likewise: the window, with a project open, has its launch, compile options
+// and sweep edited through the panels and is killed once their autosave is on disk; the next
+// window offers "project settings of" the project, and Restore opens it with exactly those
+// settings, marked unsaved, the project file untouched.
+//
 // In the same process: a save, closing the buffer and a clean end of the window remove the
-// autosaves; the timer writes them without being asked.
+// autosaves; the timer writes them without being asked. The project's autosave follows its
+// settings (written when edited, removed when saved, opened again or replaced), and one whose
+// project file is gone is restored as an unsaved project under the same path.
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/sourceeditor.h"
+#include "gui/launch/launchpanel.h"
+#include "gui/launch/variablesmodel.h"
 #include "gui/recovery/autosavecontroller.h"
 #include "gui/recovery/autosavestore.h"
+#include "gui/recovery/recoverydialog.h"
 #include "gui/shell/mainwindow.h"
+#include "gui/shell/projectcontroller.h"
+
+#include "project/project.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -25,6 +38,7 @@
 #include <QtTest>
 
 #include <memory>
+#include <optional>
 
 using namespace cuwb;
 
@@ -134,6 +148,30 @@ void typeAtEnd(Document *document, const QString &text)
                           static_cast<unsigned long>(editor->length()), text.toUtf8().constData());
 }
 
+// The vector_add sample's project and source, copied into `folder`; returns the project's path.
+QString copyVectorAdd(const QString &folder)
+{
+    const QString samples = QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/");
+    for (const QString &name :
+         {QStringLiteral("vector_add.cu"), QStringLiteral("vector_add.cuwb")}) {
+        const QString to = QDir(folder).filePath(name);
+        if (!QFile::copy(samples + name, to) ||
+            !QFile(to).setPermissions(QFile::ReadOwner | QFile::WriteOwner))
+            return {};
+    }
+    return QFileInfo(QDir(folder).filePath(QStringLiteral("vector_add.cuwb"))).absoluteFilePath();
+}
+
+// The project entry of a session folder, if there is one.
+std::optional<AutosaveEntry> projectEntryIn(const QString &folder)
+{
+    for (const AutosaveEntry &entry : entriesIn(folder)) {
+        if (entry.kind == AutosaveEntry::Kind::Project)
+            return entry;
+    }
+    return std::nullopt;
+}
+
 QJsonObject documentWithPath(const QJsonObject &report, const QString &path)
 {
     const QJsonArray documents = report.value(QStringLiteral("documents")).toArray();
@@ -152,8 +190,11 @@ class TestRecovery : public QObject
 
 private Q_SLOTS:
     void killedWindowIsOfferedAndRestored();
+    void killedWindowRestoresProjectSettings();
     void saveCloseAndCleanEndRemoveAutosaves();
+    void projectAutosaveFollowsItsSettings();
     void restoreOpensModifiedBuffers();
+    void restoreWithoutTheProjectFile();
 };
 
 void TestRecovery::killedWindowIsOfferedAndRestored()
@@ -246,6 +287,79 @@ void TestRecovery::killedWindowIsOfferedAndRestored()
     QCOMPARE(QString::fromUtf8(readAll(kernel)), kOriginal);
 }
 
+void TestRecovery::killedWindowRestoresProjectSettings()
+{
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    const QString project = copyVectorAdd(home.path());
+    QVERIFY(!project.isEmpty());
+    const QByteArray onDisk = readAll(project);
+
+    // The first window: the project's launch, options and sweep edited, not saved.
+    Workbench first(home, QStringLiteral("first"));
+    QVERIFY(first.start({project, QStringLiteral("--script-edit-project")}));
+    const QJsonObject firstReport = first.waitForReport();
+    QVERIFY2(!firstReport.isEmpty(), "the first window wrote no report");
+    const QJsonObject edited = firstReport.value(QStringLiteral("project")).toObject();
+    QCOMPARE(edited.value(QStringLiteral("path")).toString(), project);
+    QCOMPARE(edited.value(QStringLiteral("modified")).toBool(), true);
+    QVERIFY2(firstReport.value(QStringLiteral("windowTitle"))
+                 .toString()
+                 .contains(QStringLiteral("vector_add.cuwb \u25cf")),
+             qPrintable(firstReport.value(QStringLiteral("windowTitle")).toString()));
+    const QString editedJson = edited.value(QStringLiteral("json")).toString();
+    // Each part of the edit is there: the launch, the options and the sweep.
+    const ProjectLoad editedLoad = parseProject(editedJson.toStdString());
+    QVERIFY2(editedLoad.project, editedLoad.error.c_str());
+    const Project &expected = *editedLoad.project;
+    QCOMPARE(expected.launch.block[0], std::string("128"));
+    QCOMPARE(expected.launch.variables.back().first, std::string("SCRIPTED"));
+    QVERIFY(expected.options.fastMath);
+    QCOMPARE(expected.options.defines.back(), std::string("SCRIPTED_DEFINE=3"));
+    QVERIFY(expected.sweep);
+    QCOMPARE(expected.sweep->constraints, std::vector<std::string>{"block.x <= 512"});
+    QCOMPARE(expected.sweep->settings.fixedSamples, 7);
+
+    // The autosave of those settings appears a few seconds after the edit.
+    const QString firstSession = firstReport.value(QStringLiteral("sessionFolder")).toString();
+    QTRY_VERIFY_WITH_TIMEOUT(projectEntryIn(firstSession) &&
+                                 projectEntryIn(firstSession)->text == editedJson,
+                             kStartTimeoutMs);
+    QCOMPARE(projectEntryIn(firstSession)->filePath, project);
+    first.killHard();
+    QCOMPARE(readAll(project), onDisk);
+
+    // After the kill: the offer lists the project's settings, and Restore brings them back.
+    Workbench second(home, QStringLiteral("second"));
+    QVERIFY(second.start({QStringLiteral("--script-recovery"), QStringLiteral("restore")}));
+    const QJsonObject report = second.waitForReport();
+    QVERIFY2(!report.isEmpty(), "the restarted window wrote no report");
+    QCOMPARE(report.value(QStringLiteral("offerShown")).toBool(), true);
+    const QJsonArray offered = report.value(QStringLiteral("offered")).toArray();
+    QCOMPARE(offered.size(), 1);
+    const QJsonObject offer = offered.at(0).toObject();
+    QCOMPARE(offer.value(QStringLiteral("kind")).toString(), QStringLiteral("project"));
+    QCOMPARE(offer.value(QStringLiteral("path")).toString(), project);
+    QCOMPARE(offer.value(QStringLiteral("label")).toString(),
+             QStringLiteral("project settings of ") + QDir::toNativeSeparators(project));
+    const QJsonObject restored = report.value(QStringLiteral("project")).toObject();
+    QCOMPARE(restored.value(QStringLiteral("path")).toString(), project);
+    QCOMPARE(restored.value(QStringLiteral("modified")).toBool(), true);
+    // Exactly the settings of the killed window, after its kernel compiled again.
+    QCOMPARE(restored.value(QStringLiteral("json")).toString(), editedJson);
+    QVERIFY2(report.value(QStringLiteral("windowTitle"))
+                 .toString()
+                 .contains(QStringLiteral("vector_add.cuwb \u25cf")),
+             qPrintable(report.value(QStringLiteral("windowTitle")).toString()));
+    // Nothing written over the project; its autosave moved into the new session.
+    QCOMPARE(readAll(project), onDisk);
+    QVERIFY(!QFileInfo::exists(firstSession));
+    const QString secondSession = report.value(QStringLiteral("sessionFolder")).toString();
+    QTRY_VERIFY_WITH_TIMEOUT(projectEntryIn(secondSession), kStartTimeoutMs);
+    QCOMPARE(projectEntryIn(secondSession)->text, editedJson);
+    second.killHard();
+}
+
 void TestRecovery::saveCloseAndCleanEndRemoveAutosaves()
 {
     QTemporaryDir home;
@@ -309,6 +423,70 @@ void TestRecovery::saveCloseAndCleanEndRemoveAutosaves()
     QCOMPARE(QString::fromUtf8(readAll(kernel)), kOriginal + kTyped);
 }
 
+void TestRecovery::projectAutosaveFollowsItsSettings()
+{
+    QTemporaryDir home;
+    const QString project = copyVectorAdd(home.path());
+    QVERIFY(!project.isEmpty());
+    MainWindow::Settings settings;
+    settings.probeDevices = false;
+    settings.prompts = false;
+    settings.restoreLayout = false;
+    settings.autosaveRoot = home.filePath(QStringLiteral("autosave"));
+    auto window = std::make_unique<MainWindow>(settings);
+    AutosaveController *autosave = window->autosaveController();
+    QVERIFY(autosave && autosave->isActive());
+    const QString session = autosave->sessionFolder();
+    autosave->setIntervalMs(20);
+    ProjectController *projects = window->projectController();
+    const auto compiled = [&] {
+        return QTest::qWaitFor(
+            [&] { return window->launchPanel()->currentKernel() == QStringLiteral("vector_add"); },
+            kStartTimeoutMs);
+    };
+    const auto settled = [&] {
+        QTest::qWait(100); // several ticks
+        autosave->waitForWrites();
+    };
+
+    // Opened and compiled: nothing to autosave.
+    QVERIFY(window->openPath(project));
+    QVERIFY(compiled());
+    settled();
+    QVERIFY(!projectEntryIn(session));
+
+    // An edit: the project as it would be saved, under its path.
+    VariablesModel *variables = window->launchPanel()->variablesModel();
+    variables->addVariable(QStringLiteral("M"), QStringLiteral("77"));
+    QVERIFY(projects->isModified());
+    QTRY_VERIFY_WITH_TIMEOUT(projectEntryIn(session), 30000);
+    autosave->waitForWrites();
+    std::optional<AutosaveEntry> entry = projectEntryIn(session);
+    QCOMPARE(entry->filePath, project);
+    QCOMPARE(entry->displayName, QStringLiteral("vector_add.cuwb"));
+    QCOMPARE(entry->text,
+             QString::fromStdString(serializeProject(projects->currentProject(project))));
+    QVERIFY(entry->text.contains(QStringLiteral("\"77\"")));
+
+    // Saved: the autosave goes.
+    QVERIFY(projects->save());
+    QTRY_VERIFY_WITH_TIMEOUT(!projectEntryIn(session), 30000);
+
+    // Edited, then opened again from its file (a revert): it goes too.
+    variables->addVariable(QStringLiteral("K"), QStringLiteral("5"));
+    QTRY_VERIFY_WITH_TIMEOUT(projectEntryIn(session), 30000);
+    QVERIFY(window->openPath(project));
+    QVERIFY(!projects->isModified());
+    QTRY_VERIFY_WITH_TIMEOUT(!projectEntryIn(session), 30000);
+
+    // Edited, then the window's clean end: the session goes with it.
+    QVERIFY(compiled());
+    variables->addVariable(QStringLiteral("L"), QStringLiteral("6"));
+    QTRY_VERIFY_WITH_TIMEOUT(projectEntryIn(session), 30000);
+    window.reset();
+    QVERIFY(!QFileInfo::exists(session));
+}
+
 void TestRecovery::restoreOpensModifiedBuffers()
 {
     QTemporaryDir home;
@@ -368,6 +546,64 @@ void TestRecovery::restoreOpensModifiedBuffers()
     restored->editor()->undo();
     QCOMPARE(restored->editor()->text(), kOriginal);
     QVERIFY(!restored->isModified());
+}
+
+void TestRecovery::restoreWithoutTheProjectFile()
+{
+    QTemporaryDir home;
+    const QString original = copyVectorAdd(home.path());
+    QVERIFY(!original.isEmpty());
+    const ProjectLoad load = loadProject(original.toStdString());
+    QVERIFY2(load.project, load.error.c_str());
+    Project autosaved = *load.project;
+    autosaved.launch.block[0] = "64";
+    autosaved.options.fastMath = true;
+    // The project file was deleted since; its source is still beside where it was.
+    const QString gone = QDir(home.path()).filePath(QStringLiteral("deleted.cuwb"));
+
+    MainWindow::Settings settings;
+    settings.probeDevices = false;
+    settings.prompts = false;
+    settings.restoreLayout = false;
+    settings.autosaveRoot = home.filePath(QStringLiteral("autosave"));
+    MainWindow window(settings);
+    AutosaveController *autosave = window.autosaveController();
+    QVERIFY(autosave);
+    QSignalSpy status(autosave, &AutosaveController::statusMessage);
+
+    AutosaveEntry entry;
+    entry.kind = AutosaveEntry::Kind::Project;
+    entry.key = AutosaveController::projectEntryKey();
+    entry.filePath = gone;
+    entry.displayName = QStringLiteral("deleted.cuwb");
+    entry.savedAt = QDateTime::currentDateTimeUtc();
+    entry.text = QString::fromStdString(serializeProject(autosaved));
+    QVERIFY(RecoveryDialog::entryLabel(entry).contains(QStringLiteral("no longer exists")));
+    QCOMPARE(autosave->restore({entry}), 1);
+
+    // Open under the same path, with the autosaved settings, unsaved; nothing written.
+    ProjectController *projects = window.projectController();
+    QCOMPARE(projects->projectPath(), gone);
+    QVERIFY(projects->isModified());
+    QVERIFY(!QFileInfo::exists(gone));
+    const Project shown = projects->currentProject(gone);
+    QCOMPARE(shown.launch.block[0], std::string("64"));
+    QVERIFY(shown.options.fastMath);
+    QVERIFY(window.currentDocument());
+    QVERIFY(window.currentDocument()->filePath().endsWith(QStringLiteral("/vector_add.cu")));
+    QVERIFY2(window.windowTitle().contains(QStringLiteral("deleted.cuwb \u25cf")),
+             qPrintable(window.windowTitle()));
+    QVERIFY(!status.isEmpty());
+    const QString said = status.last().at(0).toString();
+    QVERIFY2(said.contains(QStringLiteral("no longer exists")), qPrintable(said));
+
+    // Save Project writes it there again, and it is no longer modified.
+    QVERIFY2(projects->save(), qPrintable(projects->lastError()));
+    QVERIFY(QFileInfo::exists(gone));
+    QVERIFY(!projects->isModified());
+    const ProjectLoad saved = loadProject(gone.toStdString());
+    QVERIFY2(saved.project, saved.error.c_str());
+    QCOMPARE(saved.project->launch.block[0], std::string("64"));
 }
 
 QTEST_MAIN(TestRecovery)

@@ -1,16 +1,28 @@
 #include "gui/automation/sessionscript.h"
 
+#include "gui/common/expressionfield.h"
+#include "gui/common/qtconvert.h"
+#include "gui/compile/compilecontroller.h"
+#include "gui/compile/compileoptionswidget.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/sourceeditor.h"
+#include "gui/launch/launchpanel.h"
+#include "gui/launch/variablesmodel.h"
 #include "gui/recovery/autosavecontroller.h"
 #include "gui/shell/mainwindow.h"
+#include "gui/shell/projectcontroller.h"
+#include "gui/sweep/sweeppanel.h"
 
 #include <QApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSaveFile>
+#include <QSpinBox>
 
 namespace cuwb {
 
@@ -21,6 +33,8 @@ SessionScript::SessionScript(MainWindow *window, QObject *parent)
     // The dialog runs its own event loop: a timer still fires inside it.
     m_poll.setInterval(50);
     connect(&m_poll, &QTimer::timeout, this, &SessionScript::answerDialog);
+    m_compileWait.setInterval(100);
+    connect(&m_compileWait, &QTimer::timeout, this, &SessionScript::whenCompiled);
 }
 
 bool SessionScript::setRecoveryAnswer(const QString &answer)
@@ -70,6 +84,66 @@ QString SessionScript::recoveryChecked()
                               static_cast<unsigned long>(editor->length()),
                               m_typed.toUtf8().constData());
     }
+    if (m_window->projectController()->hasProject()) {
+        m_compileWait.start(); // the report follows the project's compile
+        return {};
+    }
+    return writeReport();
+}
+
+void SessionScript::whenCompiled()
+{
+    // About a minute at most: a project whose kernel never compiles is reported as it is.
+    constexpr int kMaxWaits = 600;
+    const bool compiled = !m_window->launchPanel()->currentKernel().isEmpty() &&
+                          !m_window->compileController()->isBusy() &&
+                          !m_window->compileController()->isDebouncing();
+    if (!compiled && ++m_compileWaits < kMaxWaits)
+        return;
+    m_compileWait.stop();
+    if (m_editProject && compiled)
+        editProject();
+    const QString error = writeReport();
+    if (!error.isEmpty()) {
+        qWarning("%s", qPrintable(error));
+        QCoreApplication::exit(1);
+    }
+}
+
+namespace {
+
+// Replaces a line edit's text as typed keys do (textEdited follows each key).
+void typeInto(QLineEdit *edit, const QString &text)
+{
+    edit->setFocus();
+    edit->selectAll();
+    for (const QChar c : text) {
+        QKeyEvent press(QEvent::KeyPress, 0, Qt::NoModifier, QString(c));
+        QApplication::sendEvent(edit, &press);
+        QKeyEvent release(QEvent::KeyRelease, 0, Qt::NoModifier, QString(c));
+        QApplication::sendEvent(edit, &release);
+    }
+}
+
+} // namespace
+
+void SessionScript::editProject()
+{
+    LaunchPanel *launch = m_window->launchPanel();
+    launch->variablesModel()->addVariable(QStringLiteral("SCRIPTED"), QStringLiteral("4096"));
+    typeInto(launch->blockField(0)->lineEdit(), QStringLiteral("128"));
+    CompileOptionsWidget *optionsWidget = m_window->compileOptionsWidget();
+    CompileOptions options = optionsWidget->options();
+    options.fastMath = !options.fastMath;
+    options.defines.push_back("SCRIPTED_DEFINE=3");
+    optionsWidget->setOptions(options);
+    SweepPanel *sweep = m_window->sweepPanel();
+    sweep->constraintsEdit()->setPlainText(QStringLiteral("block.x <= 512"));
+    sweep->samplesSpin()->setValue(7);
+}
+
+QString SessionScript::writeReport()
+{
     if (m_reportPath.isEmpty())
         return {};
 
@@ -79,6 +153,9 @@ QString SessionScript::recoveryChecked()
             {QStringLiteral("path"), entry.filePath},
             {QStringLiteral("displayName"), entry.displayName},
             {QStringLiteral("label"), RecoveryDialog::entryLabel(entry)},
+            {QStringLiteral("kind"), entry.kind == AutosaveEntry::Kind::Project
+                                         ? QStringLiteral("project")
+                                         : QStringLiteral("buffer")},
             {QStringLiteral("savedAt"), entry.savedAt.toString(Qt::ISODateWithMs)},
         });
     }
@@ -91,11 +168,23 @@ QString SessionScript::recoveryChecked()
             {QStringLiteral("text"), open->editor()->text()},
         });
     }
+    const ProjectController *projects = m_window->projectController();
+    QJsonObject project;
+    if (projects->hasProject()) {
+        project = QJsonObject{
+            {QStringLiteral("path"), projects->projectPath()},
+            {QStringLiteral("modified"), projects->isModified()},
+            {QStringLiteral("json"),
+             toQString(serializeProject(projects->currentProject(projects->projectPath())))},
+        };
+    }
     const AutosaveController *autosave = m_window->autosaveController();
     const QJsonObject report{
         {QStringLiteral("offerShown"), m_offerSeen},
         {QStringLiteral("offered"), offered},
         {QStringLiteral("documents"), documents},
+        {QStringLiteral("project"), project},
+        {QStringLiteral("windowTitle"), m_window->windowTitle()},
         {QStringLiteral("sessionFolder"), autosave ? autosave->sessionFolder() : QString()},
     };
     QSaveFile file(m_reportPath);

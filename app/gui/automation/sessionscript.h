@@ -1,9 +1,14 @@
 // SessionScript: drives an interactive window the way a user would, for tests that run the real
 // cuda-workbench as a separate process (and kill it): it answers the restore offer with a
 // given button once the dialog is on screen, then types text at the end of the current buffer,
-// and writes a report of what the window shows — the offer's entries, every open buffer's file,
-// modified flag and text, the autosave folder — as JSON, atomically, so that a test can poll for
-// the file. The hidden options --script-recovery, --script-type and --script-report set it up.
+// edits the open project's settings once its kernel is compiled (a launch variable and the
+// block's x, two compile options, the sweep's constraints and samples: through the panels, as a
+// user would), and writes a report of what the window shows — the offer's entries, every open
+// buffer's file, modified flag and text, the open project as it would be saved and whether it
+// is modified, the window's title, the autosave folder — as JSON, atomically, so that a test
+// can poll for the file. With a project open, the report waits for its kernel to compile, so
+// that it shows the launch as adopted. The hidden options --script-recovery, --script-type,
+// --script-edit-project and --script-report set it up.
 #pragma once
 
 #include "gui/recovery/recoverydialog.h"
@@ -27,6 +32,7 @@ public:
     // "restore", "discard" or "later"; false for anything else.
     bool setRecoveryAnswer(const QString &answer);
     void setTypedText(const QString &text) { m_typed = text; }
+    void setEditProject(bool edit) { m_editProject = edit; }
     void setReportPath(const QString &path) { m_reportPath = path; }
 
     // Answers the restore offer when one appears; call before the offer is made.
@@ -37,6 +43,11 @@ public:
 
 private:
     void answerDialog();
+    // Once the project's kernel is compiled (or after a while, to report what is there):
+    // edits the project when asked, then writes the report.
+    void whenCompiled();
+    void editProject();
+    QString writeReport();
 
     MainWindow *m_window = nullptr;
     std::optional<RecoveryDialog::Choice> m_answer;
@@ -45,6 +56,9 @@ private:
     QTimer m_poll;
     QList<AutosaveEntry> m_offered;
     bool m_offerSeen = false;
+    bool m_editProject = false;
+    QTimer m_compileWait;
+    int m_compileWaits = 0;
 };
 
 } // namespace cuwb

@@ -1,5 +1,6 @@
 #include "gui/recovery/autosavecontroller.h"
 
+#include "gui/common/qtconvert.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/sourceeditor.h"
@@ -82,11 +83,37 @@ void AutosaveController::markDirty(Document *document)
         m_timer.start();
 }
 
+QString AutosaveController::projectEntryKey()
+{
+    return QStringLiteral("project");
+}
+
+void AutosaveController::setProjectHooks(ProjectProvider provider, ProjectRestorer restorer)
+{
+    m_projectProvider = std::move(provider);
+    m_projectRestorer = std::move(restorer);
+}
+
+void AutosaveController::markProjectDirty()
+{
+    if (!isActive() || !m_projectProvider)
+        return;
+    m_projectDirty = true;
+    if (!m_timer.isActive())
+        m_timer.start();
+}
+
 void AutosaveController::autosaveNow()
 {
     m_timer.stop();
-    if (m_dirty.isEmpty() || !isActive())
+    if ((m_dirty.isEmpty() && !m_projectDirty) || !isActive())
         return;
+    // The project as it would be saved is copied here and serialised on the writer's thread.
+    std::optional<ProjectSnapshot> project;
+    const bool projectChanged = m_projectDirty && m_projectProvider;
+    if (projectChanged)
+        project = m_projectProvider();
+    m_projectDirty = false;
     // Only the copies happen here; encoding and writing happen on the writer's thread.
     QList<AutosaveEntry> writes;
     QStringList removals;
@@ -116,12 +143,34 @@ void AutosaveController::autosaveNow()
         writes.append(entry);
     }
     m_dirty.clear();
+    if (projectChanged && !project)
+        removals.append(projectEntryKey());
     QMetaObject::invokeMethod(
         m_writer,
-        [this, store = m_store, writes = std::move(writes), removals = std::move(removals)] {
+        [this, store = m_store, writes = std::move(writes), removals = std::move(removals),
+         project = std::move(project), now] {
             for (const QString &key : removals)
                 store->remove(key);
-            for (const AutosaveEntry &entry : writes) {
+            QList<AutosaveEntry> entries = writes;
+            if (project) {
+                AutosaveEntry entry;
+                entry.kind = AutosaveEntry::Kind::Project;
+                entry.key = projectEntryKey();
+                entry.filePath = project->path;
+                entry.displayName = QFileInfo(project->path).fileName();
+                entry.savedAt = now;
+                try {
+                    entry.text = toQString(serializeProject(project->project));
+                    entries.append(entry);
+                } catch (const std::exception &error) {
+                    const QString message = tr("The settings of %1 are not autosaved: %2")
+                                                .arg(entry.displayName, toQString(error.what()));
+                    QMetaObject::invokeMethod(
+                        this, [this, key = entry.key, message] { report(key, message); },
+                        Qt::QueuedConnection);
+                }
+            }
+            for (const AutosaveEntry &entry : std::as_const(entries)) {
                 const QString error = store->write(entry);
                 // The controller waits for this thread before it goes, so `this` is alive.
                 QMetaObject::invokeMethod(
@@ -152,7 +201,42 @@ void AutosaveController::waitForWrites()
 int AutosaveController::restore(const QList<AutosaveEntry> &entries)
 {
     int opened = 0;
+    // The project first: its source opens in a tab that a buffer's autosave then fills.
+    // One project is open at a time: the newest autosave of a project's settings is restored.
+    QStringList messages;
+    const AutosaveEntry *newest = nullptr;
+    int projects = 0;
     for (const AutosaveEntry &entry : entries) {
+        if (entry.kind != AutosaveEntry::Kind::Project)
+            continue;
+        ++projects;
+        if (!newest || newest->savedAt <= entry.savedAt)
+            newest = &entry;
+    }
+    if (projects > 1)
+        messages.append(tr("%n older autosave(s) of project settings were not restored (one "
+                           "project is open at a time).",
+                           nullptr, projects - 1));
+    if (newest && m_projectRestorer) {
+        const AutosaveEntry &entry = *newest;
+        ProjectLoad load;
+        try {
+            load = parseProject(toStdString(entry.text));
+        } catch (const std::exception &error) {
+            load.error = error.what();
+        }
+        QString message;
+        if (!load.project)
+            message = tr("The settings of %1 cannot be restored: %2")
+                          .arg(entry.displayName, toQString(load.error));
+        else if (m_projectRestorer(entry.filePath, *load.project, message))
+            ++opened;
+        if (!message.isEmpty())
+            messages.prepend(message);
+    }
+    for (const AutosaveEntry &entry : entries) {
+        if (entry.kind != AutosaveEntry::Kind::Buffer)
+            continue;
         Document *document = nullptr;
         if (!entry.filePath.isEmpty() && QFileInfo::exists(entry.filePath))
             document = m_tabs->openFile(entry.filePath);
@@ -178,6 +262,8 @@ int AutosaveController::restore(const QList<AutosaveEntry> &entries)
         markDirty(document);
         ++opened;
     }
+    messages.prepend(tr("Restored %n unsaved edit(s).", nullptr, opened));
+    Q_EMIT statusMessage(messages.join(QLatin1Char(' ')));
     return opened;
 }
 
@@ -199,13 +285,12 @@ void AutosaveController::offerRecovery(QWidget *dialogParent)
     dialog.exec();
     switch (dialog.choice()) {
     case RecoveryDialog::Choice::Restore: {
-        const int opened = restore(entries);
+        restore(entries); // says what it restored in the status bar
         // The restored buffers are in this session's autosaves before the old ones go.
         autosaveNow();
         waitForWrites();
         for (RecoveredSession &session : sessions)
             session.discard();
-        Q_EMIT statusMessage(tr("Restored %n unsaved buffer(s).", nullptr, opened));
         break;
     }
     case RecoveryDialog::Choice::Discard:

@@ -2,6 +2,7 @@
 
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -25,7 +26,7 @@ RecoveryDialog::RecoveryDialog(const QList<AutosaveEntry> &entries, const QStrin
             ? tr("CUDA Workbench did not close properly last time, and its autosaves cannot be "
                  "read.")
             : tr("CUDA Workbench did not close properly last time. These unsaved edits were "
-                 "autosaved. Restore opens them as unsaved buffers; the files on disk stay as "
+                 "autosaved. Restore opens them as unsaved changes; the files on disk stay as "
                  "they are until you save."),
         this);
     intro->setWordWrap(true);
@@ -84,6 +85,12 @@ void RecoveryDialog::choose(Choice choice)
 
 QString RecoveryDialog::entryLabel(const AutosaveEntry &entry)
 {
+    if (entry.kind == AutosaveEntry::Kind::Project) {
+        const QString path = QDir::toNativeSeparators(entry.filePath);
+        return QFileInfo::exists(entry.filePath)
+                   ? tr("project settings of %1").arg(path)
+                   : tr("project settings of %1 (the project file no longer exists)").arg(path);
+    }
     if (entry.filePath.isEmpty())
         return tr("untitled (%1)").arg(entry.displayName);
     return QDir::toNativeSeparators(entry.filePath);

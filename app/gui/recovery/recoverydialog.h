@@ -1,7 +1,7 @@
 // RecoveryDialog: what a workbench that did not end cleanly left unsaved (each buffer's file,
-// or "untitled", and when it was autosaved), and the choice: Restore, Discard, or Later
-// (keep the autosaves for the next start; also what closing the dialog means, so that nothing
-// is lost by a hasty Escape).
+// or "untitled", a project's settings, and when each was autosaved), and the choice: Restore,
+// Discard, or Later (keep the autosaves for the next start; also what closing the dialog means, so
+// that nothing is lost by a hasty Escape).
 #pragma once
 
 #include "gui/recovery/autosavestore.h"
@@ -29,7 +29,8 @@ public:
     // Answers as the button of that name would (automation, tests).
     void choose(Choice choice);
 
-    // The first column of an entry: its file as the user knows it, or "untitled".
+    // The first column of an entry: its file as the user knows it, "untitled", or "project
+    // settings of" the project's file (saying so when that file is gone).
     static QString entryLabel(const AutosaveEntry &entry);
 
 private:

@@ -87,6 +87,19 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
         m_autosave = new AutosaveController(m_tabs, m_settings.autosaveRoot, this);
         connect(m_autosave, &AutosaveController::statusMessage, this,
                 [this](const QString &message) { statusBar()->showMessage(message, 15000); });
+        // The open project's unsaved settings are autosaved beside the buffers.
+        m_autosave->setProjectHooks(
+            [this]() -> std::optional<AutosaveController::ProjectSnapshot> {
+                if (!m_projects->isModified())
+                    return std::nullopt;
+                const QString path = m_projects->projectPath();
+                return AutosaveController::ProjectSnapshot{path, m_projects->currentProject(path)};
+            },
+            [this](const QString &path, const Project &project, QString &message) {
+                return m_projects->restore(path, project, message);
+            });
+        connect(m_projects, &ProjectController::settingsChanged, m_autosave,
+                &AutosaveController::markProjectDirty);
         if (!m_autosave->isActive())
             statusBar()->showMessage(m_autosave->errorMessage(), 15000);
     }
