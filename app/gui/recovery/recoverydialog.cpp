@@ -39,11 +39,15 @@ RecoveryDialog::RecoveryDialog(const QList<AutosaveEntry> &entries, const QStrin
     for (const AutosaveEntry &entry : entries) {
         auto *item = new QTreeWidgetItem(m_list);
         item->setText(0, entryLabel(entry));
-        item->setToolTip(0, entry.filePath.isEmpty() ? entry.displayName
-                                                     : QDir::toNativeSeparators(entry.filePath));
+        item->setToolTip(0, entry.filePath.isEmpty() ? entry.displayName : entryLabel(entry));
         item->setText(1, QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat));
     }
+    // The middle of a long path goes first: the start says what an entry is, the end which
+    // file and whether it is gone.
+    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->header()->setStretchLastSection(false);
     m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_list->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_list->setVisible(!entries.isEmpty());
     layout->addWidget(m_list);
 
