@@ -1,10 +1,12 @@
 #include "compiler/kernelcompiler.h"
 #include "gui/common/expressionfield.h"
 #include "gui/launch/argumentsmodel.h"
+#include "gui/launch/globalsmodel.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/launch/variablesmodel.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchmerge.h"
+#include "project/project.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -12,6 +14,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTest>
+#include <QToolButton>
 
 using namespace cuwb;
 
@@ -257,6 +260,60 @@ private Q_SLOTS:
         QCOMPARE(merged.arguments.size(), std::size_t(4));
         QCOMPARE(merged.arguments[3].value, std::string("N - 1"));
         QCOMPARE(merged.arguments[2].parameter, std::string("out"));
+    }
+    void addingStopsAtTheProjectLimit()
+    {
+        // One more entry than a project may hold would save, and then be refused on load:
+        // each add button of the dock stops at the limit and says why.
+        LaunchPanel panel;
+        const std::size_t limit = kMaxProjectListEntries;
+        VariablesModel::Definitions definitions;
+        for (std::size_t i = 0; i + 1 < limit; ++i)
+            definitions.emplace_back("V" + std::to_string(i), "1");
+        std::vector<GlobalSpec> globals(limit - 1);
+        for (std::size_t i = 0; i < globals.size(); ++i)
+            globals[i].name = "g" + std::to_string(i);
+        struct List
+        {
+            const char *button;
+            QAbstractItemModel *model;
+            QString entries;
+        };
+        panel.variablesModel()->setDefinitions(definitions);
+        panel.definesModel()->setDefinitions(definitions);
+        panel.globalsModel()->setGlobals(globals);
+        const List lists[] = {
+            {"addVariableButton", panel.variablesModel(), QStringLiteral("launch variables")},
+            {"addDefineButton", panel.definesModel(), QStringLiteral("launch defines")},
+            {"addGlobalButton", panel.globalsModel(), QStringLiteral("globals")},
+        };
+        for (const List &list : lists) {
+            auto *add = panel.findChild<QToolButton *>(QLatin1String(list.button));
+            QVERIFY2(add, list.button);
+            const QString tip = add->toolTip();
+            QVERIFY(add->isEnabled());
+            QCOMPARE(list.model->rowCount(), int(limit) - 1);
+            // The last one that fits.
+            QTest::mouseClick(add, Qt::LeftButton);
+            QCOMPARE(list.model->rowCount(), int(limit));
+            QVERIFY2(!add->isEnabled(), list.button);
+            QCOMPARE(add->toolTip(),
+                     QStringLiteral("A project holds at most 1,000 %1; remove one to add another.")
+                         .arg(list.entries));
+            // One past it is refused.
+            add->click();
+            QCOMPARE(list.model->rowCount(), int(limit));
+        }
+        // Removing one makes room again.
+        panel.variablesModel()->removeVariable(0);
+        panel.definesModel()->removeVariable(0);
+        panel.globalsModel()->removeGlobal(0);
+        for (const List &list : lists) {
+            auto *add = panel.findChild<QToolButton *>(QLatin1String(list.button));
+            QCOMPARE(list.model->rowCount(), int(limit) - 1);
+            QVERIFY2(add->isEnabled(), list.button);
+            QVERIFY2(!add->toolTip().contains(QStringLiteral("at most")), list.button);
+        }
     }
 };
 

@@ -10,9 +10,13 @@
 #include "gui/launch/variablesmodel.h"
 #include "gui/launch/verificationwidget.h"
 
+#include "project/project.h"
+#include "util/format.h"
+
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -97,6 +101,27 @@ QHBoxLayout *tableTitle(const QString &text, QWidget *parent, QWidget *extra, QT
     return row;
 }
 
+// A list's add button stops at the entries a project may hold (project/project.h): a project
+// with one more would save, and then be refused when it is opened. Its tooltip then names the
+// limit.
+void limitAdding(QToolButton *add, QAbstractItemModel *model, const QString &entries)
+{
+    const QString tip = add->toolTip();
+    const auto update = [add, model, tip, entries] {
+        const bool full = std::size_t(model->rowCount()) >= kMaxProjectListEntries;
+        add->setEnabled(!full);
+        add->setToolTip(full ? QCoreApplication::translate(
+                                   "cuwb::LaunchPanel",
+                                   "A project holds at most %1 %2; remove one to add another.")
+                                   .arg(toQString(formatCount(kMaxProjectListEntries)), entries)
+                             : tip);
+    };
+    QObject::connect(model, &QAbstractItemModel::rowsInserted, add, update);
+    QObject::connect(model, &QAbstractItemModel::rowsRemoved, add, update);
+    QObject::connect(model, &QAbstractItemModel::modelReset, add, update);
+    update();
+}
+
 } // namespace
 
 LaunchPanel::LaunchPanel(QWidget *parent)
@@ -147,6 +172,8 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     layout->addLayout(tableTitle(tr("Variables"), content, nullptr, m_addVariable,
                                  tr("Add a variable"), m_removeVariable,
                                  tr("Remove the selected variable")));
+    m_addVariable->setObjectName(QStringLiteral("addVariableButton"));
+    limitAdding(m_addVariable, m_variablesModel, tr("launch variables"));
     m_variablesView = makeTable(content);
     m_variablesView->setModel(m_variablesModel);
     layout->addWidget(m_variablesView);
@@ -160,6 +187,8 @@ LaunchPanel::LaunchPanel(QWidget *parent)
                                  tr("Add a define whose value is an expression (TILE = block.x / "
                                     "8)"),
                                  m_removeDefine, tr("Remove the selected define")));
+    m_addDefine->setObjectName(QStringLiteral("addDefineButton"));
+    limitAdding(m_addDefine, m_definesModel, tr("launch defines"));
     m_definesView = makeTable(content);
     m_definesView->setModel(m_definesModel);
     layout->addWidget(m_definesView);
@@ -169,6 +198,8 @@ LaunchPanel::LaunchPanel(QWidget *parent)
                                  tr("Set a __constant__ or __device__ variable before each "
                                     "launch"),
                                  m_removeGlobal, tr("Remove the selected global")));
+    m_addGlobal->setObjectName(QStringLiteral("addGlobalButton"));
+    limitAdding(m_addGlobal, m_globalsModel, tr("globals"));
     m_globalsView = makeTable(content);
     m_globalsView->setModel(m_globalsModel);
     m_globalsView->setItemDelegate(
