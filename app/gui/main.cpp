@@ -223,8 +223,9 @@ int main(int argc, char *argv[])
     const bool scripted = parser.isSet(scriptRecoveryOption) || parser.isSet(scriptTypeOption) ||
                           parser.isSet(scriptEditProjectOption) || parser.isSet(scriptReportOption);
     if (scripted && !screenshotPath.isEmpty()) {
-        printError(QObject::tr("--script-recovery, --script-type and --script-report drive an "
-                               "interactive window: leave out --screenshot"));
+        printError(QObject::tr("--script-recovery, --script-type, --script-edit-project and "
+                               "--script-report drive an interactive window: leave out "
+                               "--screenshot"));
         return 2;
     }
     if (parser.isSet(measureOption) && screenshotPath.isEmpty()) {

@@ -93,8 +93,9 @@ QString SessionScript::recoveryChecked()
 
 void SessionScript::whenCompiled()
 {
-    // About a minute at most: a project whose kernel never compiles is reported as it is.
-    constexpr int kMaxWaits = 600;
+    // Two minutes at most (a loaded CI machine): a project whose kernel never compiles is
+    // reported as it is.
+    constexpr int kMaxWaits = 1200;
     const bool compiled = !m_window->launchPanel()->currentKernel().isEmpty() &&
                           !m_window->compileController()->isBusy() &&
                           !m_window->compileController()->isDebouncing();
