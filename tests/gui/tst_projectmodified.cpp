@@ -2,10 +2,14 @@
 // leaves it unmodified; an edit of the launch, the compile options or the sweep marks it, in the
 // window's title too; the same edit undone by hand, a save, or opening it again clears the mark.
 // Closing the window, or opening another project, with unsaved settings asks Save, Discard or
-// Cancel, and each answer does what it says.
+// Cancel, and each answer does what it says. While another source's tab is in front, the Launch
+// dock follows that kernel, and neither that nor its edits change the project.
 #include "gui/common/expressionfield.h"
 #include "gui/compile/compilecontroller.h"
 #include "gui/compile/compileoptionswidget.h"
+#include "gui/editor/document.h"
+#include "gui/editor/documenttabs.h"
+#include "gui/editor/sourceeditor.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/projectcontroller.h"
@@ -206,6 +210,44 @@ private Q_SLOTS:
         QCOMPARE(load.project->launch.block[0], std::string("128"));
         // Back to the old value: an edit again, now that the file says 128.
         typeBlockX(m_window->launchPanel(), QStringLiteral("256"));
+        QVERIFY(projects()->isModified());
+    }
+
+    void anotherTabsLaunchIsNotTheProjects()
+    {
+        // Another source in front: the Launch dock follows its kernel, the project keeps its
+        // own launch, and an edit of the other kernel's launch is not an edit of the project.
+        const QString other = m_dir.filePath(QStringLiteral("scale.cu"));
+        {
+            QFile file(other);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(
+                "__global__ void scale(float *x, float f, int n) { x[threadIdx.x] *= f; }\n");
+        }
+        Document *project = m_window->currentDocument();
+        const Project before = projects()->currentProject(m_project);
+        QVERIFY(m_window->openPath(other));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return m_window->launchPanel()->currentKernel() == QStringLiteral("_Z5scalePffi") &&
+                       !m_window->compileController()->isBusy() &&
+                       !m_window->compileController()->isDebouncing();
+            },
+            kCompileTimeoutMs));
+        QVERIFY(!projects()->isModified());
+        typeBlockX(m_window->launchPanel(), QStringLiteral("32"));
+        QVERIFY(!projects()->isModified());
+        const Project away = projects()->currentProject(m_project);
+        QVERIFY(away.launch == before.launch);
+        QVERIFY(away.verification == before.verification);
+
+        // Back on the project's source: its own launch again, still unmodified.
+        m_window->documentTabs()->setCurrentWidget(project->editor());
+        QVERIFY(waitForLaunch());
+        QVERIFY(!projects()->isModified());
+        QVERIFY(projects()->currentProject(m_project).launch == before.launch);
+        // And its edits count again.
+        typeBlockX(m_window->launchPanel(), QStringLiteral("128"));
         QVERIFY(projects()->isModified());
     }
 

@@ -28,6 +28,15 @@ ProjectController::ProjectController(DocumentTabs *tabs, CompileOptionsWidget *o
     connect(m_launch, &LaunchPanel::kernelChanged, this, &ProjectController::onSettingsEdited);
     connect(m_options, &CompileOptionsWidget::optionsChanged, this,
             &ProjectController::onSettingsEdited);
+    // Connected before the window's own handler, which shows the new tab's kernel: the
+    // project's launch is still in the Launch dock here.
+    connect(m_tabs, &DocumentTabs::currentDocumentChanged, this, [this](Document *document) {
+        if (!m_document || document == m_document) {
+            m_away.reset();
+        } else if (!m_away) {
+            m_away = AwayLaunch{m_launch->launchForCompile(), m_launch->verification()};
+        }
+    });
 }
 
 void ProjectController::setSweepPanel(SweepPanel *panel)
@@ -136,6 +145,7 @@ Document *ProjectController::show(const QString &path, const Project &project, c
     m_project = project;
     m_path = QFileInfo(path).absoluteFilePath();
     m_document = document;
+    m_away.reset(); // its source is the current tab
     m_lastError.clear();
     --m_automatic;
     return document;
@@ -282,8 +292,13 @@ Project ProjectController::currentProject(const QString &path) const
     project.options = m_options->options();
     // The project's launch until a compile has adopted it, so that nothing is lost by saving
     // before its kernel is compiled.
-    project.launch = m_launch->launchForCompile();
-    project.verification = m_launch->verification();
+    if (m_away && m_document) {
+        project.launch = m_away->launch;
+        project.verification = m_away->verification;
+    } else {
+        project.launch = m_launch->launchForCompile();
+        project.verification = m_launch->verification();
+    }
     if (m_sweep) {
         const SweepSpec sweep = m_sweep->spec();
         if (sweep.axes.empty())
@@ -316,6 +331,9 @@ SweepController::ProjectSnapshot ProjectController::sweepSnapshot(const SweepSpe
         return snapshot;
     }
     Project project = currentProject(m_path);
+    // The launch of the kernel the sweep varies: the Launch dock's, whichever tab it follows.
+    project.launch = m_launch->launchForCompile();
+    project.verification = m_launch->verification();
     resolveProjectPaths(project, toStdString(m_path)); // while the source path is still known
     // The text the sweep was set up with, as a sweep here would measure it, saved or not.
     project.sourcePath.clear();

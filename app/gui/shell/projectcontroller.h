@@ -95,7 +95,8 @@ public:
     // The bytes and FLOP expressions of the open project's "measure" section when `document`
     // is the project's source; none otherwise (another file's kernel does other work).
     [[nodiscard]] ThroughputExpressions throughputFor(const Document *document) const;
-    // The project as it would be saved now to `path`.
+    // The project as it would be saved now to `path`. While another tab than the project's
+    // source is current, the launch is the project's as it was when that tab was chosen.
     [[nodiscard]] Project currentProject(const QString &path) const;
     // The project as a sweep elsewhere (a Slurm job's tasks) must run it, self-contained: the
     // source of `base` inline (what a sweep here would measure, saved or not), the launch and
@@ -144,6 +145,14 @@ private:
     Project m_project;
     QPointer<Document> m_document;
     QString m_lastError;
+    // The project's launch and verification as they were when another tab became current:
+    // the Launch dock then follows that tab's kernel, which is not the project's.
+    struct AwayLaunch
+    {
+        LaunchSpec launch;
+        VerificationSpec verification;
+    };
+    std::optional<AwayLaunch> m_away;
     // The settings as last opened or saved; none for a project restored without its file.
     std::optional<std::string> m_savedSettings;
     std::string m_lastSettings; // as last compared
