@@ -1,5 +1,6 @@
 // cuwb run: runs projects headless — each through a `cuwb worker` child of this same
-// executable, so that a kernel that faults or hangs ends one run, not the batch.
+// executable, so that a kernel that faults or hangs ends one run, not the batch. With --devices,
+// one worker per GPU runs the projects at once, each on the next free GPU (docs/multigpu.md).
 #include "argumentparser.h"
 
 #include "commands.h"

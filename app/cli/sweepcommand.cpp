@@ -1,7 +1,9 @@
 // cuwb sweep: measures a project's kernel at every point of its sweep (the project's "sweep"
 // section, or a preset) in one `cuwb worker` child, prints each point as it completes with
 // the progress and the time left, then the best point and the points tied with it, and
-// writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner.
+// writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner. With --devices,
+// one worker per GPU of the machine measures the points at once (MultiDeviceSweep,
+// docs/multigpu.md).
 #include "argumentparser.h"
 #include "commands.h"
 #include "diagnostictext.h"
