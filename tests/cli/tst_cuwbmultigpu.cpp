@@ -279,11 +279,14 @@ void TestCuwbMultiGpu::gradesAProjectPerGpuAndReportsInOrder()
         QVERIFY(QFile::copy(project(), file));
         projects << file;
     }
+    const QString cwdLog = m_dir.filePath(QStringLiteral("cwd.log"));
+    qputenv("CUWB_FAKE_CWD_LOG", cwdLog.toLocal8Bit());
+    const QString scratch = m_dir.filePath(QStringLiteral("scratch"));
     const CuwbRun run =
         runCuwbProcess({QStringLiteral("run"), submissions.path(), QStringLiteral("--devices"),
                         QStringLiteral("0,1"), QStringLiteral("--worker"), fakeWorker(),
-                        QStringLiteral("--summary"), QStringLiteral("--scratch"),
-                        m_dir.filePath(QStringLiteral("scratch"))});
+                        QStringLiteral("--summary"), QStringLiteral("--scratch"), scratch});
+    qunsetenv("CUWB_FAKE_CWD_LOG");
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     QVERIFY2(run.out.contains(QStringLiteral("summary: 4 projects, 4 passed, 0 failed")),
              qPrintable(run.out));
@@ -298,6 +301,17 @@ void TestCuwbMultiGpu::gradesAProjectPerGpuAndReportsInOrder()
     QVERIFY(run.out.contains(QStringLiteral("on Fake H200 (sm_90) (GPU 1)")));
     QCOMPARE(maxConcurrent(m_timeline, false), 2);
     QCOMPARE(maxConcurrent(m_timeline, true), 1);
+    // Each graded project's worker ran in its own scratch folder, not in cuwb's.
+    QFile cwds(cwdLog);
+    QVERIFY(cwds.open(QIODevice::ReadOnly));
+    QStringList folders =
+        QString::fromUtf8(cwds.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    folders.sort();
+    const QString root = QDir(scratch).canonicalPath();
+    QCOMPARE(
+        folders,
+        (QStringList{root + QStringLiteral("/1-add_one"), root + QStringLiteral("/2-add_one"),
+                     root + QStringLiteral("/3-add_one"), root + QStringLiteral("/4-add_one")}));
 
     const CuwbRun json =
         runCuwbProcess({QStringLiteral("run"), submissions.path(), QStringLiteral("--devices"),

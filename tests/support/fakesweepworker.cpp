@@ -31,6 +31,8 @@
 // every measure and run request that long; when $CUWB_FAKE_TIMELINE names a file, each such
 // request appends "begin GPU BLOCKX PID" on arrival and "end GPU BLOCKX PID" before its reply,
 // one write a line, so tests count the workers measuring at once from the order of the lines.
+// When $CUWB_FAKE_CWD_LOG names a file, each run request appends the worker's working directory
+// (a graded project's scratch folder).
 #include "device/devicejson.h"
 #include "launch/expression.h"
 #include "measure/statistics.h"
@@ -320,6 +322,12 @@ int main(int argc, char **argv)
                 std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
             }
             timeline("end", ordinal, blockX);
+            if (const char *path = std::getenv("CUWB_FAKE_CWD_LOG")) {
+                char cwd[4096];
+                if (::getcwd(cwd, sizeof cwd) != nullptr) {
+                    std::ofstream(path, std::ios::app) << cwd << '\n';
+                }
+            }
             RunResult result;
             result.status = RunStatus::Succeeded;
             result.device = deviceName + " (sm_" + std::to_string(device ? device->major : 9) +
