@@ -11,6 +11,7 @@
 #include "gui/sweep/sweeptablemodel.h"
 
 #include "../support/sweeptesthelpers.h"
+#include "project/project.h"
 #include "sweep/sweepjson.h"
 #include "sweeptestdata.h"
 
@@ -32,6 +33,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include <memory>
 
@@ -586,6 +588,36 @@ private Q_SLOTS:
         QCOMPARE(activated.size(), 1);
         const auto point = activated.first().first().value<SweepPoint>();
         QCOMPARE(point.request.launch.block[0], std::string("256"));
+    }
+
+    void addingAxesStopsAtTheProjectLimit()
+    {
+        // One axis more than a project may hold would save, and then be refused on load.
+        SweepController controller;
+        SweepPanel panel(&controller);
+        SweepSpec spec;
+        for (std::size_t i = 0; i + 1 < kMaxSweepAxes; ++i) {
+            SweepAxis axis;
+            axis.target = "block.x";
+            axis.kind = AxisValues::List;
+            axis.values = {"32"};
+            spec.axes.push_back(axis);
+        }
+        panel.setSpec(spec);
+        auto *add = panel.findChild<QToolButton *>(QStringLiteral("addAxisButton"));
+        QVERIFY(add);
+        QVERIFY(add->isEnabled());
+        QTest::mouseClick(add, Qt::LeftButton);
+        QCOMPARE(panel.axesModel()->rowCount(), int(kMaxSweepAxes));
+        QVERIFY(!add->isEnabled());
+        QCOMPARE(add->toolTip(),
+                 QStringLiteral("A sweep has at most 32 axes; remove one to add another."));
+        add->click();
+        QCOMPARE(panel.spec().axes.size(), kMaxSweepAxes);
+        // Removing one makes room again.
+        panel.axesModel()->removeAxis(0);
+        QVERIFY(add->isEnabled());
+        QCOMPARE(add->toolTip(), QStringLiteral("Add an axis"));
     }
 };
 

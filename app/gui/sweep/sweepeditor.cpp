@@ -6,6 +6,7 @@
 #include "gui/common/qtconvert.h"
 #include "gui/sweep/sweepaxesmodel.h"
 #include "gui/sweep/sweeptargetdelegate.h"
+#include "project/project.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -87,10 +88,23 @@ SweepEditor::SweepEditor(QWidget *parent)
     m_addAxis = new QToolButton(this);
     m_addAxis->setText(tr("+"));
     m_addAxis->setToolTip(tr("Add an axis"));
+    m_addAxis->setObjectName(QStringLiteral("addAxisButton"));
     connect(m_addAxis, &QToolButton::clicked, this, [this] {
         const int row = m_axesModel->addAxis();
         m_axesView->selectRow(row);
     });
+    // A sweep with one axis more than a project may hold would save, and then be refused when
+    // the project is opened (project/project.h): adding stops there, and says why.
+    const auto limitAxes = [this] {
+        const bool full = std::size_t(m_axesModel->rowCount()) >= kMaxSweepAxes;
+        m_addAxis->setEnabled(!full);
+        m_addAxis->setToolTip(
+            full ? tr("A sweep has at most %1 axes; remove one to add another.").arg(kMaxSweepAxes)
+                 : tr("Add an axis"));
+    };
+    connect(m_axesModel, &QAbstractItemModel::rowsInserted, this, limitAxes);
+    connect(m_axesModel, &QAbstractItemModel::rowsRemoved, this, limitAxes);
+    connect(m_axesModel, &QAbstractItemModel::modelReset, this, limitAxes);
     m_removeAxis = new QToolButton(this);
     m_removeAxis->setText(tr("\u2212"));
     m_removeAxis->setToolTip(tr("Remove the selected axis"));
@@ -329,6 +343,8 @@ void SweepEditor::setEditable(bool editable)
              m_preset, m_axesView, m_addAxis, m_removeAxis, m_combination, m_constraints, m_verify,
              m_metrics, m_roofline, m_samples, m_mode})
         w->setEnabled(editable);
+    if (std::size_t(m_axesModel->rowCount()) >= kMaxSweepAxes)
+        m_addAxis->setEnabled(false); // at the limit of axes
 }
 
 void SweepEditor::scheduleCount()
