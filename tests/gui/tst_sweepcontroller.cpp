@@ -4,6 +4,9 @@
 // sweep goes on with a fresh worker; without a GPU nothing starts; quitting while a point
 // hangs does not wait for it. The host compiles are real (NVRTC needs no GPU), in `cuwb
 // compile-server`: a source that crashes NVRTC skips the sweep's points, not the test process.
+// On two GPUs (the stand-in playing them with $CUWB_FAKE_DEVICES): every point comes once with
+// its GPU, different models give a best per GPU and none overall, a cancel keeps what was
+// measured, and a GPU whose worker cannot start leaves its points to the other.
 #include "gui/sweep/sweepcontroller.h"
 
 #include "../support/hostilesource.h"
@@ -13,7 +16,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
 #include <memory>
+#include <set>
 
 using namespace cuwb;
 using namespace cuwb::sweeptest;
@@ -37,6 +42,25 @@ std::unique_ptr<SweepController> fakeController(const QStringList &arguments = {
 
 constexpr int kSweepTimeoutMs = 60000;
 
+// Each point's index once, and the GPUs that measured them, from the pointFinished signals.
+struct PointsSeen
+{
+    std::map<std::size_t, int> timesByIndex;
+    std::set<int> devices;
+};
+
+PointsSeen pointsSeen(const QSignalSpy &points)
+{
+    PointsSeen seen;
+    for (const QList<QVariant> &signal : points) {
+        const auto point = signal.at(0).value<SweepPointResult>();
+        ++seen.timesByIndex[point.point.index];
+        if (point.deviceIndex)
+            seen.devices.insert(*point.deviceIndex);
+    }
+    return seen;
+}
+
 } // namespace
 
 class TestSweepController : public QObject
@@ -44,6 +68,119 @@ class TestSweepController : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void cleanup()
+    {
+        qunsetenv("CUWB_FAKE_DEVICES");
+        qunsetenv("CUWB_FAKE_DEVICE_MODES");
+    }
+
+    void twoGpusReportEveryPointOnceWithItsGpu()
+    {
+        qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
+        auto controller = fakeController();
+        controller->setDevices({0, 1});
+        QSignalSpy started(controller.get(), &SweepController::sweepStarted);
+        QSignalSpy points(controller.get(), &SweepController::pointFinished);
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        QCOMPARE(started.size(), 1);
+        QCOMPARE(points.size(), 7);
+        const PointsSeen seen = pointsSeen(points);
+        QCOMPARE(seen.timesByIndex.size(), std::size_t(7));
+        for (const auto &[index, times] : seen.timesByIndex)
+            QCOMPARE(times, 1);
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY2(result.error.empty(), result.error.c_str());
+        QCOMPARE(result.devices.size(), std::size_t(2));
+        QVERIFY(!result.mixedModels());
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(6));
+        for (const SweepPointResult &point : result.points) {
+            if (point.status != PointStatus::Measured)
+                continue;
+            QVERIFY(point.deviceIndex);
+            QVERIFY(*point.deviceIndex == 0 || *point.deviceIndex == 1);
+        }
+        // One model: one best point, with its GPU.
+        QVERIFY(result.bestPoint());
+        QVERIFY(result.points[*result.bestPoint()].deviceIndex);
+        QCOMPARE(controller->result().devices.size(), std::size_t(2));
+    }
+
+    void mixedModelsGiveABestPerGpu()
+    {
+        qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake A100:8.0");
+        auto controller = fakeController();
+        controller->setDevices({0, 1});
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY2(result.error.empty(), result.error.c_str());
+        QVERIFY(result.mixedModels());
+        QVERIFY(!result.bestPoint());
+        const auto bests = result.bestPointPerDevice();
+        QVERIFY(!bests.empty());
+        for (const auto &[device, index] : bests)
+            QCOMPARE(result.points[index].deviceIndex, std::optional<int>(device));
+    }
+
+    void cancelOnTwoGpusKeepsTheMeasuredPoints()
+    {
+        // Each GPU's worker waits for the cancel at its second measurement.
+        qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
+        auto controller = fakeController({QStringLiteral("cancel-at-2")});
+        controller->setDevices({0, 1});
+        QSignalSpy points(controller.get(), &SweepController::pointFinished);
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
+        // The skipped point, then one measured on each GPU.
+        QTRY_COMPARE_WITH_TIMEOUT(points.size(), 3, kSweepTimeoutMs);
+        controller->cancel();
+        QVERIFY(controller->isCancelling());
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(2));
+        QVERIFY(result.count(PointStatus::Pending) >= 2);
+        QVERIFY(!controller->isRunning());
+    }
+
+    void quittingStopsATwoGpuSweep()
+    {
+        // Both GPUs' first measurements wait for a cancel; destroying the controller sends it.
+        qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
+        auto controller = fakeController({QStringLiteral("cancel-at-1")});
+        controller->setDevices({0, 1});
+        QSignalSpy started(controller.get(), &SweepController::sweepStarted);
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
+        QVERIFY(started.wait(kSweepTimeoutMs));
+        controller.reset(); // returns: the test would time out otherwise
+        QVERIFY(!controller);
+    }
+
+    void aGpuThatCannotStartLeavesItsPointsToTheOther()
+    {
+        qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
+        qputenv("CUWB_FAKE_DEVICE_MODES", "1=no-start");
+        auto controller = fakeController();
+        controller->setDevices({0, 1});
+        QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
+        QVERIFY(controller->start(powersSweep(), addOneRequest()));
+        QVERIFY(finished.wait(kSweepTimeoutMs));
+        const auto result = finished.first().first().value<SweepResult>();
+        QVERIFY2(result.error.empty(), result.error.c_str());
+        QCOMPARE(result.count(PointStatus::Measured), std::size_t(6));
+        for (const SweepPointResult &point : result.points) {
+            if (point.status == PointStatus::Measured)
+                QCOMPARE(point.deviceIndex, std::optional<int>(0));
+        }
+        bool named = false;
+        for (const std::string &note : result.notes)
+            named = named || note.find("GPU 1") != std::string::npos;
+        QVERIFY(named);
+    }
+
     void streamsPointsInOrderAndFinishes()
     {
         auto controller = fakeController();

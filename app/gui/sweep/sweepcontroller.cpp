@@ -114,8 +114,9 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     SweepJob *job = m_job;
     QMetaObject::invokeMethod(
         m_job,
-        [job, jobId, options, spec, base, context] {
+        [job, jobId, options, devices = m_devices, spec, base, context] {
             job->setWorkerOptions(options);
+            job->setDevices(devices);
             job->run(jobId, spec, base, context);
         },
         Qt::QueuedConnection);

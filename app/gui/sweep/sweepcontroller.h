@@ -6,6 +6,13 @@
 // for each point as it completes, in sweep order, and sweepFinished with the whole result. One
 // sweep at a time.
 //
+// With two or more GPUs (setDevices), a sweep runs on all of them at once through the core's
+// MultiDeviceSweep (docs/multigpu.md): one worker per GPU, started with `--device N` added to
+// the worker command, on threads of the MultiDeviceSweep's own inside the sweep thread's run;
+// the points then come as they finish, in no particular order, each with its GPU
+// (SweepPointResult::deviceIndex), and the result lists the GPUs (SweepResult::devices). The
+// shared worker is held meanwhile, so runs wait for the sweep.
+//
 // With Slurm settings (setSlurm), a sweep goes to the cluster instead (slurmsweep.h): the
 // project as it is in the window (setProjectSnapshot) is written into a new job folder, `cuwb
 // sweep --slurm` submits and follows it, and the points come shard by shard, in no particular
@@ -32,6 +39,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QThread;
 
@@ -63,6 +71,11 @@ public:
     void setWorkerCommand(const QString &program, const QStringList &arguments);
     [[nodiscard]] QString workerProgram() const { return m_program; }
     [[nodiscard]] QStringList workerArguments() const { return m_arguments; }
+
+    // The GPUs of the next sweeps, as `--device N` names them: two or more run on all of them
+    // at once; none or one, on the shared worker (its GPU, the window's).
+    void setDevices(const std::vector<int> &devices) { m_devices = devices; }
+    [[nodiscard]] const std::vector<int> &devices() const { return m_devices; }
 
     // Whether sweeps can run at all (a GPU and a driver), and why not. Unavailable: start()
     // finishes at once with the reason as the result's error, and no worker is started.
@@ -129,6 +142,7 @@ private:
     SweepJob *m_job = nullptr;
     QString m_program;
     QStringList m_arguments;
+    std::vector<int> m_devices;
     QString m_cli; // the cuwb that submits Slurm sweeps
     std::optional<SlurmSweepSettings> m_slurm;
     SnapshotSource m_snapshot;

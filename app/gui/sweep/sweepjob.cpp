@@ -1,6 +1,7 @@
 #include "gui/sweep/sweepjob.h"
 
 #include "gui/device/deviceprobe.h"
+#include "sweep/multidevicesweep.h"
 #include "worker/isolatedcompiler.h"
 
 #include <QCoreApplication>
@@ -45,6 +46,11 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
     try {
         // Waits while a run, a measurement or a page holds the worker.
         const SharedWorker::Lease lease = m_worker->acquire(m_options);
+        if (m_devices.size() > 1) {
+            result = runOnDevices(jobId, spec, base, context);
+            Q_EMIT finished(jobId, result);
+            return;
+        }
         WorkerProcess &worker = lease.process();
         SweepRunner runner(worker);
         // NVRTC in the compile server, one per sweep thread, kept between points and sweeps.
@@ -97,12 +103,60 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
     Q_EMIT finished(jobId, result);
 }
 
+SweepResult SweepJob::runOnDevices(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
+                                   const SweepContext &context)
+{
+    const WorkerProcess::Options options = m_options;
+    MultiDeviceSweep sweep(m_devices, [options](int device) {
+        WorkerProcess::Options forDevice = options;
+        forDevice.arguments.insert(forDevice.arguments.end(), {"--device", std::to_string(device)});
+        return forDevice;
+    });
+    IsolatedCompiler &isolated = compiler();
+    // MultiDeviceSweep calls it on one thread at a time.
+    sweep.setCompileFunction([this, &isolated](std::string_view source, std::string_view fileName,
+                                               const CompileOptions &compileOptions) {
+        return isolated.compile(source, fileName, compileOptions, ++m_compileJob);
+    });
+    sweep.setStartedCallback(
+        [this, jobId](const SweepResult &skeleton) { Q_EMIT started(jobId, skeleton); });
+    // On the GPUs' threads, one call at a time; the signal is queued to the controller.
+    sweep.setPointCallback(
+        [this, jobId](const SweepPointResult &point, const SweepProgress &progress) {
+            Q_EMIT pointDone(jobId, point, progress);
+        });
+    {
+        const std::lock_guard lock(m_mutex);
+        m_multi = &sweep;
+        m_runningJob = jobId;
+        if (m_cancelledJob == jobId || m_aborted)
+            sweep.cancel();
+    }
+    SweepResult result;
+    try {
+        result = sweep.run(spec, base, context);
+    } catch (const std::exception &error) {
+        result.spec = spec;
+        result.error = QCoreApplication::translate("SweepJob", "The sweep failed: %1")
+                           .arg(QString::fromUtf8(error.what()))
+                           .toStdString();
+    }
+    // A GPU that dropped out is named in the result's notes by the sweep itself.
+    const std::lock_guard lock(m_mutex);
+    m_multi = nullptr;
+    m_runningJob = 0;
+    return result;
+}
+
 void SweepJob::cancel(quint64 jobId)
 {
     const std::lock_guard lock(m_mutex);
     m_cancelledJob = std::max(m_cancelledJob, jobId);
-    if (m_runner && m_runningJob == jobId) {
-        m_runner->cancel();
+    if (m_runningJob == jobId && (m_runner || m_multi)) {
+        if (m_runner)
+            m_runner->cancel();
+        if (m_multi)
+            m_multi->cancel();
         stopCompile();
     }
 }
@@ -114,6 +168,8 @@ void SweepJob::abort()
         m_aborted = true;
         if (m_runner)
             m_runner->cancel();
+        if (m_multi)
+            m_multi->cancel();
         stopCompile();
     }
     m_worker->abort();

@@ -6,6 +6,11 @@
 // variants (and a remote worker's images) run in a `cuwb compile-server` of the job's own
 // (IsolatedCompiler), kept between sweeps on this thread, never in the GUI's process: a source
 // that crashes NVRTC skips its points with that sentence.
+//
+// With two or more GPUs (setDevices), run() hands the sweep to a MultiDeviceSweep instead: one
+// worker per GPU, `COMMAND --device N`, each on a thread the MultiDeviceSweep starts and joins
+// inside run(). The shared worker stays leased for the whole sweep all the same, so that a run
+// started meanwhile waits rather than share a GPU's timings with the sweep.
 #pragma once
 
 #include "gui/common/sharedworker.h"
@@ -19,10 +24,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace cuwb {
 
 class IsolatedCompiler;
+class MultiDeviceSweep;
 
 class SweepJob : public QObject
 {
@@ -35,6 +42,9 @@ public:
     // On the job's thread. The next sweep runs on a worker started by this command: a worker
     // started by another is stopped then.
     void setWorkerOptions(const WorkerProcess::Options &options);
+    // On the job's thread. Two or more: the next sweep runs on those GPUs at once; fewer: on
+    // the shared worker.
+    void setDevices(const std::vector<int> &devices) { m_devices = devices; }
     // On the job's thread: expands and measures the sweep, emitting started, one point per
     // finished point and finished.
     void run(quint64 jobId, const cuwb::SweepSpec &spec, const cuwb::RunRequest &base,
@@ -65,14 +75,19 @@ private:
     IsolatedCompiler &compiler();
     // Stops the host compile in flight, if any; m_mutex held.
     void stopCompile();
+    // run()'s body for several GPUs, the lease held.
+    SweepResult runOnDevices(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
+                             const SweepContext &context);
 
     std::shared_ptr<SharedWorker> m_worker;
     WorkerProcess::Options m_options;
+    std::vector<int> m_devices;
     std::unique_ptr<IsolatedCompiler> m_compiler; // under m_mutex
     std::atomic<std::uint64_t> m_compileJob{0};   // the id of the latest host compile
     // Guards m_runner and the ids below against the calls from other threads.
     std::mutex m_mutex;
-    SweepRunner *m_runner = nullptr; // while run() runs
+    SweepRunner *m_runner = nullptr;     // while run() runs on one GPU
+    MultiDeviceSweep *m_multi = nullptr; // while run() runs on several
     quint64 m_runningJob = 0;
     quint64 m_cancelledJob = 0; // the newest sweep a cancel was asked for
     bool m_aborted = false;
