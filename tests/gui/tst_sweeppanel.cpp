@@ -3,9 +3,11 @@
 // presets, the axes table; a sweep through the SweepController against the stand-in worker
 // (tests/support/fakesweepworker.cpp) streaming into the table and chart, cancelling it, a stored
 // sweep opened and rendered offscreen with a baseline, the exports, and a clicked row giving
-// its point's configuration.
+// its point's configuration; on two GPUs of different models (the stand-in playing them), the
+// dock's choice of GPUs, the table's GPU column and a best point per GPU instead of one.
 #include "gui/sweep/sweepaxesmodel.h"
 #include "gui/sweep/sweepcontroller.h"
+#include "gui/sweep/sweepdevicebox.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
@@ -28,6 +30,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -74,6 +77,76 @@ class TestSweepPanel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void twoGpusOfDifferentModelsShowTheGpuColumnAndEachBest()
+    {
+        qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake A100:8.0");
+        const QVariant kept = QSettings().value(QStringLiteral("sweep/gpus"));
+        Fixture f = makePanel();
+        f.panel->resize(1400, 600);
+        f.panel->show();
+        QVERIFY(QTest::qWaitForWindowExposed(f.panel.get()));
+        SweepDeviceBox *box = f.panel->deviceBox();
+        // One GPU: nothing to choose.
+        DeviceInfo h200;
+        h200.name = "Fake H200";
+        h200.major = 9;
+        DeviceInfo a100;
+        a100.ordinal = 1;
+        a100.name = "Fake A100";
+        a100.major = 8;
+        f.panel->setDevices({h200});
+        QVERIFY(!box->isVisible());
+        QVERIFY(box->chosenDevices().empty());
+        f.panel->setDevices({h200, a100});
+        QVERIFY(box->isVisible());
+        // A list naming a GPU the machine lacks holds the sweep, with the reason.
+        box->setChoice(QStringLiteral("0,3"));
+        QVERIFY(!box->problem().isEmpty());
+        QVERIFY(box->chosenDevices().empty());
+        box->setChoice(QStringLiteral("all"));
+        QCOMPARE(box->chosenDevices(), (std::vector<int>{0, 1}));
+
+        f.panel->applyPreset(QStringLiteral("block-pow2"));
+        waitForCount(*f.panel);
+        QSignalSpy shown(f.panel.get(), &SweepPanel::sweepShown);
+        QVERIFY(f.panel->runSweep());
+        QVERIFY(shown.wait(kSweepTimeoutMs));
+        QSettings().setValue(QStringLiteral("sweep/gpus"),
+                             kept.isValid() ? kept : QVariant(QStringLiteral("this")));
+        qunsetenv("CUWB_FAKE_DEVICES");
+
+        SweepTableModel *table = f.panel->sweepResultsView()->tableModel();
+        QTableView *view = f.panel->sweepResultsView()->tableView();
+        const int gpuColumn = table->column(SweepTableModel::DeviceColumn);
+        QVERIFY(!view->isColumnHidden(gpuColumn));
+        QCOMPARE(table->headerData(gpuColumn, Qt::Horizontal).toString(), QStringLiteral("GPU"));
+        QCOMPARE(table->rowCount(), 6);
+        QSet<QString> gpus;
+        int bestRows = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString gpu = table->index(row, gpuColumn).data().toString();
+            QVERIFY2(gpu == QStringLiteral("GPU 0") || gpu == QStringLiteral("GPU 1"),
+                     qPrintable(gpu));
+            gpus.insert(gpu);
+            if (table->isBestOnDevice(row)) {
+                ++bestRows;
+                QCOMPARE(
+                    table->index(row, table->column(SweepTableModel::BestColumn)).data().toString(),
+                    QStringLiteral("best on ") + gpu);
+            }
+        }
+        // Different models: no single best, one per GPU that measured.
+        QVERIFY(!table->bestRow());
+        QCOMPARE(bestRows, gpus.size());
+        const QString status = f.panel->statusLabel()->text();
+        QVERIFY2(status.contains(QStringLiteral("no single best")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("on 2 GPUs")), qPrintable(status));
+
+        // A one-GPU result hides the column again.
+        f.panel->showResult(SweepResult{});
+        QVERIFY(view->isColumnHidden(table->column(SweepTableModel::DeviceColumn)));
+    }
+
     void aRunInProgressHoldsTheSweep()
     {
         // One measurement on the GPU at a time: the sweep waits for a run, and says so.

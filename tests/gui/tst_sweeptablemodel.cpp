@@ -210,11 +210,12 @@ private Q_SLOTS:
         const QString tsv = model.toTsv({7, 0});
         const QStringList lines = tsv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QCOMPARE(lines[0].split(QLatin1Char('\t')).size(), model.columnCount());
+        // Every column but the GPU's, which a one-GPU sweep leaves out as the view hides it.
+        QCOMPARE(lines[0].split(QLatin1Char('\t')).size(), model.columnCount() - 1);
         QVERIFY(lines[0].startsWith(QStringLiteral("block.x\tBest\tStatus\tMedian (\u00b5s)")));
         QVERIFY(lines[1].startsWith(QLatin1String("256\t")));
         QVERIFY(lines[2].startsWith(QLatin1String("32\t")));
-        QCOMPARE(lines[1].split(QLatin1Char('\t')).size(), model.columnCount());
+        QCOMPARE(lines[1].split(QLatin1Char('\t')).size(), model.columnCount() - 1);
     }
 
     // GFLOP/s beside GB/s: from the project's declared FLOPs, else from the FLOPs a Roofline

@@ -45,6 +45,12 @@ void SharedWorker::setTarget(std::optional<WorkerProcess::Options> target)
     m_target = std::move(target);
 }
 
+bool SharedWorker::hasTarget() const
+{
+    const std::lock_guard lock(m_leaseMutex);
+    return m_target.has_value();
+}
+
 SharedWorker::Lease SharedWorker::acquire(const WorkerProcess::Options &jobOptions)
 {
     std::uint64_t serial = 0;

@@ -66,6 +66,8 @@ public:
     // job's own; nullopt is this machine, each job's options. The next acquire() restarts the
     // worker when that changes its command. Any thread.
     void setTarget(std::optional<WorkerProcess::Options> target);
+    // Whether a remote target is set. Any thread.
+    [[nodiscard]] bool hasTarget() const;
     // Any thread, never blocks on a lease: the request in flight fails with Cancelled, its
     // worker is killed, and every later request of every lease fails at once. For good.
     void abort();
@@ -80,7 +82,7 @@ private:
     void stopProcess();
 
     // The lease lock: held only to take or give back the worker, never while a job uses it.
-    std::mutex m_leaseMutex;
+    mutable std::mutex m_leaseMutex;
     std::condition_variable m_released;
     bool m_held = false;
     std::optional<WorkerProcess::Options> m_target; // under m_leaseMutex

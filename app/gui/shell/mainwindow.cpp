@@ -394,6 +394,7 @@ void MainWindow::onDevicesProbed()
     }
     const DeviceQuery &query = m_deviceProbe->query();
     m_devicePanel->setQuery(query, m_deviceProbe->summary());
+    m_sweepPanel->setDevices(query.devices);
     if (!query.devices.empty() && !m_runController->hello())
         m_measurementPanel->setDevice(query.devices.front());
     QString reason = RunController::unavailableReasonFor(query);

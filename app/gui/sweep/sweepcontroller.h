@@ -6,9 +6,9 @@
 // for each point as it completes, in sweep order, and sweepFinished with the whole result. One
 // sweep at a time.
 //
-// With two or more GPUs (setDevices), a sweep runs on all of them at once through the core's
-// MultiDeviceSweep (docs/multigpu.md): one worker per GPU, started with `--device N` added to
-// the worker command, on threads of the MultiDeviceSweep's own inside the sweep thread's run;
+// With GPUs other than GPU 0 alone (setDevices), a sweep runs on all of them at once through the
+// core's MultiDeviceSweep (docs/multigpu.md): one worker per GPU, started with `--device N` added
+// to the worker command, on threads of the MultiDeviceSweep's own inside the sweep thread's run;
 // the points then come as they finish, in no particular order, each with its GPU
 // (SweepPointResult::deviceIndex), and the result lists the GPUs (SweepResult::devices). The
 // shared worker is held meanwhile, so runs wait for the sweep.
@@ -72,8 +72,8 @@ public:
     [[nodiscard]] QString workerProgram() const { return m_program; }
     [[nodiscard]] QStringList workerArguments() const { return m_arguments; }
 
-    // The GPUs of the next sweeps, as `--device N` names them: two or more run on all of them
-    // at once; none or one, on the shared worker (its GPU, the window's).
+    // The GPUs of the next sweeps, as `--device N` names them: empty or {0}, on the shared
+    // worker (its GPU, the window's); otherwise on all of them at once, one worker each.
     void setDevices(const std::vector<int> &devices) { m_devices = devices; }
     [[nodiscard]] const std::vector<int> &devices() const { return m_devices; }
 

@@ -46,7 +46,7 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
     try {
         // Waits while a run, a measurement or a page holds the worker.
         const SharedWorker::Lease lease = m_worker->acquire(m_options);
-        if (m_devices.size() > 1) {
+        if (!m_devices.empty() && m_devices != std::vector<int>{0}) {
             result = runOnDevices(jobId, spec, base, context);
             Q_EMIT finished(jobId, result);
             return;
@@ -106,6 +106,16 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
 SweepResult SweepJob::runOnDevices(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
                                    const SweepContext &context)
 {
+    if (m_worker->hasTarget()) {
+        SweepResult refused;
+        refused.spec = spec;
+        refused.error = QCoreApplication::translate(
+                            "SweepJob", "A sweep on several GPUs uses this machine's GPUs, and the "
+                                        "window runs on a remote target: choose This GPU, or "
+                                        "run `cuwb sweep --on TARGET --devices` there.")
+                            .toStdString();
+        return refused;
+    }
     const WorkerProcess::Options options = m_options;
     MultiDeviceSweep sweep(m_devices, [options](int device) {
         WorkerProcess::Options forDevice = options;

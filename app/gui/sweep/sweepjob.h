@@ -7,10 +7,11 @@
 // (IsolatedCompiler), kept between sweeps on this thread, never in the GUI's process: a source
 // that crashes NVRTC skips its points with that sentence.
 //
-// With two or more GPUs (setDevices), run() hands the sweep to a MultiDeviceSweep instead: one
-// worker per GPU, `COMMAND --device N`, each on a thread the MultiDeviceSweep starts and joins
-// inside run(). The shared worker stays leased for the whole sweep all the same, so that a run
-// started meanwhile waits rather than share a GPU's timings with the sweep.
+// With GPUs other than the window's own GPU 0 (setDevices), run() hands the sweep to a
+// MultiDeviceSweep instead: one worker per GPU, `COMMAND --device N`, each on a thread the
+// MultiDeviceSweep starts and joins inside run(). The shared worker stays leased for the whole
+// sweep all the same, so that a run started meanwhile waits rather than share a GPU's timings with
+// the sweep.
 #pragma once
 
 #include "gui/common/sharedworker.h"
@@ -42,8 +43,8 @@ public:
     // On the job's thread. The next sweep runs on a worker started by this command: a worker
     // started by another is stopped then.
     void setWorkerOptions(const WorkerProcess::Options &options);
-    // On the job's thread. Two or more: the next sweep runs on those GPUs at once; fewer: on
-    // the shared worker.
+    // On the job's thread. Empty or {0}: the next sweep runs on the shared worker; otherwise on
+    // those GPUs at once (this machine's: refused while the shared worker has a remote target).
     void setDevices(const std::vector<int> &devices) { m_devices = devices; }
     // On the job's thread: expands and measures the sweep, emitting started, one point per
     // finished point and finished.

@@ -5,6 +5,7 @@
 #include "gui/common/qtconvert.h"
 #include "gui/sweep/slurmsweepbox.h"
 #include "gui/sweep/sweepcontroller.h"
+#include "gui/sweep/sweepdevicebox.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "sweep/sweepexport.h"
 #include "sweep/sweepjson.h"
@@ -133,6 +134,9 @@ void SweepPanel::buildColumn(QWidget *column)
     connect(m_editor, &SweepEditor::countTextChanged, this, &SweepPanel::updateRunState);
     connect(m_editor, &SweepEditor::counted, this, &SweepPanel::onCounted);
 
+    m_devices = new SweepDeviceBox(column);
+    connect(m_devices, &SweepDeviceBox::choiceChanged, this, &SweepPanel::updateRunState);
+
     m_slurm = new SlurmSweepBox(column);
     connect(m_slurm, &SlurmSweepBox::settingsChanged, this,
             [this](const std::optional<SlurmSweepSettings> &settings) {
@@ -201,6 +205,7 @@ void SweepPanel::buildColumn(QWidget *column)
     layout->setContentsMargins(6, 4, 6, 4);
     layout->setSpacing(4);
     layout->addWidget(m_editor);
+    layout->addWidget(m_devices);
     layout->addWidget(m_slurm);
     layout->addWidget(m_message);
     layout->addLayout(buttons);
@@ -234,6 +239,12 @@ void SweepPanel::clearBase(const QString &reason)
     if (!reason.isEmpty())
         m_noBaseReason = reason;
     m_editor->clearBase();
+}
+
+void SweepPanel::setDevices(const std::vector<DeviceInfo> &devices)
+{
+    m_devices->setDevices(devices);
+    updateRunState();
 }
 
 void SweepPanel::setRunAvailability(bool available, const QString &reason)
@@ -294,6 +305,8 @@ QString SweepPanel::blockedReason() const
     const bool onSlurm = m_slurm->settings().has_value();
     if (!m_available && !onSlurm)
         return m_unavailableReason;
+    if (!onSlurm && !m_devices->problem().isEmpty())
+        return m_devices->problem();
     if (m_runInProgress && !onSlurm)
         return tr("A run or measurement is using the GPU; the sweep can start when it ends (two "
                   "measurements at once would disturb each other).");
@@ -378,6 +391,7 @@ bool SweepPanel::runSweep()
     m_progress->setValue(0);
     m_progress->setVisible(true);
     setMessage({});
+    m_controller->setDevices(m_devices->chosenDevices());
     if (!m_controller->start(spec, *base, m_context)) {
         setMessage(tr("A sweep is running; cancel it first."));
         return false;
@@ -504,8 +518,28 @@ void SweepPanel::onSweepFinished(const SweepResult &result)
         const std::size_t failed = result.count(PointStatus::Failed);
         if (failed > 0)
             status += tr("; %1 failed").arg(failed);
-        if (const std::optional<std::size_t> best = result.bestPoint())
-            status += tr("; best %1").arg(toQString(result.points[*best].point.label()));
+        if (const std::optional<std::size_t> best = result.bestPoint()) {
+            const SweepPointResult &point = result.points[*best];
+            status += point.deviceIndex ? tr("; best %1 (on GPU %2)")
+                                              .arg(toQString(point.point.label()))
+                                              .arg(*point.deviceIndex)
+                                        : tr("; best %1").arg(toQString(point.point.label()));
+        } else if (result.mixedModels()) {
+            // GPUs of different models are not comparable: each one's best instead.
+            QStringList bests;
+            for (const auto &[device, index] : result.bestPointPerDevice())
+                bests << tr("GPU %1 %2")
+                             .arg(device)
+                             .arg(toQString(result.points[index].point.label()));
+            status += tr("; no single best, the GPUs are of different models; best on %1")
+                          .arg(bests.join(QStringLiteral(", ")));
+        }
+        if (result.devices.size() > 1)
+            status += tr("; on %1 GPUs").arg(result.devices.size());
+        for (const std::string &note : result.notes) {
+            if (note.find("took no further part") != std::string::npos)
+                status += QLatin1Char('\n') + toQString(note);
+        }
     }
     m_progress->setMaximum(std::max(1, int(std::min<std::size_t>(result.points.size(), INT_MAX))));
     m_progress->setValue(int(

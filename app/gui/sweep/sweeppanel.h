@@ -44,6 +44,7 @@ class SweepResultsView;
 class SweepAxesModel;
 class SweepController;
 class SlurmSweepBox;
+class SweepDeviceBox;
 
 class SweepPanel : public QWidget
 {
@@ -77,6 +78,8 @@ public:
     // No kernel to sweep; Run says why.
     void clearBase(const QString &reason);
     [[nodiscard]] bool hasBase() const { return m_editor->base().has_value(); }
+    // The machine's GPUs: with two or more the dock offers to sweep on several at once.
+    void setDevices(const std::vector<DeviceInfo> &devices);
     // Whether a GPU is there to measure on, and why not.
     void setRunAvailability(bool available, const QString &reason);
     // A run or a measurement uses the GPU: the sweep waits, since two measurements at once on
@@ -141,6 +144,7 @@ public:
     [[nodiscard]] QLabel *messageLabel() const { return m_message; }
     [[nodiscard]] QLabel *statusLabel() const { return m_status; }
     [[nodiscard]] SlurmSweepBox *slurmBox() const { return m_slurm; }
+    [[nodiscard]] SweepDeviceBox *deviceBox() const { return m_devices; }
 
 Q_SIGNALS:
     // The user changed the sweep (the project has unsaved changes).
@@ -196,6 +200,7 @@ private:
     SweepResultsView *m_view = nullptr;
     SweepEditor *m_editor = nullptr;
     SlurmSweepBox *m_slurm = nullptr;
+    SweepDeviceBox *m_devices = nullptr;
     QLabel *m_message = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;

@@ -192,6 +192,9 @@ void SweepResultsView::setRuns(std::vector<NamedSweep> runs)
 {
     m_builder.setRuns(std::move(runs));
     m_model->setResult(m_builder.runs().empty() ? SweepResult{} : m_builder.runs().front().result);
+    // The GPU column only for a sweep over several GPUs.
+    m_table->setColumnHidden(m_model->column(SweepTableModel::DeviceColumn),
+                             !m_model->severalDevices());
     m_heatmapShownOnce = false;
     refresh();
     m_table->resizeColumnsToContents();

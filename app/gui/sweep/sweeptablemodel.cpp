@@ -110,6 +110,7 @@ void SweepTableModel::setResult(const SweepResult &result)
     m_tied.assign(m_result.points.size(), 0);
     for (std::size_t k : m_result.pointsTiedWithBest())
         m_tied[k] = 1;
+    markDeviceBests();
     endResetModel();
 }
 
@@ -153,17 +154,37 @@ void SweepTableModel::refreshBest()
     const std::optional<std::size_t> oldBest = m_best;
     std::vector<char> oldTied(m_result.points.size(), 0);
     std::copy(m_tied.begin(), m_tied.end(), oldTied.begin());
+    const std::vector<char> oldDeviceBest = m_deviceBest;
     m_best = m_result.bestPoint();
     m_tied.assign(m_result.points.size(), 0);
     for (std::size_t k : m_result.pointsTiedWithBest())
         m_tied[k] = 1;
+    markDeviceBests();
     const int last = columnCount() - 1;
     for (std::size_t k = 0; k < m_tied.size(); ++k) {
         const bool wasBest = oldBest && *oldBest == k;
         const bool isBest = m_best && *m_best == k;
-        if (wasBest != isBest || oldTied[k] != m_tied[k])
+        const bool wasDeviceBest = k < oldDeviceBest.size() && oldDeviceBest[k] != 0;
+        if (wasBest != isBest || oldTied[k] != m_tied[k] || wasDeviceBest != (m_deviceBest[k] != 0))
             Q_EMIT dataChanged(index(int(k), 0), index(int(k), last));
     }
+}
+
+void SweepTableModel::markDeviceBests()
+{
+    m_deviceBest.assign(m_result.points.size(), 0);
+    if (!m_result.mixedModels())
+        return;
+    for (const auto &[device, index] : m_result.bestPointPerDevice()) {
+        if (index < m_deviceBest.size())
+            m_deviceBest[index] = 1;
+    }
+}
+
+bool SweepTableModel::isBestOnDevice(int row) const
+{
+    return row >= 0 && std::size_t(row) < m_deviceBest.size() &&
+           m_deviceBest[std::size_t(row)] != 0;
 }
 
 bool SweepTableModel::isTied(int row) const
@@ -198,6 +219,8 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Best");
         case StatusColumn:
             return tr("Status");
+        case DeviceColumn:
+            return tr("GPU");
         case MedianColumn:
             return tr("Median (\u00b5s)");
         case MinColumn:
@@ -286,10 +309,14 @@ QVariant SweepTableModel::display(int row, int column) const
     switch (column - axisCount()) {
     case BestColumn:
         if (m_best && *m_best == std::size_t(row))
-            return tr("best");
+            return p.deviceIndex ? tr("best (GPU %1)").arg(*p.deviceIndex) : tr("best");
+        if (isBestOnDevice(row) && p.deviceIndex)
+            return tr("best on GPU %1").arg(*p.deviceIndex);
         return isTied(row) ? tr("tied") : QString();
     case StatusColumn:
         return statusText(p.status);
+    case DeviceColumn:
+        return p.deviceIndex ? tr("GPU %1").arg(*p.deviceIndex) : QString();
     case MedianColumn:
         return timed ? micros(m->statistics.medianNs) : QString();
     case MinColumn:
@@ -352,11 +379,13 @@ QVariant SweepTableModel::sortValue(int row, int column) const
     switch (column - axisCount()) {
     case BestColumn:
         // best first, then the tied points, then the rest (ascending).
-        if (m_best && *m_best == std::size_t(row))
+        if ((m_best && *m_best == std::size_t(row)) || isBestOnDevice(row))
             return 0;
         return isTied(row) ? 1 : 2;
     case StatusColumn:
         return int(p.status);
+    case DeviceColumn:
+        return p.deviceIndex ? QVariant(*p.deviceIndex) : QVariant();
     case MedianColumn:
         return timed ? QVariant(m->statistics.medianNs) : QVariant();
     case MinColumn:
@@ -407,7 +436,7 @@ QVariant SweepTableModel::data(const QModelIndex &index, int role) const
     const int row = index.row();
     const int column = index.column();
     const SweepPointResult &p = m_result.points[std::size_t(row)];
-    const bool best = m_best && *m_best == std::size_t(row);
+    const bool best = (m_best && *m_best == std::size_t(row)) || isBestOnDevice(row);
     switch (role) {
     case Qt::DisplayRole:
         return display(row, column);
@@ -455,15 +484,21 @@ QString SweepTableModel::toTsv(const QList<int> &rows) const
 {
     QStringList lines;
     QStringList header;
-    for (int c = 0; c < columnCount(); ++c)
-        header << noTabs(headerData(c, Qt::Horizontal).toString());
+    // The GPU column as the view shows it: only for a sweep over several GPUs.
+    const auto copied = [this](int c) { return severalDevices() || c != column(DeviceColumn); };
+    for (int c = 0; c < columnCount(); ++c) {
+        if (copied(c))
+            header << noTabs(headerData(c, Qt::Horizontal).toString());
+    }
     lines << header.join(QLatin1Char('\t'));
     for (int row : rows) {
         if (row < 0 || row >= rowCount())
             continue;
         QStringList cells;
-        for (int c = 0; c < columnCount(); ++c)
-            cells << noTabs(display(row, c).toString());
+        for (int c = 0; c < columnCount(); ++c) {
+            if (copied(c))
+                cells << noTabs(display(row, c).toString());
+        }
         lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -32,6 +32,7 @@ public:
     enum Column {
         BestColumn, // "best", or "tied" for a point within the measured noise of the best
         StatusColumn,
+        DeviceColumn, // "GPU N" in a sweep over several GPUs; hidden by the view otherwise
         MedianColumn,
         MinColumn,
         MaxColumn,
@@ -63,6 +64,10 @@ public:
     [[nodiscard]] int column(Column fixed) const { return axisCount() + int(fixed); }
     [[nodiscard]] std::optional<std::size_t> bestRow() const { return m_best; }
     [[nodiscard]] bool isTied(int row) const;
+    // The sweep ran on several GPUs (SweepResult::devices): the GPU column means something.
+    [[nodiscard]] bool severalDevices() const { return m_result.devices.size() > 1; }
+    // GPUs of different models give no single best: the row is the best of its GPU's points.
+    [[nodiscard]] bool isBestOnDevice(int row) const;
     // A point's GFLOP/s: from the FLOPs the project declares (measure.flops) over the median,
     // else from the FLOPs the metrics pass counted (Roofline) over the kernel's time there.
     static std::optional<double> gflops(const SweepPointResult &point);
@@ -90,7 +95,9 @@ private:
     std::vector<std::string> m_axes;                           // targets, in axis order
     std::vector<std::vector<std::optional<double>>> m_numbers; // per row, per axis
     std::optional<std::size_t> m_best;
-    std::vector<char> m_tied; // per row
+    std::vector<char> m_tied;       // per row
+    std::vector<char> m_deviceBest; // per row: isBestOnDevice
+    void markDeviceBests();
 };
 
 // Sorts a SweepTableModel by SortRole, with the values a point does not have (the time of a
