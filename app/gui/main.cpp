@@ -132,6 +132,12 @@ int main(int argc, char *argv[])
         QObject::tr("With --sweep: sweep this preset instead of the project's sweep: "
                     "block-32-step-32 or block-pow2."),
         QStringLiteral("id"));
+    const QCommandLineOption sweepGpusOption(
+        QStringLiteral("sweep-gpus"),
+        QObject::tr("With --sweep: the Sweep dock's choice of GPUs, as the dock remembers it: "
+                    "this, all or a list such as 0,1 (it applies when the machine has more "
+                    "than one GPU)."),
+        QStringLiteral("gpus"));
     const QCommandLineOption openSweepOption(
         QStringLiteral("open-sweep"),
         QObject::tr("With --screenshot: show this stored sweep result (cuwb sweep --json) in the "
@@ -216,7 +222,7 @@ int main(int argc, char *argv[])
                        sweepOption,      presetOption,        openSweepOption, baselineOption,
                        sweepPageOption,  lessonOption,        predictOption,   reportOption,
                        inspectOption,    inspectResultOption, compareOption,   compareAOption,
-                       compareBOption,   compareResultOption, rooflineOption});
+                       compareBOption,   compareResultOption, rooflineOption,  sweepGpusOption});
     parser.process(app);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -336,6 +342,10 @@ int main(int argc, char *argv[])
         printError(QObject::tr("--preset needs --sweep"));
         return 2;
     }
+    if (parser.isSet(sweepGpusOption) && !sweep) {
+        printError(QObject::tr("--sweep-gpus needs --sweep"));
+        return 2;
+    }
     if (parser.isSet(sweepPageOption)) {
         if (!sweep && !openSweep) {
             printError(QObject::tr("--sweep-page needs --sweep or --open-sweep"));
@@ -401,6 +411,9 @@ int main(int argc, char *argv[])
         scratchSettings = std::make_unique<QTemporaryDir>();
         QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scratchSettings->path());
+        // Read by the Sweep dock when the window is made (SweepDeviceBox).
+        if (parser.isSet(sweepGpusOption))
+            QSettings().setValue(QStringLiteral("sweep/gpus"), parser.value(sweepGpusOption));
     }
 
     cuwb::MainWindow::Settings settings;
