@@ -7,7 +7,7 @@
 #include "compiler/kernelcompiler.h"
 #include "inspect/instructionmix.h"
 #include "inspect/nvdisasm.h"
-#include "inspect/toolprocess.h"
+#include "util/toolprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -85,7 +85,7 @@ void TestNvdisasm::runToolReportsWhatWentWrong()
     QVERIFY(!missing.started);
     QVERIFY(missing.failure("nvdisasm").starts_with("nvdisasm could not be started: "));
 
-    const ToolRun hung = runTool({"/bin/sh", "-c", "sleep 30"}, {200, 1 << 20});
+    const ToolRun hung = runTool({"/bin/sh", "-c", "sleep 30"}, {200, 1 << 20, {}});
     QVERIFY(hung.timedOut);
     QVERIFY(hung.failure("nvdisasm").find("did not finish in time") != std::string::npos);
 
@@ -181,7 +181,7 @@ void TestNvdisasm::failingDisassemblerIsAMessage()
     QVERIFY(result.message.starts_with("nvdisasm crashed"));
 
     writeScript(path, "[ \"$1\" = --version ] && exit 0; sleep 30");
-    result = disassembleCubin("garbage", tool, {300, 1 << 20});
+    result = disassembleCubin("garbage", tool, {300, 1 << 20, {}});
     QCOMPARE(result.status, SassStatus::ToolFailed);
     QVERIFY(result.message.find("did not finish in time") != std::string::npos);
 
