@@ -184,6 +184,7 @@ void printCompileHelp(std::ostream &out)
            "                             e.g. --flag=-ftz=true (repeatable; docs/projects.md)\n"
            "  --all-variables            also list the __constant__/__device__ variables that\n"
            "                             come from included headers (left out by default)\n"
+           "  --cubin FILE               write the compiled module (the CUBIN) to FILE\n"
            "  --json                     print one JSON document: success, compile time,\n"
            "                             diagnostics, kernels with resources (and the PTX\n"
            "                             with --ptx)\n"
@@ -209,6 +210,7 @@ int runCompile(const std::vector<std::string> &arguments)
     parser.addOption({"--compiler"});
     parser.addOption({"--flag"});
     parser.addFlag({"--all-variables"});
+    parser.addOption({"--cubin"});
     parser.addFlag({"--json"});
     parser.addFlag({"--ptx"});
     parser.addFlag({"--help", "-h"});
@@ -336,6 +338,15 @@ int runCompile(const std::vector<std::string> &arguments)
     int status = ExitSuccess;
     if (!result.success) {
         status = (counts.errors == 0 && !result.failureMessage.empty()) ? ExitUsage : ExitFailure;
+    }
+    if (const auto cubinPath = parser.value("--cubin"); cubinPath && result.success) {
+        std::ofstream out(*cubinPath, std::ios::binary | std::ios::trunc);
+        out.write(result.cubin.data(), std::streamsize(result.cubin.size()));
+        if (!out) {
+            std::cerr << "cuwb " << kCommand << ": cannot write " << *cubinPath << ": "
+                      << std::strerror(errno) << "\n";
+            return ExitUsage;
+        }
     }
 
     if (parser.isSet("--json")) {

@@ -447,10 +447,15 @@ int columnOnSourceLine(std::string_view copy, int column, std::string_view line)
 {
     if (copy.size() >= kSourceCopyIndent)
         copy.remove_prefix(kSourceCopyIndent);
-    if (copy == line || column <= 0)
+    const auto rightTrimmed = [](std::string_view text) {
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+            text.remove_suffix(1);
+        return text;
+    };
+    if (rightTrimmed(copy) == rightTrimmed(line) || column <= 0)
         return column;
     const std::size_t at = std::size_t(column - 1);
-    if (at >= copy.size())
+    if (at >= copy.size() || std::isspace(static_cast<unsigned char>(copy[at])))
         return 0;
     std::size_t end = at + 1;
     if (isWordChar(copy[at])) {
@@ -482,6 +487,7 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log, std::string_view mai
     const std::vector<std::string_view> lines = splitLines(log);
     // Index of the diagnostic that "note #..." headers and "Error limit reached" attach to.
     std::optional<std::size_t> lastPrimary;
+    std::string code; // the source with comments and literals blanked, when first needed
 
     std::size_t i = 0;
     while (i < lines.size()) {
@@ -542,9 +548,14 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log, std::string_view mai
             diagnostic.column = offset >= kSourceCopyIndent
                                     ? static_cast<int>(offset - kSourceCopyIndent) + 1
                                     : static_cast<int>(offset) + 1;
-            if (!source.empty() && diagnostic.file == mainFile)
+            if (!source.empty() && diagnostic.file == mainFile) {
+                // Comments blanked: the preprocessed copy has none, and a word in a comment
+                // is not where the message points.
+                if (code.empty())
+                    code = codeOnly(source);
                 diagnostic.column = columnOnSourceLine(block[*caret - 1], diagnostic.column,
-                                                       sourceLine(source, diagnostic.line));
+                                                       sourceLine(code, diagnostic.line));
+            }
         }
         for (std::size_t b = notesBegin; b < block.size(); ++b) {
             std::string_view text = trimmed(block[b]);
