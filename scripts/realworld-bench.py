@@ -23,7 +23,10 @@ cold, the best configuration named by each, and what the program's event timing 
 Needs a GPU, nvcc and ncu on PATH, and a cuwb (default "/tmp/portable/run cuwb"). Nothing is
 written inside the repository: the programs are built under OUT/build.
 
-    scripts/realworld-bench.py OUT [--cuwb CMD] [--only sgemm,llmc,blog] [--build-only]
+    scripts/realworld-bench.py OUT [--cuwb CMD] [--only blog,sgemm,llmc] [--full] [--build-only]
+
+The default run is estimated at 7-8 minutes on an H200 (blog about 1, SGEMM about 4, llm.c
+about 3): every stage's time is logged and kept in the JSON.
 """
 import argparse
 import concurrent.futures
@@ -79,19 +82,21 @@ SGEMM_KERNELS = [
     (8, "sgemmResolveBankExtraCol", "08_bank_extra_col"), (9, "sgemmAutotuned", "09_autotuned"),
     (10, "sgemmWarptiling", "10_warptiling"), (11, "sgemmDoubleBuffering", "11_double_buffering"),
 ]
-# program, argument, kernel, project, how cuwb covers the program's configurations
+# program, argument, kernel, project, how cuwb covers the program's configurations, and
+# whether only --full runs it (each llm.c kernel costs about 20 s: the program, two ncu runs,
+# two cuwb sweeps)
 LLMC_KERNELS = [
-    ("gelu_forward", "1", "gelu_forward_kernel1", "gelu_forward_kernel1", "sweep"),
-    ("gelu_forward", "2", "gelu_forward_kernel2", "gelu_forward_kernel2", "sweep"),
-    ("residual_forward", "1", "residual_forward_kernel1", "residual_forward_kernel1", "sweep"),
-    ("residual_forward", "2", "residual_forward_kernel2", "residual_forward_kernel2", "sweep"),
-    ("encoder_forward", "2", "encoder_forward_kernel2", "encoder_forward_kernel2", "sweep"),
-    ("encoder_forward", "3", "encoder_forward_kernel3", "encoder_forward_kernel3", "sweep"),
-    ("layernorm_forward", "3", "layernorm_forward_kernel3", "layernorm_forward_kernel3", "sweep"),
-    ("layernorm_forward", "4", "layernorm_forward_kernel4", "layernorm_forward_kernel4", "sweep"),
+    ("gelu_forward", "1", "gelu_forward_kernel1", "gelu_forward_kernel1", "sweep", False),
+    ("gelu_forward", "2", "gelu_forward_kernel2", "gelu_forward_kernel2", "sweep", False),
+    ("residual_forward", "1", "residual_forward_kernel1", "residual_forward_kernel1", "sweep", True),
+    ("residual_forward", "2", "residual_forward_kernel2", "residual_forward_kernel2", "sweep", False),
+    ("encoder_forward", "2", "encoder_forward_kernel2", "encoder_forward_kernel2", "sweep", True),
+    ("encoder_forward", "3", "encoder_forward_kernel3", "encoder_forward_kernel3", "sweep", False),
+    ("layernorm_forward", "3", "layernorm_forward_kernel3", "layernorm_forward_kernel3", "sweep", False),
+    ("layernorm_forward", "4", "layernorm_forward_kernel4", "layernorm_forward_kernel4", "sweep", True),
     # version 4 ignores the block size it is given (always 16 x 16): one configuration
-    ("matmul_forward", "4", "matmul_forward_kernel4", "matmul_forward_kernel4", "measure"),
-    ("adamw", "1", "adamw_kernel1", "adamw_kernel1", "measure"),
+    ("matmul_forward", "4", "matmul_forward_kernel4", "matmul_forward_kernel4", "measure", False),
+    ("adamw", "1", "adamw_kernel1", "adamw_kernel1", "measure", False),
 ]
 TRANSPOSE_KERNELS = [("copy", "copy"), ("shared memory copy", "copySharedMem"),
                      ("naive transpose", "transposeNaive"),
@@ -298,7 +303,9 @@ def bench_sgemm(args, builds, can_kill):
 
 def bench_llmc(args, builds, can_kill):
     rows = []
-    for program_name, argument, kernel, project, how in LLMC_KERNELS:
+    for program_name, argument, kernel, project, how, full_only in LLMC_KERNELS:
+        if full_only and not args.full:
+            continue
         log(f"{program_name} {argument} ({kernel})")
         binary = builds[program_name]["binary"]
         code, out, seconds = run([binary, argument], cwd=os.path.dirname(binary))
@@ -434,6 +441,9 @@ def main():
     parser.add_argument("--only", default="blog,sgemm,llmc",
                         help="comma-separated collections: blog, sgemm, llmc")
     parser.add_argument("--build-only", action="store_true", help="build the programs and stop")
+    parser.add_argument("--full", action="store_true",
+                        help="also llm.c's residual_forward 1, encoder_forward 2 and "
+                             "layernorm_forward 4 (about a minute more)")
     parser.add_argument("--samples", type=int, default=10, help="cuwb samples (llm.c)")
     parser.add_argument("--samples-long", type=int, default=20, help="cuwb samples (SGEMM)")
     parser.add_argument("--samples-short", type=int, default=100,
