@@ -38,7 +38,7 @@ void TestRealWorldOnGpu::initTestCase()
 void TestRealWorldOnGpu::runsVerifiesAndSweeps_data()
 {
     QVERIFY2(addProjectRows(realWorldDir()) >= 80,
-             "the corpus: 40 projects of issue 10, 43 of the whole-file collections of issue 26");
+             "the corpus: 42 projects of issue 10's collections, 43 of issue 26's whole files");
 }
 
 void TestRealWorldOnGpu::featuresRunAndVerify_data()
