@@ -67,8 +67,7 @@ void from_json(const nlohmann::json &json, KernelTemplate &kernel)
 {
     kernel = KernelTemplate{};
     kernel.name = json.value("name", std::string());
-    kernel.templateParameters =
-        json.value("templateParameters", std::vector<std::string>{});
+    kernel.templateParameters = json.value("templateParameters", std::vector<std::string>{});
     kernel.parameterNames = json.value("parameterNames", std::vector<std::string>{});
     kernel.parameters = json.value("parameters", std::string());
     kernel.line = json.value("line", 0);

@@ -724,7 +724,8 @@ void markNameExpressions(CompileResult &result, const CompileOptions &options)
             unresolved.push_back(expression);
     }
     for (const std::string &expression : unresolved) {
-        const std::string name(trimmed(std::string_view(expression).substr(0, expression.find('<'))));
+        const std::string name(
+            trimmed(std::string_view(expression).substr(0, expression.find('<'))));
         KernelInfo *only = nullptr;
         int candidates = 0;
         for (KernelInfo &kernel : result.kernels) {

@@ -254,12 +254,12 @@ void TestCuwbCli::compilerAndFlags()
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains(QStringLiteral("built by NVRTC")), qPrintable(run.out));
     QVERIFY(run.out.contains(QStringLiteral("-ftz=true")));
-    run = runCuwb({QStringLiteral("compile"), QStringLiteral("--flag=-Xcompiler=-fplugin=x.so"),
-                   good});
+    run = runCuwb(
+        {QStringLiteral("compile"), QStringLiteral("--flag=-Xcompiler=-fplugin=x.so"), good});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QStringLiteral("runs another program")), qPrintable(run.err));
-    run = runCuwb({QStringLiteral("compile"), QStringLiteral("--compiler"), QStringLiteral("gcc"),
-                   good});
+    run = runCuwb(
+        {QStringLiteral("compile"), QStringLiteral("--compiler"), QStringLiteral("gcc"), good});
     QCOMPARE(run.exitCode, 2);
     QVERIFY(run.err.contains(QStringLiteral("not one of auto, nvcc, nvrtc")));
 }
@@ -284,7 +284,8 @@ void TestCuwbCli::listsTemplatesToInstantiate()
     QCOMPARE(run.exitCode, 0);
     const nlohmann::json json = parseJson(run.out);
     QCOMPARE(json.at("templates").size(), std::size_t(1));
-    QCOMPARE(json.at("templates")[0].at("placeholder").get<std::string>(), std::string("tile<N, T>"));
+    QCOMPARE(json.at("templates")[0].at("placeholder").get<std::string>(),
+             std::string("tile<N, T>"));
     QCOMPARE(json.at("templates")[0].at("instantiated").size(), std::size_t(1));
 }
 
@@ -304,7 +305,8 @@ void TestCuwbCli::headersVariablesOnRequest()
     out.close();
     const Run run = runCuwb({QStringLiteral("compile"), file});
     QCOMPARE(run.exitCode, 0);
-    const QStringList variables = run.out.split(QLatin1Char('\n')).filter(QStringLiteral("variable "));
+    const QStringList variables =
+        run.out.split(QLatin1Char('\n')).filter(QStringLiteral("variable "));
     QCOMPARE(variables.size(), 1);
     QVERIFY(variables[0].startsWith(QStringLiteral("variable c_table (__constant__ float)")));
     QVERIFY2(run.out.contains(QStringLiteral("of included headers not listed (--all-variables")),

@@ -158,8 +158,8 @@ void TestCuwbSass::json()
     QCOMPARE(first["line"].get<int>(), 13);
     QCOMPARE(kernel["mix"]["total"]["classes"]["global"].get<int>(), 2);
     // Each instruction names its file as it is on disk, not as the compiler saw a copy of it.
-    const QString real = QFileInfo(QStringLiteral(CUWB_SAMPLES_DIR "/transpose/transpose.cu"))
-                             .absoluteFilePath();
+    const QString real =
+        QFileInfo(QStringLiteral(CUWB_SAMPLES_DIR "/transpose/transpose.cu")).absoluteFilePath();
     QCOMPARE(QString::fromStdString(first["file"].get<std::string>()), real);
 }
 

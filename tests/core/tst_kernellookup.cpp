@@ -179,7 +179,8 @@ void TestKernelLookup::templateInstantiationIsCompiled()
     QVERIFY(plain.error.find("mul<double, 3>(double*, int)") != std::string::npos);
 
     // Template arguments that are launch defines (Kernel Launcher's convention) resolve too.
-    const CompileResult defined = compile(kSource, {"mul<REAL, FACTOR>"}, {"REAL=double", "FACTOR=3"});
+    const CompileResult defined =
+        compile(kSource, {"mul<REAL, FACTOR>"}, {"REAL=double", "FACTOR=3"});
     QVERIFY2(defined.success, defined.log.c_str());
     const KernelLookup byDefines = findKernel(defined, "mul<REAL, FACTOR>");
     QVERIFY2(byDefines.found(), byDefines.error.c_str());

@@ -321,13 +321,13 @@ private Q_SLOTS:
     // compile, with the launch's name added as an instantiation, has it chosen.
     void templatesAreOfferedAndInstantiated()
     {
-        const QString source = QStringLiteral(
-            "template <unsigned BLOCK, typename T>\n"
-            "__global__ void fill(T *out, T value, int n)\n"
-            "{\n"
-            "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
-            "    if (i < n) out[i] = value;\n"
-            "}\n");
+        const QString source =
+            QStringLiteral("template <unsigned BLOCK, typename T>\n"
+                           "__global__ void fill(T *out, T value, int n)\n"
+                           "{\n"
+                           "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+                           "    if (i < n) out[i] = value;\n"
+                           "}\n");
         KernelCompiler compiler;
         CompileOptions options;
         const CompileResult bare = compiler.compile(source.toStdString(), "fill.cu", options);

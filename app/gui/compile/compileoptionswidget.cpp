@@ -256,8 +256,7 @@ void CompileOptionsWidget::setDeviceArchitecture(const QString &arch)
     m_updating = true;
     selectArchitecture(arch);
     m_updating = false;
-    m_arch->setToolTip(
-        tr("Target architecture (-arch); %1 is the GPU's").arg(arch));
+    m_arch->setToolTip(tr("Target architecture (-arch); %1 is the GPU's").arg(arch));
     if (before != m_arch->currentText())
         Q_EMIT optionsChanged();
 }

@@ -53,9 +53,9 @@ void LaunchPanel::setCompileResult(const CompileResult &result, const QString &s
     showKernels();
     if (m_session.kernels().empty()) {
         showNoKernels(m_templates.empty()
-                         ? tr("The source has no __global__ function to launch.")
-                         : tr("The source's kernels are templates: choose one in the list above "
-                              "to name its arguments."));
+                          ? tr("The source has no __global__ function to launch.")
+                          : tr("The source's kernels are templates: choose one in the list above "
+                               "to name its arguments."));
         return;
     }
     showChange(change);
@@ -83,13 +83,12 @@ void LaunchPanel::showKernels()
         QStringList head;
         for (const std::string &parameter : kernel.templateParameters)
             head << toQString(parameter);
-        m_kernelCombo->setItemData(
-            m_kernelCombo->count() - 1,
-            tr("template <%1> __global__ %2(%3), line %4")
-                .arg(head.join(QStringLiteral(", ")), toQString(kernel.name),
-                     toQString(kernel.parameters))
-                .arg(kernel.line),
-            Qt::ToolTipRole);
+        m_kernelCombo->setItemData(m_kernelCombo->count() - 1,
+                                   tr("template <%1> __global__ %2(%3), line %4")
+                                       .arg(head.join(QStringLiteral(", ")), toQString(kernel.name),
+                                            toQString(kernel.parameters))
+                                       .arg(kernel.line),
+                                   Qt::ToolTipRole);
     }
     m_kernelCombo->setCurrentIndex(m_session.kernels().empty() ? -1 : m_session.kernelIndex());
     m_kernelCombo->setEnabled(m_session.kernels().size() + m_templates.size() > 1 ||
