@@ -221,8 +221,24 @@ std::vector<KernelTemplate> kernelTemplates(std::string_view source)
         }
         if (close >= code.size())
             break;
-        // The declaration after the template head, up to its parameter list.
-        const std::size_t paren = code.find('(', close);
+        // The declaration after the template head, up to its parameter list: the first '('
+        // that does not open an attribute's arguments (__launch_bounds__(256)).
+        std::size_t paren = code.find('(', close);
+        while (paren != std::string::npos) {
+            std::size_t wordEnd = paren;
+            while (wordEnd > close && std::isspace(static_cast<unsigned char>(code[wordEnd - 1])))
+                --wordEnd;
+            std::size_t wordStart = wordEnd;
+            while (wordStart > close && isWordChar(code[wordStart - 1]))
+                --wordStart;
+            const std::string_view word =
+                std::string_view(code).substr(wordStart, wordEnd - wordStart);
+            if (word != "__launch_bounds__" && word != "__attribute__" && word != "alignas" &&
+                word != "__declspec" && word != "__maxnreg__" && word != "__cluster_dims__")
+                break;
+            const std::size_t skip = matching(code, paren);
+            paren = skip == std::string::npos ? skip : code.find('(', skip + 1);
+        }
         const std::size_t stop = code.find_first_of(";{", close);
         if (paren == std::string::npos || (stop != std::string::npos && stop < paren))
             continue;

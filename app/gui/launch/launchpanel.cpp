@@ -68,9 +68,8 @@ void LaunchPanel::showKernels()
     const QSignalBlocker blocker(m_kernelCombo);
     m_kernelCombo->clear();
     for (const KernelInfo &kernel : m_session.kernels()) {
-        const QString readable = toQString(kernel.readableName);
-        m_kernelCombo->addItem(readable.isEmpty() ? toQString(kernel.loweredName)
-                                                  : readable.section(QLatin1Char('('), 0, 0),
+        // "fill<128u, float>", not the demangler's "void fill<128u, float>".
+        m_kernelCombo->addItem(toQString(displayName(kernel)).section(QLatin1Char('('), 0, 0),
                                toQString(kernel.loweredName));
     }
     // The templates, each by the name a user completes with arguments.
