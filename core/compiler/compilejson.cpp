@@ -102,6 +102,11 @@ void to_json(nlohmann::json &json, const KernelInfo &kernel)
         {"sourceLine", kernel.sourceLine},         {"spills", kernel.spills()},
         {"resources", kernel.resources},
     };
+    if (!kernel.declaringFile.empty()) {
+        json["declaringFile"] = kernel.declaringFile;
+        json["declaringLine"] = kernel.declaringLine;
+        json["declaration"] = kernel.declaration;
+    }
 }
 
 namespace {
@@ -154,6 +159,9 @@ void from_json(const nlohmann::json &json, KernelInfo &kernel)
     readIfPresent(json, "externC", kernel.externC);
     readIfPresent(json, "sourceLine", kernel.sourceLine);
     readIfPresent(json, "resources", kernel.resources);
+    readIfPresent(json, "declaringFile", kernel.declaringFile);
+    readIfPresent(json, "declaringLine", kernel.declaringLine);
+    readIfPresent(json, "declaration", kernel.declaration);
 }
 
 void to_json(nlohmann::json &json, const CompileResult &result)

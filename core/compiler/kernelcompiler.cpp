@@ -320,6 +320,70 @@ std::optional<Diagnostic> checkSourceBytes(std::string_view source, std::string_
     return diagnostic;
 }
 
+// The `.file` table of a PTX module: index -> path.
+std::map<int, std::string> ptxFiles(std::string_view ptx)
+{
+    std::map<int, std::string> files;
+    for (std::size_t at = ptx.find(".file"); at != std::string_view::npos;
+         at = ptx.find(".file", at + 5)) {
+        if (at > 0 && ptx[at - 1] != '\t' && ptx[at - 1] != ' ' && ptx[at - 1] != '\n')
+            continue;
+        std::size_t i = at + 5;
+        while (i < ptx.size() && (ptx[i] == ' ' || ptx[i] == '\t'))
+            ++i;
+        const int index = std::atoi(std::string(ptx.substr(i, 12)).c_str());
+        const std::size_t open = ptx.find('"', i);
+        const std::size_t close = open == std::string_view::npos ? open : ptx.find('"', open + 1);
+        const std::size_t end = ptx.find('\n', i);
+        if (index > 0 && close != std::string_view::npos && close < end)
+            files[index] = std::string(ptx.substr(open + 1, close - open - 1));
+    }
+    return files;
+}
+
+// For a kernel its main source does not declare: the header its code comes from (the file of
+// the first line-table entry in its body), and the lines around its declaration there.
+void findDeclaringHeader(KernelInfo &kernel, std::string_view ptx,
+                         const std::map<int, std::string> &files)
+{
+    const std::size_t entry = ptx.find(".entry " + kernel.loweredName);
+    if (entry == std::string_view::npos)
+        return;
+    const std::size_t body = ptx.find('{', entry);
+    const std::size_t loc = body == std::string_view::npos ? body : ptx.find(".loc", body);
+    if (loc == std::string_view::npos)
+        return;
+    const auto file = files.find(std::atoi(std::string(ptx.substr(loc + 4, 12)).c_str()));
+    if (file == files.end())
+        return;
+    std::ifstream in(file->second, std::ios::binary);
+    if (!in)
+        return;
+    std::string text;
+    text.resize(4 << 20); // a header, not a corpus: the first 4 MiB
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(in.gcount()));
+    const int line =
+        declarationLine(codeOnly(text), plainIdentifier(kernel.readableName), kernel.readableName);
+    if (line == 0)
+        return;
+    // From 40 lines before (a template head, macros it uses) to 40 after (the parameters).
+    std::size_t start = 0;
+    for (int i = 1; i < line - 40 && start != std::string::npos; ++i)
+        start = text.find('\n', start) + 1;
+    std::size_t end = start;
+    for (int i = std::max(1, line - 40); i <= line + 40 && end < text.size(); ++i) {
+        end = text.find('\n', end);
+        end = end == std::string::npos ? text.size() : end + 1;
+    }
+    kernel.declaringFile = file->second;
+    kernel.declaringLine = line;
+    // Lines before the excerpt stay as blank lines, so the excerpt's line numbers are the
+    // header's.
+    kernel.declaration =
+        std::string(std::size_t(std::max(0, line - 41)), '\n') + text.substr(start, end - start);
+}
+
 // Fills result.kernels from the PTX's entries, with their resources from ptxas' report and
 // the name expression each was requested by (`expressionOf`: lowered name -> expression).
 void describeKernels(CompileResult &result, std::string_view source,
@@ -327,6 +391,7 @@ void describeKernels(CompileResult &result, std::string_view source,
 {
     const std::map<std::string, KernelResources> resources = parsePtxasReport(result.log);
     const std::map<std::string, int> threadBounds = entryThreadBounds(result.ptx);
+    const std::map<int, std::string> files = ptxFiles(result.ptx);
     const std::string code = codeOnly(source);
     for (const std::string &lowered : entryNames(result.ptx)) {
         KernelInfo kernel;
@@ -337,6 +402,8 @@ void describeKernels(CompileResult &result, std::string_view source,
             kernel.nameExpression = it->second;
         kernel.sourceLine =
             declarationLine(code, plainIdentifier(kernel.readableName), kernel.readableName);
+        if (kernel.sourceLine == 0)
+            findDeclaringHeader(kernel, result.ptx, files);
         if (const auto it = resources.find(lowered); it != resources.end())
             kernel.resources = it->second;
         if (const auto it = threadBounds.find(lowered); it != threadBounds.end())

@@ -4,6 +4,7 @@
 #include "../support/projectrows.h"
 #include "cuwbprocess.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestRealWorld : public QObject
@@ -11,9 +12,19 @@ class TestRealWorld : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase();
     void checksAndLists_data();
     void checksAndLists();
 };
+
+// One compile cache for the whole corpus, as a user's: `check` and `sweep --list` of a project,
+// and the projects of one file, share the variants they have in common (each is an nvcc run).
+void TestRealWorld::initTestCase()
+{
+    static QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    qputenv("CUWB_CACHE_DIR", cache.path().toLocal8Bit());
+}
 
 void TestRealWorld::checksAndLists_data()
 {
