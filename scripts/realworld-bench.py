@@ -227,9 +227,12 @@ def medians(rows, key=lambda r: (r[0], r[1]), skip_first=0):
 
 # --- cuwb -----------------------------------------------------------------------------------
 
+TIMER = []  # ["--timer", "profiler"] with --timer: each sample as Nsight Compute times it
+
+
 def cuwb_measure(cuwb, project, mode, samples):
     command = shlex.split(cuwb) + ["measure", project, "--json", "--" + mode,
-                                   "--samples", str(samples), "--cap", "10"]
+                                   "--samples", str(samples), "--cap", "10"] + TIMER
     code, out, seconds = run(command, stdout_only=True)
     result = {"command": " ".join(command), "exit": code, "seconds": round(seconds, 1)}
     try:
@@ -247,7 +250,7 @@ def cuwb_measure(cuwb, project, mode, samples):
 
 def cuwb_sweep(cuwb, project, mode, samples, out_file):
     command = shlex.split(cuwb) + ["sweep", project, "--" + mode, "--samples", str(samples),
-                                   "--json", out_file]
+                                   "--json", out_file] + TIMER
     code, out, seconds = run(command)
     result = {"command": " ".join(command), "exit": code, "seconds": round(seconds, 1), "points": {}}
     try:
@@ -444,12 +447,16 @@ def main():
     parser.add_argument("--full", action="store_true",
                         help="also llm.c's residual_forward 1, encoder_forward 2 and "
                              "layernorm_forward 4 (about a minute more)")
+    parser.add_argument("--timer", choices=["cupti", "profiler"], default="cupti",
+                        help="what times cuwb's samples: CUPTI's kernel records (the default) "
+                             "or the profiler's gpu__time_duration, Nsight Compute's own figure")
     parser.add_argument("--samples", type=int, default=10, help="cuwb samples (llm.c)")
     parser.add_argument("--samples-long", type=int, default=20, help="cuwb samples (SGEMM)")
     parser.add_argument("--samples-short", type=int, default=100,
                         help="cuwb samples (the blog's kernels of a few µs)")
     args = parser.parse_args()
     args.out = os.path.abspath(args.out)
+    TIMER[:] = ["--timer", args.timer] if args.timer != "cupti" else []
     only = set(args.only.split(","))
     os.makedirs(args.out, exist_ok=True)
     started = time.monotonic()
