@@ -532,6 +532,18 @@ void addMissingHeaders(CompileResult &result, std::string_view source,
             if (include.name == header) {
                 diagnostic.file = result.fileName;
                 diagnostic.line = include.line;
+                // The column of the name's opening quote or bracket, as the preprocessor
+                // reports the first one.
+                std::size_t start = 0;
+                for (int line = 1; line < include.line && start < source.size(); ++line) {
+                    const std::size_t newline = source.find('\n', start);
+                    start = newline == std::string_view::npos ? source.size() : newline + 1;
+                }
+                const std::size_t end = source.find('\n', start);
+                const std::string_view text =
+                    start < source.size() ? source.substr(start, end - start) : std::string_view();
+                const std::size_t at = text.find((include.angled ? "<" : "\"") + header);
+                diagnostic.column = at == std::string_view::npos ? 0 : int(at) + 1;
                 break;
             }
         }
