@@ -92,7 +92,7 @@ private Q_SLOTS:
         // The project's arguments were empty: the kernel's defaults fill them in.
         QCOMPARE(session.spec().arguments.size(), std::size_t(3));
         // A check without an output compares the first buffer the kernel may write.
-        QCOMPARE(session.verification().output, std::string("out"));
+        QCOMPARE(session.verification().first().output, std::string("out"));
         QVERIFY(session.validate().empty());
     }
 

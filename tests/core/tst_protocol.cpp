@@ -58,11 +58,12 @@ RunRequest sampleRequest()
     request.launch.arguments = {a, c, n};
     request.launch.block = {"128", "1", "1"};
     request.launch.deadlineSeconds = 2.5;
-    request.verification.kind = ReferenceKind::Expression;
-    request.verification.output = "c";
-    request.verification.expression = "a[i] * 2";
-    request.verification.tolerance = ToleranceKind::Ulp;
-    request.verification.toleranceValue = 4;
+    request.verification.checks.assign(1, VerificationSpec{});
+    request.verification.checks[0].kind = ReferenceKind::Expression;
+    request.verification.checks[0].output = "c";
+    request.verification.checks[0].expression = "a[i] * 2";
+    request.verification.checks[0].tolerance = ToleranceKind::Ulp;
+    request.verification.checks[0].toleranceValue = 4;
     return request;
 }
 
