@@ -105,14 +105,21 @@ KernelStep defaultStep(const KernelSignature &signature, const LaunchSpec &launc
         const auto sameName = std::find_if(buffers.begin(), buffers.end(), [&](const auto *b) {
             return b->parameter == parameter.name;
         });
+        // An input with no buffer of its name takes the only one of its type not bound yet;
+        // an output with none gets a buffer of its own rather than overwrite an input.
         std::vector<const ArgumentSpec *> sameType;
         for (const ArgumentSpec *buffer : buffers) {
-            if (buffer->elementType.scalar == parameter.elementType.scalar)
+            const bool taken = std::any_of(
+                step.arguments.begin(), step.arguments.end(),
+                [&](const ArgumentSpec &earlier) { return earlier.buffer == buffer->parameter; });
+            if (buffer->elementType.scalar == parameter.elementType.scalar && !taken)
                 sameType.push_back(buffer);
         }
-        const ArgumentSpec *bound = sameName != buffers.end() ? *sameName
-                                    : sameType.size() == 1    ? sameType.front()
-                                                              : nullptr;
+        const ArgumentSpec *bound = nullptr;
+        if (sameName != buffers.end())
+            bound = *sameName;
+        else if (parameter.isConst && sameType.size() == 1)
+            bound = sameType.front();
         if (bound) {
             argument.buffer = bound->parameter;
             if (gridCount.empty() && !parameter.isConst)

@@ -35,8 +35,9 @@ SequenceKernels findSequenceKernels(const LaunchSpec &launch,
                                     std::string_view source);
 
 // A further kernel as it is first added to `launch`'s sequence: each pointer parameter bound to
-// the sequence's buffer of the same name, else to the only one of its element type, else a new
-// output buffer of it (`count` "N", or the first buffer's count); each scalar set to the
+// the sequence's buffer of the same name, else (a const pointer) to the only one of its element
+// type not bound yet, else a buffer of its own (an input or an output as the pointer is const or
+// not; `count` the first buffer's, or "N"); each scalar set to the
 // launch's variable of the same name, else "N" for a count-like name (n, count, size...), else
 // 1. Its block is the first kernel's (`block.x`...), its grid one block per `block.x` elements
 // of the first buffer it writes. `kernel` is left to the caller.

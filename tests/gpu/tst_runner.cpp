@@ -629,7 +629,6 @@ void TestRunner::kernelAndFileReferences()
     // Export the result, then verify a run against that file, and start one from it.
     const std::string npy = dir.filePath(QStringLiteral("out.npy")).toStdString();
     m_runner->exportBuffer(report(result, "out")->handle, npy, ExportFormat::Npy);
-    r.verification.checks.assign(1, VerificationSpec{});
     r.verification.checks[0].kind = ReferenceKind::File;
     r.verification.checks[0].file = npy;
     result = m_runner->run(r);

@@ -443,6 +443,11 @@ QString ResultsPanel::verificationText() const
     return m_verification->text();
 }
 
+QString ResultsPanel::detailsText() const
+{
+    return m_details->text();
+}
+
 QString ResultsPanel::findingsText() const
 {
     return m_findings->text();

@@ -41,6 +41,8 @@ public:
     [[nodiscard]] const RunResult &result() const { return m_result; }
     [[nodiscard]] QString statusText() const;
     [[nodiscard]] QString verificationText() const;
+    // "Kernel time 125 µs · scale 100 µs · finish 25 µs · on NVIDIA H200 (sm_90)".
+    [[nodiscard]] QString detailsText() const;
     [[nodiscard]] QString findingsText() const;
     // The line under the values: an export's outcome, or why values are unavailable.
     [[nodiscard]] QString valuesStatusText() const;
