@@ -1,7 +1,8 @@
 #include "compiler/compilecache.h"
 
 #include "compiler/compilejson.h"
-#include "compiler/diagnosticparser.h"
+#include "compiler/nvcc.h"
+#include "compiler/sourcescan.h"
 #include "cuda/nvrtcinfo.h"
 #include "util/base64.h"
 
@@ -24,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // The format of a cache file; a file of another format is a miss.
-constexpr int kCacheFormat = 1;
+constexpr int kCacheFormat = 2; // 2: the compiler (nvcc or NVRTC), its notes and diagnostics
 
 struct Hash
 {
@@ -47,14 +48,6 @@ struct Hash
         return text;
     }
 };
-
-int lastLineOf(std::string_view source)
-{
-    if (source.empty())
-        return 1;
-    const auto newlines = static_cast<int>(std::count(source.begin(), source.end(), '\n'));
-    return source.back() == '\n' ? newlines : newlines + 1;
-}
 
 } // namespace
 
@@ -84,6 +77,7 @@ std::optional<std::string> CompileCache::key(std::string_view source, std::strin
     Hash hash;
     hash.add(CUWB_VERSION);
     hash.add(nvrtcVersion());
+    hash.add(compilerFingerprint(options));
     hash.add(fileName);
     hash.add(source);
     hash.add(options.canonicalText());
@@ -136,8 +130,11 @@ std::optional<CompileResult> CompileCache::load(const std::string &key, std::str
             return std::nullopt;
         j.at("kernels").get_to(result.kernels);
         result.compileTimeMs = j.value("compileTimeMs", 0.0);
+        j.at("diagnostics").get_to(result.diagnostics);
+        j.at("compiledBy").get_to(result.compiledBy);
+        j.at("notes").get_to(result.notes);
         // Derived from what is stored, as the compile derived them.
-        result.diagnostics = parseNvrtcLog(result.log, fileName, lastLineOf(source));
+        result.templates = kernelTemplates(source);
         result.lineMap = PtxLineMap::build(result.ptx, fileName);
         return result;
     } catch (const std::exception &) {
@@ -159,7 +156,10 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
                            {"ptx", result.ptx},
                            {"cubin", toBase64(result.cubin)},
                            {"kernels", result.kernels},
-                           {"compileTimeMs", result.compileTimeMs}};
+                           {"compileTimeMs", result.compileTimeMs},
+                           {"diagnostics", result.diagnostics},
+                           {"compiledBy", result.compiledBy},
+                           {"notes", result.notes}};
     // Written aside and renamed, so a reader never sees half a file.
     const fs::path target = fs::path(m_folder) / (key + ".json");
     const fs::path temporary =
