@@ -13,8 +13,10 @@
 #include "kernel/kernelsignature.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchjson.h"
+#include "launch/launchsequence.h"
 #include "launch/launchvalidation.h"
 #include "project/project.h"
+#include "run/verificationcheck.h"
 #include "sweep/sweephostcheck.h"
 
 #include <algorithm>
@@ -26,39 +28,6 @@ namespace cuwb::cli {
 namespace {
 
 const char *const kCommand = "check";
-
-void checkVerification(const VerificationSpec &verification, const KernelSignature &signature,
-                       const CompileResult &compiled, std::vector<LaunchIssue> &issues)
-{
-    if (verification.kind == ReferenceKind::None)
-        return;
-    const auto output = std::find_if(
-        signature.parameters.begin(), signature.parameters.end(),
-        [&](const KernelParameter &parameter) { return parameter.name == verification.output; });
-    if (verification.output.empty()) {
-        issues.push_back({"verification: output", "names no buffer to check", -1});
-    } else if (output == signature.parameters.end() || !output->isPointer) {
-        issues.push_back({"verification: output",
-                          "the kernel has no pointer parameter named '" + verification.output + "'",
-                          -1});
-    }
-    if (verification.kind == ReferenceKind::Expression && verification.expression.empty())
-        issues.push_back({"verification: expression", "the reference expression is empty", -1});
-    if (verification.kind == ReferenceKind::File && verification.file.empty())
-        issues.push_back({"verification: file", "names no reference file", -1});
-    else if (verification.kind == ReferenceKind::File &&
-             !std::filesystem::is_regular_file(verification.file))
-        issues.push_back({"verification: file", "'" + verification.file + "' does not exist", -1});
-    if (verification.kind == ReferenceKind::Kernel) {
-        if (verification.referenceKernel.empty()) {
-            issues.push_back({"verification: referenceKernel", "names no reference kernel", -1});
-        } else if (const KernelLookup reference =
-                       findKernel(compiled, verification.referenceKernel);
-                   !reference.found()) {
-            issues.push_back({"verification: referenceKernel", reference.error, -1});
-        }
-    }
-}
 
 std::string dims(const std::array<std::uint64_t, 3> &values)
 {
@@ -159,8 +128,9 @@ int runCheck(const std::vector<std::string> &arguments)
     // The launch's defines are part of the compile options: evaluated here as the worker will.
     const CompileOptions unboundOptions = options; // each sweep point binds its own defines
     LaunchSpec launch = project.launch;
-    std::vector<LaunchIssue> issues =
-        bindLaunchDefines(launch, options, {launch.kernel, project.verification.referenceKernel});
+    const DeviceNames deviceNames = deviceNamesForArch(options.arch);
+    std::vector<LaunchIssue> issues = bindLaunchDefines(
+        launch, options, launchKernelNames(launch, project.verification), deviceNames);
 
     KernelCompiler compiler;
     const CompileResult result = compiler.compile(source, fileName, options);
@@ -195,10 +165,21 @@ int runCheck(const std::vector<std::string> &arguments)
         issues.push_back({"launch: kernel", lookup.error, -1});
     } else {
         signature = parseKernelSignature(source, result.ptx, *kernel);
-        resolved = resolveLaunch(launch, signature, options.defines);
+        const SequenceKernels sequence = findSequenceKernels(launch, result, source);
+        resolved =
+            resolveLaunch(launch, signature, options.defines, deviceNames, sequence.signatures);
         const ValidationContext context{*limits, options.arch, std::nullopt};
         issues = validateLaunch(resolved, kernel->resources, context);
-        checkVerification(project.verification, signature, result, issues);
+        for (LaunchIssue &issue : validateSequence(launch, resolved, sequence, context))
+            issues.push_back(std::move(issue));
+        // Every check, its expressions and masks compiled as the worker will compile them
+        // (not when the launch's names failed: every check would only repeat that).
+        if (!resolved.buffers.empty() || resolved.ok()) {
+            for (LaunchIssue &issue :
+                 checkVerification(project.verification, {result, source, resolved, &compiler,
+                                                          options.arch, true, deviceNames}))
+                issues.push_back(std::move(issue));
+        }
         for (const ResolvedBuffer &global : resolved.globals) {
             const std::string problem = moduleVariableMismatch(
                 result.ptx, global.parameter, global.bytes,

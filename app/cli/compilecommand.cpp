@@ -14,6 +14,7 @@
 #include "kernel/kernelsignature.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchjson.h"
+#include "launch/launchsequence.h"
 #include "project/project.h"
 
 #include <algorithm>
@@ -268,7 +269,8 @@ int runCompile(const std::vector<std::string> &arguments)
         RunRequest request = projectRunRequest(project, source);
         const std::vector<LaunchIssue> issues =
             bindLaunchDefines(request.launch, request.options,
-                              {request.launch.kernel, request.verification.referenceKernel});
+                              launchKernelNames(request.launch, request.verification),
+                              deviceNamesForArch(request.options.arch));
         for (const LaunchIssue &issue : issues)
             std::cerr << input << ": launch: " << issue.field << ": " << issue.message << "\n";
         options = request.options;

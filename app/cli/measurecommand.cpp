@@ -13,6 +13,8 @@
 #include "measure/metrics.h"
 #include "measure/roofline.h"
 #include "project/project.h"
+#include "run/runjson.h"
+#include "run/runoutcome.h"
 #include "worker/protocol.h"
 #include "worker/workerclient.h"
 
@@ -67,6 +69,15 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
         out << '\n';
         if (!m.stop.message.empty()) {
             out << "  stopped: " << m.stop.message << '\n';
+        }
+        // A launch sequence: each kernel's part of the samples.
+        for (const KernelSamples &kernel : m.kernels) {
+            if (kernel.statistics.count > 0) {
+                out << "  kernel " << kernel.kernel << ": median "
+                    << formatMicroseconds(kernel.statistics.medianNs) << ", min "
+                    << formatMicroseconds(kernel.statistics.minNs) << ", noise "
+                    << format("%.2f %%", kernel.statistics.relativeNoise * 100.0) << '\n';
+            }
         }
         if (!m.smClocksMHz.empty()) {
             out << "  SM clock " << format("%.0f", m.smClockMinMHz) << "–"
@@ -264,6 +275,31 @@ void printRoofline(std::ostream &out, const MetricsResult &r, const DeviceInfo &
     }
 }
 
+// The verification run before the measurement: its verdict and each check's largest errors.
+void printVerification(std::ostream &out, const RunResult &run, const RunOutcome &outcome)
+{
+    out << "  verification: " << (outcome.passed ? std::string("PASSED") : outcome.headline());
+    if (outcome.kernel == KernelOutcome::Ran) {
+        out << " (" << outcome.checksLine() << ")";
+    }
+    out << '\n';
+    std::vector<VerificationResult> checks = run.checks;
+    if (checks.empty() && run.verification.ran) {
+        checks.push_back(run.verification);
+    }
+    for (const VerificationResult &check : checks) {
+        out << "    " << (check.output.empty() ? std::string("output") : "`" + check.output + "`")
+            << ": "
+            << (!check.ran     ? "did not run"
+                : check.passed ? "passed"
+                               : "FAILED");
+        if (const std::string errors = largestErrorText(check); !errors.empty()) {
+            out << ", largest error " << errors;
+        }
+        out << '\n';
+    }
+}
+
 bool parsePositive(const std::string &text, double &value)
 {
     char *end = nullptr;
@@ -276,6 +312,7 @@ bool parsePositive(const std::string &text, double &value)
 void printMeasureHelp(std::ostream &out)
 {
     out << "Usage: cuwb measure PROJECT.cuwb [--json] [--cold|--hot] [--samples N]\n"
+           "                    [--no-verify]\n"
            "                    [--timer cupti|profiler|events]\n"
            "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
            "                    [--bytes EXPR] [--flops EXPR] [--metrics]\n"
@@ -289,7 +326,12 @@ void printMeasureHelp(std::ostream &out)
            "cross-check and the fallback. Prints the median, mean, min, max, standard\n"
            "deviation, noise, the timing source and the effective bandwidth against the\n"
            "device's theoretical peak and its measured device-to-device copy ceiling.\n"
+           "A project with a verification is run and checked first, as 'cuwb run' checks\n"
+           "it (each check's verdict and largest error are printed); a kernel whose output\n"
+           "is wrong is still measured, and the exit status says it failed. A launch\n"
+           "sequence is timed as a whole and each kernel on its own.\n"
            "\n"
+           "  --no-verify       measure without the verification run first\n"
            "  --json            print the whole measurement as JSON\n"
            "  --cold            flush L2 before each sample (the default)\n"
            "  --hot             back-to-back launches, L2 kept\n"
@@ -330,15 +372,16 @@ void printMeasureHelp(std::ostream &out)
            "The project's \"measure\" section (bytes, flops, settings) gives the defaults;\n"
            "options given here override it.\n"
            "\n"
-           "Exit status: 0 measured, 1 the kernel could not be measured (compile error,\n"
-           "fault, timeout, no GPU; the reason is printed), 2 usage error or a project that\n"
-           "cannot be read.\n";
+           "Exit status: 0 measured (and verified), 1 the kernel could not be measured\n"
+           "(compile error, fault, timeout, no GPU; the reason is printed) or its output did\n"
+           "not verify, 2 usage error or a project that cannot be read.\n";
 }
 
 int runMeasure(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
     parser.addFlag({"--json"});
+    parser.addFlag({"--no-verify"});
     parser.addFlag({"--cold"});
     parser.addFlag({"--hot"});
     parser.addOption({"--timer"});
@@ -479,14 +522,36 @@ int runMeasure(const std::vector<std::string> &arguments)
     const bool wantMetrics = parser.isSet("--metrics") || !metricNames.empty() || roofline;
 
     WorkerProcess worker(options);
+    const bool json = parser.isSet("--json");
+    // Checked as `cuwb run` checks it, before it is timed: a figure for wrong output misleads.
+    std::optional<RunResult> verified;
+    std::optional<RunOutcome> verifiedOutcome;
+    if (project.verification.configured() && !parser.isSet("--no-verify")) {
+        {
+            const InterruptCancels interruptCancels(worker);
+            WorkerClient client(worker);
+            verified = client.run(request);
+            if (client.answered()) {
+                client.release(); // the measurement allocates its own buffers
+            }
+        }
+        verifiedOutcome = describeRun(*verified, true);
+    }
     Measurement measurement;
-    {
+    if (verifiedOutcome && verifiedOutcome->kernel != KernelOutcome::Ran) {
+        // The measurement would meet the same failure: it is reported as the measurement's.
+        measurement.settings = settings;
+        measurement.faultStatus = runStatusName(verified->status);
+        measurement.faultMessage = verified->message;
+    } else {
         const InterruptCancels interruptCancels(worker);
         measurement = WorkerClient(worker).measure(request, settings, throughput);
     }
-    const bool json = parser.isSet("--json");
     if (!json) {
         printMeasurement(std::cout, path, measurement);
+        if (verified && verifiedOutcome->kernel == KernelOutcome::Ran) {
+            printVerification(std::cout, *verified, *verifiedOutcome);
+        }
     }
     std::optional<MetricsResult> metrics;
     if (wantMetrics && measurement.faultStatus.empty() &&
@@ -529,12 +594,22 @@ int runMeasure(const std::vector<std::string> &arguments)
         for (const auto &[key, value] : rooflineJson.items()) {
             document[key] = value;
         }
+        if (verified) {
+            // The verification run, as `cuwb run --json` gives it; additive too.
+            document["run"] = *verified;
+            document["run"]["outcome"] = *verifiedOutcome;
+        }
         std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }
     if (!measurement.faultStatus.empty()) {
         if (parser.isSet("--json")) {
             std::cerr << "cuwb measure: " << path << ": " << measurement.faultMessage << '\n';
         }
+        return ExitFailure;
+    }
+    if (verifiedOutcome && !verifiedOutcome->passed) {
+        std::cerr << "cuwb measure: " << path << ": measured, but " << verifiedOutcome->headline()
+                  << '\n';
         return ExitFailure;
     }
     return ExitSuccess;

@@ -101,7 +101,15 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
     const RunResult &result = outcome.result;
     const RunOutcome &verdict = outcome.verdict;
     out << outcome.project << ": " << verdict.headline() << '\n';
-    out << "  kernel " << project.launch.kernel << ": ";
+    if (project.launch.then.empty()) {
+        out << "  kernel " << project.launch.kernel << ": ";
+    } else {
+        out << "  kernels " << project.launch.kernel;
+        for (const KernelStep &step : project.launch.then) {
+            out << ", " << step.kernel;
+        }
+        out << ": ";
+    }
     switch (verdict.kernel) {
     case KernelOutcome::Ran:
         out << "ran in " << milliseconds(result.kernelTimeMs) << " (whole run "
@@ -160,15 +168,30 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
     for (const BufferReport &global : result.globals) {
         printSizeAndStats("global", global);
     }
-    const VerificationResult &verification = result.verification;
-    if (project.verification.kind != ReferenceKind::None || verification.ran) {
-        out << "  verification of " << project.verification.output << ": ";
+    // A sequence: each kernel's time, as the events between them measured it.
+    for (const KernelRunTime &time : result.kernelTimes) {
+        out << "    " << time.kernel << ": " << milliseconds(time.timeMs) << '\n';
+    }
+    // Each check, in the project's order (one result with an older worker).
+    std::vector<VerificationResult> checks = result.checks;
+    if (checks.empty() && (project.verification.configured() || result.verification.ran)) {
+        checks.push_back(result.verification);
+        if (checks.back().output.empty() && project.verification.configured()) {
+            checks.back().output = project.verification.checks.front().output;
+        }
+    }
+    for (const VerificationResult &verification : checks) {
+        out << "  verification of " << verification.output << ": ";
         if (!verification.ran) {
             out << "did not run";
         } else {
             out << (verification.passed ? "passed" : "FAILED") << " (" << verification.checked
                 << " elements checked, largest error " << number(verification.maxError)
-                << " at index " << verification.maxErrorIndex << ")";
+                << " at index " << verification.maxErrorIndex;
+            if (const std::string errors = largestErrorText(verification); !errors.empty()) {
+                out << "; " << errors;
+            }
+            out << ")";
         }
         out << '\n';
         if (!verification.message.empty()) {
@@ -742,8 +765,7 @@ int runRun(const std::vector<std::string> &arguments)
             } else {
                 const Project &project = *jobs[reported].project;
                 // A requested verification that did not run is no pass.
-                outcome.verdict =
-                    describeRun(outcome.result, project.verification.kind != ReferenceKind::None);
+                outcome.verdict = describeRun(outcome.result, project.verification.configured());
                 outcome.passed = outcome.verdict.passed;
                 if (!outcome.passed && status == ExitSuccess) {
                     status = ExitFailure;

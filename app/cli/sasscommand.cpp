@@ -119,8 +119,8 @@ std::optional<int> loadProjectTarget(const std::string &projectPath, Target &tar
                                   ? (folder / project.sourcePath).string()
                                   : project.sourcePath);
     LaunchSpec launch = project.launch;
-    const std::vector<LaunchIssue> issues =
-        bindLaunchDefines(launch, target.options, {launch.kernel});
+    const std::vector<LaunchIssue> issues = bindLaunchDefines(
+        launch, target.options, {launch.kernel}, deviceNamesForArch(target.options.arch));
     for (const LaunchIssue &issue : issues)
         std::cerr << projectPath << ": " << issue.field << ": " << issue.message << "\n";
     if (!issues.empty())

@@ -115,6 +115,14 @@ std::string rooflineFigures(const SweepPointResult &r, const DevicePeaks *peaks)
     return text;
 }
 
+// "abs 3e-07 at c[12], rel 1.2e-06 at c[40]": the largest errors of a verified point (of its
+// worst check, with several); empty when it was not verified.
+std::string pointErrors(const SweepPointResult &r)
+{
+    const VerificationResult *worst = worstCheck(r.checks);
+    return worst ? largestErrorText(*worst) : std::string();
+}
+
 void printPoint(std::ostream &out, const SweepPointResult &r, const SweepProgress &progress,
                 const DevicePeaks *peaks = nullptr)
 {
@@ -129,9 +137,15 @@ void printPoint(std::ostream &out, const SweepPointResult &r, const SweepProgres
         if (const std::string roof = rooflineFigures(r, peaks); !roof.empty()) {
             out << "; " << roof;
         }
+        if (const std::string errors = pointErrors(r); !errors.empty()) {
+            out << "; verified, largest error " << errors;
+        }
         break;
     case PointStatus::Wrong:
         out << "WRONG: " << r.message << "; " << figures(r);
+        if (const std::string errors = pointErrors(r); !errors.empty()) {
+            out << "; largest error " << errors;
+        }
         break;
     case PointStatus::Skipped:
         out << "skipped: " << r.message;
@@ -274,7 +288,7 @@ std::string checkWritable(const std::string &path)
 void printSweepHelp(std::ostream &out)
 {
     out << "Usage: cuwb sweep PROJECT.cuwb [--csv FILE] [--json FILE] [--t4 FILE] [--yes]\n"
-           "                  [--preset ID] [--verify] [--metrics] [--roofline]\n"
+           "                  [--preset ID] [--verify|--no-verify] [--metrics] [--roofline]\n"
            "                  [--samples N]\n"
            "                  [--cold|--hot] [--list [--arch ARCH]] [--device N]\n"
            "                  [--worker COMMAND] [--on TARGET] [--shard K/N]\n"
@@ -300,7 +314,11 @@ void printSweepHelp(std::ostream &out)
            "                    block-32-step-32 (block sizes 32-1024, step 32) or\n"
            "                    block-pow2 (powers of two 32-1024)\n"
            "  --verify          run and verify each point before measuring it; a point with\n"
-           "                    wrong output is marked WRONG and is never the best\n"
+           "                    wrong output is marked WRONG and is never the best; each\n"
+           "                    point shows its largest error, absolute and relative, and\n"
+           "                    where it was (the CSV and JSON carry them too)\n"
+           "  --no-verify       do not verify, even when the project's sweep asks to\n"
+           "                    (\"verify\": true)\n"
            "  --metrics         a metrics pass at each point (needs profiling permission)\n"
            "  --roofline        the metrics pass also collects what speed of light and the\n"
            "                    roofline need (throughput in % of peak, FP32/FP64/FP16\n"
@@ -589,6 +607,7 @@ int runSweep(const std::vector<std::string> &arguments)
     parser.addFlag({"--yes", "-y"});
     parser.addOption({"--preset"});
     parser.addFlag({"--verify"});
+    parser.addFlag({"--no-verify"});
     parser.addFlag({"--metrics"});
     parser.addFlag({"--roofline"});
     parser.addOption({"--samples"});
@@ -701,7 +720,10 @@ int runSweep(const std::vector<std::string> &arguments)
                      "\"from\": 32, \"to\": 1024, \"step\": 32}\n";
         return ExitUsage;
     }
-    spec.verify = spec.verify || parser.isSet("--verify");
+    if (parser.isSet("--verify") && parser.isSet("--no-verify")) {
+        return usageError("sweep", "--verify and --no-verify exclude each other");
+    }
+    spec.verify = (spec.verify || parser.isSet("--verify")) && !parser.isSet("--no-verify");
     spec.metrics = spec.metrics || parser.isSet("--metrics");
     spec.roofline = spec.roofline || parser.isSet("--roofline");
     if (parser.isSet("--hot")) {
@@ -769,7 +791,8 @@ int runSweep(const std::vector<std::string> &arguments)
         request.totalPoints = total;
         request.slurm = *slurm;
         // What every shard must do alike; the shard, its output and --yes are the script's.
-        for (const char *flag : {"--verify", "--metrics", "--roofline", "--cold", "--hot"}) {
+        for (const char *flag :
+             {"--verify", "--no-verify", "--metrics", "--roofline", "--cold", "--hot"}) {
             if (parser.isSet(flag)) {
                 request.forwarded.emplace_back(flag);
             }

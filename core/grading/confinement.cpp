@@ -161,10 +161,24 @@ std::string checkProjectConfinement(const Project &project, const std::string &p
             }
         }
     }
-    if (project.verification.kind == ReferenceKind::File) {
-        if (std::string problem = check(project.verification.file, "the reference file");
-            !problem.empty()) {
-            return problem;
+    for (const KernelStep &step : project.launch.then) {
+        for (const ArgumentSpec &argument : step.arguments) {
+            if (argument.isBuffer && argument.buffer.empty() &&
+                argument.init.kind == InitKind::File) {
+                if (std::string problem =
+                        check(argument.init.file, "buffer " + argument.parameter + "'s init file");
+                    !problem.empty()) {
+                    return problem;
+                }
+            }
+        }
+    }
+    for (const VerificationSpec &reference : project.verification.checks) {
+        if (reference.kind == ReferenceKind::File) {
+            if (std::string problem = check(reference.file, "the reference file");
+                !problem.empty()) {
+                return problem;
+            }
         }
     }
     const fs::path sourceBase =

@@ -75,6 +75,22 @@ double log2Of(double value)
     return std::log2(value);
 }
 
+double logicalNot(double value)
+{
+    return value == 0.0 ? 1.0 : 0.0;
+}
+
+double power(double base, double exponent)
+{
+    return std::pow(base, exponent);
+}
+
+// Python's `//`, as Kernel Tuner's restrictions write it: the floor of the quotient.
+double floorDivide(double value, double divisor)
+{
+    return std::floor(value / divisor);
+}
+
 // 0x1F, 0X1f: hexadecimal integer literals.
 int readHex(const char *text, int *position, double *value)
 {
@@ -152,6 +168,13 @@ mu::Parser &threadParser()
         made->DefineOprt("<<", shiftLeft, mu::prCMP);
         made->DefineOprt(">>", shiftRight, mu::prCMP);
         made->DefineOprt("%", modulo, mu::prMUL_DIV);
+        // Kernel Tuner's restrictions are Python: `**` is a power (right to left, as in
+        // Python) and `//` a floor division; C's `!` is a logical not. muparser has `&&`,
+        // `||`, the comparisons and `?:` already; `and`, `or` and `not` become them before
+        // parsing (pythonKeywordsAsOperators).
+        made->DefineOprt("**", power, mu::prPOW, mu::oaRIGHT);
+        made->DefineOprt("//", floorDivide, mu::prMUL_DIV);
+        made->DefineInfixOprt("!", logicalNot);
         made->DefineFun("ceil", ceilOf);
         made->DefineFun("floor", floorOf);
         made->DefineFun("round", roundOf);
@@ -191,6 +214,88 @@ std::vector<std::pair<std::string, double>> namedVariables(std::string_view expr
     return named;
 }
 
+// An expression as muparser reads it, and where each of its characters was in the text the user
+// wrote, so that an error's position points into that text.
+struct Rewritten
+{
+    std::string text;
+    std::vector<int> origin; // per character of `text`: its position in the user's text
+    [[nodiscard]] int originOf(int position) const
+    {
+        if (position < 0)
+            return position;
+        if (std::size_t(position) < origin.size())
+            return origin[std::size_t(position)];
+        return origin.empty() ? 0 : origin.back() + 1;
+    }
+};
+
+bool isNameChar(char c)
+{
+    return std::string_view(kNameChars).find(c) != std::string_view::npos;
+}
+
+// The whole name at `at` (a run of name characters starting there), or empty.
+std::string_view nameAt(const std::string &text, std::size_t at)
+{
+    if (at >= text.size() || !isNameChar(text[at]) || (at > 0 && isNameChar(text[at - 1])))
+        return {};
+    std::size_t end = at;
+    while (end < text.size() && isNameChar(text[end]))
+        ++end;
+    return std::string_view(text).substr(at, end - at);
+}
+
+// Python's `and` and `or` (Kernel Tuner's restrictions) as `&&` and `||`, and `not x` as
+// `!(x)` with Python's precedence: it takes everything up to the next `and`, `or`, `?`, `:`,
+// `,` or closing parenthesis of its level, so `not a == b` is `!(a == b)` (C's own `!` keeps
+// C's precedence). Only whole names are replaced: `band`, `or_mask` and `x.not` stay names.
+Rewritten pythonKeywordsAsOperators(std::string_view expression)
+{
+    Rewritten out;
+    out.text = std::string(expression);
+    for (std::size_t k = 0; k < out.text.size(); ++k)
+        out.origin.push_back(int(k));
+    const auto replace = [&](std::size_t at, std::size_t length, const std::string &with) {
+        const int from = out.origin[at];
+        out.text.replace(at, length, with);
+        out.origin.erase(out.origin.begin() + long(at), out.origin.begin() + long(at + length));
+        out.origin.insert(out.origin.begin() + long(at), with.size(), from);
+    };
+    for (std::size_t k = 0; k < out.text.size(); ++k) {
+        const std::string_view word = nameAt(out.text, k);
+        if (word == "and") {
+            replace(k, 3, "&&");
+        } else if (word == "or") {
+            replace(k, 2, "||");
+        } else if (word == "not") {
+            // Its operand ends where a lower-precedence operator or its level's end begins.
+            std::size_t end = k + 3;
+            for (int depth = 0; end < out.text.size(); ++end) {
+                const char c = out.text[end];
+                if (c == '(') {
+                    ++depth;
+                } else if (c == ')') {
+                    if (depth-- == 0)
+                        break;
+                } else if (depth == 0 &&
+                           (c == '?' || c == ':' || c == ',' ||
+                            out.text.compare(end, 2, "&&") == 0 ||
+                            out.text.compare(end, 2, "||") == 0 || nameAt(out.text, end) == "and" ||
+                            nameAt(out.text, end) == "or")) {
+                    break;
+                }
+            }
+            const int closeOrigin =
+                end < out.origin.size() ? out.origin[end] : int(expression.size());
+            out.text.insert(end, ")");
+            out.origin.insert(out.origin.begin() + long(end), closeOrigin);
+            replace(k, 3, "!(");
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 // The longest expression evaluated (docs/projects.md, "Limits"). muparser refuses longer ones
@@ -212,15 +317,17 @@ ExpressionValue evaluateExpression(std::string_view expression, const Variables 
                             {}};
         return result;
     }
+    const Rewritten rewritten = pythonKeywordsAsOperators(expression);
+    const std::string &text = rewritten.text;
     // muparser keeps pointers to the variables: `named` outlives their use, and they are
     // cleared before it goes.
-    std::vector<std::pair<std::string, double>> named = namedVariables(expression, variables);
+    std::vector<std::pair<std::string, double>> named = namedVariables(text, variables);
     mu::Parser &parser = threadParser();
     try {
         parser.ClearVar();
         for (auto &[name, value] : named)
             parser.DefineVar(name, &value);
-        parser.SetExpr(std::string(expression));
+        parser.SetExpr(text);
         const double value = parser.Eval();
         if (std::isnan(value)) {
             result.error = ExpressionError{"the result is not a number", -1, {}};
@@ -231,7 +338,7 @@ ExpressionValue evaluateExpression(std::string_view expression, const Variables 
         }
     } catch (const mu::Parser::exception_type &error) {
         // At the end muparser reports one past it; point at the end instead.
-        const int position = std::min(error.GetPos(), int(expression.size()));
+        const int position = std::min(rewritten.originOf(error.GetPos()), int(expression.size()));
         result.error = ExpressionError{plainMessage(error, expression), position, {}};
         if (error.GetCode() == mu::ecUNASSIGNABLE_TOKEN && looksLikeName(error.GetToken()))
             result.error->unknownName = error.GetToken();

@@ -1,6 +1,9 @@
 // Expression: arithmetic over named variables for buffer sizes, scalars, grid, block, shared
-// memory, bytes and FLOPs, evaluated with muparser. `<<`, `>>`, `%`, ceil/floor/min/max and
-// integer literals are supported; an error reports the 0-based character position.
+// memory, bytes and FLOPs, evaluated with muparser. Besides muparser's own operators (`+ - * /
+// ^`, comparisons, `&&`, `||`, `?:`) C's `<<`, `>>`, `%` and `!`, Python's `**`, `//`, `and`,
+// `or` and `not` (as Kernel Tuner's restrictions write them), ceil/floor/round/trunc/log2 and
+// hexadecimal literals are supported (the list is in docs/projects.md); an error reports the
+// 0-based character position.
 #pragma once
 
 #include <map>

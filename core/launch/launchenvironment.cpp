@@ -50,8 +50,9 @@ std::optional<double> plainNumber(std::string_view text)
 class Evaluator
 {
 public:
-    explicit Evaluator(LaunchEnvironment &out)
+    Evaluator(LaunchEnvironment &out, const DeviceNames &device)
         : m_out(out)
+        , m_device(device)
     {}
 
     void add(std::string name, std::string expression, std::string field)
@@ -122,8 +123,8 @@ private:
             }
         }
         item.state = Item::State::Failed;
-        m_out.issues.push_back(
-            LaunchIssue{item.field, value.error->message, value.error->position});
+        m_out.issues.push_back(LaunchIssue{
+            item.field, explainExpressionError(*value.error, m_device), value.error->position});
         return true;
     }
 
@@ -154,6 +155,7 @@ private:
     }
 
     LaunchEnvironment &m_out;
+    const DeviceNames &m_device;
     std::vector<Item> m_items;
     std::map<std::string, std::size_t> m_index;
 };
@@ -175,10 +177,11 @@ const std::vector<std::pair<std::string, std::string>> &tunerDefineExpressions()
 }
 
 LaunchEnvironment evaluateLaunchEnvironment(const LaunchSpec &spec,
-                                            const std::vector<std::string> &compileDefines)
+                                            const std::vector<std::string> &compileDefines,
+                                            const DeviceNames &device)
 {
     LaunchEnvironment out;
-    Evaluator evaluator(out);
+    Evaluator evaluator(out, device);
     std::set<std::string> defined;
     for (const auto &[name, expression] : spec.variables) {
         if (!defined.insert(name).second) {
@@ -234,6 +237,11 @@ LaunchEnvironment evaluateLaunchEnvironment(const LaunchSpec &spec,
         if (const auto number = plainNumber(std::string_view(define).substr(equals + 1)))
             out.values[name] = *number;
     }
+    // The device's attributes are constants too, below anything the project names itself.
+    for (const auto &[name, value] : device.values) {
+        if (!evaluator.has(name) && out.values.count(name) == 0)
+            out.values[name] = value;
+    }
     evaluator.run();
     for (const std::string &name : defineNames) {
         if (const auto it = out.values.find(name); it != out.values.end())
@@ -243,12 +251,13 @@ LaunchEnvironment evaluateLaunchEnvironment(const LaunchSpec &spec,
 }
 
 std::vector<LaunchIssue> bindLaunchDefines(LaunchSpec &launch, CompileOptions &options,
-                                           const std::vector<std::string> &kernelNames)
+                                           const std::vector<std::string> &kernelNames,
+                                           const DeviceNames &device)
 {
     options = withKernelNameExpressions(std::move(options), kernelNames);
     if (launch.defines.empty() && !launch.tunerDefines)
         return {};
-    LaunchEnvironment environment = evaluateLaunchEnvironment(launch, options.defines);
+    LaunchEnvironment environment = evaluateLaunchEnvironment(launch, options.defines, device);
     if (!environment.ok())
         return environment.issues;
     std::vector<std::pair<std::string, std::string>> variables;

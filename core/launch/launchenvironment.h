@@ -8,6 +8,7 @@
 #pragma once
 
 #include "compiler/compileoptions.h"
+#include "launch/devicenames.h"
 #include "launch/launchspec.h"
 
 #include <string>
@@ -32,9 +33,11 @@ const std::vector<std::pair<std::string, std::string>> &tunerDefineExpressions()
 
 // Evaluates the environment of `spec`. `compileDefines` are the compile options' defines
 // ("NAME=16", "USE_FAST"): those with a numeric value are visible as names unless a variable
-// or launch define of the same name takes precedence.
+// or launch define of the same name takes precedence. `device`: the device.* names
+// (launch/devicenames.h), likewise below a variable or define of the same name.
 LaunchEnvironment evaluateLaunchEnvironment(const LaunchSpec &spec,
-                                            const std::vector<std::string> &compileDefines = {});
+                                            const std::vector<std::string> &compileDefines = {},
+                                            const DeviceNames &device = {});
 
 // Prepares a launch and its compile options for compiling and running one configuration:
 // the launch defines (and tuner defines) are evaluated and appended to `options.defines` as
@@ -43,7 +46,8 @@ LaunchEnvironment evaluateLaunchEnvironment(const LaunchSpec &spec,
 // (template instantiations) are added. Returns the environment's issues; on issues nothing is
 // changed but the name expressions. Binding a bound launch changes nothing.
 std::vector<LaunchIssue> bindLaunchDefines(LaunchSpec &launch, CompileOptions &options,
-                                           const std::vector<std::string> &kernelNames);
+                                           const std::vector<std::string> &kernelNames,
+                                           const DeviceNames &device = {});
 
 // "TILE" for "TILE=16" and "TILE".
 std::string defineName(const std::string &define);

@@ -153,7 +153,7 @@ constexpr ReferenceKind kReferenceKinds[] = {ReferenceKind::None, ReferenceKind:
 constexpr Reduction kReductions[] = {Reduction::None, Reduction::Sum, Reduction::Min,
                                      Reduction::Max};
 constexpr ToleranceKind kToleranceKinds[] = {ToleranceKind::Absolute, ToleranceKind::Relative,
-                                             ToleranceKind::Ulp};
+                                             ToleranceKind::Ulp, ToleranceKind::AllClose};
 
 const char *argumentKindName(bool isBuffer)
 {
@@ -259,6 +259,11 @@ void from_json(const json &j, BufferInit &init)
 
 void to_json(json &j, const ArgumentSpec &argument)
 {
+    if (argument.isBuffer && !argument.buffer.empty()) {
+        // Bound to a buffer of the sequence: that buffer says the rest.
+        j = json{{"parameter", argument.parameter}, {"buffer", argument.buffer}};
+        return;
+    }
     j = json{{"parameter", argument.parameter},
              {"kind", argumentKindName(argument.isBuffer)},
              {"elementType", argument.elementType}};
@@ -285,9 +290,12 @@ void from_json(const json &j, ArgumentSpec &argument)
                 fail("expected \"buffer\" or \"scalar\", found " + kind->dump());
             }
         });
-    } else if (member(j, "value") && !member(j, "count")) {
+    } else if (member(j, "value") && !member(j, "count") && !member(j, "buffer")) {
         argument.isBuffer = false;
     }
+    readString(j, "buffer", argument.buffer);
+    if (!argument.buffer.empty() && !argument.isBuffer)
+        fail("buffer: a value is not bound to a buffer; leave out \"buffer\" or \"kind\"");
     if (const json *type = member(j, "elementType"))
         inField("elementType", [&] { from_json(*type, argument.elementType); });
     readExpression(j, "count", argument.count);
@@ -329,6 +337,64 @@ bool looksLikeIdentifier(const std::string &name)
     return std::all_of(name.begin(), name.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
     });
+}
+
+void readDimensions(const json &j, const char *key, std::array<std::string, 3> &target)
+{
+    const json *dims = member(j, key);
+    if (!dims)
+        return;
+    inField(key, [&] {
+        if (!dims->is_array() || dims->empty() || dims->size() > 3)
+            fail("expected an array of 1 to 3 expressions (x, y, z), found " +
+                 (dims->is_array() ? std::to_string(dims->size()) + " elements"
+                                   : typeNameOf(*dims)));
+        target = {"1", "1", "1"};
+        for (std::size_t i = 0; i < dims->size(); ++i)
+            inField("[" + std::to_string(i) + "]", [&] { target[i] = expressionText((*dims)[i]); });
+    });
+}
+
+void readArguments(const json &j, std::vector<ArgumentSpec> &arguments)
+{
+    const json *list = member(j, "arguments");
+    if (!list)
+        return;
+    inField("arguments", [&] {
+        if (!list->is_array())
+            fail("expected an array, found " + typeNameOf(*list));
+        arguments.clear();
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            inField("[" + std::to_string(i) + "]", [&] {
+                ArgumentSpec argument;
+                from_json((*list)[i], argument);
+                arguments.push_back(argument);
+            });
+        }
+    });
+}
+
+void to_json(json &j, const KernelStep &step)
+{
+    j = json{
+        {"kernel", step.kernel},
+        {"arguments", step.arguments},
+        {"grid", step.grid},
+        {"block", step.block},
+        {"dynamicSharedBytes", step.dynamicSharedBytes},
+    };
+}
+
+void from_json(const json &j, KernelStep &step)
+{
+    requireObject(j);
+    readString(j, "kernel", step.kernel);
+    if (step.kernel.empty())
+        fail("kernel: a further kernel of the sequence needs its name");
+    readArguments(j, step.arguments);
+    readDimensions(j, "grid", step.grid);
+    readDimensions(j, "block", step.block);
+    readExpression(j, "dynamicSharedBytes", step.dynamicSharedBytes);
 }
 
 json namedExpressions(const std::vector<std::pair<std::string, std::string>> &entries)
@@ -385,6 +451,15 @@ void to_json(json &j, const LaunchSpec &spec)
         j["tunerDefines"] = true;
     if (!spec.globals.empty())
         j["globals"] = spec.globals;
+    if (!spec.then.empty()) {
+        json steps = json::array();
+        for (const KernelStep &step : spec.then) {
+            json entry;
+            to_json(entry, step);
+            steps.push_back(std::move(entry));
+        }
+        j["then"] = std::move(steps);
+    }
 }
 
 void from_json(const json &j, LaunchSpec &spec)
@@ -418,40 +493,27 @@ void from_json(const json &j, LaunchSpec &spec)
             }
         });
     }
-    if (const json *arguments = member(j, "arguments")) {
-        inField("arguments", [&] {
-            if (!arguments->is_array())
-                fail("expected an array, found " + typeNameOf(*arguments));
-            spec.arguments.clear();
-            for (std::size_t i = 0; i < arguments->size(); ++i) {
-                inField("[" + std::to_string(i) + "]", [&] {
-                    ArgumentSpec argument;
-                    from_json((*arguments)[i], argument);
-                    spec.arguments.push_back(argument);
-                });
-            }
-        });
-    }
-    for (const char *key : {"grid", "block"}) {
-        const json *dims = member(j, key);
-        if (!dims)
-            continue;
-        auto &target = std::string_view(key) == "grid" ? spec.grid : spec.block;
-        inField(key, [&] {
-            if (!dims->is_array() || dims->empty() || dims->size() > 3)
-                fail("expected an array of 1 to 3 expressions (x, y, z), found " +
-                     (dims->is_array() ? std::to_string(dims->size()) + " elements"
-                                       : typeNameOf(*dims)));
-            target = {"1", "1", "1"};
-            for (std::size_t i = 0; i < dims->size(); ++i)
-                inField("[" + std::to_string(i) + "]",
-                        [&] { target[i] = expressionText((*dims)[i]); });
-        });
-    }
+    readArguments(j, spec.arguments);
+    readDimensions(j, "grid", spec.grid);
+    readDimensions(j, "block", spec.block);
     readExpression(j, "dynamicSharedBytes", spec.dynamicSharedBytes);
     readNumber(j, "deadlineSeconds", spec.deadlineSeconds);
     if (!(spec.deadlineSeconds > 0) || !std::isfinite(spec.deadlineSeconds))
         fail("deadlineSeconds: must be more than 0, found " + formatNumber(spec.deadlineSeconds));
+    if (const json *steps = member(j, "then")) {
+        inField("then", [&] {
+            if (!steps->is_array())
+                fail("expected an array of kernels, found " + typeNameOf(*steps));
+            spec.then.clear();
+            for (std::size_t i = 0; i < steps->size(); ++i) {
+                inField("[" + std::to_string(i) + "]", [&] {
+                    KernelStep step;
+                    from_json((*steps)[i], step);
+                    spec.then.push_back(std::move(step));
+                });
+            }
+        });
+    }
 }
 
 void to_json(json &j, const VerificationSpec &spec)
@@ -486,7 +548,12 @@ void to_json(json &j, const VerificationSpec &spec)
     if (!spec.mask.empty())
         j["mask"] = spec.mask;
     j["tolerance"] = toleranceKindName(spec.tolerance);
-    j["toleranceValue"] = spec.toleranceValue;
+    if (spec.tolerance == ToleranceKind::AllClose) {
+        j["atol"] = spec.atol;
+        j["rtol"] = spec.rtol;
+    } else {
+        j["toleranceValue"] = spec.toleranceValue;
+    }
 }
 
 void from_json(const json &j, VerificationSpec &spec)
@@ -517,6 +584,57 @@ void from_json(const json &j, VerificationSpec &spec)
     readNumber(j, "toleranceValue", spec.toleranceValue);
     if (!(spec.toleranceValue >= 0) || !std::isfinite(spec.toleranceValue))
         fail("toleranceValue: must be 0 or more, found " + formatNumber(spec.toleranceValue));
+    if (spec.tolerance == ToleranceKind::AllClose) {
+        // numpy's allclose takes both; a check states both rather than rely on its defaults.
+        if (!member(j, "atol") || !member(j, "rtol"))
+            fail("tolerance: allclose needs both \"atol\" and \"rtol\" (|out - ref| <= atol + "
+                 "rtol * |ref|; numpy's defaults are 1e-08 and 1e-05)");
+        if (member(j, "toleranceValue"))
+            fail("toleranceValue: an allclose tolerance takes \"atol\" and \"rtol\" instead");
+    } else {
+        for (const char *key : {"atol", "rtol"}) {
+            if (member(j, key))
+                fail(std::string(key) + ": applies to \"tolerance\": \"allclose\" only");
+        }
+    }
+    readNumber(j, "atol", spec.atol);
+    readNumber(j, "rtol", spec.rtol);
+    for (const auto &[key, value] : {std::pair{"atol", spec.atol}, std::pair{"rtol", spec.rtol}}) {
+        if (!(value >= 0) || !std::isfinite(value))
+            fail(std::string(key) + ": must be 0 or more, found " + formatNumber(value));
+    }
+}
+
+void to_json(json &j, const Verification &verification)
+{
+    if (!verification.listForm && verification.checks.size() <= 1) {
+        j = verification.first();
+        return;
+    }
+    j = json::array();
+    for (const VerificationSpec &check : verification.checks)
+        j.push_back(check);
+}
+
+void from_json(const json &j, Verification &verification)
+{
+    verification = Verification{};
+    if (!j.is_array()) {
+        VerificationSpec check;
+        from_json(j, check);
+        verification = Verification(std::move(check));
+        return;
+    }
+    verification.listForm = true;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        inField("[" + std::to_string(i) + "]", [&] {
+            VerificationSpec check;
+            from_json(j[i], check);
+            if (check.kind == ReferenceKind::None)
+                fail("kind: a list of checks holds checks; leave out one of kind \"none\"");
+            verification.checks.push_back(std::move(check));
+        });
+    }
 }
 
 } // namespace cuwb

@@ -29,6 +29,10 @@ void to_json(nlohmann::json &json, const LaunchSpec &spec);
 void from_json(const nlohmann::json &json, LaunchSpec &spec);
 void to_json(nlohmann::json &json, const VerificationSpec &spec);
 void from_json(const nlohmann::json &json, VerificationSpec &spec);
+// One object for one check or none ({"kind": "none"}), as projects always had it; an array for
+// several checks, or when it was read from one (Verification::listForm).
+void to_json(nlohmann::json &json, const Verification &verification);
+void from_json(const nlohmann::json &json, Verification &verification);
 
 // A signature's parameter as `cuwb compile --json` and `cuwb check --json` list it:
 // name, typeText, pointer, elementType, const, restrict, sizeBytes, ptxSizeBytes, supported,

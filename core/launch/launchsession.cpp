@@ -49,7 +49,7 @@ LaunchSession::Change LaunchSession::chooseKernel(int index)
 }
 
 LaunchSession::Change LaunchSession::setLaunch(const LaunchSpec &spec,
-                                               const VerificationSpec &verification)
+                                               const Verification &verification)
 {
     m_verification = verification;
     m_specsByKernel.clear();
@@ -157,17 +157,44 @@ LaunchSession::Change LaunchSession::adoptSignature()
     m_signature = std::move(signature);
     m_spec = std::move(spec);
     m_specsByKernel[chosen->loweredName] = m_spec;
-    if (change.specChanged && m_verification.kind != ReferenceKind::None &&
-        m_verification.output.empty()) {
+    for (VerificationSpec &check : m_verification.checks) {
+        if (!change.specChanged || !check.output.empty())
+            continue;
         // A check without an output compares the first buffer the kernel may write.
         const auto output = std::find_if(
             m_spec.arguments.begin(), m_spec.arguments.end(), [](const ArgumentSpec &argument) {
                 return argument.isBuffer && argument.role != BufferRole::In;
             });
         if (output != m_spec.arguments.end())
-            m_verification.output = output->parameter;
+            check.output = output->parameter;
     }
     return change;
+}
+
+SequenceKernels LaunchSession::sequenceKernels() const
+{
+    return findSequenceKernels(m_spec, m_kernels, m_ptx, m_source);
+}
+
+KernelStep LaunchSession::newStep(int index) const
+{
+    if (index < 0 || std::size_t(index) >= m_kernels.size())
+        return {};
+    const KernelInfo &chosen = m_kernels[std::size_t(index)];
+    KernelSignature signature;
+    try {
+        signature = parseKernelSignature(m_source, m_ptx, chosen);
+    } catch (const std::exception &error) {
+        signature.error = error.what();
+    }
+    KernelStep step = defaultStep(signature, m_spec);
+    step.kernel = preferredName(m_kernels, chosen);
+    return step;
+}
+
+DeviceNames LaunchSession::deviceNames() const
+{
+    return m_device ? deviceNamesOf(*m_device) : deviceNamesForArch(m_options.arch);
 }
 
 ValidationContext LaunchSession::validationContext() const
@@ -201,33 +228,50 @@ std::vector<LaunchIssue> LaunchSession::validate(const std::vector<LaunchIssue> 
     if (!chosen)
         return {};
     std::vector<LaunchIssue> issues;
+    ResolvedLaunch resolved;
     try {
-        const ResolvedLaunch resolved = resolveLaunch(m_spec, m_signature, m_options.defines);
-        issues = validateLaunch(resolved, chosen->resources, validationContext());
+        const SequenceKernels sequence = sequenceKernels();
+        resolved = resolveLaunch(m_spec, m_signature, m_options.defines, deviceNames(),
+                                 sequence.signatures);
+        const ValidationContext context = validationContext();
+        issues = validateLaunch(resolved, chosen->resources, context);
+        for (LaunchIssue &issue : validateSequence(m_spec, resolved, sequence, context))
+            issues.push_back(std::move(issue));
     } catch (const std::exception &error) {
         issues.push_back({"launch", error.what(), -1});
     }
     issues.insert(issues.end(), globalIssues.begin(), globalIssues.end());
 
-    const VerificationSpec &verification = m_verification;
-    if (verification.kind == ReferenceKind::None)
-        return issues;
-    const auto need = [&](const char *what) { issues.push_back({"verification", what, -1}); };
-    const bool outputKnown = std::any_of(
-        m_spec.arguments.begin(), m_spec.arguments.end(), [&](const ArgumentSpec &argument) {
-            return argument.isBuffer && argument.parameter == verification.output;
-        });
-    if (!outputKnown)
-        need("choose the output buffer to check");
-    if (verification.kind == ReferenceKind::Expression && verification.expression.empty())
-        need("enter the expected value of element i");
-    if (verification.kind == ReferenceKind::Kernel && verification.referenceKernel.empty())
-        need("choose the reference kernel");
-    if (verification.kind == ReferenceKind::File && verification.file.empty())
-        need("choose the reference file");
-    if (verification.kind == ReferenceKind::Aggregate && verification.of.empty() &&
-        verification.expected.empty())
-        need("give the expected value, or an input to compare with");
+    // What each check still needs; its expressions are compiled by `cuwb check` and the worker.
+    const std::vector<ModuleVariable> variables = moduleVariables(m_ptx, m_source);
+    for (std::size_t k = 0; k < m_verification.checks.size(); ++k) {
+        const VerificationSpec &verification = m_verification.checks[k];
+        const std::string field = m_verification.checks.size() == 1
+                                      ? std::string("verification")
+                                      : "verification[" + std::to_string(k) + "]";
+        const auto need = [&](const char *what) { issues.push_back({field, what, -1}); };
+        const bool outputKnown =
+            std::any_of(m_spec.arguments.begin(), m_spec.arguments.end(),
+                        [&](const ArgumentSpec &argument) {
+                            return argument.isBuffer && argument.parameter == verification.output;
+                        }) ||
+            std::any_of(
+                resolved.buffers.begin(), resolved.buffers.end(),
+                [&](const ResolvedBuffer &b) { return b.parameter == verification.output; }) ||
+            std::any_of(variables.begin(), variables.end(),
+                        [&](const ModuleVariable &v) { return v.name == verification.output; });
+        if (!outputKnown)
+            need("choose the output buffer to check");
+        if (verification.kind == ReferenceKind::Expression && verification.expression.empty())
+            need("enter the expected value of element i");
+        if (verification.kind == ReferenceKind::Kernel && verification.referenceKernel.empty())
+            need("choose the reference kernel");
+        if (verification.kind == ReferenceKind::File && verification.file.empty())
+            need("choose the reference file");
+        if (verification.kind == ReferenceKind::Aggregate && verification.of.empty() &&
+            verification.expected.empty())
+            need("give the expected value, or an input to compare with");
+    }
     return issues;
 }
 

@@ -8,6 +8,8 @@
 #include "compiler/compileresult.h"
 #include "device/deviceinfo.h"
 #include "kernel/kernelsignature.h"
+#include "launch/devicenames.h"
+#include "launch/launchsequence.h"
 #include "launch/launchspec.h"
 #include "launch/launchvalidation.h"
 #include "launch/verificationspec.h"
@@ -43,10 +45,10 @@ public:
     Change chooseKernel(int index);
     // A project's launch and verification: applied now when the module has its kernel (or
     // the spec names none), else kept until a module that has it arrives.
-    Change setLaunch(const LaunchSpec &spec, const VerificationSpec &verification);
+    Change setLaunch(const LaunchSpec &spec, const Verification &verification);
     // The user edited the launch of the chosen kernel.
     void setSpec(const LaunchSpec &spec);
-    void setVerification(const VerificationSpec &verification) { m_verification = verification; }
+    void setVerification(const Verification &verification) { m_verification = verification; }
     void setDevice(const std::optional<DeviceInfo> &device,
                    std::optional<std::uint64_t> freeMemoryBytes);
 
@@ -62,7 +64,17 @@ public:
 
     [[nodiscard]] const KernelSignature &signature() const { return m_signature; }
     [[nodiscard]] const LaunchSpec &spec() const { return m_spec; }
-    [[nodiscard]] const VerificationSpec &verification() const { return m_verification; }
+    [[nodiscard]] const Verification &verification() const { return m_verification; }
+    // The further kernels of the launch's sequence as the module has them (their signatures for
+    // the steps' argument tables); empty without a module.
+    [[nodiscard]] SequenceKernels sequenceKernels() const;
+    // A new further kernel for the sequence: `kernels()[index]` with its pointers bound to the
+    // sequence's buffers of the same name (else a new output buffer), its scalars set from the
+    // launch's names (launch/launchsequence.h, defaultStep).
+    [[nodiscard]] KernelStep newStep(int index) const;
+    // The device.* names the launch's expressions see: the device's, else the catalogue's for
+    // the target architecture; `source` says which.
+    [[nodiscard]] DeviceNames deviceNames() const;
     // The launch as set up: the project's, until a module has adopted it.
     [[nodiscard]] LaunchSpec launchForCompile() const;
 
@@ -97,7 +109,7 @@ private:
 
     KernelSignature m_signature;
     LaunchSpec m_spec;
-    VerificationSpec m_verification;
+    Verification m_verification;
     std::map<std::string, LaunchSpec> m_specsByKernel; // what the user set up, per kernel
     std::optional<LaunchSpec> m_pendingSpec;           // a project's, until its kernel exists
     std::optional<DeviceInfo> m_device;

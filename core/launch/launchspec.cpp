@@ -318,11 +318,15 @@ class Resolver
 {
 public:
     Resolver(const LaunchSpec &spec, const KernelSignature &signature,
-             const std::vector<std::string> &compileDefines, ResolvedLaunch &out)
+             const std::vector<std::string> &compileDefines, const DeviceNames &device,
+             const std::vector<KernelSignature> &stepSignatures, ResolvedLaunch &out)
         : m_spec(spec)
         , m_signature(signature)
         , m_compileDefines(compileDefines)
+        , m_device(device)
+        , m_stepSignatures(stepSignatures)
         , m_out(out)
+        , m_names(&out.variables)
     {}
 
     void run()
@@ -331,7 +335,8 @@ public:
             issue("kernel", m_signature.error);
             return;
         }
-        LaunchEnvironment environment = evaluateLaunchEnvironment(m_spec, m_compileDefines);
+        LaunchEnvironment environment =
+            evaluateLaunchEnvironment(m_spec, m_compileDefines, m_device);
         m_out.variables = std::move(environment.values);
         // A variable or define that fails would only be repeated as "unknown variable" below.
         bool namesFailed = false;
@@ -381,6 +386,11 @@ public:
             }
         }
         resolveArguments();
+        if (!m_spec.then.empty() && m_stepSignatures.size() == m_spec.then.size()) {
+            for (std::size_t k = 0; k < m_spec.then.size(); ++k)
+                resolveStep(k);
+        }
+        resolveCopies();
     }
 
 private:
@@ -391,9 +401,9 @@ private:
 
     std::optional<double> evaluate(const std::string &field, const std::string &expression)
     {
-        const ExpressionValue value = evaluateExpression(expression, m_out.variables);
+        const ExpressionValue value = evaluateExpression(expression, *m_names);
         if (!value.ok()) {
-            issue(field, value.error->message, value.error->position);
+            issue(field, explainExpressionError(*value.error, m_device), value.error->position);
             return std::nullopt;
         }
         return value.value;
@@ -448,7 +458,6 @@ private:
 
     void resolveArguments()
     {
-        std::vector<const ArgumentSpec *> bufferSpecs;
         for (const KernelParameter &parameter : m_signature.parameters) {
             const std::string field = "argument " + parameter.name;
             const ArgumentSpec *argument = argumentFor(parameter.name);
@@ -467,10 +476,13 @@ private:
                     issue(field, "no argument is given for this pointer parameter");
                 } else if (!argument->isBuffer) {
                     issue(field, "the parameter is a pointer; it needs a buffer, not a value");
+                } else if (!argument->buffer.empty()) {
+                    issue(field, "the first kernel's buffers are its own; \"buffer\" binds a "
+                                 "parameter of a later kernel of the sequence to one of them");
                 } else {
                     resolveBuffer(*argument, field, buffer);
                 }
-                bufferSpecs.push_back(argument && argument->isBuffer ? argument : nullptr);
+                m_declared.push_back(argument && argument->isBuffer && argument->buffer.empty());
                 m_out.buffers.push_back(std::move(buffer));
             } else {
                 m_out.parameterSlots.push_back(-int(m_out.scalars.size()) - 1);
@@ -511,10 +523,15 @@ private:
                 issue("argument " + argument.parameter,
                       "the kernel has no parameter named '" + argument.parameter + "'");
         }
-        // Copies refer to other buffers by name; resolve them once all are known.
+    }
+
+    // Copies refer to other buffers by name; resolved once all are known, those a further
+    // kernel of a sequence declares included.
+    void resolveCopies()
+    {
         for (std::size_t i = 0; i < m_out.buffers.size(); ++i) {
             ResolvedBuffer &buffer = m_out.buffers[i];
-            if (!bufferSpecs[i] || buffer.init.kind != InitKind::CopyOf)
+            if (!m_declared[i] || buffer.init.kind != InitKind::CopyOf)
                 continue;
             const std::string field = "argument " + buffer.parameter + ": init";
             const auto source = std::find_if(
@@ -636,8 +653,163 @@ private:
 
     const LaunchSpec &m_spec;
     const KernelSignature &m_signature;
+    // A further kernel of the sequence: its block with the launch's names, its grid with its
+    // own block, then its scalars, new buffers and shared memory with its own block and grid.
+    void resolveStep(std::size_t index)
+    {
+        const KernelStep &step = m_spec.then[index];
+        const KernelSignature &signature = m_stepSignatures[index];
+        const std::string prefix = stepField(m_spec, index);
+        ResolvedStep resolved;
+        resolved.kernel = step.kernel;
+        if (!signature.error.empty()) {
+            issue(prefix + ": kernel", signature.error);
+            m_out.steps.push_back(std::move(resolved));
+            return;
+        }
+        Variables names = m_out.variables;
+        m_names = &names;
+        static const char *const kAxes[] = {"x", "y", "z"};
+        bool dimensionsOk = true;
+        for (const char *dimension : {"block", "grid"}) {
+            const bool isBlock = dimension[0] == 'b';
+            std::array<std::uint64_t, 3> values{1, 1, 1};
+            for (std::size_t axis = 0; axis < 3; ++axis) {
+                const std::string field = prefix + ": " + dimension + "." + kAxes[axis];
+                const std::string &expression = isBlock ? step.block[axis] : step.grid[axis];
+                if (const auto value = count(field, expression))
+                    values[axis] = *value;
+                else
+                    dimensionsOk = false;
+            }
+            // From here on the dimension is the step's own.
+            for (std::size_t axis = 0; axis < 3; ++axis)
+                names[std::string(dimension) + "." + kAxes[axis]] = double(values[axis]);
+            (isBlock ? resolved.block : resolved.grid) = values;
+            if (!dimensionsOk)
+                break; // the grid follows the block; its errors would mislead
+        }
+        if (dimensionsOk) {
+            const std::string field = prefix + ": dynamic shared memory";
+            if (const auto value = evaluate(field, step.dynamicSharedBytes)) {
+                if (*value < 0 || *value != std::trunc(*value) ||
+                    *value >= 18446744073709551615.0) {
+                    issue(field, "is " + formatNumber(*value) +
+                                     "; it must be a whole number of bytes, 0 or more");
+                } else {
+                    resolved.dynamicSharedBytes = std::uint64_t(*value);
+                }
+            }
+        }
+        for (const KernelParameter &parameter : signature.parameters) {
+            const std::string field = prefix + ": argument " + parameter.name;
+            const auto argument =
+                std::find_if(step.arguments.begin(), step.arguments.end(),
+                             [&](const ArgumentSpec &a) { return a.parameter == parameter.name; });
+            const bool given = argument != step.arguments.end();
+            if (!parameter.supported) {
+                issue(field,
+                      parameter.unsupportedReason.empty()
+                          ? std::string("this parameter cannot be driven from CUDA Workbench")
+                          : parameter.unsupportedReason);
+            }
+            if (parameter.isPointer) {
+                resolved.parameterSlots.push_back(
+                    bufferFor(given ? &*argument : nullptr, parameter, field));
+                continue;
+            }
+            resolved.parameterSlots.push_back(-int(resolved.scalars.size()) - 1);
+            ResolvedScalar scalar;
+            scalar.parameter = parameter.name;
+            scalar.elementType = parameter.elementType;
+            if (!given) {
+                issue(field, "no value is given for this parameter");
+            } else if (argument->isBuffer) {
+                issue(field, "the parameter is a " + parameter.elementType.name() +
+                                 " value, not a pointer; it needs a value, not a buffer");
+            } else if (parameter.supported) {
+                resolveScalar(*argument, parameter, field, scalar);
+            }
+            resolved.scalars.push_back(std::move(scalar));
+        }
+        for (const ArgumentSpec &argument : step.arguments) {
+            const bool known =
+                std::any_of(signature.parameters.begin(), signature.parameters.end(),
+                            [&](const KernelParameter &p) { return p.name == argument.parameter; });
+            if (!known)
+                issue(prefix + ": argument " + argument.parameter,
+                      "the kernel `" + step.kernel + "` has no parameter named '" +
+                          argument.parameter + "'");
+        }
+        m_names = &m_out.variables;
+        m_out.steps.push_back(std::move(resolved));
+    }
+
+    // The buffer a further kernel's pointer parameter gets: the one it names in "buffer", or a
+    // new one it declares; its index among the buffers, or -1 (with the issue) when none.
+    int bufferFor(const ArgumentSpec *argument, const KernelParameter &parameter,
+                  const std::string &field)
+    {
+        const auto named = [&](const std::string &name) {
+            const auto found =
+                std::find_if(m_out.buffers.begin(), m_out.buffers.end(),
+                             [&](const ResolvedBuffer &b) { return b.parameter == name; });
+            return found == m_out.buffers.end() ? -1 : int(found - m_out.buffers.begin());
+        };
+        if (!argument) {
+            issue(field, "no buffer is given for this pointer parameter (name one of the "
+                         "sequence's buffers in \"buffer\": " +
+                             bufferNames() + ")");
+            return -1;
+        }
+        if (!argument->isBuffer) {
+            issue(field, "the parameter is a pointer; it needs a buffer, not a value");
+            return -1;
+        }
+        if (!argument->buffer.empty()) {
+            const int index = named(argument->buffer);
+            if (index < 0) {
+                issue(field, "there is no buffer named '" + argument->buffer +
+                                 "' before this kernel (the sequence's buffers: " + bufferNames() +
+                                 ")");
+                return -1;
+            }
+            const ResolvedBuffer &buffer = m_out.buffers[std::size_t(index)];
+            if (parameter.elementTypeKnown && buffer.elementType.scalar != ScalarKind::Bool &&
+                parameter.elementType.scalar != buffer.elementType.scalar) {
+                issue(field, "points to " + parameter.elementType.name() + ", but the buffer `" +
+                                 buffer.parameter + "` holds " + buffer.elementType.name());
+            }
+            return index;
+        }
+        if (named(argument->parameter) >= 0) {
+            issue(field, "declares a buffer `" + argument->parameter +
+                             "`, which the sequence has already; bind it with \"buffer\": \"" +
+                             argument->parameter + "\"");
+            return -1;
+        }
+        ResolvedBuffer buffer;
+        buffer.parameter = argument->parameter;
+        resolveBuffer(*argument, field, buffer);
+        m_declared.push_back(true);
+        m_out.buffers.push_back(std::move(buffer));
+        return int(m_out.buffers.size()) - 1;
+    }
+
+    std::string bufferNames() const
+    {
+        std::string names;
+        for (const ResolvedBuffer &buffer : m_out.buffers)
+            names += (names.empty() ? "" : ", ") + buffer.parameter;
+        return names.empty() ? std::string("none") : names;
+    }
+
     const std::vector<std::string> &m_compileDefines;
+    const DeviceNames &m_device;
+    const std::vector<KernelSignature> &m_stepSignatures;
     ResolvedLaunch &m_out;
+    const Variables *m_names;     // what expressions see: the launch's, or a further kernel's
+    std::vector<bool> m_declared; // per buffer: declared by an argument (not bound to another)
 };
 
 } // namespace
@@ -655,11 +827,21 @@ std::string joinIssues(const std::vector<LaunchIssue> &issues)
 }
 
 ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature,
-                             const std::vector<std::string> &compileDefines)
+                             const std::vector<std::string> &compileDefines,
+                             const DeviceNames &device,
+                             const std::vector<KernelSignature> &stepSignatures)
 {
     ResolvedLaunch resolved;
-    Resolver(spec, signature, compileDefines, resolved).run();
+    Resolver(spec, signature, compileDefines, device, stepSignatures, resolved).run();
     return resolved;
+}
+
+std::string stepField(const LaunchSpec &spec, std::size_t step)
+{
+    std::string field = "then[" + std::to_string(step) + "]";
+    if (step < spec.then.size() && !spec.then[step].kernel.empty())
+        field += " (" + spec.then[step].kernel + ")";
+    return field;
 }
 
 } // namespace cuwb

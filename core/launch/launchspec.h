@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kernel/elementtype.h"
+#include "launch/devicenames.h"
 #include "launch/expression.h"
 
 #include <array>
@@ -43,6 +44,11 @@ struct ArgumentSpec
 {
     std::string parameter; // the kernel parameter's name
     bool isBuffer = true;
+    // A later kernel of a sequence (LaunchSpec::then): the name of the sequence's buffer this
+    // pointer parameter gets, declared by an earlier argument (the first kernel's, or a later
+    // kernel's new buffer); the buffer fields below are then not used. Empty: the argument
+    // declares a buffer of its own, named by `parameter`.
+    std::string buffer;
     // Buffers
     ElementType elementType;
     std::string count = "N"; // element-count expression
@@ -64,6 +70,20 @@ struct GlobalSpec
     bool operator==(const GlobalSpec &) const = default;
 };
 
+// A further kernel of a launch sequence: launched after the launch's own kernel and the steps
+// before it, from the same module, on the sequence's buffers (docs/projects.md, "then"). Its
+// block is evaluated with the launch's names (block and grid there are the first kernel's),
+// its grid with `block` its own, its scalars and shared memory with both its own.
+struct KernelStep
+{
+    std::string kernel;                  // named as LaunchSpec::kernel is
+    std::vector<ArgumentSpec> arguments; // by parameter: a buffer (bound or new) or a value
+    std::array<std::string, 3> grid{"1", "1", "1"};
+    std::array<std::string, 3> block{"256", "1", "1"};
+    std::string dynamicSharedBytes = "0";
+    bool operator==(const KernelStep &) const = default;
+};
+
 struct LaunchSpec
 {
     // The kernel as the user writes it: "vector_add", "ns::scale", "scale(float*, int)",
@@ -81,7 +101,10 @@ struct LaunchSpec
     std::array<std::string, 3> grid{"ceil(N / block.x)", "1", "1"};
     std::array<std::string, 3> block{"256", "1", "1"};
     std::string dynamicSharedBytes = "0";
-    double deadlineSeconds = 10.0;
+    double deadlineSeconds = 10.0; // each kernel of a sequence has this deadline
+    // The kernels launched after `kernel`, in order, sharing its buffers by name; timed as a
+    // whole and each, verified after the last. Empty: one kernel.
+    std::vector<KernelStep> then;
     bool operator==(const LaunchSpec &) const = default;
 };
 
@@ -112,6 +135,18 @@ struct ResolvedScalar
     std::vector<unsigned char> bytes; // the value encoded as the parameter's type
 };
 
+// A further kernel of the sequence, resolved (LaunchSpec::then[k]).
+struct ResolvedStep
+{
+    std::string kernel;                  // as the user wrote it
+    std::vector<ResolvedScalar> scalars; // in parameter order among scalars
+    // Per parameter: an index into ResolvedLaunch::buffers, or -(scalar index + 1).
+    std::vector<int> parameterSlots;
+    std::array<std::uint64_t, 3> grid{1, 1, 1};
+    std::array<std::uint64_t, 3> block{1, 1, 1};
+    std::uint64_t dynamicSharedBytes = 0;
+};
+
 struct LaunchIssue
 {
     std::string field;   // "block.x", "argument a: count", "variables: N", "shared memory"
@@ -121,14 +156,18 @@ struct LaunchIssue
 
 struct ResolvedLaunch
 {
-    Variables variables;                 // includes N..., and block.x/y/z, grid.x/y/z once known
-    std::vector<ResolvedBuffer> buffers; // in parameter order among pointers
+    Variables variables; // includes N..., and block.x/y/z, grid.x/y/z once known
+    // In parameter order among the first kernel's pointers, then the buffers the further
+    // kernels of a sequence declare, in order.
+    std::vector<ResolvedBuffer> buffers;
     std::vector<ResolvedScalar> scalars; // in parameter order among scalars
     std::vector<int> parameterSlots;     // per parameter: buffer index, or -(scalar index + 1)
     std::vector<ResolvedBuffer> globals; // module variables to initialise (role In)
     std::array<std::uint64_t, 3> grid{1, 1, 1};
     std::array<std::uint64_t, 3> block{1, 1, 1};
     std::uint64_t dynamicSharedBytes = 0;
+    // The further kernels of a sequence; resolved only when their signatures were given.
+    std::vector<ResolvedStep> steps;
     std::vector<LaunchIssue> issues; // evaluation errors; empty when resolved
     [[nodiscard]] bool ok() const { return issues.empty(); }
     [[nodiscard]] std::uint64_t totalBufferBytes() const;
@@ -151,7 +190,15 @@ std::optional<std::string> encodeScalar(const ElementType &type, double value,
 std::string joinIssues(const std::vector<LaunchIssue> &issues);
 
 // `compileDefines`: the compile options' defines; numeric ones are names expressions may use.
+// `device`: the device.* names (launch/devicenames.h). `stepSignatures`: one per kernel of
+// spec.then (launch/launchsequence.h finds them); the steps are resolved only when there are as
+// many as steps, else `steps` stays empty (a host check of the first kernel alone).
 ResolvedLaunch resolveLaunch(const LaunchSpec &spec, const KernelSignature &signature,
-                             const std::vector<std::string> &compileDefines = {});
+                             const std::vector<std::string> &compileDefines = {},
+                             const DeviceNames &device = {},
+                             const std::vector<KernelSignature> &stepSignatures = {});
+
+// "then[0] (finish)": how the issues of a further kernel name it.
+std::string stepField(const LaunchSpec &spec, std::size_t step);
 
 } // namespace cuwb

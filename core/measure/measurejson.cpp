@@ -402,6 +402,25 @@ void to_json(json &json, const Measurement &measurement)
             {"throttled", measurement.throttled},
             {"provenance", measurement.provenance},
             {"phases", measurement.phases}};
+    // Written only for a sequence, so a measurement of one kernel keeps its shape.
+    if (!measurement.kernels.empty())
+        json["kernels"] = measurement.kernels;
+}
+
+void to_json(json &json, const KernelSamples &kernel)
+{
+    json = {{"kernel", kernel.kernel},
+            {"samplesNs", kernel.samplesNs},
+            {"statistics", kernel.statistics}};
+}
+
+void from_json(const json &json, KernelSamples &kernel)
+{
+    requireObject(json);
+    kernel = KernelSamples{};
+    read(json, "kernel", kernel.kernel);
+    read(json, "samplesNs", kernel.samplesNs);
+    read(json, "statistics", kernel.statistics);
 }
 
 void from_json(const json &json, Measurement &measurement)
@@ -426,6 +445,7 @@ void from_json(const json &json, Measurement &measurement)
     read(json, "throttled", measurement.throttled);
     read(json, "provenance", measurement.provenance);
     read(json, "phases", measurement.phases);
+    read(json, "kernels", measurement.kernels);
 }
 
 } // namespace cuwb

@@ -28,6 +28,8 @@ void from_json(const nlohmann::json &json, MeasureSpec &spec);
 // MetricsResult, for the worker's metrics reply; every field, values by metric name.
 void to_json(nlohmann::json &json, const MetricsResult &result);
 void from_json(const nlohmann::json &json, MetricsResult &result);
+void to_json(nlohmann::json &json, const KernelSamples &kernel);
+void from_json(const nlohmann::json &json, KernelSamples &kernel);
 void to_json(nlohmann::json &json, const SampleStatistics &statistics);
 void from_json(const nlohmann::json &json, SampleStatistics &statistics);
 void to_json(nlohmann::json &json, const StopDecision &decision);

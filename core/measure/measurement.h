@@ -166,6 +166,16 @@ struct MeasurementPhases
     bool operator==(const MeasurementPhases &) const = default;
 };
 
+// One kernel of a launch sequence in a measurement: its part of every sample, timed by the
+// same source as the whole.
+struct KernelSamples
+{
+    std::string kernel;            // as the project names it
+    std::vector<double> samplesNs; // parallel to Measurement::samplesNs
+    SampleStatistics statistics;
+    bool operator==(const KernelSamples &) const = default;
+};
+
 struct Measurement
 {
     SampleSettings settings;
@@ -190,6 +200,11 @@ struct Measurement
     bool throttled = false;
     Provenance provenance;
     MeasurementPhases phases;
+    // A launch sequence (docs/projects.md, "then"): each kernel's samples, the first kernel's
+    // first. A sample of the whole (samplesNs) is then the sum of its kernels' times (CUPTI,
+    // the profiler), or the span from the first kernel's start to the last one's end (events).
+    // Empty for one kernel.
+    std::vector<KernelSamples> kernels;
     bool operator==(const Measurement &) const = default;
 };
 

@@ -264,7 +264,15 @@ std::optional<std::string> listOverLimit(const Project &project)
          "include folders", "a project"},
         {"compileOptions.nameExpressions", options.nameExpressions.size(), kMaxProjectListEntries,
          "name expressions", "a project"},
+        {"verification", project.verification.checks.size(), kMaxVerificationChecks, "checks",
+         "a project"},
+        {"launch.then", launch.then.size(), kMaxSequenceKernels, "further kernels", "a sequence"},
     };
+    for (std::size_t i = 0; i < launch.then.size(); ++i) {
+        lists.push_back({"launch.then[" + std::to_string(i) + "].arguments",
+                         launch.then[i].arguments.size(), kMaxProjectListEntries, "arguments",
+                         "a kernel"});
+    }
     if (project.sweep) {
         const SweepSpec &sweep = *project.sweep;
         lists.push_back({"sweep.axes", sweep.axes.size(), kMaxSweepAxes, "axes", "a sweep"});
@@ -414,17 +422,35 @@ ProjectLoad parseProject(std::string_view text)
             from_json(*launch, project.launch);
             keepUnknown(*launch, "launch",
                         {"kernel", "variables", "defines", "tunerDefines", "globals", "arguments",
-                         "grid", "block", "dynamicSharedBytes", "deadlineSeconds"},
+                         "grid", "block", "dynamicSharedBytes", "deadlineSeconds", "then"},
                         project.unknownFields);
         }
         field = "verification";
         if (const auto verification = document.find("verification");
             verification != document.end()) {
             from_json(*verification, project.verification);
-            keepUnknown(*verification, "verification",
-                        {"kind", "output", "expression", "referenceKernel", "file", "reduce", "of",
-                         "expected", "count", "mask", "tolerance", "toleranceValue"},
-                        project.unknownFields);
+            const auto keep = [](const json &check, json &unknown) {
+                keepUnknown(check, "verification",
+                            {"kind", "output", "expression", "referenceKernel", "file", "reduce",
+                             "of", "expected", "count", "mask", "tolerance", "toleranceValue",
+                             "atol", "rtol"},
+                            unknown);
+            };
+            if (verification->is_array()) {
+                // A list's unknown fields are kept per check, by position.
+                json perCheck = json::array();
+                bool any = false;
+                for (const json &check : *verification) {
+                    json unknown = json::object();
+                    keep(check, unknown);
+                    any = any || !unknown.empty();
+                    perCheck.push_back(unknown.empty() ? json::object() : unknown["verification"]);
+                }
+                if (any)
+                    project.unknownFields["verification"] = perCheck;
+            } else {
+                keep(*verification, project.unknownFields);
+            }
         }
         field = "measure";
         if (const auto measure = document.find("measure"); measure != document.end()) {
@@ -524,8 +550,20 @@ std::string serializeProject(const Project &project)
         if (std::string_view(section) == "sweep" && !project.sweep)
             continue; // the sweep was removed, and what it kept goes with it
         for (const auto &[key, value] : unknown->items()) {
-            if (!document[section].contains(key))
+            if (document[section].is_object() && !document[section].contains(key))
                 document[section][key] = value;
+        }
+    }
+    // The unknown fields of a list of checks, by position, while the list has that check.
+    const auto unknownChecks = project.unknownFields.find("verification");
+    json &checks = document["verification"];
+    if (unknownChecks != project.unknownFields.end() && unknownChecks->is_array() &&
+        checks.is_array()) {
+        for (std::size_t i = 0; i < std::min(checks.size(), unknownChecks->size()); ++i) {
+            for (const auto &[key, value] : (*unknownChecks)[i].items()) {
+                if (checks[i].is_object() && !checks[i].contains(key))
+                    checks[i][key] = value;
+            }
         }
     }
     return document.dump(2) + "\n";
@@ -597,8 +635,17 @@ void resolveProjectPaths(Project &project, const std::string &projectPath)
         if (global.init.kind == InitKind::File)
             resolve(global.init.file);
     }
-    if (project.verification.kind == ReferenceKind::File)
-        resolve(project.verification.file);
+    for (KernelStep &step : project.launch.then) {
+        for (ArgumentSpec &argument : step.arguments) {
+            if (argument.isBuffer && argument.buffer.empty() &&
+                argument.init.kind == InitKind::File)
+                resolve(argument.init.file);
+        }
+    }
+    for (VerificationSpec &check : project.verification.checks) {
+        if (check.kind == ReferenceKind::File)
+            resolve(check.file);
+    }
 
     std::string sourceFolder = folder.string();
     if (!project.sourcePath.empty()) {

@@ -33,6 +33,11 @@ inline constexpr std::size_t kMaxProjectListEntries = 1000;
 // kMaxSweepPoints points. More than a dozen axes of two values is past the points limit
 // already. (The values of a list axis are limited by kMaxSweepPoints.)
 inline constexpr std::size_t kMaxSweepAxes = 32;
+// A project's checks, and the further kernels of a launch sequence: each check compiles and
+// runs its own reference at every run, each kernel is launched and timed at every sample; real
+// projects have a handful (one public collection checks four outputs).
+inline constexpr std::size_t kMaxVerificationChecks = 64;
+inline constexpr std::size_t kMaxSequenceKernels = 64;
 inline constexpr std::size_t kMaxSweepConstraints = 100;
 
 struct Project
@@ -42,7 +47,7 @@ struct Project
     std::string inlineSource; // used when sourcePath is empty
     CompileOptions options;
     LaunchSpec launch;
-    VerificationSpec verification;
+    Verification verification; // any number of checks; none: not verified
     // How to measure: sample settings, bytes and FLOP expressions. Written only when it differs
     // from the defaults, so projects that never set it stay as they were.
     MeasureSpec measure;

@@ -1,10 +1,9 @@
 // ElementKernel: a verification expression made into a kernel that writes one value per element
-// before the launch: out[i] = (T)(EXPR) for an expression reference, out[i] = EXPR ? 1 : 0 for a
-// mask. Every buffer of the launch is bound by its name (read-only) and the launch's numbers
-// (scalar arguments, variables) are kernel parameters, so one compile serves every
-// configuration of a sweep; an expression that needs them as constant expressions is compiled
-// again with constexpr constants. Compiled by the runner's compiler for the device's
-// architecture and run on its stream, within the launch's deadline. Used by Reference.
+// before the launch (out[i] = (T)(EXPR) for an expression reference, out[i] = EXPR ? 1 : 0 for a
+// mask; the source is elementsource.h's, which `cuwb check` compiles too), compiled by the
+// runner's compiler for the device's architecture and run on its stream, within the launch's
+// deadline, on the launch's buffers and the module's globals as the launch set them. Used by
+// Reference.
 #pragma once
 
 #include "cuda/devicememory.h"
@@ -20,7 +19,7 @@ struct Prepared;
 struct RunnerState;
 
 // One element-wise kernel of the verification: `expression` written to `target` for
-// every i < count (see elementKernelSource).
+// every i < count (see elementSource()).
 struct ElementKernel
 {
     const std::string &expression;

@@ -234,40 +234,53 @@ __device__ i64 orderedBits(const void *p, u64 j, int kind)
     }
 }
 
-// tolerance: 0 abs, 1 rel, 2 ULP. Per block: mismatches, max error, its index; firstFrom
-// gets the smallest mismatching index >= from (atomicMin).
+// tolerance: 0 abs, 1 rel, 2 ULP, 3 allclose (|a - e| <= bound + rtol * |e|, the error as a
+// multiple of that allowance). Per block: mismatches, max error and its index, and the largest
+// absolute error and relative error (over references not 0) with their indices, whatever the
+// tolerance; firstFrom gets the smallest mismatching index >= from (atomicMin).
 extern "C" __global__ void cuwb_compare(const void *actual, const void *expected, u64 n, int kind,
-                                        int tolerance, double bound, u64 from, double *partialError,
-                                        u64 *partialIndex, u64 *partialCount, u64 *firstFrom,
-                                        const unsigned char *mask, u64 lanes)
+                                        int tolerance, double bound, double rtol, u64 from,
+                                        double *partialError, u64 *partialIndex, u64 *partialCount,
+                                        u64 *firstFrom, const unsigned char *mask, u64 lanes)
 {
     __shared__ double se[256];
     __shared__ u64 si[256];
     __shared__ u64 sc[256];
+    __shared__ double sa[256];
+    __shared__ u64 sai[256];
+    __shared__ double sr[256];
+    __shared__ u64 sri[256];
     const bool floating = kind == K_F16 || kind == K_BF16 || kind == K_F32 || kind == K_F64;
-    double worst = -1.0;
-    u64 worstIndex = 0, count = 0, first = ~0ull;
+    double worst = -1.0, worstAbs = -1.0, worstRel = -1.0;
+    u64 worstIndex = 0, worstAbsIndex = 0, worstRelIndex = 0, count = 0, first = ~0ull;
     GRID_STRIDE(j, n) {
         if (mask && !mask[j / lanes]) continue;
         const double a = loadScalar(actual, j, kind);
         const double e = loadScalar(expected, j, kind);
-        double error;
+        double error, absError, relError;
         if (isnan(a) || isnan(e)) {
-            error = (isnan(a) && isnan(e)) ? 0.0 : INF;
+            error = absError = relError = (isnan(a) && isnan(e)) ? 0.0 : INF;
         } else if (a == e) {
-            error = 0.0;
+            error = absError = relError = 0.0;
         } else if (isinf(a) || isinf(e)) {
-            error = INF;
-        } else if (tolerance == 0) {
-            error = fabs(a - e);
-        } else if (tolerance == 1) {
-            error = fabs(a - e) / fabs(e);
-        } else if (floating) {
-            error = fabs((double)orderedBits(actual, j, kind) - (double)orderedBits(expected, j, kind));
+            error = absError = relError = INF;
         } else {
-            error = fabs(a - e);
+            absError = fabs(a - e);
+            relError = e != 0.0 ? absError / fabs(e) : -1.0;
+            if (tolerance == 0) {
+                error = absError;
+            } else if (tolerance == 1) {
+                error = absError / fabs(e);
+            } else if (tolerance == 3) {
+                const double allowed = bound + rtol * fabs(e);
+                error = allowed > 0.0 ? absError / allowed : INF;
+            } else if (floating) {
+                error = fabs((double)orderedBits(actual, j, kind) - (double)orderedBits(expected, j, kind));
+            } else {
+                error = absError;
+            }
         }
-        if (error > bound) {
+        if (tolerance == 3 ? error > 1.0 : error > bound) {
             ++count;
             if (j >= from) first = min(first, j);
         }
@@ -275,10 +288,19 @@ extern "C" __global__ void cuwb_compare(const void *actual, const void *expected
             worst = error;
             worstIndex = j;
         }
+        if (absError > worstAbs) {
+            worstAbs = absError;
+            worstAbsIndex = j;
+        }
+        if (relError > worstRel) {
+            worstRel = relError;
+            worstRelIndex = j;
+        }
     }
     if (first != ~0ull) atomicMin(firstFrom, first);
     const unsigned t = threadIdx.x;
     se[t] = worst; si[t] = worstIndex; sc[t] = count;
+    sa[t] = worstAbs; sai[t] = worstAbsIndex; sr[t] = worstRel; sri[t] = worstRelIndex;
     __syncthreads();
     for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
         if (t < half) {
@@ -286,14 +308,27 @@ extern "C" __global__ void cuwb_compare(const void *actual, const void *expected
                 se[t] = se[t + half];
                 si[t] = si[t + half];
             }
+            if (sa[t + half] > sa[t] || (sa[t + half] == sa[t] && sai[t + half] < sai[t])) {
+                sa[t] = sa[t + half];
+                sai[t] = sai[t + half];
+            }
+            if (sr[t + half] > sr[t] || (sr[t + half] == sr[t] && sri[t + half] < sri[t])) {
+                sr[t] = sr[t + half];
+                sri[t] = sri[t + half];
+            }
             sc[t] += sc[t + half];
         }
         __syncthreads();
     }
     if (t == 0) {
-        partialError[blockIdx.x] = se[0];
-        partialIndex[blockIdx.x] = si[0];
-        partialCount[blockIdx.x] = sc[0];
+        const unsigned b = blockIdx.x;
+        partialError[b * 3] = se[0];
+        partialError[b * 3 + 1] = sa[0];
+        partialError[b * 3 + 2] = sr[0];
+        partialIndex[b * 3] = si[0];
+        partialIndex[b * 3 + 1] = sai[0];
+        partialIndex[b * 3 + 2] = sri[0];
+        partialCount[b] = sc[0];
     }
 }
 
@@ -412,6 +447,11 @@ struct Params
 };
 
 } // namespace
+
+const char *helperKernelSource()
+{
+    return kHelperSource;
+}
 
 std::uint64_t poisonPattern(ScalarKind kind)
 {
@@ -584,16 +624,17 @@ ScalarStats GpuHelpers::stats(DevicePointer pointer, std::uint64_t scalars, Scal
 
 CompareSummary GpuHelpers::compare(DevicePointer actual, DevicePointer expected,
                                    std::uint64_t scalars, ScalarKind kind, int tolerance,
-                                   double bound, std::uint64_t fromScalar, const Stream &stream,
-                                   DevicePointer mask, std::uint64_t lanes) const
+                                   double bound, double rtol, std::uint64_t fromScalar,
+                                   const Stream &stream, DevicePointer mask,
+                                   std::uint64_t lanes) const
 {
     CompareSummary summary;
     if (scalars == 0) {
         return summary;
     }
     const unsigned blocks = blocksFor(scalars);
-    DeviceBuffer errors(blocks * sizeof(double));
-    DeviceBuffer indices(blocks * sizeof(std::uint64_t));
+    DeviceBuffer errors(blocks * 3 * sizeof(double));
+    DeviceBuffer indices(blocks * 3 * sizeof(std::uint64_t));
     DeviceBuffer counts(blocks * sizeof(std::uint64_t));
     DeviceBuffer first(sizeof(std::uint64_t));
     std::uint64_t none = ~0ull;
@@ -604,28 +645,51 @@ CompareSummary GpuHelpers::compare(DevicePointer actual, DevicePointer expected,
     DevicePointer countsPointer = counts.pointer();
     DevicePointer firstPointer = first.pointer();
     std::uint64_t lanesValue = std::max<std::uint64_t>(lanes, 1);
-    Params params(actual, expected, scalars, kindValue, tolerance, bound, fromScalar, errorsPointer,
-                  indicesPointer, countsPointer, firstPointer, mask, lanesValue);
+    Params params(actual, expected, scalars, kindValue, tolerance, bound, rtol, fromScalar,
+                  errorsPointer, indicesPointer, countsPointer, firstPointer, mask, lanesValue);
     m_compare.launch({blocks, 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
     stream.synchronize();
-    std::vector<double> hostErrors(blocks);
-    std::vector<std::uint64_t> hostIndices(blocks);
+    std::vector<double> hostErrors(std::size_t(blocks) * 3);
+    std::vector<std::uint64_t> hostIndices(std::size_t(blocks) * 3);
     std::vector<std::uint64_t> hostCounts(blocks);
-    copyToHost(hostErrors.data(), errors.pointer(), blocks * sizeof(double));
-    copyToHost(hostIndices.data(), indices.pointer(), blocks * sizeof(std::uint64_t));
+    copyToHost(hostErrors.data(), errors.pointer(), hostErrors.size() * sizeof(double));
+    copyToHost(hostIndices.data(), indices.pointer(), hostIndices.size() * sizeof(std::uint64_t));
     copyToHost(hostCounts.data(), counts.pointer(), blocks * sizeof(std::uint64_t));
     std::uint64_t firstIndex = 0;
     copyToHost(&firstIndex, first.pointer(), sizeof firstIndex);
-    double worst = -1.0;
-    for (unsigned b = 0; b < blocks; ++b) {
-        summary.mismatches += hostCounts[b];
-        if (hostErrors[b] > worst) {
-            worst = hostErrors[b];
-            summary.maxErrorScalar = hostIndices[b];
+    return summariseCompare(hostErrors, hostIndices, hostCounts, firstIndex);
+}
+
+CompareSummary summariseCompare(const std::vector<double> &errors,
+                                const std::vector<std::uint64_t> &indices,
+                                const std::vector<std::uint64_t> &counts, std::uint64_t first)
+{
+    CompareSummary summary;
+    double worst[3] = {-1.0, -1.0, -1.0};
+    std::uint64_t where[3] = {0, 0, 0};
+    for (std::size_t b = 0; b < counts.size(); ++b) {
+        summary.mismatches += counts[b];
+        for (std::size_t k = 0; k < 3; ++k) {
+            const double error = errors[b * 3 + k];
+            const std::uint64_t index = indices[b * 3 + k];
+            if (error > worst[k] || (error == worst[k] && error >= 0.0 && index < where[k])) {
+                worst[k] = error;
+                where[k] = index;
+            }
         }
     }
-    summary.maxError = std::max(worst, 0.0);
-    summary.firstScalar = firstIndex == ~0ull ? -1 : std::int64_t(firstIndex);
+    summary.maxError = std::max(worst[0], 0.0);
+    summary.maxErrorScalar = where[0];
+    // -1 everywhere: nothing was compared (all masked), or no reference was non-zero.
+    if (worst[1] >= 0.0) {
+        summary.maxAbsError = worst[1];
+        summary.maxAbsErrorScalar = where[1];
+    }
+    if (worst[2] >= 0.0) {
+        summary.maxRelError = worst[2];
+        summary.maxRelErrorScalar = where[2];
+    }
+    summary.firstScalar = first == ~0ull ? -1 : std::int64_t(first);
     return summary;
 }
 

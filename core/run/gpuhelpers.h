@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cuwb {
 
@@ -42,7 +43,24 @@ struct CompareSummary
     double maxError = 0.0;
     std::uint64_t maxErrorScalar = 0; // scalar (lane-flattened) index of the largest error
     std::int64_t firstScalar = -1;    // smallest mismatching scalar index >= from
+    // |actual - expected| and, over the elements whose expected value is not 0, that over
+    // |expected|: the largest of each and its scalar index; absent when none was compared.
+    std::optional<double> maxAbsError;
+    std::uint64_t maxAbsErrorScalar = 0;
+    std::optional<double> maxRelError;
+    std::uint64_t maxRelErrorScalar = 0;
 };
+
+// The per-block results of cuwb_compare reduced on the host: `errors` and `indices` hold three
+// entries a block (the tolerance's error, the absolute error, the relative error; -1 where a
+// block compared nothing), `counts` one, `first` the smallest mismatching index or ~0. Ties go
+// to the smaller index. Public so that the reduction is tested without a GPU.
+CompareSummary summariseCompare(const std::vector<double> &errors,
+                                const std::vector<std::uint64_t> &indices,
+                                const std::vector<std::uint64_t> &counts, std::uint64_t first);
+
+// The source of the helper kernels, for a test that compiles it without a GPU.
+const char *helperKernelSource();
 
 class GpuHelpers;
 
@@ -81,12 +99,13 @@ public:
                               std::uint64_t pattern, const Stream &stream) const;
     ScalarStats stats(DevicePointer pointer, std::uint64_t scalars, ScalarKind kind,
                       const Stream &stream) const;
-    // tolerance: 0 absolute, 1 relative, 2 ULP. Only scalars >= fromScalar count for
-    // firstScalar; the other fields cover all scalars. With a `mask` (one byte per element of
-    // `lanes` scalars), only the elements whose byte is not 0 are compared.
+    // tolerance: 0 absolute, 1 relative, 2 ULP (each against `bound`), 3 allclose (|a - e| <=
+    // bound + rtol * |e|). Only scalars >= fromScalar count for firstScalar; the other fields
+    // cover all scalars. With a `mask` (one byte per element of `lanes` scalars), only the
+    // elements whose byte is not 0 are compared.
     CompareSummary compare(DevicePointer actual, DevicePointer expected, std::uint64_t scalars,
-                           ScalarKind kind, int tolerance, double bound, std::uint64_t fromScalar,
-                           const Stream &stream, DevicePointer mask = 0,
+                           ScalarKind kind, int tolerance, double bound, double rtol,
+                           std::uint64_t fromScalar, const Stream &stream, DevicePointer mask = 0,
                            std::uint64_t lanes = 1) const;
 
 private:

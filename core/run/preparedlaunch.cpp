@@ -4,6 +4,7 @@
 #include "cuda/apierror.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchenvironment.h"
+#include "launch/launchsequence.h"
 #include "launch/launchvalidation.h"
 #include "measure/measurement.h"
 #include "run/bufferfiles.h"
@@ -167,9 +168,12 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     // kernel names need become name expressions.
     phase = "evaluating the launch";
     p.launch = request.launch;
+    p.source = request.source;
+    p.deviceNames = deviceNamesOf(device);
     CompileOptions options = request.options;
     if (const std::vector<LaunchIssue> issues = bindLaunchDefines(
-            p.launch, options, {request.launch.kernel, request.verification.referenceKernel});
+            p.launch, options, launchKernelNames(request.launch, request.verification),
+            p.deviceNames);
         !issues.empty()) {
         throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
     }
@@ -228,21 +232,33 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     const KernelInfo *kernel = lookup.kernel;
 
     const KernelSignature signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
-    if (!signature.drivable()) {
-        std::string why = signature.error;
-        for (const KernelParameter &p : signature.parameters) {
+    // The further kernels of a sequence, from the same module.
+    const SequenceKernels sequence = findSequenceKernels(spec, compiled, request.source);
+    if (!sequence.ok()) {
+        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(sequence.issues)};
+    }
+    for (std::size_t k = 0; k <= sequence.signatures.size(); ++k) {
+        const KernelSignature &each = k == 0 ? signature : sequence.signatures[k - 1];
+        if (each.drivable()) {
+            continue;
+        }
+        std::string why = each.error;
+        for (const KernelParameter &p : each.parameters) {
             if (!p.supported) {
                 why += (why.empty() ? "" : "; ") + ("parameter `" + p.name + "`: ") +
                        p.unsupportedReason;
             }
         }
+        const std::string name =
+            k == 0 ? kernel->loweredName : sequence.kernels[k - 1]->loweredName;
         throw RunFailure{RunStatus::InvalidLaunch,
-                         "the kernel `" + kernel->loweredName + "` cannot be run: " + why};
+                         "the kernel `" + name + "` cannot be run: " + why};
     }
 
     // Resolve and validate before anything touches the GPU.
     phase = "validating the launch";
-    p.resolved = resolveLaunch(spec, signature, p.compileDefines);
+    p.resolved =
+        resolveLaunch(spec, signature, p.compileDefines, p.deviceNames, sequence.signatures);
     const ResolvedLaunch &resolved = p.resolved;
     ValidationContext validation;
     validation.limits = device.limits();
@@ -267,7 +283,10 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
             return true;
         });
     validation.freeMemoryBytes = allReused ? spareBytes : deviceMemoryInfo().freeBytes + spareBytes;
-    const std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
+    std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
+    for (LaunchIssue &issue : validateSequence(spec, resolved, sequence, validation)) {
+        issues.push_back(std::move(issue));
+    }
     if (!issues.empty()) {
         throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
     }
@@ -408,6 +427,47 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     if (p.dynamicShared > 48u * 1024u) {
         p.function->setMaxDynamicSharedBytes(int(p.dynamicShared));
     }
+    p.params = parameterPointers(resolved.parameterSlots, resolved.scalars, p.pointers);
+    for (std::size_t k = 0; k < resolved.steps.size(); ++k) {
+        const ResolvedStep &r = resolved.steps[k];
+        PreparedStep step;
+        step.kernel = r.kernel;
+        step.function = resources->module->function(sequence.kernels[k]->loweredName);
+        step.grid = {unsigned(r.grid[0]), unsigned(r.grid[1]), unsigned(r.grid[2])};
+        step.block = {unsigned(r.block[0]), unsigned(r.block[1]), unsigned(r.block[2])};
+        step.dynamicShared = unsigned(r.dynamicSharedBytes);
+        if (step.dynamicShared > 48u * 1024u) {
+            step.function->setMaxDynamicSharedBytes(int(step.dynamicShared));
+        }
+        step.params = parameterPointers(r.parameterSlots, r.scalars, p.pointers);
+        p.steps.push_back(std::move(step));
+    }
+}
+
+void launchSequence(Prepared &prepared, const Stream &gpu,
+                    const std::function<void(std::size_t)> &between)
+{
+    prepared.function->launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu,
+                              prepared.params.data());
+    if (between) {
+        between(0);
+    }
+    for (std::size_t k = 0; k < prepared.steps.size(); ++k) {
+        PreparedStep &step = prepared.steps[k];
+        step.function->launch(step.grid, step.block, step.dynamicShared, gpu, step.params.data());
+        if (between) {
+            between(k + 1);
+        }
+    }
+}
+
+std::vector<std::string> sequenceKernelNames(const Prepared &prepared)
+{
+    std::vector<std::string> names{prepared.launch.kernel};
+    for (const PreparedStep &step : prepared.steps) {
+        names.push_back(step.kernel);
+    }
+    return names;
 }
 
 BufferReport checkBuffer(const Allocation &a, const std::string &handle, GpuHelpers &helpers,
@@ -475,13 +535,20 @@ BufferReport readGlobal(const ResolvedBuffer &g, const Module &module, GpuHelper
 std::vector<void *> parameterPointerList(const ResolvedLaunch &resolved,
                                          const std::vector<DevicePointer> &pointers)
 {
+    return parameterPointers(resolved.parameterSlots, resolved.scalars, pointers);
+}
+
+std::vector<void *> parameterPointers(const std::vector<int> &slots,
+                                      const std::vector<ResolvedScalar> &scalars,
+                                      const std::vector<DevicePointer> &pointers)
+{
     std::vector<void *> params;
-    for (const int slot : resolved.parameterSlots) {
+    for (const int slot : slots) {
         if (slot >= 0) {
             params.push_back(const_cast<DevicePointer *>(&pointers[std::size_t(slot)]));
         } else {
             params.push_back(
-                const_cast<unsigned char *>(resolved.scalars[std::size_t(-slot - 1)].bytes.data()));
+                const_cast<unsigned char *>(scalars[std::size_t(-slot - 1)].bytes.data()));
         }
     }
     return params;

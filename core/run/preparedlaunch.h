@@ -11,11 +11,13 @@
 #include "cuda/devicememory.h"
 #include "cuda/driverwrappers.h"
 #include "kernel/elementtype.h"
+#include "launch/devicenames.h"
 #include "launch/launchspec.h"
 #include "run/runresult.h"
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,24 +45,43 @@ struct Allocation
     [[nodiscard]] std::uint64_t scalars() const { return count * std::uint64_t(type.lanes); }
 };
 
+// What one check of the verification holds on the GPU between the reference and the compare.
+struct CheckResources
+{
+    std::unique_ptr<Module> referenceModule;
+    std::unique_ptr<Module> maskModule;
+    DeviceBuffer reference;
+    DeviceBuffer mask; // one byte per checked element: 1 where the check's mask holds
+};
+
 // Everything a run holds on the GPU. After a kernel ran past its deadline none of it may be
 // freed (cuMemFree and cuModuleUnload would wait for the kernel): it is leaked instead.
 struct RunResources
 {
     std::shared_ptr<Module> module; // shared with RunnerState::modules when it may be reused
-    std::unique_ptr<Module> referenceModule;
-    std::unique_ptr<Module> maskModule;
     std::vector<Allocation> buffers;
-    DeviceBuffer reference;
-    DeviceBuffer mask; // one byte per checked element: 1 where the verification's mask holds
+    std::vector<CheckResources> checks; // one per check of the verification
     std::vector<DeviceBuffer> copies;
+};
+
+// A further kernel of a launch sequence, ready to launch after the first.
+struct PreparedStep
+{
+    std::string kernel; // as the project names it
+    std::optional<Function> function;
+    std::array<unsigned, 3> grid{1, 1, 1};
+    std::array<unsigned, 3> block{1, 1, 1};
+    unsigned dynamicShared = 0;
+    std::vector<void *> params; // into Prepared::pointers and the resolved step's scalars
 };
 
 // A prepared launch: what run() and measure() share before the first launch.
 struct Prepared
 {
     LaunchSpec launch;                       // the request's, with its defines bound
+    std::string source;                      // the request's source text
     std::vector<std::string> compileDefines; // the options' defines, the bound ones included
+    DeviceNames deviceNames;                 // the device.* names of this GPU
     double workerCompileMs = 0.0;            // NVRTC here; 0 when compiled by the host or cached
     CompileResult compiled;
     ResolvedLaunch resolved;
@@ -72,7 +93,20 @@ struct Prepared
     unsigned dynamicShared = 0;
     double deadlineSeconds = 10.0;
     std::string note;
+    // The further kernels of a sequence, in order, after the first (`function`).
+    std::vector<PreparedStep> steps;
+    // The first kernel's parameter list (into `pointers` and the resolved scalars); kept here
+    // since a launch reads them when it is enqueued.
+    std::vector<void *> params;
 };
+
+// Enqueues the launch: the first kernel, then each further kernel of the sequence, on `gpu`.
+// `between(k)` is called after the k-th kernel is enqueued (0 is the first), to record an event
+// or read CUPTI's correlation id; it may be empty.
+void launchSequence(Prepared &prepared, const Stream &gpu,
+                    const std::function<void(std::size_t)> &between = {});
+// The names of the kernels of the launch in order: the first kernel's, then the steps'.
+std::vector<std::string> sequenceKernelNames(const Prepared &prepared);
 
 // On a timeout the resources are leaked on purpose (see RunResources).
 struct LeakOnLoss
@@ -112,5 +146,9 @@ BufferReport readGlobal(const ResolvedBuffer &global, const Module &module, GpuH
 // Kernel parameters: the buffers' device pointers and the scalars' encoded bytes.
 std::vector<void *> parameterPointerList(const ResolvedLaunch &resolved,
                                          const std::vector<DevicePointer> &pointers);
+// The same for any kernel of a sequence: `slots` index `pointers` (>= 0) or `scalars`.
+std::vector<void *> parameterPointers(const std::vector<int> &slots,
+                                      const std::vector<ResolvedScalar> &scalars,
+                                      const std::vector<DevicePointer> &pointers);
 
 } // namespace cuwb

@@ -253,6 +253,18 @@ void to_json(json &j, const VerificationResult &v)
         j["aggregateActual"] = finiteSafe(*v.aggregateActual);
     if (v.aggregateExpected)
         j["aggregateExpected"] = finiteSafe(*v.aggregateExpected);
+    if (!v.output.empty())
+        j["output"] = v.output;
+    if (!v.label.empty())
+        j["label"] = v.label;
+    if (v.maxAbsError) {
+        j["maxAbsError"] = finiteSafe(*v.maxAbsError);
+        j["maxAbsErrorIndex"] = v.maxAbsErrorIndex;
+    }
+    if (v.maxRelError) {
+        j["maxRelError"] = finiteSafe(*v.maxRelError);
+        j["maxRelErrorIndex"] = v.maxRelErrorIndex;
+    }
 }
 
 void from_json(const json &j, VerificationResult &v)
@@ -271,6 +283,26 @@ void from_json(const json &j, VerificationResult &v)
             (std::string_view(key) == "aggregateActual" ? v.aggregateActual : v.aggregateExpected) =
                 it->get<double>();
     }
+    readIfPresent(j, "output", v.output);
+    readIfPresent(j, "label", v.label);
+    if (const auto it = j.find("maxAbsError"); it != j.end())
+        v.maxAbsError = readFiniteSafe(*it);
+    readIfPresent(j, "maxAbsErrorIndex", v.maxAbsErrorIndex);
+    if (const auto it = j.find("maxRelError"); it != j.end())
+        v.maxRelError = readFiniteSafe(*it);
+    readIfPresent(j, "maxRelErrorIndex", v.maxRelErrorIndex);
+}
+
+void to_json(json &j, const KernelRunTime &k)
+{
+    j = json{{"kernel", k.kernel}, {"timeMs", finiteSafe(k.timeMs)}};
+}
+
+void from_json(const json &j, KernelRunTime &k)
+{
+    k = KernelRunTime{};
+    j.at("kernel").get_to(k.kernel);
+    readDoubleIfPresent(j, "timeMs", k.timeMs);
 }
 
 void to_json(json &j, const RunResult &r)
@@ -288,6 +320,12 @@ void to_json(json &j, const RunResult &r)
         {"verification", r.verification},
         {"device", r.device},
     };
+    // Each check's verdict beside the overall one, and a sequence's kernels; written only
+    // when there are any.
+    if (!r.checks.empty())
+        j["checks"] = r.checks;
+    if (!r.kernelTimes.empty())
+        j["kernelTimes"] = r.kernelTimes;
     // What the result means, in the words `cuwb run` and the Results dock use; derived like
     // "passed", and not read back.
     j["outcome"] = describeRun(r);
@@ -304,6 +342,14 @@ void to_json(json &j, const RunOutcome &o)
         {"unwrittenElements", o.unwrittenElements},
         {"reasons", o.reasons},
     };
+    if (!o.checks.empty()) {
+        json checks = json::array();
+        for (const CheckOutcome &check : o.checks)
+            checks.push_back({{"output", check.output},
+                              {"label", check.label},
+                              {"verification", verificationOutcomeName(check.verification)}});
+        j["checks"] = std::move(checks);
+    }
 }
 
 void from_json(const json &j, RunResult &r)
@@ -323,6 +369,8 @@ void from_json(const json &j, RunResult &r)
     readIfPresent(j, "buffers", r.buffers);
     readIfPresent(j, "globals", r.globals);
     readIfPresent(j, "verification", r.verification);
+    readIfPresent(j, "checks", r.checks);
+    readIfPresent(j, "kernelTimes", r.kernelTimes);
     readIfPresent(j, "device", r.device);
     readDoubleIfPresent(j, "compileMs", r.compileMs);
 }

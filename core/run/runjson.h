@@ -38,6 +38,8 @@ void to_json(nlohmann::json &j, const Mismatch &m);
 void from_json(const nlohmann::json &j, Mismatch &m);
 void to_json(nlohmann::json &j, const VerificationResult &v);
 void from_json(const nlohmann::json &j, VerificationResult &v);
+void to_json(nlohmann::json &j, const KernelRunTime &k);
+void from_json(const nlohmann::json &j, KernelRunTime &k);
 
 // A double as JSON: a number when finite, else "nan", "inf" or "-inf"; and back (also
 // accepts null as NaN, which is how a plain nlohmann dump writes it). Throws on other types.

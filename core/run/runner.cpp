@@ -55,25 +55,37 @@ void execute(RunnerState &s, const RunRequest &request, RunResult &result, std::
     prepareLaunch(s, request, prepared, phase);
     const ResolvedLaunch &resolved = prepared.resolved;
     std::unique_ptr<RunResources> &resources = prepared.resources;
-    const Function &function = *prepared.function;
     GpuHelpers &helpers = s.gpuHelpers();
     const Stream &gpu = *s.stream;
 
-    // The reference, computed from the initial contents before the kernel may change them.
-    Reference reference(s, prepared, request.verification, result.verification, phase);
-    reference.prepare();
+    // The references, computed from the initial contents before the kernel may change them.
+    const std::vector<VerificationSpec> &checks = request.verification.checks;
+    resources->checks.resize(checks.size());
+    result.checks.resize(checks.size());
+    std::vector<Reference> references;
+    references.reserve(checks.size());
+    for (std::size_t k = 0; k < checks.size(); ++k) {
+        references.emplace_back(s, prepared, checks[k], resources->checks[k], result.checks[k],
+                                phase);
+        references.back().prepare();
+    }
 
-    // The launch.
+    // The launch: the first kernel, then each further kernel of a sequence, an event between.
     phase = "launching the kernel";
-    std::vector<void *> params = parameterPointerList(resolved, prepared.pointers);
-    const Event started;
-    const Event finished;
-    started.record(gpu);
-    function.launch(prepared.grid, prepared.block, prepared.dynamicShared, gpu, params.data());
-    finished.record(gpu);
-    phase = "running the user's kernel";
-    waitOrThrow(finished, prepared.deadlineSeconds, "the kernel", s.contextLost);
-    result.kernelTimeMs = Event::elapsedMs(started, finished);
+    const std::size_t kernels = 1 + prepared.steps.size();
+    std::vector<Event> marks(kernels + 1);
+    marks.front().record(gpu);
+    launchSequence(prepared, gpu, [&](std::size_t k) { marks[k + 1].record(gpu); });
+    phase = prepared.steps.empty() ? "running the user's kernel" : "running the user's kernels";
+    waitOrThrow(marks.back(), prepared.deadlineSeconds * double(kernels),
+                kernels == 1 ? "the kernel" : "the kernels", s.contextLost);
+    result.kernelTimeMs = Event::elapsedMs(marks.front(), marks.back());
+    if (kernels > 1) {
+        const std::vector<std::string> names = sequenceKernelNames(prepared);
+        for (std::size_t k = 0; k < kernels; ++k) {
+            result.kernelTimes.push_back({names[k], Event::elapsedMs(marks[k], marks[k + 1])});
+        }
+    }
     result.compileMs = prepared.workerCompileMs;
 
     // Reports: guard bands, unwritten outputs, statistics.
@@ -88,11 +100,13 @@ void execute(RunnerState &s, const RunRequest &request, RunResult &result, std::
         result.globals.push_back(readGlobal(g, *resources->module, helpers, gpu));
     }
 
-    reference.check();
+    // After the last kernel: every check, then the run's verdict over them.
+    for (Reference &reference : references) {
+        reference.check();
+    }
+    result.verification = combineChecks(result.checks);
     // What the verification held goes; the buffers stay for paging and export.
-    resources->referenceModule.reset();
-    resources->maskModule.reset();
-    resources->mask = DeviceBuffer();
+    resources->checks.clear();
     resources->copies.clear();
 
     result.message = prepared.note;
@@ -331,11 +345,11 @@ std::string untimedPass(RunnerState &s, const RunRequest &request, const std::st
         Prepared prepared;
         const LeakOnLoss leak{prepared.resources, s.contextLost};
         prepareLaunch(s, request, prepared, phase);
-        std::vector<void *> params = parameterPointerList(prepared.resolved, prepared.pointers);
         const Event finished;
         const std::function<void()> launch = [&] {
+            // The first kernel only: metrics and inspection are of it (docs/projects.md).
             prepared.function->launch(prepared.grid, prepared.block, prepared.dynamicShared,
-                                      *s.stream, params.data());
+                                      *s.stream, prepared.params.data());
             finished.record(*s.stream);
             // Replay passes run the kernel again, and patched code runs it several times
             // slower: allow for sixteen deadlines.

@@ -135,6 +135,27 @@ std::string RunOutcome::checksLine() const
         text = "verification did not run";
         break;
     }
+    if (!checks.empty()) {
+        std::size_t failed = 0;
+        std::size_t notRun = 0;
+        for (const CheckOutcome &check : checks) {
+            failed += check.verification == VerificationOutcome::Failed ? 1 : 0;
+            notRun += check.verification == VerificationOutcome::NotRun ? 1 : 0;
+        }
+        const std::string of = " of " + std::to_string(checks.size()) + " checks";
+        if (failed == 0 && notRun == 0) {
+            text += " (" + std::to_string(checks.size()) + " checks)";
+        } else {
+            text += " (";
+            if (failed > 0) {
+                text += std::to_string(failed) + of + " failed";
+            }
+            if (notRun > 0) {
+                text += (failed > 0 ? ", " : "") + std::to_string(notRun) + of + " did not run";
+            }
+            text += ")";
+        }
+    }
     text += outOfBoundsElements == 0
                 ? std::string("; no out-of-bounds writes")
                 : "; out-of-bounds writes FOUND (" + plural(outOfBoundsElements, "element") +
@@ -162,7 +183,26 @@ RunOutcome describeRun(const RunResult &result, std::optional<bool> verification
     }
 
     const VerificationResult &verification = result.verification;
-    if (verification.ran) {
+    const auto outcomeOf = [](const VerificationResult &check) {
+        if (!check.ran) {
+            return VerificationOutcome::NotRun;
+        }
+        return check.passed ? VerificationOutcome::Passed : VerificationOutcome::Failed;
+    };
+    if (result.checks.size() > 1) {
+        // Several: failed when any failed, else not run when any did not run.
+        bool failed = false;
+        bool notRun = false;
+        for (const VerificationResult &check : result.checks) {
+            const VerificationOutcome each = outcomeOf(check);
+            outcome.checks.push_back({check.output, check.label, each});
+            failed = failed || each == VerificationOutcome::Failed;
+            notRun = notRun || each == VerificationOutcome::NotRun;
+        }
+        outcome.verification = failed   ? VerificationOutcome::Failed
+                               : notRun ? VerificationOutcome::NotRun
+                                        : VerificationOutcome::Passed;
+    } else if (verification.ran) {
         outcome.verification =
             verification.passed ? VerificationOutcome::Passed : VerificationOutcome::Failed;
     } else if (verificationConfigured.value_or(outcome.kernel != KernelOutcome::Ran)) {
@@ -186,14 +226,23 @@ RunOutcome describeRun(const RunResult &result, std::optional<bool> verification
         }
         outcome.reasons.push_back(reason);
     }
-    if (outcome.verification == VerificationOutcome::Failed) {
-        const std::string message = firstLine(verification.message);
-        outcome.reasons.push_back(message.empty() ? "verification failed"
-                                                  : "verification failed: " + message);
-    } else if (outcome.verification == VerificationOutcome::NotRun) {
-        const std::string message = firstLine(verification.message);
-        outcome.reasons.push_back(message.empty() ? "verification did not run"
-                                                  : "verification did not run: " + message);
+    const auto addReason = [&](VerificationOutcome each, const VerificationResult &check) {
+        const std::string message = firstLine(check.message);
+        if (each == VerificationOutcome::Failed) {
+            outcome.reasons.push_back(message.empty() ? "verification failed"
+                                                      : "verification failed: " + message);
+        } else if (each == VerificationOutcome::NotRun) {
+            outcome.reasons.push_back(message.empty() ? "verification did not run"
+                                                      : "verification did not run: " + message);
+        }
+    };
+    if (!outcome.checks.empty()) {
+        // One reason for each check that did not pass, in the project's order.
+        for (std::size_t k = 0; k < outcome.checks.size(); ++k) {
+            addReason(outcome.checks[k].verification, result.checks[k]);
+        }
+    } else {
+        addReason(outcome.verification, verification);
     }
     outcome.passed = outcome.reasons.empty();
     return outcome;

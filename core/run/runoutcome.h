@@ -32,6 +32,14 @@ enum class VerificationOutcome {
 };
 const char *verificationOutcomeName(VerificationOutcome outcome); // "passed", "not-run", ...
 
+// One check of several: what its output's verification found.
+struct CheckOutcome
+{
+    std::string output;
+    std::string label; // "`c` (expression)"
+    VerificationOutcome verification = VerificationOutcome::NotRun;
+};
+
 struct RunOutcome
 {
     bool passed = false;
@@ -41,13 +49,18 @@ struct RunOutcome
     std::vector<std::string> outOfBoundsBuffers; // the parameters whose guard bands were hit
     std::uint64_t unwrittenElements = 0; // outputs still holding the poison value (not a failure)
     // Why it failed, the most serious first: the kernel, then out-of-bounds writes, then the
-    // verification. Empty when it passed.
+    // verification (one reason for each check that failed or did not run). Empty when it
+    // passed.
     std::vector<std::string> reasons;
+    // With several checks, each one's verdict in the project's order (`verification` is then
+    // failed when any failed, else not run when any did not run, else passed); empty for one.
+    std::vector<CheckOutcome> checks;
 
     // "PASSED" or "FAILED: reason; reason".
     [[nodiscard]] std::string headline() const;
     // The checks in one line: "verification passed; no out-of-bounds writes; every output
-    // written". Empty when the kernel did not run (nothing was checked).
+    // written" ("verification passed (3 checks)", "verification FAILED (1 of 3 checks
+    // failed)" with several). Empty when the kernel did not run (nothing was checked).
     [[nodiscard]] std::string checksLine() const;
 };
 

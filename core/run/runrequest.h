@@ -37,7 +37,7 @@ struct RunRequest
     std::string fileName = "kernel.cu";
     CompileOptions options; // the worker compiles for its own device's architecture
     LaunchSpec launch;
-    VerificationSpec verification;
+    Verification verification; // the checks, made after the launch's last kernel
     std::optional<CompiledImage> image;
 };
 

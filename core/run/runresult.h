@@ -52,19 +52,31 @@ enum class RunStatus {
 };
 const char *runStatusName(RunStatus status); // "succeeded", "invalid-launch", ...
 
+// One kernel of a launch sequence in a run: its cuEvent time.
+struct KernelRunTime
+{
+    std::string kernel; // as the project names it
+    double timeMs = 0.0;
+};
+
 struct RunResult
 {
     RunStatus status = RunStatus::Succeeded;
     std::string message;       // a plain sentence for the user when not Succeeded
     std::string deviceError;   // e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", empty when none
-    double kernelTimeMs = 0.0; // cuEvent time of the launch
+    double kernelTimeMs = 0.0; // cuEvent time of the launch (of a sequence: all its kernels)
     double wallTimeMs = 0.0;   // of the whole run in the worker
     double compileMs = 0.0;    // NVRTC in the worker; 0 when the variant came compiled or cached
     std::vector<BufferReport> buffers;
     // The module variables the launch set (__constant__, __device__), as the kernel left them:
     // size and statistics; no guard bands and no handle (the worker keeps no copy).
     std::vector<BufferReport> globals;
+    // The overall verdict of the checks (combineChecks; one check's own verdict when there is
+    // one), and each check's, in the project's order. Empty checks: none was asked for.
     VerificationResult verification;
+    std::vector<VerificationResult> checks;
+    // A launch sequence: each kernel's time, the first kernel's first. Empty for one kernel.
+    std::vector<KernelRunTime> kernelTimes;
     std::string device; // "NVIDIA H200 (sm_90)"
 
     // Succeeded, no guard violations and verification passed (or none was asked for).

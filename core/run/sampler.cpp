@@ -204,7 +204,13 @@ void Sampler::prepare()
     }
     p.defaultSmClockKHz = device.smClockKHz;
     p.memoryClockKHz = device.memoryClockKHz;
-    m_params = parameterPointerList(m_prepared.resolved, m_prepared.pointers);
+    m_kernels = 1 + m_prepared.steps.size();
+    if (m_kernels > 1) {
+        for (const std::string &name : sequenceKernelNames(m_prepared)) {
+            m_result.kernels.push_back({name, {}, {}});
+        }
+        m_kernelEventNs.resize(m_kernels);
+    }
 }
 
 // What the settings ask for: CUPTI's kernel records (when available, else cuEvents and a note
@@ -261,11 +267,13 @@ void Sampler::setUpBlocker()
     }
     m_started.emplace();
     m_finished.emplace();
+    m_marks = std::vector<Event>(m_kernels - 1);
 }
 
-// One launch of the user's kernel behind the blocking kernel, between the two events; returns
-// CUPTI's correlation id of the launch (0 when timing with events).
-std::uint32_t Sampler::launchHeld()
+// One launch of the user's kernel (of each kernel of a sequence, in order) behind the blocking
+// kernel, between the two events, an event between the kernels of a sequence; returns CUPTI's
+// correlation id of each launch (0 when timing with events).
+std::vector<std::uint32_t> Sampler::launchHeld()
 {
     MappedHostFlags &hold = *m_runner.holdFlags;
     const Stream &gpu = *m_runner.stream;
@@ -277,16 +285,47 @@ std::uint32_t Sampler::launchHeld()
         MappedHostFlags &flags;
         ~Release() { flags.set(0, 1); } // also when the launch throws
     } release{hold};
+    std::vector<std::uint32_t> correlations;
     m_started->record(gpu);
-    m_prepared.function->launch(m_prepared.grid, m_prepared.block, m_prepared.dynamicShared, gpu,
-                                m_params.data());
-    const std::uint32_t correlation =
-        m_cupti ? m_runner.timer->lastLaunchCorrelation().value_or(0) : 0;
-    if (m_firstCorrelation == 0) {
-        m_firstCorrelation = correlation; // this measurement's records start here
-    }
+    launchSequence(m_prepared, gpu, [&](std::size_t k) {
+        const std::uint32_t correlation =
+            m_cupti ? m_runner.timer->lastLaunchCorrelation().value_or(0) : 0;
+        if (m_firstCorrelation == 0) {
+            m_firstCorrelation = correlation; // this measurement's records start here
+        }
+        correlations.push_back(correlation);
+        if (k + 1 < m_kernels) {
+            m_marks[k].record(gpu);
+        }
+    });
     m_finished->record(gpu);
-    return correlation;
+    return correlations;
+}
+
+// A sequence: each kernel's event time of the last launch, from the events between them.
+std::vector<double> Sampler::kernelEventTimes() const
+{
+    std::vector<double> times;
+    if (m_kernels < 2) {
+        return times;
+    }
+    for (std::size_t k = 0; k < m_kernels; ++k) {
+        const Event &from = k == 0 ? *m_started : m_marks[k - 1];
+        const Event &to = k + 1 == m_kernels ? *m_finished : m_marks[k];
+        times.push_back(double(Event::elapsedMs(from, to)) * 1e6);
+    }
+    return times;
+}
+
+// A settled sample of a sequence: each kernel's time by the measurement's source, and its
+// event time for a fallback to events.
+void Sampler::addKernelSamples(const std::vector<double> &kernelNs,
+                               const std::vector<double> &eventNs)
+{
+    for (std::size_t k = 0; k < m_result.kernels.size(); ++k) {
+        m_result.kernels[k].samplesNs.push_back(k < kernelNs.size() ? kernelNs[k] : 0.0);
+        m_kernelEventNs[k].push_back(k < eventNs.size() ? eventNs[k] : 0.0);
+    }
 }
 
 // At least one launch, untimed. Their CUPTI records are not flushed here (a flush costs a
@@ -298,8 +337,8 @@ void Sampler::warmUp()
     for (int k = 0; k < warmups; ++k) {
         m_phase = "running the user's kernel (warm-up launch " + std::to_string(k + 1) + ")";
         (void)launchHeld();
-        waitOrThrow(*m_finished, m_prepared.deadlineSeconds, "the kernel (warm-up launch)",
-                    m_runner.contextLost);
+        waitOrThrow(*m_finished, m_prepared.deadlineSeconds * double(m_kernels),
+                    "the kernel (warm-up launch)", m_runner.contextLost);
         m_lastEventNs = double(Event::elapsedMs(*m_started, *m_finished)) * 1e6;
     }
 }
@@ -367,8 +406,9 @@ void Sampler::takeSample(std::size_t n)
     const std::optional<unsigned> clockBefore = clocks.smClockMHz();
     m_phase = "running the user's kernel (sample " + std::to_string(n + 1) + ")";
     Pending sample;
-    sample.correlation = launchHeld();
-    waitOrThrow(*m_finished, m_prepared.deadlineSeconds, "the kernel", m_runner.contextLost,
+    sample.correlations = launchHeld();
+    waitOrThrow(*m_finished, m_prepared.deadlineSeconds * double(m_kernels),
+                m_kernels == 1 ? "the kernel" : "the kernels", m_runner.contextLost,
                 m_lastEventNs * 1e-9);
     if (m_runner.holdFlags->get(1) != 0) {
         ++m_blockerTimeouts;
@@ -376,6 +416,7 @@ void Sampler::takeSample(std::size_t n)
     const std::optional<unsigned> clockAfter = clocks.smClockMHz();
     sample.clockMHz = lowerClock(clockBefore, clockAfter);
     sample.eventNs = double(Event::elapsedMs(*m_started, *m_finished)) * 1e6;
+    sample.kernelEventNs = kernelEventTimes();
     m_lastEventNs = sample.eventNs;
     m_pending.push_back(sample);
     m_pendingEventNs += sample.eventNs;
@@ -404,7 +445,9 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
     const Stream &gpu = *m_runner.stream;
     SmClockReader &clocks = *m_runner.clocks;
     const bool flush = !m_scratch.empty();
-    const std::size_t stride = flush ? 2 : 1; // a flush's range before each kernel's
+    // A range per kernel: a flush's before each sample's kernels (the sequence's, in order).
+    const std::size_t flushRanges = flush ? 1 : 0;
+    const std::size_t stride = flushRanges + m_kernels;
     m_phase = "running the user's kernel under the profiler (samples " + std::to_string(first + 1) +
               " to " + std::to_string(first + count) + ")";
     const std::optional<unsigned> clockBefore = clocks.smClockMHz();
@@ -416,12 +459,11 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
                     m_runner.gpuHelpers().readFlush(m_scratch.pointer(), m_scratch.bytes(),
                                                     unsigned(first + k), gpu);
                 }
-                m_prepared.function->launch(m_prepared.grid, m_prepared.block,
-                                            m_prepared.dynamicShared, gpu, m_params.data());
+                launchSequence(m_prepared, gpu);
             }
             m_finished->record(gpu);
-            waitOrThrow(*m_finished, m_prepared.deadlineSeconds * double(count), "the kernel",
-                        m_runner.contextLost);
+            waitOrThrow(*m_finished, m_prepared.deadlineSeconds * double(count * m_kernels),
+                        "the kernel", m_runner.contextLost);
         },
         stride * count);
     const std::optional<unsigned> clockAfter = clocks.smClockMHz();
@@ -431,8 +473,10 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
               std::to_string(stride * count);
     }
     for (std::size_t k = 0; why.empty() && k < count; ++k) {
-        if (!profiled.rangeValues[stride * k + (stride - 1)].count(kProfiledTime)) {
-            why = std::string("it gave no ") + kProfiledTime;
+        for (std::size_t kernel = 0; kernel < m_kernels; ++kernel) {
+            if (!profiled.rangeValues[stride * k + flushRanges + kernel].count(kProfiledTime)) {
+                why = std::string("it gave no ") + kProfiledTime;
+            }
         }
     }
     if (!why.empty()) {
@@ -448,7 +492,14 @@ std::size_t Sampler::takeProfiledBatch(std::size_t first)
     const double clockMHz = lowerClock(clockBefore, clockAfter);
     for (std::size_t k = 0; k < count; ++k) {
         Pending sample;
-        sample.eventNs = profiled.rangeValues[stride * k + (stride - 1)].at(kProfiledTime);
+        for (std::size_t kernel = 0; kernel < m_kernels; ++kernel) {
+            const double ns =
+                profiled.rangeValues[stride * k + flushRanges + kernel].at(kProfiledTime);
+            sample.eventNs += ns;
+            if (m_kernels > 1) {
+                sample.kernelEventNs.push_back(ns);
+            }
+        }
         sample.clockMHz = clockMHz;
         m_pending.push_back(sample);
         m_pendingEventNs += sample.eventNs;
@@ -487,17 +538,36 @@ bool Sampler::settle(bool mayFlush)
             break;
         }
         double sampleNs = p.eventNs;
+        std::vector<double> kernelNs = p.kernelEventNs;
         if (m_cupti) {
-            // CUPTI's correlation ids start at 1: 0 means no launch was seen.
-            const auto found = p.correlation != 0 ? durations.find(p.correlation) : durations.end();
-            if (found != durations.end()) {
-                sampleNs = double(found->second);
+            // CUPTI's correlation ids start at 1: 0 means no launch was seen. A sequence's
+            // sample is the sum of its kernels' records.
+            double sum = 0.0;
+            std::vector<double> each;
+            bool all = !p.correlations.empty();
+            for (const std::uint32_t correlation : p.correlations) {
+                const auto found = correlation != 0 ? durations.find(correlation) : durations.end();
+                if (found == durations.end()) {
+                    all = false;
+                    break;
+                }
+                sum += double(found->second);
+                each.push_back(double(found->second));
+            }
+            if (all) {
+                sampleNs = sum;
+                if (m_kernels > 1) {
+                    kernelNs = each;
+                }
             } else {
                 fallBackToEvents(mayFlush ? "CUPTI delivered no kernel record for sample " +
                                                 std::to_string(m.samplesNs.size() + 1)
                                           : std::string("CUPTI's records could not be read "
                                                         "after the kernel overran"));
             }
+        }
+        if (m_kernels > 1) {
+            addKernelSamples(kernelNs, p.kernelEventNs);
         }
         m.samplesNs.push_back(sampleNs);
         m.eventSamplesNs.push_back(p.eventNs);
@@ -517,6 +587,9 @@ void Sampler::fallBackToEvents(const std::string &why)
     m.timingSource = TimingSource::Events;
     m.notes.push_back(why + "; timed with cuEvents" + std::string(kEventCaveat));
     m.samplesNs = m.eventSamplesNs;
+    for (std::size_t k = 0; k < m.kernels.size(); ++k) {
+        m.kernels[k].samplesNs = m_kernelEventNs[k];
+    }
     m_criterion = StoppingCriterion(m_settings);
     for (const double earlier : m.samplesNs) {
         m_criterion.addSample(earlier, -1.0);
@@ -566,6 +639,10 @@ void summariseSamples(Measurement &m, const DeviceInfo &device)
 {
     m.statistics = computeStatistics(m.samplesNs);
     m.eventStatistics = computeStatistics(m.eventSamplesNs);
+    for (KernelSamples &kernel : m.kernels) {
+        kernel.samplesNs.resize(m.samplesNs.size(), 0.0);
+        kernel.statistics = computeStatistics(kernel.samplesNs);
+    }
     m.smClocksMHz.resize(m.samplesNs.size(), 0.0);
     if (std::all_of(m.smClocksMHz.begin(), m.smClocksMHz.end(),
                     [](double mhz) { return mhz <= 0.0; })) {

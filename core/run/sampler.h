@@ -47,8 +47,9 @@ private:
     // A sample taken but not yet settled: its CUPTI record is read with the batch's.
     struct Pending
     {
-        std::uint32_t correlation = 0;
+        std::vector<std::uint32_t> correlations; // one per kernel of the sequence
         double eventNs = 0.0;
+        std::vector<double> kernelEventNs; // a sequence: each kernel's part of eventNs
         double clockMHz = 0.0;
     };
     // Stops the CUPTI timer when the measurement fails, unless a kernel overran (then even a
@@ -87,7 +88,9 @@ private:
     void sampleUntilStopped();
     void finish();
 
-    std::uint32_t launchHeld();
+    std::vector<std::uint32_t> launchHeld();
+    std::vector<double> kernelEventTimes() const;
+    void addKernelSamples(const std::vector<double> &kernelNs, const std::vector<double> &eventNs);
     void takeSample(std::size_t n);
     std::size_t takeProfiledBatch(std::size_t first);
     [[nodiscard]] bool batchDone() const;
@@ -107,9 +110,9 @@ private:
     // overrun), then the launch's resources (leaked after an overrun).
     Prepared m_prepared;
     LeakOnLoss m_leak;
-    std::vector<void *> m_params;
-    bool m_cupti = false;    // timing with CUPTI's records
-    bool m_profiler = false; // timing with the profiler's gpu__time_duration; neither: cuEvents
+    std::size_t m_kernels = 1; // in the sequence
+    bool m_cupti = false;      // timing with CUPTI's records
+    bool m_profiler = false;   // timing with the profiler's gpu__time_duration; neither: cuEvents
     std::optional<StopTimer> m_stopTimer;
     DeviceBuffer m_scratch; // the L2 flush buffer of cold samples
     LeakScratch m_leakScratch;
@@ -118,6 +121,9 @@ private:
     std::uint64_t m_lostBefore = 0;       // the timer's lost records before it
     std::optional<Event> m_started;
     std::optional<Event> m_finished;
+    std::vector<Event> m_marks; // a sequence: after each kernel but the last
+    // A sequence: each kernel's event samples, kept to fall back to when CUPTI loses a record.
+    std::vector<std::vector<double>> m_kernelEventNs;
     double m_lastEventNs = 0.0; // the last launch's event time: how long the next wait will be
 
     StoppingCriterion m_criterion;

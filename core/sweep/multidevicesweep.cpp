@@ -418,7 +418,8 @@ SweepResult MultiDeviceSweep::run(const SweepSpec &spec, const RunRequest &base,
         }
     }
     const ArchLimits limits = first.limits();
-    const SweepExpansion expansion = expandSweep(spec, base, &limits);
+    const DeviceNames deviceNames = deviceNamesOf(first);
+    const SweepExpansion expansion = expandSweep(spec, base, &limits, &deviceNames);
     if (!expansion.ok()) {
         finish(start);
         result.error = expansion.error;
@@ -435,7 +436,7 @@ SweepResult MultiDeviceSweep::run(const SweepSpec &spec, const RunRequest &base,
         result.notes.push_back("the GPUs are of different models, so their times are not "
                                "comparable: there is a best point per GPU, not one for the sweep");
     }
-    if (spec.verify && base.verification.kind == ReferenceKind::None) {
+    if (spec.verify && !base.verification.configured()) {
         result.notes.push_back("the project has no verification, so each point is only checked "
                                "to run cleanly (no fault, no write outside its buffers)");
     }
@@ -486,12 +487,13 @@ std::vector<SweepResult> MultiDeviceSweep::runPerDevice(const SweepSpec &spec,
         result.deviceName = device.name;
         result.devices = {device};
         const ArchLimits limits = device.limits();
-        const SweepExpansion expansion = expandSweep(spec, base, &limits);
+        const DeviceNames deviceNames = deviceNamesOf(device);
+        const SweepExpansion expansion = expandSweep(spec, base, &limits, &deviceNames);
         if (!expansion.ok()) {
             result.error = expansion.error;
         }
         addPoints(result, expansion);
-        if (spec.verify && base.verification.kind == ReferenceKind::None) {
+        if (spec.verify && !base.verification.configured()) {
             result.notes.push_back("the project has no verification, so each point is only "
                                    "checked to run cleanly (no fault, no write outside its "
                                    "buffers)");

@@ -10,6 +10,7 @@
 
 #include "device/archlimits.h"
 #include "device/deviceinfo.h"
+#include "launch/devicenames.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
 #include "worker/protocol.h"
@@ -160,8 +161,10 @@ struct SweepExpansion
 // many threads per block, a block or grid dimension over its limit) are kept with a skip reason
 // when `limits` are given; what needs the compiled kernel (registers, static shared memory) and
 // compile failures of a define or template value are found when the point is measured.
+// `device`: the device.* names the points' expressions see (launch/devicenames.h); null: the
+// catalogue's device of base.options.arch.
 SweepExpansion expandSweep(const SweepSpec &spec, const RunRequest &base,
-                           const ArchLimits *limits = nullptr);
+                           const ArchLimits *limits = nullptr, const DeviceNames *device = nullptr);
 
 enum class PointStatus {
     Pending,  // not measured yet
@@ -192,7 +195,10 @@ struct SweepPointResult
     int staticSharedBytes = 0;
     double compileMs = 0.0; // host compile of this point; 0 when an earlier point's was reused
     double verifyMs = 0.0;  // the verification run's wall time, when the spec asked for one
-    double measureMs = 0.0; // the measurement request's wall time (setup, warm-up, samples)
+    // When the point was verified: each check's verdict with its largest absolute and relative
+    // errors and where they are (without the mismatches themselves); empty otherwise.
+    std::vector<VerificationResult> checks;
+    double measureMs = 0.0;       // the measurement request's wall time (setup, warm-up, samples)
     double workerCompileMs = 0.0; // NVRTC in the worker (0 when it got the host's compile)
     std::string measuredAt;       // ISO 8601, UTC, when the point was finished; empty when pending
     // The GPU that measured the point, in a sweep over several (multidevicesweep.h): its index

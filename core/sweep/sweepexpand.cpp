@@ -10,6 +10,7 @@
 #include "compiler/kernelinfo.h"
 #include "launch/expression.h"
 #include "launch/launchenvironment.h"
+#include "launch/launchsequence.h"
 #include "launch/launchspec.h"
 #include "launch/launchvalidation.h"
 #include "util/format.h"
@@ -215,10 +216,12 @@ std::optional<std::uint64_t> checkedCount(const std::string &field, const std::s
 class Expander
 {
 public:
-    Expander(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits)
+    Expander(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits,
+             const DeviceNames *device)
         : m_spec(spec)
         , m_base(base)
         , m_limits(limits)
+        , m_device(device ? *device : deviceNamesForArch(base.options.arch))
     {}
 
     SweepExpansion run()
@@ -487,7 +490,7 @@ private:
             // The point's request is what runs: its defines evaluated into -D options.
             const std::vector<LaunchIssue> issues = bindLaunchDefines(
                 point.request.launch, point.request.options,
-                {point.request.launch.kernel, point.request.verification.referenceKernel});
+                launchKernelNames(point.request.launch, point.request.verification), m_device);
             point.skipReason = joinIssues(issues);
         }
         return point;
@@ -569,7 +572,7 @@ private:
     {
         const RunRequest &request = point.request;
         const LaunchEnvironment environment =
-            evaluateLaunchEnvironment(request.launch, request.options.defines);
+            evaluateLaunchEnvironment(request.launch, request.options.defines, m_device);
         const Variables &values = environment.values;
         static const char *const kAxes[] = {"x", "y", "z"};
         std::string reason;
@@ -637,6 +640,7 @@ private:
     const SweepSpec &m_spec;
     const RunRequest &m_base;
     const ArchLimits *m_limits;
+    DeviceNames m_device; // the device.* names the points' expressions see
     std::vector<PreparedAxis> m_axes;
     std::vector<AxisGroup> m_groups;
     std::size_t m_count = 0;
@@ -780,9 +784,10 @@ std::string sweepPointLimitMessage(std::size_t points, const std::string &produc
            " points: narrow an axis, or split the study into several sweeps";
 }
 
-SweepExpansion expandSweep(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits)
+SweepExpansion expandSweep(const SweepSpec &spec, const RunRequest &base, const ArchLimits *limits,
+                           const DeviceNames *device)
 {
-    return Expander(spec, base, limits).run();
+    return Expander(spec, base, limits, device).run();
 }
 
 } // namespace cuwb

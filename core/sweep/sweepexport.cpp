@@ -136,6 +136,10 @@ std::string sweepResultToCsv(const SweepResult &result)
                              "waves",
                              "registers_per_thread",
                              "static_shared_bytes",
+                             "max_abs_error",
+                             "max_abs_error_at",
+                             "max_rel_error",
+                             "max_rel_error_at",
                              "best"}) {
         header.emplace_back(name);
     }
@@ -193,6 +197,18 @@ std::string sweepResultToCsv(const SweepResult &result)
                                                : std::string());
         row.push_back(r.registersPerThread > 0 ? std::to_string(r.staticSharedBytes)
                                                : std::string());
+        // The verification's largest errors (the worst check's, with several) and where.
+        const VerificationResult *worst = worstCheck(r.checks);
+        const auto where = [&](std::uint64_t index) {
+            if (!worst || worst->aggregateActual || worst->output.empty()) {
+                return std::string();
+            }
+            return worst->output + "[" + std::to_string(index) + "]";
+        };
+        row.push_back(worst ? number(worst->maxAbsError) : std::string());
+        row.push_back(worst && worst->maxAbsError ? where(worst->maxAbsErrorIndex) : std::string());
+        row.push_back(worst ? number(worst->maxRelError) : std::string());
+        row.push_back(worst && worst->maxRelError ? where(worst->maxRelErrorIndex) : std::string());
         const bool isTied = std::find(tied.begin(), tied.end(), k) != tied.end();
         const bool isDeviceBest =
             std::find(deviceBest.begin(), deviceBest.end(), k) != deviceBest.end();

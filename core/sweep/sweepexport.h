@@ -8,8 +8,10 @@
 // TILE, N, ...), status, message, block_x..z, grid_x..z, median_ns, mean_ns, min_ns,
 // max_ns, stddev_ns, relative_noise, samples, effective_GBps, percent_of_peak, percent_of_ceiling,
 // gflops, theoretical_occupancy (0..1), occupancy_limiter, waves, registers_per_thread,
-// static_shared_bytes, best ("best", "tied", "best-on-device" for each GPU's best when the GPUs
-// are of different models, or empty); a sweep over several GPUs adds device (its index) and
+// static_shared_bytes, max_abs_error, max_abs_error_at, max_rel_error, max_rel_error_at (a
+// verified point's largest errors and the element, "c[12]"; with several checks the worst
+// check's), best ("best", "tied", "best-on-device" for each GPU's best when the GPUs are of
+// different models, or empty); a sweep over several GPUs adds device (its index) and
 // device_name. Figures a point lacks are empty.
 //
 // T4: {"schema_version": "1.0.0", "results": [...]}, one result per point that was

@@ -4,6 +4,7 @@
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
 #include "device/occupancy.h"
+#include "launch/launchsequence.h"
 
 #include <algorithm>
 #include <atomic>
@@ -218,10 +219,17 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
 
     // What needs the compiled kernel: registers and static shared memory against the limits,
     // and everything the launch's arguments say (counts, scalars that do not fit, globals).
+    // A sequence's further kernels too, each against its own resources.
+    const SequenceKernels sequence =
+        findSequenceKernels(request.launch, *variant.compiled, request.source);
     const ResolvedLaunch resolved =
-        resolveLaunch(request.launch, variant.signature, request.options.defines);
-    if (const std::vector<LaunchIssue> issues = validateLaunch(resolved, resources, m_validation);
-        !issues.empty()) {
+        resolveLaunch(request.launch, variant.signature, request.options.defines,
+                      deviceNamesForArch(request.options.arch), sequence.signatures);
+    // (A further kernel that is not in the module is among the resolved launch's issues.)
+    std::vector<LaunchIssue> issues = validateLaunch(resolved, resources, m_validation);
+    for (LaunchIssue &issue : validateSequence(request.launch, resolved, sequence, m_validation))
+        issues.push_back(std::move(issue));
+    if (!issues.empty()) {
         out.message = joinIssues(issues);
         return out;
     }

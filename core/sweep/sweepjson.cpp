@@ -365,6 +365,9 @@ void to_json(json &j, const SweepPointResult &r)
     j["measureMs"] = finiteSafe(r.measureMs);
     j["workerCompileMs"] = finiteSafe(r.workerCompileMs);
     j["measuredAt"] = r.measuredAt;
+    if (!r.checks.empty()) {
+        j["checks"] = r.checks;
+    }
     if (r.deviceIndex) {
         j["device"] = {{"index", *r.deviceIndex}, {"name", r.deviceName}};
     }
@@ -418,6 +421,9 @@ void from_json(const json &j, SweepPointResult &r)
     readDouble(j, "compileMs", r.compileMs);
     readDouble(j, "verifyMs", r.verifyMs);
     readString(j, "measuredAt", r.measuredAt);
+    if (const json *checks = member(j, "checks")) {
+        inField("checks", [&] { r.checks = checks->get<std::vector<VerificationResult>>(); });
+    }
     if (const json *device = member(j, "device")) {
         inField("device", [&] {
             requireObject(*device);

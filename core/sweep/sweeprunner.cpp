@@ -147,12 +147,21 @@ PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &ho
             return outcome;
         }
         r.workerCompileMs = run.compileMs;
+        // What each check found, its largest errors beside the verdict (not its mismatches:
+        // the point keeps the summary, the run's own report has the details).
+        r.checks = run.checks.empty() && run.verification.ran
+                       ? std::vector<VerificationResult>{run.verification}
+                       : run.checks;
+        for (VerificationResult &check : r.checks) {
+            check.firstMismatches.clear();
+        }
         switch (run.status) {
         case RunStatus::Succeeded:
             if (!run.passed()) {
                 wrong = true;
                 if (run.verification.ran && !run.verification.passed) {
-                    wrongMessage = run.verification.message;
+                    wrongMessage =
+                        run.verification.message.substr(0, run.verification.message.find('\n'));
                 }
                 for (const BufferReport &buffer : run.buffers) {
                     for (const GuardViolation &violation : buffer.guardViolations) {
@@ -379,13 +388,14 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
     const ArchLimits limits = device->limits();
     const std::string arch = device->arch();
 
-    const SweepExpansion expansion = expandSweep(spec, base, &limits);
+    const DeviceNames deviceNames = deviceNamesOf(*device);
+    const SweepExpansion expansion = expandSweep(spec, base, &limits, &deviceNames);
     if (!expansion.ok()) {
         result.error = expansion.error;
         return finish();
     }
     fillPoints(expansion);
-    if (spec.verify && base.verification.kind == ReferenceKind::None) {
+    if (spec.verify && !base.verification.configured()) {
         result.notes.push_back("the project has no verification, so each point is only checked "
                                "to run cleanly (no fault, no write outside its buffers)");
     }

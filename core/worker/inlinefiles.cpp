@@ -28,8 +28,18 @@ void forEachInputPath(RunRequest &request, const std::function<void(std::string 
             visit(global.init.file);
         }
     }
-    if (request.verification.kind == ReferenceKind::File) {
-        visit(request.verification.file);
+    for (KernelStep &step : request.launch.then) {
+        for (ArgumentSpec &argument : step.arguments) {
+            if (argument.isBuffer && argument.buffer.empty() &&
+                argument.init.kind == InitKind::File) {
+                visit(argument.init.file);
+            }
+        }
+    }
+    for (VerificationSpec &check : request.verification.checks) {
+        if (check.kind == ReferenceKind::File) {
+            visit(check.file);
+        }
     }
 }
 

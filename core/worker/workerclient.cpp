@@ -3,6 +3,7 @@
 #include "compiler/kernelcompiler.h"
 #include "cuda/nvrtcinfo.h"
 #include "launch/launchenvironment.h"
+#include "launch/launchsequence.h"
 #include "measure/measurement.h"
 #include "run/runjson.h"
 #include "worker/inlinefiles.h"
@@ -199,8 +200,8 @@ WorkerProcess::Reply WorkerClient::exchangeRun(nlohmann::json message, const Run
     CompileOptions options = request.options;
     LaunchSpec launch = request.launch;
     if (hello.device &&
-        bindLaunchDefines(launch, options,
-                          {request.launch.kernel, request.verification.referenceKernel})
+        bindLaunchDefines(launch, options, launchKernelNames(request.launch, request.verification),
+                          deviceNamesOf(*hello.device))
             .empty()) {
         options.arch = hello.device->arch();
         imageKey = sourceHashFnv1a64(request.source) + ":" + request.fileName + ":" +
@@ -246,9 +247,19 @@ bool WorkerClient::release()
     return exchange(makeReleaseRequest(), kSlackSeconds).ok();
 }
 
+namespace {
+
+// The worker waits a deadline for each kernel of a sequence.
+double sequenceDeadline(const RunRequest &request)
+{
+    return request.launch.deadlineSeconds * double(1 + request.launch.then.size());
+}
+
+} // namespace
+
 RunResult WorkerClient::run(const RunRequest &request)
 {
-    const double deadline = request.launch.deadlineSeconds;
+    const double deadline = sequenceDeadline(request);
     return runFromReply(exchangeRun(makeRunRequest(request), request, runTimeoutSeconds(deadline)),
                         deadline);
 }
@@ -256,7 +267,7 @@ RunResult WorkerClient::run(const RunRequest &request)
 Measurement WorkerClient::measure(const RunRequest &request, const SampleSettings &settings,
                                   const ThroughputExpressions &throughput)
 {
-    const double deadline = request.launch.deadlineSeconds;
+    const double deadline = sequenceDeadline(request);
     const WorkerProcess::Reply reply =
         exchangeRun(makeMeasureRequest(request, settings, throughput), request,
                     measureTimeoutSeconds(deadline, settings));

@@ -76,3 +76,28 @@ extern "C" __global__ void reduce_shuffle(const unsigned int *__restrict__ in,
             partial[blockIdx.x] = v;
     }
 }
+
+// The finishing pass of a two-pass reduction (reduction_two_pass.cuwb): one block sums the
+// `count` partial sums the first pass wrote, each thread a strided share, then the warps'
+// sums meet in shared memory as in reduce_shuffle. Launched as the project's second kernel,
+// on the first kernel's `partial` buffer.
+extern "C" __global__ void sum_partials(const unsigned long long *__restrict__ partial,
+                                        unsigned long long *__restrict__ total,
+                                        unsigned long long count)
+{
+    __shared__ unsigned long long warpSums[32];
+    const unsigned int t = threadIdx.x;
+    unsigned long long v = 0ull;
+    for (unsigned long long i = t; i < count; i += blockDim.x)
+        v += partial[i];
+    v = warpSum(v);
+    if (t % 32 == 0)
+        warpSums[t / 32] = v;
+    __syncthreads();
+    if (t < 32) {
+        v = t < blockDim.x / 32 ? warpSums[t] : 0ull;
+        v = warpSum(v);
+        if (t == 0)
+            total[0] = v;
+    }
+}

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void usage();
     void compileJsonListsParameters();
     void checksEverySweepPoint();
+    void sequencesAndChecks();
 };
 
 void TestCuwbCheck::goodProjectWouldRun()
@@ -88,11 +89,54 @@ void TestCuwbCheck::reportsExpressionErrorsAndVerification()
             "check_expressions.cuwb: argument a: count: unknown variable 'M' (at character 1)"),
         QStringLiteral("check_expressions.cuwb: shared memory: 0 static + 300000 dynamic = 300000 "
                        "bytes; sm_90 allows 49152 without opt-in and 232448 with it"),
-        QStringLiteral("check_expressions.cuwb: verification: output: the kernel has no pointer "
-                       "parameter named 'd'"),
+        QStringLiteral("check_expressions.cuwb: verification: output: the launch has no buffer "
+                       "and the module no global named 'd' (its buffers: a, b, c)"),
         QStringLiteral("check_expressions.cuwb: would not run: 4 problems"),
     };
     QCOMPARE(run.outLines(), expected);
+}
+
+void TestCuwbCheck::sequencesAndChecks()
+{
+    // A sequence sized from the SM count (the sm_90 catalogue's 132 SMs), with two checks whose
+    // expression reads a global and whose mask is written with C++'s and/not: all compiled.
+    const Run good = check("check_sequence_good.cuwb");
+    QCOMPARE(good.exitCode, 0);
+    QCOMPARE(good.outLines(),
+             QStringList{QStringLiteral("check_sequence_good.cuwb: vector_add would run on sm_90: "
+                                        "grid (528, 1, 1), block (256, 1, 1), 4 buffers of "
+                                        "1622020 bytes")});
+    // Every check's expression and mask compiled, each problem named with its check; the
+    // further kernel's binding and block checked.
+    const Run bad = check("check_sequence_bad.cuwb");
+    QCOMPARE(bad.exitCode, 1);
+    const QStringList expected{
+        QStringLiteral("check_sequence_bad.cuwb: then[0] (sum_all): argument values: there is no "
+                       "buffer named 'd' before this kernel (the sequence's buffers: a, b, c)"),
+        QStringLiteral("check_sequence_bad.cuwb: then[0] (sum_all): block.x: block.x is 2048; "
+                       "sm_90 allows 1024"),
+        QStringLiteral("check_sequence_bad.cuwb: then[0] (sum_all): block: block has 2048 "
+                       "threads; sm_90 allows 1024"),
+        QStringLiteral("check_sequence_bad.cuwb: verification[0] (`c`): mask: does not compile: "
+                       "verification mask:1:4: expected an expression"),
+        QStringLiteral("check_sequence_bad.cuwb: verification[1] (`c`): expression: does not "
+                       "compile: verification expression:1:8: identifier \"missing\" is "
+                       "undefined"),
+        QStringLiteral("check_sequence_bad.cuwb: verification[1] (`c`): count: `N + 1` is 4097; "
+                       "`c` has 4096 elements"),
+        QStringLiteral("check_sequence_bad.cuwb: verification[2] (`total`): referenceKernel: a "
+                       "reference kernel takes the first kernel's parameters, and `total` is not "
+                       "one of them"),
+        QStringLiteral("check_sequence_bad.cuwb: would not run: 7 problems"),
+    };
+    QCOMPARE(bad.outLines(), expected);
+    // Without a catalogue GPU for the architecture, the SM count is not known.
+    const Run other =
+        check("check_sequence_good.cuwb", {QStringLiteral("--arch"), QStringLiteral("sm_100")});
+    QCOMPARE(other.exitCode, 1);
+    QVERIFY2(other.out.contains(QStringLiteral("variables: N: device.smCount is not known "
+                                               "without a GPU for sm_100")),
+             qPrintable(other.out));
 }
 
 void TestCuwbCheck::otherArchitecture()

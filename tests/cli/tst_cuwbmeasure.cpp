@@ -6,6 +6,7 @@
 
 #include "cuwbprocess.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,12 @@ CuwbRun runCuwb(const QStringList &arguments)
 QString copyProject()
 {
     return QStringLiteral(CUWB_SAMPLES_DIR "/copy/copy.cuwb");
+}
+
+QString readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
 QString noGpuReason()
@@ -43,6 +50,9 @@ private Q_SLOTS:
     void rejectsBadUsage();
     void unreadableProjectExitsTwo();
     void helpListsMeasure();
+    void verifiesBeforeMeasuring();
+    void wrongOutputIsMeasuredAndFails();
+    void noVerifyMeasuresOnly();
 };
 
 void TestCuwbMeasure::withoutGpuExitsOneWithReason()
@@ -123,6 +133,78 @@ void TestCuwbMeasure::helpListsMeasure()
     QVERIFY(own.out.contains(QStringLiteral("--min-samples")));
     QVERIFY(own.out.contains(QStringLiteral("--metric NAME")));
     QVERIFY(own.out.contains(QStringLiteral("Ctrl+C")));
+}
+
+void TestCuwbMeasure::verifiesBeforeMeasuring()
+{
+    // A worker that verifies: the run (both checks passed) comes first, then the measurement;
+    // the sequence's kernels each get their median.
+    const QTemporaryDir dir;
+    const QString log = dir.filePath(QStringLiteral("requests.log"));
+    qputenv("CUWB_FAKE_WORKER_LOG", log.toUtf8());
+    const CuwbRun run =
+        runCuwb({QStringLiteral("measure"), dataFile("add_checks.cuwb"), QStringLiteral("--worker"),
+                 QStringLiteral(CUWB_FAKE_WORKER_PATH " checks")});
+    qunsetenv("CUWB_FAKE_WORKER_LOG");
+    QCOMPARE(run.exitCode, 0);
+    const QStringList requests = readAll(log).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(requests.indexOf(QStringLiteral("run")) >= 0 &&
+                 requests.indexOf(QStringLiteral("run")) <
+                     requests.indexOf(QStringLiteral("measure")),
+             qPrintable(requests.join(QLatin1Char(' '))));
+    QVERIFY2(run.out.contains(QStringLiteral("  kernel add_one: median 99.66")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("  kernel twice: median 99.66")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("  verification: PASSED (verification passed (2 "
+                                             "checks);")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("    `d`: passed, largest error abs 1e-07 at d[2], "
+                                             "rel 2e-07 at d[3]")),
+             qPrintable(run.out));
+
+    const CuwbRun json =
+        runCuwb({QStringLiteral("measure"), dataFile("add_checks.cuwb"), QStringLiteral("--json"),
+                 QStringLiteral("--worker"), QStringLiteral(CUWB_FAKE_WORKER_PATH " checks")});
+    QCOMPARE(json.exitCode, 0);
+    const nlohmann::json document = nlohmann::json::parse(json.out.toStdString());
+    const Measurement m = document.get<Measurement>();
+    QCOMPARE(m.kernels.size(), std::size_t(2));
+    QCOMPARE(m.kernels[1].kernel, std::string("twice"));
+    QCOMPARE(m.kernels[0].samplesNs.size(), m.samplesNs.size());
+    QCOMPARE(document.at("run").at("checks").size(), std::size_t(2));
+    QCOMPARE(document.at("run").at("outcome").at("verification").get<std::string>(),
+             std::string("passed"));
+}
+
+void TestCuwbMeasure::wrongOutputIsMeasuredAndFails()
+{
+    const CuwbRun run =
+        runCuwb({QStringLiteral("measure"), dataFile("add_checks_wrong.cuwb"),
+                 QStringLiteral("--worker"), QStringLiteral(CUWB_FAKE_WORKER_PATH " checks")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(QStringLiteral("  median ")), qPrintable(run.out)); // still measured
+    QVERIFY2(run.out.contains(QStringLiteral("  verification: FAILED: verification failed: 2 of "
+                                             "4 elements of `d` differ")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("    `d`: FAILED, largest error abs 0.5 at d[2]")),
+             qPrintable(run.out));
+    QVERIFY2(run.err.contains(QStringLiteral("measured, but FAILED")), qPrintable(run.err));
+}
+
+void TestCuwbMeasure::noVerifyMeasuresOnly()
+{
+    const QTemporaryDir dir;
+    const QString log = dir.filePath(QStringLiteral("requests.log"));
+    qputenv("CUWB_FAKE_WORKER_LOG", log.toUtf8());
+    const CuwbRun run = runCuwb({QStringLiteral("measure"), dataFile("add_checks_wrong.cuwb"),
+                                 QStringLiteral("--no-verify"), QStringLiteral("--worker"),
+                                 QStringLiteral(CUWB_FAKE_WORKER_PATH " checks")});
+    qunsetenv("CUWB_FAKE_WORKER_LOG");
+    QCOMPARE(run.exitCode, 0);
+    const QString requests = readAll(log);
+    QVERIFY2(!requests.contains(QStringLiteral("run")), qPrintable(requests));
+    QVERIFY(requests.contains(QStringLiteral("measure")));
+    QVERIFY(!run.out.contains(QStringLiteral("verification")));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbMeasure)

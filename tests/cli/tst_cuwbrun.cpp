@@ -89,6 +89,7 @@ private Q_SLOTS:
     void emptyFolderIsAUsageError();
     void outOfBoundsWritesReadAsFailed();
     void wrongOutputReadsAsFailed();
+    void everyCheckIsReported();
 
 private:
     QString m_reason;
@@ -470,6 +471,66 @@ void TestCuwbRun::wrongOutputReadsAsFailed()
         runCuwb({QStringLiteral("run"), dataFile("add_one.cuwb"), QStringLiteral("--worker"),
                  QStringLiteral("w"), QStringLiteral("--device"), QStringLiteral("0")});
     QCOMPARE(both.exitCode, 2);
+}
+
+void TestCuwbRun::everyCheckIsReported()
+{
+    // Two checks after a sequence of two kernels, from a worker that verifies each check.
+    const QString worker = QStringLiteral(CUWB_FAKE_WORKER_PATH " checks");
+    const Run good = runCuwb(
+        {QStringLiteral("run"), dataFile("add_checks.cuwb"), QStringLiteral("--worker"), worker});
+    QCOMPARE(good.exitCode, 0);
+    QVERIFY2(good.out.startsWith(dataFile("add_checks.cuwb") + QStringLiteral(": PASSED\n")),
+             qPrintable(good.out));
+    QVERIFY2(good.out.contains(QStringLiteral("  kernels add_one, twice: ran in 1.25 ms")),
+             qPrintable(good.out));
+    QVERIFY2(good.out.contains(QStringLiteral("    add_one: 1 ms\n    twice: 0.25 ms\n")),
+             qPrintable(good.out));
+    QVERIFY2(good.out.contains(QStringLiteral(
+                 "  verification of c: passed (4 elements checked, largest error 2e-07 at index "
+                 "2; abs 1e-07 at c[1], rel 2e-07 at c[2])")),
+             qPrintable(good.out));
+    QVERIFY2(good.out.contains(QStringLiteral("  verification of d: passed")),
+             qPrintable(good.out));
+    QVERIFY2(good.out.contains(QStringLiteral("  checks: verification passed (2 checks); ")),
+             qPrintable(good.out));
+
+    const Run wrong = runCuwb({QStringLiteral("run"), dataFile("add_checks_wrong.cuwb"),
+                               QStringLiteral("--worker"), worker, QStringLiteral("--summary")});
+    QCOMPARE(wrong.exitCode, 1);
+    QVERIFY2(wrong.out.startsWith(dataFile("add_checks_wrong.cuwb") +
+                                  QStringLiteral(": FAILED: verification failed: 2 of 4 elements "
+                                                 "of `d` differ (rel > 1e-05)\n")),
+             qPrintable(wrong.out));
+    QVERIFY2(wrong.out.contains(QStringLiteral("  verification of d: FAILED")),
+             qPrintable(wrong.out));
+    QVERIFY2(wrong.out.contains(QStringLiteral("verification FAILED (1 of 2 checks failed)")),
+             qPrintable(wrong.out));
+    // The grading summary names the check that failed.
+    QVERIFY2(wrong.out.contains(QStringLiteral("FAILED ") + dataFile("add_checks_wrong.cuwb") +
+                                QStringLiteral(": verification failed: 2 of 4 elements of `d` "
+                                               "differ")),
+             qPrintable(wrong.out));
+
+    const Run json = runCuwb({QStringLiteral("run"), dataFile("add_checks_wrong.cuwb"),
+                              QStringLiteral("--worker"), worker, QStringLiteral("--json")});
+    QCOMPARE(json.exitCode, 1);
+    const nlohmann::json document = parseJson(json.out);
+    const nlohmann::json &result = document.at("result");
+    QCOMPARE(result.at("checks").size(), std::size_t(2));
+    QCOMPARE(result.at("checks")[1].at("output").get<std::string>(), std::string("d"));
+    QCOMPARE(result.at("checks")[1].at("maxAbsError").get<double>(), 0.5);
+    QCOMPARE(result.at("checks")[1].at("maxRelErrorIndex").get<int>(), 3);
+    QCOMPARE(result.at("kernelTimes").size(), std::size_t(2));
+    QCOMPARE(result.at("kernelTimes")[1].at("kernel").get<std::string>(), std::string("twice"));
+    const nlohmann::json &outcome = result.at("outcome");
+    QCOMPARE(outcome.at("verification").get<std::string>(), std::string("failed"));
+    QCOMPARE(outcome.at("checks")[0].at("verification").get<std::string>(), std::string("passed"));
+    QCOMPARE(outcome.at("checks")[1].at("verification").get<std::string>(), std::string("failed"));
+    QCOMPARE(outcome.at("reasons").size(), std::size_t(1));
+    const RunResult back = result.get<RunResult>();
+    QCOMPARE(back.checks.size(), std::size_t(2));
+    QVERIFY(!back.passed());
 }
 
 QTEST_GUILESS_MAIN(TestCuwbRun)

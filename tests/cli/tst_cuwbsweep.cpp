@@ -76,7 +76,73 @@ private Q_SLOTS:
     void helpListsSweep();
     void rooflineAsksEveryPointForItsMetrics();
     void listSaysWhatTheMetricsPassCollects();
+    void verifiedPointsShowTheirLargestErrors();
+    void noVerifyOverridesTheProject();
 };
+
+void TestCuwbSweep::verifiedPointsShowTheirLargestErrors()
+{
+    const QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("out.csv"));
+    const QString json = dir.filePath(QStringLiteral("out.json"));
+    const CuwbRun run =
+        runCuwb({QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"),
+                 QStringLiteral("--verify"), QStringLiteral("--csv"), csv, QStringLiteral("--json"),
+                 json, QStringLiteral("--worker"), fakeWorker()});
+    QCOMPARE(run.exitCode, 0);
+    // block.x=256: the fake worker's errors are block.x * 1e-9 and twice that.
+    QVERIFY2(run.out.contains(QStringLiteral("[4/7] block.x=256: median 1.000 µs")) &&
+                 run.out.contains(QStringLiteral("; verified, largest error abs 2.56e-07 at "
+                                                 "c[8], rel 5.12e-07 at c[9]")),
+             qPrintable(run.out));
+    const QStringList rows = readAll(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(rows[0].contains(QStringLiteral(
+                 ",max_abs_error,max_abs_error_at,max_rel_error,max_rel_error_at,best")),
+             qPrintable(rows[0]));
+    QVERIFY2(rows[4].contains(QStringLiteral(",2.56e-07,c[8],5.12e-07,c[9],")),
+             qPrintable(rows[4]));
+    const SweepResultLoad load = loadSweepResult(json.toStdString());
+    QVERIFY2(load.result.has_value(), load.error.c_str());
+    const SweepPointResult &point = load.result->points[3];
+    QCOMPARE(point.checks.size(), std::size_t(1));
+    QCOMPARE(*point.checks[0].maxAbsError, 2.56e-7);
+    QCOMPARE(point.checks[0].maxRelErrorIndex, std::uint64_t(9));
+}
+
+void TestCuwbSweep::noVerifyOverridesTheProject()
+{
+    const QTemporaryDir dir;
+    // A project whose sweep asks to verify every point.
+    QFile original(dataFile("sweep_add_one.cuwb"));
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    nlohmann::json project = nlohmann::json::parse(original.readAll().toStdString());
+    project["sweep"]["verify"] = true;
+    const QString path = dir.filePath(QStringLiteral("verify.cuwb"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(project.dump()));
+    out.close();
+    const QString log = dir.filePath(QStringLiteral("requests.log"));
+    qputenv("CUWB_FAKE_WORKER_LOG", log.toUtf8());
+    const CuwbRun verified =
+        runCuwb({QStringLiteral("sweep"), path, QStringLiteral("--worker"), fakeWorker()});
+    QCOMPARE(verified.exitCode, 0);
+    QVERIFY2(readAll(log).contains(QStringLiteral("run")), qPrintable(readAll(log)));
+    QFile::remove(log);
+    const CuwbRun unverified =
+        runCuwb({QStringLiteral("sweep"), path, QStringLiteral("--no-verify"),
+                 QStringLiteral("--worker"), fakeWorker()});
+    qunsetenv("CUWB_FAKE_WORKER_LOG");
+    QCOMPARE(unverified.exitCode, 0);
+    QVERIFY2(!readAll(log).contains(QStringLiteral("run")), qPrintable(readAll(log)));
+    QVERIFY(readAll(log).contains(QStringLiteral("measure")));
+    QVERIFY(!unverified.out.contains(QStringLiteral("verified")));
+    const CuwbRun both = runCuwb(
+        {QStringLiteral("sweep"), path, QStringLiteral("--verify"), QStringLiteral("--no-verify")});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains(QStringLiteral("--verify and --no-verify exclude each other")),
+             qPrintable(both.err));
+}
 
 void TestCuwbSweep::rejectsBadUsage_data()
 {

@@ -134,8 +134,9 @@ void TestConfinement::checks()
         project.launch.arguments[0].init.kind = InitKind::File;
         project.launch.arguments[0].init.file = text;
     } else if (field == QStringLiteral("reference")) {
-        project.verification.kind = ReferenceKind::File;
-        project.verification.file = text;
+        project.verification.checks.assign(1, VerificationSpec{});
+        project.verification.checks[0].kind = ReferenceKind::File;
+        project.verification.checks[0].file = text;
     }
     const std::string problem =
         checkProjectConfinement(project, m_project.toStdString(), source.toStdString());

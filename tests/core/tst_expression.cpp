@@ -49,6 +49,30 @@ void TestExpression::values_data()
     QTest::newRow("dotted variable") << QStringLiteral("ceil(N / block.x)") << 4096.0;
     QTest::newRow("exponent") << QStringLiteral("5e9") << 5e9;
     QTest::newRow("power") << QStringLiteral("2^10") << 1024.0;
+    // The logical operators, C's and Python's (Kernel Tuner's restrictions).
+    QTest::newRow("and") << QStringLiteral("N > 1 && block.x == 256") << 1.0;
+    QTest::newRow("and false") << QStringLiteral("N > 1 && block.x == 128") << 0.0;
+    QTest::newRow("or") << QStringLiteral("N < 1 || block.x == 256") << 1.0;
+    QTest::newRow("not") << QStringLiteral("!(block.x == 256)") << 0.0;
+    QTest::newRow("not below comparison") << QStringLiteral("!block.x == 0") << 1.0;
+    QTest::newRow("not equal still") << QStringLiteral("block.x != 256") << 0.0;
+    QTest::newRow("python and") << QStringLiteral("N > 1 and block.x == 256") << 1.0;
+    QTest::newRow("python or") << QStringLiteral("N < 1 or block.x == 128") << 0.0;
+    // Python's `not` takes the comparison after it; C's `!` only its operand.
+    QTest::newRow("python not") << QStringLiteral("not block.x == 128") << 1.0;
+    QTest::newRow("c not") << QStringLiteral("!block.x == 128") << 0.0;
+    QTest::newRow("python not before and") << QStringLiteral("not N < 1 and block.x == 256") << 1.0;
+    QTest::newRow("python not in parentheses") << QStringLiteral("(not N) + 2") << 2.0;
+    QTest::newRow("python not not") << QStringLiteral("not not N") << 1.0;
+    QTest::newRow("python not before choice") << QStringLiteral("not N ? 5 : 6") << 6.0;
+    QTest::newRow("python mixed") << QStringLiteral(
+                                         "block.x >= 32 and not (block.x % 64) or N == 0")
+                                  << 1.0;
+    QTest::newRow("python power") << QStringLiteral("2 ** 10") << 1024.0;
+    QTest::newRow("python power right to left") << QStringLiteral("2 ** 3 ** 2") << 512.0;
+    QTest::newRow("python floor division") << QStringLiteral("7 // 2") << 3.0;
+    QTest::newRow("python floor division negative") << QStringLiteral("-7 // 2") << -4.0;
+    QTest::newRow("ternary") << QStringLiteral("N > 1 ? 3 : 4") << 3.0;
     // Found by fuzz/fuzz_expression under UBSan: a shift count beyond int's range was converted
     // to int (undefined behaviour).
     QTest::newRow("right shift past int") << QStringLiteral("3 >> 1e42") << 0.0;
@@ -75,6 +99,14 @@ void TestExpression::errors_data()
         << QStringLiteral("N + M") << QStringLiteral("unknown variable 'M'") << 4;
     QTest::newRow("unknown dotted")
         << QStringLiteral("grid.w * 2") << QStringLiteral("unknown variable 'grid.w'") << 0;
+    QTest::newRow("position after and")
+        << QStringLiteral("N and M") << QStringLiteral("unknown variable 'M'") << 6;
+    QTest::newRow("position after not")
+        << QStringLiteral("not not_a_name") << QStringLiteral("unknown variable 'not_a_name'") << 4;
+    QTest::newRow("position after two nots")
+        << QStringLiteral("not not M > 1") << QStringLiteral("unknown variable 'M'") << 8;
+    QTest::newRow("and as part of a name")
+        << QStringLiteral("band + 1") << QStringLiteral("unknown variable 'band'") << 0;
     QTest::newRow("ends early") << QStringLiteral("1 +")
                                 << QStringLiteral("the expression ends too early") << 3;
     QTest::newRow("unclosed") << QStringLiteral("(1 + 2")

@@ -71,6 +71,63 @@ private Q_SLOTS:
         QVERIFY(session.validate().empty());
     }
 
+    void sequenceAndChecksAreValidated()
+    {
+        LaunchSession session;
+        session.setModule(m_module, kTwoKernels, "s.cu");
+        // scale(x, f, n) then shift(in, out, n): shift's `in` bound to scale's `x`.
+        LaunchSpec spec = session.spec();
+        KernelStep step = session.newStep(1);
+        QCOMPARE(step.kernel, std::string("shift"));
+        QCOMPARE(step.arguments.size(), std::size_t(3));
+        QCOMPARE(step.arguments[0].buffer, std::string("x")); // the only float buffer
+        QVERIFY(step.arguments[1].buffer.empty());            // a new output, `out`
+        spec.then = {step};
+        session.setSpec(spec);
+        QCOMPARE(session.sequenceKernels().signatures.size(), std::size_t(1));
+        const std::vector<std::string> none = fields(session.validate());
+        QVERIFY2(none.empty(), none.empty() ? "" : none.front().c_str());
+        // A check of the further kernel's output is known; one of a missing buffer is not.
+        Verification checks;
+        VerificationSpec ofOut;
+        ofOut.kind = ReferenceKind::Expression;
+        ofOut.output = "out";
+        ofOut.expression = "x[i] + 1.0f";
+        VerificationSpec ofNothing = ofOut;
+        ofNothing.output = "nothing";
+        checks.checks = {ofOut, ofNothing};
+        session.setVerification(checks);
+        QCOMPARE(fields(session.validate()),
+                 std::vector<std::string>{"verification[1]: choose the output buffer to check"});
+        // The step's block is checked against the limits, named with the step.
+        spec.then[0].block = {"2048", "1", "1"};
+        session.setSpec(spec);
+        session.setVerification(Verification(ofOut));
+        const std::vector<std::string> issues = fields(session.validate());
+        QVERIFY(!issues.empty());
+        QVERIFY2(issues.front().starts_with("then[0] (shift): block.x"), issues.front().c_str());
+    }
+
+    void deviceNamesFollowTheDevice()
+    {
+        LaunchSession session;
+        session.setModule(m_module, kTwoKernels, "s.cu");
+        QVERIFY(session.deviceNames().source.find("catalogue entry for sm_90") !=
+                std::string::npos);
+        LaunchSpec spec = session.spec();
+        spec.grid = {"device.smCount * 2", "1", "1"};
+        session.setSpec(spec);
+        QVERIFY(session.validate().empty());
+        DeviceInfo device;
+        device.name = "Tiny";
+        device.major = 8;
+        device.minor = 0;
+        device.smCount = 2;
+        session.setDevice(device, std::nullopt);
+        QCOMPARE(session.deviceNames().values.at("device.smCount"), 2.0);
+        QCOMPARE(session.deviceNames().source, std::string("Tiny (the device)"));
+    }
+
     void projectLaunchWaitsForItsKernel()
     {
         LaunchSession session;
@@ -92,7 +149,7 @@ private Q_SLOTS:
         // The project's arguments were empty: the kernel's defaults fill them in.
         QCOMPARE(session.spec().arguments.size(), std::size_t(3));
         // A check without an output compares the first buffer the kernel may write.
-        QCOMPARE(session.verification().output, std::string("out"));
+        QCOMPARE(session.verification().first().output, std::string("out"));
         QVERIFY(session.validate().empty());
     }
 

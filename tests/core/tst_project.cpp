@@ -32,9 +32,10 @@ Project sampleProject()
     n.elementType = {ScalarKind::Int32, 1};
     n.value = "N";
     project.launch.arguments = {a, n};
-    project.verification.kind = ReferenceKind::Expression;
-    project.verification.output = "c";
-    project.verification.expression = "a[i] + b[i]";
+    project.verification.checks.assign(1, VerificationSpec{});
+    project.verification.checks[0].kind = ReferenceKind::Expression;
+    project.verification.checks[0].output = "c";
+    project.verification.checks[0].expression = "a[i] + b[i]";
     return project;
 }
 
@@ -324,15 +325,16 @@ void TestProject::resolvesPathsAgainstTheProjectFolder()
     scalar.parameter = "n";
     scalar.isBuffer = false;
     project.launch.arguments = {fromFile, scalar};
-    project.verification.kind = ReferenceKind::File;
-    project.verification.file = "../expected.bin";
+    project.verification.checks.assign(1, VerificationSpec{});
+    project.verification.checks[0].kind = ReferenceKind::File;
+    project.verification.checks[0].file = "../expected.bin";
 
     resolveProjectPaths(project, "/work/lab/p.cuwb");
     QCOMPARE(project.sourcePath, std::string("kernels/scale.cu")); // readProjectSource resolves it
     QCOMPARE(project.options.includeDirs,
              (std::vector<std::string>{"/work/lab/include", "/opt/absolute", "/work/lab/kernels"}));
     QCOMPARE(project.launch.arguments[0].init.file, std::string("/work/lab/data/x.npy"));
-    QCOMPARE(project.verification.file, std::string("/work/expected.bin"));
+    QCOMPARE(project.verification.checks[0].file, std::string("/work/expected.bin"));
 
     // Twice is the same as once: the source folder is not added again.
     resolveProjectPaths(project, "/work/lab/p.cuwb");

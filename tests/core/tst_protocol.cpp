@@ -1,6 +1,7 @@
 // The worker protocol's encoding: every message built by the helpers survives a trip through
 // one line of text, doubles that are not finite included, and malformed messages are rejected
 // with an exception rather than read as something else.
+#include "measure/measurejson.h"
 #include "run/runresult.h"
 #include "worker/protocol.h"
 
@@ -58,11 +59,12 @@ RunRequest sampleRequest()
     request.launch.arguments = {a, c, n};
     request.launch.block = {"128", "1", "1"};
     request.launch.deadlineSeconds = 2.5;
-    request.verification.kind = ReferenceKind::Expression;
-    request.verification.output = "c";
-    request.verification.expression = "a[i] * 2";
-    request.verification.tolerance = ToleranceKind::Ulp;
-    request.verification.toleranceValue = 4;
+    request.verification.checks.assign(1, VerificationSpec{});
+    request.verification.checks[0].kind = ReferenceKind::Expression;
+    request.verification.checks[0].output = "c";
+    request.verification.checks[0].expression = "a[i] * 2";
+    request.verification.checks[0].tolerance = ToleranceKind::Ulp;
+    request.verification.checks[0].toleranceValue = 4;
     return request;
 }
 
@@ -165,7 +167,81 @@ private Q_SLOTS:
     void rejectsMalformedReplies();
     void encodesInvalidUtf8();
     void passedNeedsSuccessGuardsAndVerification();
+    void checksSequencesAndKernelsTravel();
 };
+
+void TestProtocol::checksSequencesAndKernelsTravel()
+{
+    // A request with several checks (one allclose) and a sequence of kernels.
+    RunRequest original = sampleRequest();
+    VerificationSpec second = original.verification.checks[0];
+    second.output = "d_count";
+    second.expression = "n";
+    second.tolerance = ToleranceKind::AllClose;
+    second.toleranceValue = VerificationSpec{}.toleranceValue; // allclose does not carry it
+    second.atol = 1e-6;
+    second.rtol = 1e-3;
+    original.verification.checks.push_back(second);
+    KernelStep step;
+    step.kernel = "finish";
+    ArgumentSpec bound;
+    bound.parameter = "values";
+    bound.buffer = "c";
+    step.arguments = {bound};
+    step.grid = {"1", "1", "1"};
+    original.launch.then = {step};
+    const json message = throughLine([&] {
+        json m = makeRunRequest(original);
+        m["id"] = 3;
+        return m;
+    }());
+    QVERIFY(message.at("request").at("verification").is_array());
+    const WorkerRequest request = parseRequest(message);
+    QVERIFY(request.run.verification == original.verification);
+    QCOMPARE(request.run.verification.checks[1].rtol, 1e-3);
+    QVERIFY(request.run.launch == original.launch);
+    // One check travels as an object, as to a worker of an earlier version.
+    RunRequest single = sampleRequest();
+    QVERIFY(json(single).at("verification").is_object());
+
+    // Each check's verdict with its largest errors, and each kernel's time.
+    RunResult result = sampleResult();
+    VerificationResult check;
+    check.ran = check.passed = true;
+    check.output = "c";
+    check.label = "`c` (expression)";
+    check.maxAbsError = kInf;
+    check.maxAbsErrorIndex = 7;
+    check.maxRelError = 0.125;
+    check.maxRelErrorIndex = 9;
+    result.checks = {check, result.verification};
+    result.kernelTimes = {{"scale", 0.5}, {"finish", 0.125}};
+    const RunResult back = parseRunResultReply(throughLine(makeRunResultReply(4, result)));
+    QCOMPARE(back.checks.size(), std::size_t(2));
+    QCOMPARE(back.checks[0].output, std::string("c"));
+    QCOMPARE(back.checks[0].label, check.label);
+    QVERIFY(back.checks[0].maxAbsError && std::isinf(*back.checks[0].maxAbsError));
+    QCOMPARE(back.checks[0].maxAbsErrorIndex, 7ULL);
+    QCOMPARE(*back.checks[0].maxRelError, 0.125);
+    QCOMPARE(back.checks[0].maxRelErrorIndex, 9ULL);
+    QVERIFY(!back.checks[1].maxAbsError);
+    QCOMPARE(back.kernelTimes.size(), std::size_t(2));
+    QCOMPARE(back.kernelTimes[1].kernel, std::string("finish"));
+    QCOMPARE(back.kernelTimes[1].timeMs, 0.125);
+    // Written only when there are any.
+    const json plain = sampleResult();
+    QVERIFY(!plain.contains("checks"));
+    QVERIFY(!plain.contains("kernelTimes"));
+
+    // A measurement of a sequence: each kernel's samples.
+    Measurement measured;
+    measured.samplesNs = {3.0, 4.0};
+    measured.kernels = {{"scale", {2.0, 3.0}, {}}, {"finish", {1.0, 1.0}, {}}};
+    measured.kernels[0].statistics.count = 2;
+    const Measurement again = parseMeasurementReply(throughLine(makeMeasurementReply(6, measured)));
+    QVERIFY(again == measured);
+    QVERIFY(!json(Measurement{}).contains("kernels"));
+}
 
 void TestProtocol::runRequestRoundTrip()
 {

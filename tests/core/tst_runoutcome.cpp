@@ -42,6 +42,57 @@ class TestRunOutcome : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void everyCheckIsAReason()
+    {
+        RunResult result = completedRun();
+        VerificationResult first;
+        first.ran = first.passed = true;
+        first.output = "c";
+        first.label = "`c` (expression)";
+        VerificationResult second;
+        second.ran = true;
+        second.output = "d";
+        second.label = "`d` (file)";
+        second.message = "3 of 4 elements of `d` differ (abs > 0)";
+        VerificationResult third;
+        third.ran = true;
+        third.output = "e";
+        third.message = "cannot verify: the verification mask did not compile: x";
+        result.checks = {first, second, third};
+        result.verification = combineChecks(result.checks);
+        const RunOutcome outcome = describeRun(result, true);
+        QVERIFY(!outcome.passed);
+        QCOMPARE(outcome.verification, VerificationOutcome::Failed);
+        QCOMPARE(outcome.checks.size(), std::size_t(3));
+        QCOMPARE(outcome.checks[0].verification, VerificationOutcome::Passed);
+        QCOMPARE(outcome.checks[1].verification, VerificationOutcome::Failed);
+        QCOMPARE(outcome.checks[1].label, std::string("`d` (file)"));
+        // A check that could not be made ran (it was asked for) and did not pass.
+        QCOMPARE(outcome.checks[2].verification, VerificationOutcome::Failed);
+        QCOMPARE(outcome.reasons,
+                 (std::vector<std::string>{
+                     "verification failed: 3 of 4 elements of `d` differ (abs > 0)",
+                     "verification failed: cannot verify: the verification mask did not compile: "
+                     "x"}));
+        QCOMPARE(outcome.checksLine(),
+                 std::string("verification FAILED (2 of 3 checks failed); no out-of-bounds writes; "
+                             "every output element written"));
+        const nlohmann::json json = outcome;
+        QCOMPARE(json.at("checks").size(), std::size_t(3));
+        QCOMPARE(json.at("checks")[1].at("verification").get<std::string>(), std::string("failed"));
+        // All passed: one word, the count beside it.
+        result.checks = {first, first};
+        result.verification = combineChecks(result.checks);
+        const RunOutcome passed = describeRun(result, true);
+        QVERIFY(passed.passed);
+        QCOMPARE(passed.checksLine().substr(0, 30), std::string("verification passed (2 checks)"));
+        // A kernel that did not run checked nothing: one reason, the kernel's.
+        result.status = RunStatus::Fault;
+        result.message = "illegal address";
+        const RunOutcome faulted = describeRun(result, true);
+        QCOMPARE(faulted.reasons.size(), std::size_t(1));
+    }
+
     void aCleanVerifiedRunPasses()
     {
         const RunOutcome outcome = describeRun(completedRun());

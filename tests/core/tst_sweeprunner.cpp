@@ -44,9 +44,10 @@ const char *const kSource = R"(extern "C" __global__ void add_one(const float *a
 RunRequest baseRequest()
 {
     RunRequest request = addOneRequest(kSource);
-    request.verification.kind = ReferenceKind::Expression;
-    request.verification.output = "c";
-    request.verification.expression = "a[i] + 1.0f";
+    request.verification.checks.assign(1, VerificationSpec{});
+    request.verification.checks[0].kind = ReferenceKind::Expression;
+    request.verification.checks[0].output = "c";
+    request.verification.checks[0].expression = "a[i] + 1.0f";
     return request;
 }
 

@@ -215,21 +215,22 @@ void TestWorkerTarget::collectsAndLimitsInputFiles()
     a.init.kind = InitKind::File;
     a.init.file = write(dir, "a.bin", std::string("\x01\x02\x00\x03", 4));
     request.launch.arguments = {a, a}; // the same file twice goes once
-    request.verification.kind = ReferenceKind::File;
-    request.verification.file = write(dir, "c.npy", "npy-bytes");
+    request.verification.checks.assign(1, VerificationSpec{});
+    request.verification.checks[0].kind = ReferenceKind::File;
+    request.verification.checks[0].file = write(dir, "c.npy", "npy-bytes");
     const auto files = std::get<std::vector<InlineFile>>(collectInputFiles(request));
     QCOMPARE(files.size(), std::size_t(2));
     QCOMPARE(files[0].bytes, std::string("\x01\x02\x00\x03", 4));
-    QCOMPARE(files[1].path, request.verification.file);
+    QCOMPARE(files[1].path, request.verification.checks[0].file);
 
-    request.verification.file = dir.filePath(QStringLiteral("missing.npy")).toStdString();
+    request.verification.checks[0].file = dir.filePath(QStringLiteral("missing.npy")).toStdString();
     const auto missing = collectInputFiles(request);
     QVERIFY(std::get<std::string>(missing).starts_with("cannot read the input file "));
 
     const std::string big = dir.filePath(QStringLiteral("big.bin")).toStdString();
     std::ofstream(big).close();
     std::filesystem::resize_file(big, kMaxInlineFileBytes + 1);
-    request.verification.file = big;
+    request.verification.checks[0].file = big;
     const std::string tooBig = std::get<std::string>(collectInputFiles(request));
     QVERIFY2(tooBig.find("carries at most 64 MiB of files") != std::string::npos, tooBig.c_str());
 }

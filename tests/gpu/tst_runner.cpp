@@ -286,7 +286,7 @@ void TestRunner::samplesLoad()
     std::string error;
     QVERIFY2(readProjectSource(*load.project, path.toStdString(), source, error), error.c_str());
     QVERIFY(!source.empty());
-    QVERIFY(load.project->verification.kind != ReferenceKind::None);
+    QVERIFY(load.project->verification.configured());
 }
 
 RunResult TestRunner::runSample(const QString &name)
@@ -616,11 +616,12 @@ void TestRunner::kernelAndFileReferences()
     RunRequest r = request(kScale, "scale", "4096",
                            {buffer("in", "float", BufferRole::In, init(InitKind::Range, "1", "1")),
                             buffer("out", "float", BufferRole::Out), scalar("n", "int", "N")});
-    r.verification.kind = ReferenceKind::Kernel;
-    r.verification.output = "out";
-    r.verification.referenceKernel = "scale_reference";
-    r.verification.tolerance = ToleranceKind::Ulp;
-    r.verification.toleranceValue = 0;
+    r.verification.checks.assign(1, VerificationSpec{});
+    r.verification.checks[0].kind = ReferenceKind::Kernel;
+    r.verification.checks[0].output = "out";
+    r.verification.checks[0].referenceKernel = "scale_reference";
+    r.verification.checks[0].tolerance = ToleranceKind::Ulp;
+    r.verification.checks[0].toleranceValue = 0;
     r.launch.grid = {"ceil(N / block.x)", "1", "1"};
     RunResult result = m_runner->run(r);
     QVERIFY2(result.passed(), describe(result));
@@ -628,8 +629,8 @@ void TestRunner::kernelAndFileReferences()
     // Export the result, then verify a run against that file, and start one from it.
     const std::string npy = dir.filePath(QStringLiteral("out.npy")).toStdString();
     m_runner->exportBuffer(report(result, "out")->handle, npy, ExportFormat::Npy);
-    r.verification.kind = ReferenceKind::File;
-    r.verification.file = npy;
+    r.verification.checks[0].kind = ReferenceKind::File;
+    r.verification.checks[0].file = npy;
     result = m_runner->run(r);
     QVERIFY2(result.passed(), describe(result));
 
@@ -690,7 +691,7 @@ void TestRunner::masksAndGlobals()
     QCOMPARE(result.globals[1].stats.max, 2048.0);
 
     // The even elements only.
-    r.verification.mask = "i % 2 == 0";
+    r.verification.checks[0].mask = "i % 2 == 0";
     result = m_runner->run(r);
     QVERIFY2(result.passed(), describe(result));
     QCOMPARE(result.verification.checked, 2048ULL);
@@ -698,7 +699,7 @@ void TestRunner::masksAndGlobals()
              result.verification.message.c_str());
 
     // Every third element: the odd ones among them (3, 9, 15...) differ, and only they.
-    r.verification.mask = "i % 3 == 0";
+    r.verification.checks[0].mask = "i % 3 == 0";
     result = m_runner->run(r);
     QVERIFY(!result.verification.passed);
     QCOMPARE(result.verification.checked, 1366ULL);
@@ -707,25 +708,25 @@ void TestRunner::masksAndGlobals()
     QCOMPARE(result.verification.firstMismatches[1].index, 9ULL);
 
     // A mask reads the buffers as the kernel found them, and combines with a count.
-    r.verification.mask = "a[i] > 2048 && i % 2 == 0";
+    r.verification.checks[0].mask = "a[i] > 2048 && i % 2 == 0";
     result = m_runner->run(r);
     QVERIFY2(result.passed(), describe(result));
     QCOMPARE(result.verification.checked, 1024ULL);
-    r.verification.mask = "i % 2 == 0";
-    r.verification.count = "N / 4";
+    r.verification.checks[0].mask = "i % 2 == 0";
+    r.verification.checks[0].count = "N / 4";
     result = m_runner->run(r);
     QVERIFY2(result.passed(), describe(result));
     QCOMPARE(result.verification.checked, 512ULL);
-    r.verification.count.clear();
+    r.verification.checks[0].count.clear();
 
     // A mask that selects nothing, or does not compile, is said, not passed.
-    r.verification.mask = "i < 0";
+    r.verification.checks[0].mask = "i < 0";
     result = m_runner->run(r);
     QVERIFY(!result.verification.passed);
     QVERIFY2(result.verification.message.find("selects none of the 4096 elements") !=
                  std::string::npos,
              result.verification.message.c_str());
-    r.verification.mask = "no_such_name[i] > 0";
+    r.verification.checks[0].mask = "no_such_name[i] > 0";
     result = m_runner->run(r);
     QVERIFY(!result.verification.passed);
     QVERIFY2(result.verification.message.find("the verification mask did not compile") !=

@@ -3,7 +3,10 @@
 #include "gui/launch/argumentsmodel.h"
 #include "gui/launch/globalsmodel.h"
 #include "gui/launch/launchpanel.h"
+#include "gui/launch/sequencewidget.h"
+#include "gui/launch/stepargumentsmodel.h"
 #include "gui/launch/variablesmodel.h"
+#include "gui/launch/verificationwidget.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchmerge.h"
 #include "project/project.h"
@@ -12,8 +15,10 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QSignalSpy>
 #include <QTest>
 #include <QToolButton>
 
@@ -316,6 +321,118 @@ private Q_SLOTS:
             QVERIFY2(!add->toolTip().contains(QStringLiteral("at most")), list.button);
         }
     }
+
+    void sequenceOfKernels()
+    {
+        const QString source = QStringLiteral(
+            "extern \"C\" __global__ void add_one(const float *a, float *c, int n)\n"
+            "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + 1; }\n"
+            "extern \"C\" __global__ void twice(const float *c, float *d, int n)\n"
+            "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) d[i] = 2 * c[i]; }\n");
+        KernelCompiler compiler;
+        CompileOptions options;
+        options.arch = "sm_90";
+        const CompileResult result = compiler.compile(source.toStdString(), "seq.cu", options);
+        QVERIFY2(result.success, result.log.c_str());
+        LaunchPanel panel;
+        panel.setRunAvailability(true, {});
+        panel.setCompileResult(result, source, QStringLiteral("seq.cu"));
+        QCOMPARE(panel.currentKernel(), QStringLiteral("add_one"));
+        SequenceWidget *sequence = panel.sequenceWidget();
+        QAbstractItemModelTester tester(sequence->argumentsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(sequence->list()->count(), 1); // the launch's own kernel
+        QCOMPARE(sequence->kernelChoice()->count(), 2);
+        QSignalSpy edited(&panel, &LaunchPanel::launchEdited);
+
+        // Add `twice`: its `c` is bound to the first kernel's `c`, its `d` is a new output.
+        sequence->kernelChoice()->setCurrentText(QStringLiteral("twice"));
+        QTest::mouseClick(sequence->addButton(), Qt::LeftButton);
+        QCOMPARE(edited.count(), 1);
+        LaunchSpec spec = panel.launchSpec();
+        QCOMPARE(spec.then.size(), std::size_t(1));
+        QCOMPARE(spec.then[0].kernel, std::string("twice"));
+        QCOMPARE(spec.then[0].arguments[0].buffer, std::string("c"));
+        QVERIFY(spec.then[0].arguments[1].buffer.empty());
+        QCOMPARE(spec.then[0].arguments[1].role, BufferRole::Out);
+        QCOMPARE(sequence->list()->count(), 2);
+        QCOMPARE(sequence->currentStep(), 0);
+        QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
+        // Its arguments: bound `c`, a new `d`, the value of `n`.
+        StepArgumentsModel *arguments = sequence->argumentsModel();
+        QCOMPARE(arguments->rowCount(), 3);
+        QCOMPARE(arguments->index(0, StepArgumentsModel::BindingColumn).data().toString(),
+                 QStringLiteral("c"));
+        QCOMPARE(arguments->index(1, StepArgumentsModel::BindingColumn).data().toString(),
+                 StepArgumentsModel::newBufferChoice());
+
+        // Its grid: an expression the panel evaluates with the step's own block.
+        typeInto(sequence->gridField(0), QStringLiteral("ceil(N / block.x) + 1"));
+        QCOMPARE(panel.launchSpec().then[0].grid[0], std::string("ceil(N / block.x) + 1"));
+        QVERIFY(!sequence->gridField(0)->hasError());
+        // A binding to a buffer that does not exist is an issue of the step.
+        arguments->setData(arguments->index(0, StepArgumentsModel::BindingColumn), 2,
+                           StepArgumentsModel::ChoiceRole); // "new buffer" named c: a clash
+        QVERIFY2(
+            issueTexts(panel)
+                .join(QLatin1Char('\n'))
+                .contains(QStringLiteral("then[0] (twice): argument c: declares a buffer `c`")),
+            qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
+        arguments->setData(arguments->index(0, StepArgumentsModel::BindingColumn), 1,
+                           StepArgumentsModel::ChoiceRole); // back to `c`
+        QVERIFY(panel.issues().empty());
+
+        // A second further kernel, moved before the first one, then removed.
+        sequence->kernelChoice()->setCurrentText(QStringLiteral("add_one"));
+        QTest::mouseClick(sequence->addButton(), Qt::LeftButton);
+        QCOMPARE(panel.launchSpec().then.size(), std::size_t(2));
+        QCOMPARE(sequence->currentStep(), 1);
+        sequence->moveStep(-1);
+        QCOMPARE(panel.launchSpec().then[0].kernel, std::string("add_one"));
+        QCOMPARE(panel.launchSpec().then[1].kernel, std::string("twice"));
+        QCOMPARE(sequence->currentStep(), 0);
+        sequence->removeStep();
+        QCOMPARE(panel.launchSpec().then.size(), std::size_t(1));
+        QCOMPARE(panel.launchSpec().then[0].kernel, std::string("twice"));
+        // The request carries the sequence.
+        QCOMPARE(panel.runRequest().launch.then.size(), std::size_t(1));
+        // A project's sequence is shown as it was saved; `d`, which the further kernel
+        // declares, is an output a check may verify.
+        LaunchSpec saved = panel.launchSpec();
+        VerificationSpec ofD;
+        ofD.kind = ReferenceKind::Expression;
+        ofD.output = "d";
+        ofD.expression = "2 * (a[i] + 1)";
+        panel.setLaunch(saved, Verification(ofD));
+        QCOMPARE(sequence->list()->count(), 2);
+        QCOMPARE(panel.launchSpec().then, saved.then);
+        QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
+    }
+
+    void deviceNamesAndWhereTheyComeFrom()
+    {
+        LaunchPanel panel;
+        panel.setRunAvailability(true, {});
+        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        typeInto(panel.gridField(0), QStringLiteral("device.smCount * 4"));
+        QVERIFY(!panel.gridField(0)->hasError());
+        QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 528"));
+        QVERIFY2(panel.deviceNamesLabel()->text().contains(
+                     QStringLiteral("catalogue entry for sm_90; no GPU")),
+                 qPrintable(panel.deviceNamesLabel()->text()));
+        QVERIFY(panel.deviceNamesLabel()->toolTip().contains(
+            QStringLiteral("device.smCount = 132 (multiprocessors (SMs))")));
+        DeviceInfo device;
+        device.name = "Small GPU";
+        device.major = 9;
+        device.minor = 0;
+        device.smCount = 66;
+        panel.setDevice(device);
+        QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 264"));
+        QVERIFY(
+            panel.deviceNamesLabel()->text().contains(QStringLiteral("Small GPU (the device)")));
+    }
+
     // A template kernel is offered by the names of its template parameters (a template of an
     // unsigned is not offered as <float>); choosing it asks for the arguments, and the next
     // compile, with the launch's name added as an instantiation, has it chosen.

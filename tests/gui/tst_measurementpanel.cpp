@@ -8,6 +8,8 @@
 
 #include "../support/devicefixtures.h"
 
+#include "measure/statistics.h"
+
 #include <QAction>
 #include <QBarSeries>
 #include <QBarSet>
@@ -162,6 +164,29 @@ private Q_SLOTS:
         const std::vector<HistogramBin> same = MeasurementHistogram::bins({5.0, 5.0, 5.0});
         QCOMPARE(same.size(), std::size_t(1));
         QCOMPARE(same.front().count, 3);
+    }
+
+    void cardShowsEachKernelOfASequence()
+    {
+        Measurement m = syntheticMeasurement();
+        KernelSamples first{"partial", {}, {}};
+        KernelSamples second{"finish", {}, {}};
+        for (const double sample : m.samplesNs) {
+            first.samplesNs.push_back(sample * 0.75);
+            second.samplesNs.push_back(sample * 0.25);
+        }
+        first.statistics = computeStatistics(first.samplesNs);
+        second.statistics = computeStatistics(second.samplesNs);
+        m.kernels = {first, second};
+        MeasurementPanel panel;
+        panel.showMeasurement(QStringLiteral("partial"), m);
+        QVERIFY2(panel.shownValue(QStringLiteral("kernel0")).startsWith(QStringLiteral("median ")),
+                 qPrintable(panel.shownValue(QStringLiteral("kernel0"))));
+        QVERIFY(!panel.shownValue(QStringLiteral("kernel1")).isEmpty());
+        // One kernel: no rows of its own.
+        MeasurementPanel single;
+        single.showMeasurement(QStringLiteral("copy"), syntheticMeasurement());
+        QVERIFY(single.shownValue(QStringLiteral("kernel0")).isEmpty());
     }
 
     void cardShowsTheFigures()

@@ -87,9 +87,9 @@ private Q_SLOTS:
         QCOMPARE(spec.arguments.size(), std::size_t(4));
         QCOMPARE(spec.arguments[1].init.kind, InitKind::Uniform);
         QCOMPARE(spec.arguments[1].init.seed, std::uint64_t(2));
-        QCOMPARE(launch->verification().kind, ReferenceKind::Expression);
-        QCOMPARE(launch->verification().expression, std::string("a[i] + b[i]"));
-        QCOMPARE(launch->verification().output, std::string("c"));
+        QCOMPARE(launch->verification().first().kind, ReferenceKind::Expression);
+        QCOMPARE(launch->verification().first().expression, std::string("a[i] + b[i]"));
+        QCOMPARE(launch->verification().first().output, std::string("c"));
         QVERIFY(launch->issues().empty());
         // No GPU in this test: Run says why.
         QVERIFY(!launch->canRun());

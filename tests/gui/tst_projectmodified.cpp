@@ -153,7 +153,7 @@ private Q_SLOTS:
             kCompileTimeoutMs));
         const Project saved = projects()->currentProject(sparse);
         QCOMPARE(saved.launch.arguments.size(), std::size_t(3)); // the adoption happened
-        QCOMPARE(saved.verification.output, std::string("x"));
+        QCOMPARE(saved.verification.checks[0].output, std::string("x"));
         QVERIFY(!projects()->isModified());
         QVERIFY(!m_window->windowTitle().contains(QStringLiteral("sparse.cuwb") + kMark));
     }

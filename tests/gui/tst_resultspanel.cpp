@@ -2,6 +2,7 @@
 #include "gui/run/buffersummarymodel.h"
 #include "gui/run/mismatchesmodel.h"
 #include "gui/run/resultspanel.h"
+#include "run/verification.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -209,6 +210,54 @@ private Q_SLOTS:
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.csv")), ExportFormat::Csv);
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.bin")), ExportFormat::Bin);
         QCOMPARE(ResultsPanel::formatForPath(QStringLiteral("/tmp/x.npy")), ExportFormat::Npy);
+    }
+
+    void showsEveryCheckAndEachKernel()
+    {
+        ResultsPanel panel;
+        RunResult result = wrongRun();
+        result.buffers[1].guardViolations.clear();
+        result.buffers[1].unwritten = 0;
+        VerificationResult c = result.verification;
+        c.output = "c";
+        c.label = "`c` (expression)";
+        c.message = "12 of 1024 elements of `c` differ (rel > 1e-05)";
+        c.maxAbsError = 0.5;
+        c.maxAbsErrorIndex = 700;
+        c.maxRelError = 0.5;
+        c.maxRelErrorIndex = 700;
+        VerificationResult total;
+        total.ran = total.passed = true;
+        total.output = "total";
+        total.label = "`total` (sum against the sum of `a`)";
+        total.message = "the sum of `total` is 512, as expected 512 (rel error 0 ≤ 1e-05)";
+        total.maxAbsError = 0.0;
+        total.maxRelError = 0.0;
+        total.aggregateActual = total.aggregateExpected = 512.0;
+        result.checks = {total, c};
+        result.verification = combineChecks(result.checks);
+        result.kernelTimes = {{"scale", 0.1}, {"finish", 0.025}};
+        panel.showResult(result);
+        const QString status = panel.statusText();
+        QVERIFY2(status.startsWith(QStringLiteral("\u2718 FAILED: verification failed: 12 of "
+                                                  "1024 elements of `c` differ")),
+                 qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("verification FAILED (1 of 2 checks failed)")),
+                 qPrintable(status));
+        const QStringList lines = panel.verificationText().split(QLatin1Char('\n'));
+        QCOMPARE(lines[0], QStringLiteral("FAIL \u2014 1 of 2 checks passed"));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("`total` (sum against the sum of `a`): PASS")),
+                 qPrintable(lines[1]));
+        QCOMPARE(lines[2], QStringLiteral("largest |out - ref|: abs 0, rel 0"));
+        QVERIFY2(lines[3].startsWith(QStringLiteral("`c` (expression): FAIL")),
+                 qPrintable(lines[3]));
+        QCOMPARE(lines[4], QStringLiteral("largest |out - ref|: abs 0.5 at c[700], rel 0.5 at "
+                                          "c[700]"));
+        // The mismatches shown are the failed check's.
+        QCOMPARE(panel.mismatchesModel()->rowCount(), 1);
+        QVERIFY2(panel.detailsText().contains(QStringLiteral(" \u00b7 scale ")) &&
+                     panel.detailsText().contains(QStringLiteral(" \u00b7 finish ")),
+                 qPrintable(panel.detailsText()));
     }
 
     void saysWhyValuesAreUnavailable()

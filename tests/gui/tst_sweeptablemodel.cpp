@@ -100,6 +100,41 @@ private Q_SLOTS:
         QVERIFY(qAbs(percent - gbps / testdata::kPeakGBps * 100.0) < 0.1);
     }
 
+    void showsTheLargestErrorsOfVerifiedPoints()
+    {
+        SweepResult result = testdata::copySweep();
+        VerificationResult passed;
+        passed.ran = passed.passed = true;
+        passed.output = "dst";
+        passed.maxAbsError = 2.5e-7;
+        passed.maxAbsErrorIndex = 12;
+        passed.maxRelError = 1e-7;
+        passed.maxRelErrorIndex = 40;
+        VerificationResult failed = passed;
+        failed.passed = false;
+        failed.output = "out";
+        failed.maxAbsError = 0.5;
+        failed.maxAbsErrorIndex = 3;
+        failed.maxRelError = 0.25;
+        result.points[7].checks = {passed, failed}; // the failed check is the one shown
+        result.points[6].checks = {passed};
+        SweepTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setResult(result);
+        const int absColumn = model.column(SweepTableModel::MaxAbsErrorColumn);
+        const int relColumn = model.column(SweepTableModel::MaxRelErrorColumn);
+        QCOMPARE(model.headerData(absColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Max abs error"));
+        QCOMPARE(cell(model, 7, absColumn), QStringLiteral("0.5 at out[3]"));
+        QCOMPARE(cell(model, 7, relColumn), QStringLiteral("0.25 at out[40]"));
+        QCOMPARE(cell(model, 6, absColumn), QStringLiteral("2.5e-07 at dst[12]"));
+        QCOMPARE(cell(model, 0, absColumn), QString()); // not verified
+        // Sorted by the error itself.
+        QCOMPARE(model.index(7, absColumn).data(SweepTableModel::SortRole).toDouble(), 0.5);
+        QVERIFY(!model.index(0, absColumn).data(SweepTableModel::SortRole).isValid());
+    }
+
     void sortsNumbersAsNumbersAndMissingValuesLast()
     {
         SweepResult result = testdata::copySweep();

@@ -1,5 +1,6 @@
 // The verification editor: an aggregate check (sum, min or max of the output against an input
-// or a value) and the count of elements that matter, shown from and written to the spec.
+// or a value) and the count of elements that matter, shown from and written to the spec;
+// several checks added, chosen and removed; allclose's atol and rtol.
 #include "gui/launch/verificationwidget.h"
 
 #include "launch/launchjson.h"
@@ -82,6 +83,74 @@ private Q_SLOTS:
         Q_EMIT widget.countEdit()->textEdited(QStringLiteral("grid.x"));
         QCOMPARE(widget.spec().reduce, Reduction::Sum);
         QCOMPARE(widget.spec().count, std::string("grid.x"));
+    }
+
+    void severalChecks()
+    {
+        VerificationWidget widget;
+        widget.setChoices({QStringLiteral("a"), QStringLiteral("c"), QStringLiteral("d")}, {});
+        QCOMPARE(widget.checkCount(), 1);
+        QVERIFY(!widget.verification().configured());
+        QSignalSpy edited(&widget, &VerificationWidget::verificationEdited);
+        // The first check replaces "none"; the next are added after it.
+        widget.addCheck();
+        QCOMPARE(widget.checkCount(), 1);
+        QCOMPARE(widget.verification().checks.size(), std::size_t(1));
+        widget.expressionEdit()->setText(QStringLiteral("a[i] + 1"));
+        Q_EMIT widget.expressionEdit()->textEdited(QStringLiteral("a[i] + 1"));
+        widget.addCheck();
+        QCOMPARE(widget.checkCount(), 2);
+        QCOMPARE(widget.currentCheck(), 1);
+        QCOMPARE(widget.checksCombo()->count(), 2);
+        widget.expressionEdit()->setText(QStringLiteral("2 * a[i]"));
+        Q_EMIT widget.expressionEdit()->textEdited(QStringLiteral("2 * a[i]"));
+        QVERIFY(!edited.isEmpty());
+        Verification checks = edited.last().at(0).value<Verification>();
+        QCOMPARE(checks.checks.size(), std::size_t(2));
+        QCOMPARE(checks.checks[0].expression, std::string("a[i] + 1"));
+        QCOMPARE(checks.checks[1].expression, std::string("2 * a[i]"));
+        // Choosing the first shows it again.
+        widget.checksCombo()->setCurrentIndex(0);
+        QCOMPARE(widget.expressionEdit()->text(), QStringLiteral("a[i] + 1"));
+        QVERIFY(widget.checksCombo()->currentText().contains(QStringLiteral("(expression)")));
+        // Removing it leaves the second.
+        widget.removeCheck();
+        QCOMPARE(widget.checkCount(), 1);
+        QCOMPARE(widget.verification().checks[0].expression, std::string("2 * a[i]"));
+        // Removing the last leaves no check.
+        widget.removeCheck();
+        QVERIFY(!widget.verification().configured());
+        // A project's list is shown check by check, and kept a list.
+        Verification list;
+        list.listForm = true;
+        list.checks = checks.checks;
+        widget.setVerification(list);
+        QCOMPARE(widget.checkCount(), 2);
+        QVERIFY(widget.verification().listForm);
+        QVERIFY(widget.verification() == list);
+    }
+
+    void allCloseTakesBothBounds()
+    {
+        VerificationWidget widget;
+        widget.setChoices({QStringLiteral("c")}, {});
+        widget.addCheck();
+        QVERIFY(!widget.atolEdit()->isVisibleTo(&widget));
+        widget.toleranceCombo()->setCurrentIndex(int(ToleranceKind::AllClose));
+        QCOMPARE(widget.spec().tolerance, ToleranceKind::AllClose);
+        QVERIFY(widget.atolEdit()->isVisibleTo(&widget));
+        QVERIFY(widget.rtolEdit()->isVisibleTo(&widget));
+        widget.atolEdit()->setText(QStringLiteral("1e-6"));
+        Q_EMIT widget.atolEdit()->textEdited(QStringLiteral("1e-6"));
+        widget.rtolEdit()->setText(QStringLiteral("0.001"));
+        Q_EMIT widget.rtolEdit()->textEdited(QStringLiteral("0.001"));
+        QCOMPARE(widget.spec().atol, 1e-6);
+        QCOMPARE(widget.spec().rtol, 1e-3);
+        const nlohmann::json json = widget.verification();
+        QVERIFY(json["tolerance"] == "allclose");
+        QVERIFY(json["atol"] == 1e-6);
+        // Read back, as a project would be.
+        QCOMPARE(json.get<Verification>().checks[0].rtol, 1e-3);
     }
 };
 

@@ -5,7 +5,9 @@
 // The hello names a device ("Fake H200", sm_90, 132 SMs). Every measure request gets the
 // samples it asks for (10 when adaptive), with a median that depends on block.x: 1000 ns at
 // 256, 100 ns more per power of two away from it, and half that where -DFAKE_WRONG=1 (a wrong
-// kernel that looks fast). A run request verifies, except where -DFAKE_WRONG=1.
+// kernel that looks fast). A run request verifies, except where -DFAKE_WRONG=1; its checks
+// report largest errors that depend on block.x (abs block.x * 1e-9 at index block.x / 32, rel
+// twice that at the next index).
 // MODE "crash-at-K": abort at the K-th measure request while MARKER does not exist (creating
 // it first), so that the worker started next behaves. "cancel-at-K": answer the K-th measure
 // request only once a cancel arrives, with two samples and stop reason "cancelled".
@@ -337,6 +339,16 @@ int main(int argc, char **argv)
             result.verification.message = result.verification.passed
                                               ? "all 4 elements match"
                                               : "3 of 4 elements differ (abs > 0)";
+            if (!request.run.verification.checks.empty()) {
+                const VerificationSpec &check = request.run.verification.checks.front();
+                result.verification.output = check.output;
+                result.verification.label = check.label();
+                result.verification.maxAbsError = blockX * 1e-9;
+                result.verification.maxAbsErrorIndex = std::uint64_t(blockX / 32);
+                result.verification.maxRelError = blockX * 2e-9;
+                result.verification.maxRelErrorIndex = std::uint64_t(blockX / 32) + 1;
+                result.checks = {result.verification};
+            }
             send(makeRunResultReply(request.id, result));
             break;
         }

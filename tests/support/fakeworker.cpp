@@ -14,7 +14,11 @@
 // "inspect-denied" refuses it for want of profiling permission; "inspect-fault" answers that
 // the kernel faulted and exits, as a real worker does. For `cuwb run`'s reading of a
 // result: "out-of-bounds" answers a run whose kernel completed and verified but wrote 24
-// elements past the end of `c`; "wrong" one whose output differs from the reference. When
+// elements past the end of `c`; "wrong" one whose output differs from the reference. Mode
+// "checks" is a GPU worker that verifies as the request asks: every check of a run request gets
+// a verdict of its own (passed, unless its expression contains "wrong"), with largest errors,
+// a launch sequence gets each kernel's time, and a measurement of a sequence each kernel's
+// samples. When
 // CUWB_FAKE_WORKER_LOG names a file, the type of every request (and "cancel") is appended to it,
 // one a line; when CUWB_FAKE_WORKER_HELLO_DELAY_MS is set, the hello reply waits that long (a slow
 // start). When CUWB_FAKE_WORKER_REQUESTS names a file, every request line is appended to it as
@@ -24,6 +28,7 @@
 #include "device/devicejson.h"
 #include "inspect/instructioncountersjson.h"
 #include "measure/statistics.h"
+#include "run/verification.h"
 #include "worker/protocol.h"
 
 #include <csignal>
@@ -181,6 +186,65 @@ RunResult goodResult(const RunRequest &request)
     return result;
 }
 
+// A run as a verifying worker reports it: each check's verdict, each kernel's time.
+RunResult checkedResult(const RunRequest &request)
+{
+    RunResult result = goodResult(request);
+    result.message.clear();
+    for (std::size_t k = 0; k < request.verification.checks.size(); ++k) {
+        const VerificationSpec &spec = request.verification.checks[k];
+        const bool wrong = spec.expression.find("wrong") != std::string::npos;
+        VerificationResult check;
+        check.ran = true;
+        check.passed = !wrong;
+        check.output = spec.output;
+        check.label = spec.label();
+        check.checked = 4;
+        check.mismatches = wrong ? 2 : 0;
+        check.maxError = wrong ? 0.25 : 2e-7;
+        check.maxErrorIndex = k + 2;
+        check.maxAbsError = wrong ? 0.5 : 1e-7;
+        check.maxAbsErrorIndex = k + 1;
+        check.maxRelError = wrong ? 0.25 : 2e-7;
+        check.maxRelErrorIndex = k + 2;
+        check.message = wrong ? "2 of 4 elements of `" + spec.output + "` differ (rel > 1e-05)"
+                              : "all 4 elements of `" + spec.output + "` match";
+        result.checks.push_back(check);
+    }
+    result.verification = combineChecks(result.checks);
+    if (!request.launch.then.empty()) {
+        result.kernelTimes.push_back({request.launch.kernel, 1.0});
+        for (const KernelStep &step : request.launch.then) {
+            result.kernelTimes.push_back({step.kernel, 0.25});
+        }
+        result.kernelTimeMs = 1.0 + 0.25 * double(request.launch.then.size());
+    }
+    return result;
+}
+
+// A measurement of a sequence: each sample split among its kernels, the first taking half.
+void splitAmongKernels(Measurement &m, const RunRequest &request)
+{
+    if (request.launch.then.empty()) {
+        return;
+    }
+    const double others = double(request.launch.then.size());
+    KernelSamples first{request.launch.kernel, {}, {}};
+    for (const double sample : m.samplesNs) {
+        first.samplesNs.push_back(sample / 2);
+    }
+    first.statistics = computeStatistics(first.samplesNs);
+    m.kernels.push_back(first);
+    for (const KernelStep &step : request.launch.then) {
+        KernelSamples each{step.kernel, {}, {}};
+        for (const double sample : m.samplesNs) {
+            each.samplesNs.push_back(sample / 2 / others);
+        }
+        each.statistics = computeStatistics(each.samplesNs);
+        m.kernels.push_back(each);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -198,8 +262,8 @@ int main(int argc, char **argv)
         std::cout << nlohmann::json(query).dump(2) << '\n';
         return 0;
     }
-    const bool gpu =
-        mode == "measure-ok" || mode == "metrics-denied" || mode.rfind("inspect-", 0) == 0;
+    const bool gpu = mode == "measure-ok" || mode == "metrics-denied" || mode == "checks" ||
+                     mode.rfind("inspect-", 0) == 0;
 
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -266,7 +330,9 @@ int main(int argc, char **argv)
                 break;
             }
             if (gpu) {
-                send(makeMeasurementReply(request.id, goodMeasurement(request)));
+                Measurement good = goodMeasurement(request);
+                splitAmongKernels(good, request.run);
+                send(makeMeasurementReply(request.id, good));
                 break;
             }
             measurement.faultStatus = "no-device";
@@ -362,6 +428,10 @@ int main(int argc, char **argv)
                     result.verification.message = "3 of 4 elements differ (abs > 0)";
                 }
                 send(makeRunResultReply(request.id, result));
+                break;
+            }
+            if (mode == "checks") {
+                send(makeRunResultReply(request.id, checkedResult(request.run)));
                 break;
             }
             if (misbehaveNow(mode, "exiting", marker)) {

@@ -116,6 +116,17 @@ inline SweepResult result()
     p2.waves = 0.625;
     p2.registersPerThread = 16;
     p2.verifyMs = 2;
+    VerificationResult verified;
+    verified.ran = verified.passed = true;
+    verified.output = "c";
+    verified.label = "`c` (expression)";
+    verified.message = "all 2048 elements of `c` match";
+    verified.checked = 2048;
+    verified.maxAbsError = 2.5e-7;
+    verified.maxAbsErrorIndex = 12;
+    verified.maxRelError = 1e-7;
+    verified.maxRelErrorIndex = 40;
+    p2.checks = {verified};
     p2.wallSeconds = 0.03;
     p2.measuredAt = "2025-01-02T03:04:07Z";
 
@@ -131,6 +142,23 @@ inline SweepResult result()
     p3.waves = 1.25;
     p3.registersPerThread = 64;
     p3.verifyMs = 2;
+    VerificationResult differs;
+    differs.ran = true;
+    differs.output = "c";
+    differs.message = "3 of 4 elements differ (abs > 0)";
+    differs.checked = 4;
+    differs.mismatches = 3;
+    differs.maxError = 0.5;
+    differs.maxErrorIndex = 3;
+    differs.maxAbsError = 0.5;
+    differs.maxAbsErrorIndex = 3;
+    differs.maxRelError = 0.25;
+    differs.maxRelErrorIndex = 3;
+    VerificationResult matches = verified;
+    matches.output = "d";
+    matches.maxAbsError = 0.0;
+    matches.maxRelError = 0.0;
+    p3.checks = {matches, differs};
     p3.wallSeconds = 0.03;
     p3.measuredAt = "2025-01-02T03:04:08Z";
 

@@ -5,6 +5,7 @@
 #include "gui/launch/argumentsmodel.h"
 #include "gui/launch/bufferinitwidget.h"
 #include "gui/launch/globalsmodel.h"
+#include "gui/launch/sequencewidget.h"
 #include "gui/launch/variablesmodel.h"
 #include "gui/launch/verificationwidget.h"
 #include "gui/measure/measureoptionsdialog.h"
@@ -178,7 +179,7 @@ void LaunchPanel::onKernelChosen(int index)
     Q_EMIT kernelChanged(currentKernel());
 }
 
-void LaunchPanel::setLaunch(const LaunchSpec &spec, const VerificationSpec &verification)
+void LaunchPanel::setLaunch(const LaunchSpec &spec, const Verification &verification)
 {
     const LaunchSession::Change change = m_session.setLaunch(spec, verification);
     if (change.adopted) {
@@ -189,7 +190,7 @@ void LaunchPanel::setLaunch(const LaunchSpec &spec, const VerificationSpec &veri
         showChange(change);
     } else {
         m_updating = true;
-        m_verificationWidget->setSpec(m_session.verification());
+        m_verificationWidget->setVerification(m_session.verification());
         m_updating = false;
     }
 }
@@ -218,16 +219,8 @@ void LaunchPanel::showSpec()
     m_shared->setExpression(toQString(spec.dynamicSharedBytes));
     m_deadline->setValue(spec.deadlineSeconds);
 
-    QStringList buffers;
-    for (const ArgumentSpec &argument : spec.arguments) {
-        if (argument.isBuffer)
-            buffers << toQString(argument.parameter);
-    }
-    QStringList otherKernels;
-    for (const std::string &other : m_session.otherKernelNames())
-        otherKernels << toQString(other);
-    m_verificationWidget->setChoices(buffers, otherKernels);
-    m_verificationWidget->setSpec(m_session.verification());
+    showVerificationChoices();
+    showSequence();
 
     m_argumentsView->resizeColumnsToContents();
     fitRows(m_argumentsView, 1, 8);
@@ -261,7 +254,64 @@ void LaunchPanel::syncFromWidgets()
     }
     spec.dynamicSharedBytes = toStdString(m_shared->expression().trimmed());
     spec.deadlineSeconds = m_deadline->value();
+    spec.then = m_sequenceWidget->steps();
     m_session.setSpec(spec);
+}
+
+// What a check may verify: every buffer of the sequence, then the module's globals.
+void LaunchPanel::showVerificationChoices()
+{
+    const LaunchSpec &spec = m_session.spec();
+    QStringList buffers;
+    for (const ArgumentSpec &argument : spec.arguments) {
+        if (argument.isBuffer)
+            buffers << toQString(argument.parameter);
+    }
+    for (const KernelStep &step : spec.then) {
+        for (const ArgumentSpec &argument : step.arguments) {
+            if (argument.isBuffer && argument.buffer.empty())
+                buffers << toQString(argument.parameter);
+        }
+    }
+    for (const ModuleVariable &variable : moduleVariables(m_session.ptx(), m_session.source()))
+        buffers << toQString(variable.name);
+    QStringList otherKernels;
+    for (const std::string &other : m_session.otherKernelNames())
+        otherKernels << toQString(other);
+    m_verificationWidget->setChoices(buffers, otherKernels);
+    const int chosenCheck = m_verificationWidget->currentCheck();
+    m_verificationWidget->setVerification(m_session.verification());
+    m_verificationWidget->chooseCheck(chosenCheck);
+}
+
+void LaunchPanel::showSequence()
+{
+    const LaunchSpec &spec = m_session.spec();
+    QStringList kernels;
+    for (const KernelInfo &kernel : m_session.kernels())
+        kernels << toQString(preferredName(m_session.kernels(), kernel));
+    m_sequenceWidget->setKernels(kernels);
+    QStringList firstBuffers;
+    for (const ArgumentSpec &argument : spec.arguments) {
+        if (argument.isBuffer)
+            firstBuffers << toQString(argument.parameter);
+    }
+    m_sequenceWidget->setSequence(toQString(spec.kernel), firstBuffers, spec.then,
+                                  m_session.sequenceKernels().signatures);
+}
+
+void LaunchPanel::addStep(int kernelIndex)
+{
+    if (!m_session.hasKernel())
+        return;
+    syncFromWidgets();
+    LaunchSpec spec = m_session.spec();
+    spec.then.push_back(m_session.newStep(kernelIndex));
+    m_session.setSpec(spec);
+    showSequence();
+    m_sequenceWidget->chooseStep(int(spec.then.size()) - 1);
+    revalidate();
+    Q_EMIT launchEdited();
 }
 
 void LaunchPanel::edited()
@@ -273,11 +323,11 @@ void LaunchPanel::edited()
     Q_EMIT launchEdited();
 }
 
-void LaunchPanel::verificationEdited(const VerificationSpec &spec)
+void LaunchPanel::verificationEdited(const Verification &verification)
 {
     if (m_updating)
         return;
-    m_session.setVerification(spec);
+    m_session.setVerification(verification);
     revalidate();
     Q_EMIT launchEdited();
 }
@@ -314,8 +364,9 @@ void LaunchPanel::revalidate()
     const LaunchSpec &spec = m_session.spec();
     // Each field shows its own value or error; the launch's defines and the tuner defines are
     // names the fields may use (launch/launchenvironment.h).
+    const DeviceNames deviceNames = m_session.deviceNames();
     const LaunchEnvironment environment =
-        evaluateLaunchEnvironment(spec, m_session.options().defines);
+        evaluateLaunchEnvironment(spec, m_session.options().defines, deviceNames);
     m_variablesModel->setContext(environment.values);
     m_definesModel->setContext(environment.values);
     m_globalsModel->setModule(
@@ -324,11 +375,27 @@ void LaunchPanel::revalidate()
         environment.values);
     Variables variables = m_variablesModel->values();
     for (const auto &[name, value] : environment.values) {
-        if (name.find('.') == std::string::npos)
+        if (name.find('.') == std::string::npos || isDeviceName(name))
             variables.emplace(name, value);
     }
     m_argumentsModel->setVariables(variables);
     showFieldValues(haveKernel, variables);
+    m_sequenceWidget->setVariables(environment.values);
+    // Where device.smCount and the others come from, and what they are.
+    QStringList known;
+    for (const DeviceNameInfo &info : deviceNameList()) {
+        if (const auto found = deviceNames.values.find(info.name);
+            found != deviceNames.values.end())
+            known << tr("%1 = %2 (%3)")
+                         .arg(QString::fromLatin1(info.name),
+                              ExpressionField::valueText(found->second),
+                              QString::fromLatin1(info.meaning));
+    }
+    m_deviceNamesLabel->setText(
+        deviceNames.source.empty()
+            ? tr("device.* names: none (no device and no known architecture)")
+            : tr("device.* names from %1").arg(toQString(deviceNames.source)));
+    m_deviceNamesLabel->setToolTip(known.join(QLatin1Char('\n')));
 
     // The whole launch against the limits.
     const ValidationContext context = m_session.validationContext();

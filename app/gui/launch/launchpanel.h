@@ -1,9 +1,11 @@
 // LaunchPanel: the Launch dock: how to run the selected kernel. Shows its signature, the
 // variables, one argument per parameter (buffers: count, role, initial contents; scalars: a
-// value), block, grid and dynamic shared memory, the deadline and the verification. Every
-// expression shows its value or its error, and the launch is validated as it is edited
-// against the device's limits (or the target architecture's). The state is a LaunchSpec and a
-// VerificationSpec held in a LaunchSession (core/launch/launchsession.h); the widgets only show
+// value), block, grid and dynamic shared memory, the deadline, the kernels a sequence runs
+// after it, and the verification's checks. Every expression shows its value or its error, and
+// the launch is validated as it is edited against the device's limits (or the target
+// architecture's); the device.* names an expression may use come from the device, else the
+// architecture's catalogue entry, and the panel says which. The state is a LaunchSpec and a
+// Verification held in a LaunchSession (core/launch/launchsession.h); the widgets only show
 // and edit it. Run (Ctrl+R), Measure (Ctrl+Shift+R) and Inspect (Ctrl+Shift+I) are
 // disabled while the launch is invalid or there is no GPU, with the reason in their tooltips;
 // the button beside Measure opens the measurement options. While a measurement samples, Cancel
@@ -36,6 +38,7 @@ class ArgumentsModel;
 class BufferInitWidget;
 class ExpressionField;
 class GlobalsModel;
+class SequenceWidget;
 class VariablesModel;
 class VerificationWidget;
 
@@ -56,9 +59,9 @@ public:
     [[nodiscard]] QString currentKernel() const;
 
     // A project's launch and verification: applied now, or when its kernel is compiled.
-    void setLaunch(const LaunchSpec &spec, const VerificationSpec &verification);
+    void setLaunch(const LaunchSpec &spec, const Verification &verification);
     [[nodiscard]] LaunchSpec launchSpec() const { return m_session.spec(); }
-    [[nodiscard]] const VerificationSpec &verification() const { return m_session.verification(); }
+    [[nodiscard]] const Verification &verification() const { return m_session.verification(); }
     [[nodiscard]] const KernelSignature &signature() const { return m_session.signature(); }
     [[nodiscard]] const LaunchSession &session() const { return m_session; }
 
@@ -104,6 +107,9 @@ public:
     [[nodiscard]] ExpressionField *gridField(int axis) const { return m_grid[std::size_t(axis)]; }
     [[nodiscard]] ExpressionField *sharedField() const { return m_shared; }
     [[nodiscard]] VerificationWidget *verificationWidget() const { return m_verificationWidget; }
+    [[nodiscard]] SequenceWidget *sequenceWidget() const { return m_sequenceWidget; }
+    // "device.* from NVIDIA H200 (catalogue entry for sm_90; no GPU)".
+    [[nodiscard]] QLabel *deviceNamesLabel() const { return m_deviceNamesLabel; }
     [[nodiscard]] QListWidget *issuesList() const { return m_issuesList; }
     [[nodiscard]] QString signatureText() const;
 
@@ -144,7 +150,11 @@ private:
     void revalidate();
     // Each block, grid and shared-memory field shows its value or its error.
     void showFieldValues(bool haveKernel, const Variables &variables);
-    void verificationEdited(const VerificationSpec &spec);
+    void verificationEdited(const Verification &verification);
+    // The sequence widget shows the session's further kernels (their signatures, the buffers).
+    void showSequence();
+    void showVerificationChoices();
+    void addStep(int kernelIndex);
     // Fits a table's height to its rows (between min and max), so short lists take no room.
     static void fitRows(QTableView *view, int minRows, int maxRows);
     void updateInitEditor();
@@ -189,8 +199,10 @@ private:
     ExpressionField *m_shared = nullptr;
     QDoubleSpinBox *m_deadline = nullptr;
     VerificationWidget *m_verificationWidget = nullptr;
+    SequenceWidget *m_sequenceWidget = nullptr;
     QListWidget *m_issuesList = nullptr;
     QLabel *m_limitsLabel = nullptr;
+    QLabel *m_deviceNamesLabel = nullptr;
     QAction *m_runAction = nullptr;
     QToolButton *m_runButton = nullptr;
     QLabel *m_runReason = nullptr;

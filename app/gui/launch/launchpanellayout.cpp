@@ -7,6 +7,7 @@
 #include "gui/launch/argumentsmodel.h"
 #include "gui/launch/bufferinitwidget.h"
 #include "gui/launch/globalsmodel.h"
+#include "gui/launch/sequencewidget.h"
 #include "gui/launch/variablesmodel.h"
 #include "gui/launch/verificationwidget.h"
 
@@ -137,8 +138,10 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     , m_shared(new ExpressionField(this))
     , m_deadline(new QDoubleSpinBox(this))
     , m_verificationWidget(new VerificationWidget(this))
+    , m_sequenceWidget(new SequenceWidget(this))
     , m_issuesList(new QListWidget(this))
     , m_limitsLabel(new QLabel(this))
+    , m_deviceNamesLabel(new QLabel(this))
     , m_runAction(new QAction(tr("&Run"), this))
     , m_runButton(new QToolButton(this))
     , m_runReason(new QLabel(this))
@@ -242,6 +245,10 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     grid->addLayout(extra, 4, 0, 1, 3);
     layout->addWidget(launchBox);
 
+    // The kernels launched after this one, on its buffers.
+    m_sequenceWidget->setObjectName(QStringLiteral("sequenceWidget"));
+    layout->addWidget(m_sequenceWidget);
+
     layout->addWidget(m_verificationWidget);
 
     // Checks.
@@ -249,6 +256,9 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     m_limitsLabel->setEnabled(false);
     m_limitsLabel->setWordWrap(true);
     layout->addWidget(m_limitsLabel);
+    m_deviceNamesLabel->setEnabled(false);
+    m_deviceNamesLabel->setWordWrap(true);
+    layout->addWidget(m_deviceNamesLabel);
     m_issuesList->setWordWrap(true);
     m_issuesList->setMaximumHeight(m_issuesList->fontMetrics().height() * 7);
     m_issuesList->setSelectionMode(QAbstractItemView::NoSelection);
@@ -365,8 +375,18 @@ LaunchPanel::LaunchPanel(QWidget *parent)
          {m_block[0], m_block[1], m_block[2], m_grid[0], m_grid[1], m_grid[2], m_shared})
         connect(field, &ExpressionField::expressionEdited, this, &LaunchPanel::edited);
     connect(m_deadline, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::edited);
-    connect(m_verificationWidget, &VerificationWidget::specEdited, this,
+    connect(m_verificationWidget, &VerificationWidget::verificationEdited, this,
             &LaunchPanel::verificationEdited);
+    connect(m_sequenceWidget, &SequenceWidget::addRequested, this, &LaunchPanel::addStep);
+    connect(m_sequenceWidget, &SequenceWidget::stepsEdited, this, [this] {
+        if (m_updating)
+            return;
+        edited();
+        // The further kernels' buffers are outputs a check may verify.
+        m_updating = true;
+        showVerificationChoices();
+        m_updating = false;
+    });
     connect(m_runAction, &QAction::triggered, this, [this] {
         if (canRun())
             Q_EMIT runRequested();

@@ -2,6 +2,8 @@
 
 #include "gui/common/qtconvert.h"
 
+#include "project/project.h"
+
 #include <QComboBox>
 #include <QDoubleValidator>
 #include <QFileDialog>
@@ -30,6 +32,13 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     , m_mask(new QLineEdit(this))
     , m_tolerance(new QComboBox(this))
     , m_toleranceValue(new QLineEdit(this))
+    , m_atol(new QLineEdit(this))
+    , m_rtol(new QLineEdit(this))
+    , m_atolLabel(new QLabel(tr("atol"), this))
+    , m_rtolLabel(new QLabel(tr("rtol"), this))
+    , m_checksCombo(new QComboBox(this))
+    , m_addCheck(new QToolButton(this))
+    , m_removeCheck(new QToolButton(this))
 {
     // In ReferenceKind's order.
     m_kind->addItems(
@@ -48,12 +57,25 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     m_mask->setToolTip(tr("Only the elements where this CUDA C++ condition over i, the buffers "
                           "(as the kernel found them) and the variables holds are compared, "
                           "e.g. i % 32 == 0; empty: all of them"));
-    m_tolerance->addItems({tr("absolute"), tr("relative"), tr("ULP")});
-    auto *validator = new QDoubleValidator(0.0, 1e300, 17, m_toleranceValue);
-    validator->setNotation(QDoubleValidator::ScientificNotation);
-    validator->setLocale(QLocale::c());
-    m_toleranceValue->setValidator(validator);
+    // In ToleranceKind's order.
+    m_tolerance->addItems({tr("absolute"), tr("relative"), tr("ULP"), tr("allclose")});
+    m_tolerance->setToolTip(tr("allclose: |out - ref| <= atol + rtol * |ref| for every element, "
+                               "as numpy's allclose"));
+    for (QLineEdit *edit : {m_toleranceValue, m_atol, m_rtol}) {
+        auto *validator = new QDoubleValidator(0.0, 1e300, 17, edit);
+        validator->setNotation(QDoubleValidator::ScientificNotation);
+        validator->setLocale(QLocale::c());
+        edit->setValidator(validator);
+    }
     m_toleranceValue->setToolTip(tr("Absolute or relative bound, or units in the last place"));
+    m_atol->setToolTip(tr("allclose's absolute tolerance (numpy's default is 1e-08)"));
+    m_rtol->setToolTip(tr("allclose's relative tolerance (numpy's default is 1e-05)"));
+    m_checksCombo->setToolTip(tr("The checks of the run: each verifies one output against its "
+                                 "own reference; choose one to edit it"));
+    m_addCheck->setText(QStringLiteral("+"));
+    m_addCheck->setToolTip(tr("Check another output"));
+    m_removeCheck->setText(QStringLiteral("\u2212"));
+    m_removeCheck->setToolTip(tr("Remove the chosen check"));
     m_expression->setPlaceholderText(tr("a[i] + b[i]"));
     m_expression->setToolTip(tr("The expected value of element i, in CUDA C++ over the buffers "
                                 "(indexed by i) and the variables"));
@@ -83,9 +105,19 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     auto *toleranceRow = new QHBoxLayout;
     toleranceRow->addWidget(m_tolerance);
     toleranceRow->addWidget(m_toleranceValue, 1);
+    toleranceRow->addWidget(m_atolLabel);
+    toleranceRow->addWidget(m_atol, 1);
+    toleranceRow->addWidget(m_rtolLabel);
+    toleranceRow->addWidget(m_rtol, 1);
+
+    auto *checksRow = new QHBoxLayout;
+    checksRow->addWidget(m_checksCombo, 1);
+    checksRow->addWidget(m_addCheck);
+    checksRow->addWidget(m_removeCheck);
 
     auto *form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Check"), checksRow);
     form->addRow(tr("Output"), m_output);
     form->addRow(tr("Reference"), m_kind);
     form->addRow(QString(), m_stack);
@@ -105,8 +137,107 @@ VerificationWidget::VerificationWidget(QWidget *parent)
     connect(m_mask, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(m_tolerance, &QComboBox::currentIndexChanged, this, &VerificationWidget::edited);
     connect(m_toleranceValue, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(m_atol, &QLineEdit::textEdited, this, &VerificationWidget::edited);
+    connect(m_rtol, &QLineEdit::textEdited, this, &VerificationWidget::edited);
     connect(browseButton, &QToolButton::clicked, this, &VerificationWidget::browse);
+    connect(m_addCheck, &QToolButton::clicked, this, &VerificationWidget::addCheck);
+    connect(m_removeCheck, &QToolButton::clicked, this, &VerificationWidget::removeCheck);
+    connect(m_checksCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (!m_updating)
+            chooseCheck(index);
+    });
+    showChecks();
     showSpec();
+}
+
+void VerificationWidget::setVerification(const Verification &verification)
+{
+    m_checks = verification.checks;
+    if (m_checks.empty())
+        m_checks.push_back(VerificationSpec{});
+    m_listForm = verification.listForm;
+    m_current = 0;
+    m_spec = m_checks.front();
+    showChecks();
+    showSpec();
+}
+
+Verification VerificationWidget::verification() const
+{
+    Verification verification;
+    for (const VerificationSpec &check : m_checks) {
+        if (check.kind != ReferenceKind::None)
+            verification.checks.push_back(check);
+    }
+    verification.listForm = m_listForm;
+    return verification;
+}
+
+void VerificationWidget::chooseCheck(int index)
+{
+    if (index < 0 || index >= int(m_checks.size()) || index == m_current)
+        return;
+    m_current = index;
+    m_spec = m_checks[std::size_t(index)];
+    showChecks();
+    showSpec();
+}
+
+void VerificationWidget::addCheck()
+{
+    if (m_checks.size() >= kMaxVerificationChecks)
+        return;
+    VerificationSpec check;
+    check.kind = ReferenceKind::Expression;
+    check.output = m_output->count() > 0 ? toStdString(m_output->itemText(0)) : std::string();
+    if (m_checks.size() == 1 && m_checks.front().kind == ReferenceKind::None) {
+        m_checks.front() = check; // the first check replaces "none"
+    } else {
+        m_checks.push_back(check);
+    }
+    m_current = int(m_checks.size()) - 1;
+    m_spec = m_checks.back();
+    showChecks();
+    showSpec();
+    Q_EMIT specEdited(m_spec);
+    Q_EMIT verificationEdited(verification());
+}
+
+void VerificationWidget::removeCheck()
+{
+    if (m_checks.size() <= 1) {
+        m_checks.front() = VerificationSpec{};
+        m_current = 0;
+    } else {
+        m_checks.erase(m_checks.begin() + m_current);
+        m_current = std::min(m_current, int(m_checks.size()) - 1);
+    }
+    m_spec = m_checks[std::size_t(m_current)];
+    showChecks();
+    showSpec();
+    Q_EMIT specEdited(m_spec);
+    Q_EMIT verificationEdited(verification());
+}
+
+// The checks list: "1: `c` (expression)" for each, the chosen one current.
+void VerificationWidget::showChecks()
+{
+    m_updating = true;
+    m_checksCombo->clear();
+    for (std::size_t k = 0; k < m_checks.size(); ++k) {
+        const VerificationSpec &check = m_checks[k];
+        m_checksCombo->addItem(check.kind == ReferenceKind::None
+                                   ? tr("%1: none").arg(k + 1)
+                                   : tr("%1: %2").arg(k + 1).arg(toQString(check.label())));
+    }
+    m_checksCombo->setCurrentIndex(m_current);
+    const bool full = m_checks.size() >= kMaxVerificationChecks;
+    m_addCheck->setEnabled(!full);
+    m_addCheck->setToolTip(full
+                               ? tr("A project holds at most %1 checks").arg(kMaxVerificationChecks)
+                               : tr("Check another output"));
+    m_removeCheck->setEnabled(m_checks.size() > 1 || m_checks.front().kind != ReferenceKind::None);
+    m_updating = false;
 }
 
 void VerificationWidget::setChoices(const QStringList &buffers, const QStringList &kernels)
@@ -126,6 +257,8 @@ void VerificationWidget::setChoices(const QStringList &buffers, const QStringLis
 void VerificationWidget::setSpec(const VerificationSpec &spec)
 {
     m_spec = spec;
+    m_checks[std::size_t(m_current)] = spec;
+    showChecks();
     showSpec();
 }
 
@@ -159,9 +292,19 @@ void VerificationWidget::showSpec()
     if (m_mask->text() != toQString(m_spec.mask))
         m_mask->setText(toQString(m_spec.mask));
     m_tolerance->setCurrentIndex(int(m_spec.tolerance));
-    bool ok = false;
-    if (QLocale::c().toDouble(m_toleranceValue->text(), &ok) != m_spec.toleranceValue || !ok)
-        m_toleranceValue->setText(QString::number(m_spec.toleranceValue, 'g', 6));
+    const auto showNumber = [](QLineEdit *edit, double value) {
+        bool ok = false;
+        if (QLocale::c().toDouble(edit->text(), &ok) != value || !ok)
+            edit->setText(QString::number(value, 'g', 6));
+    };
+    showNumber(m_toleranceValue, m_spec.toleranceValue);
+    showNumber(m_atol, m_spec.atol);
+    showNumber(m_rtol, m_spec.rtol);
+    const bool allclose = m_spec.tolerance == ToleranceKind::AllClose;
+    m_toleranceValue->setVisible(!allclose);
+    for (QWidget *widget :
+         std::initializer_list<QWidget *>{m_atol, m_rtol, m_atolLabel, m_rtolLabel})
+        widget->setVisible(allclose);
     const bool on = m_spec.kind != ReferenceKind::None;
     m_output->setEnabled(on);
     m_count->setEnabled(on);
@@ -169,6 +312,8 @@ void VerificationWidget::showSpec()
     m_mask->setEnabled(on && m_spec.kind != ReferenceKind::Aggregate);
     m_tolerance->setEnabled(on);
     m_toleranceValue->setEnabled(on);
+    m_atol->setEnabled(on);
+    m_rtol->setEnabled(on);
     m_updating = false;
 }
 
@@ -197,15 +342,23 @@ void VerificationWidget::edited()
         m_spec.reduce = Reduction::None;
     }
     m_spec.tolerance = ToleranceKind(std::max(0, m_tolerance->currentIndex()));
-    bool ok = false;
-    const double tolerance = QLocale::c().toDouble(m_toleranceValue->text(), &ok);
-    if (ok)
-        m_spec.toleranceValue = tolerance;
+    const auto readNumber = [](QLineEdit *edit, double &value) {
+        bool ok = false;
+        const double number = QLocale::c().toDouble(edit->text(), &ok);
+        if (ok)
+            value = number;
+    };
+    readNumber(m_toleranceValue, m_spec.toleranceValue);
+    readNumber(m_atol, m_spec.atol);
+    readNumber(m_rtol, m_spec.rtol);
     if (m_spec.kind == ReferenceKind::Kernel && m_spec.referenceKernel.empty() &&
         m_kernel->count() > 0)
         m_spec.referenceKernel = toStdString(m_kernel->itemText(0));
+    m_checks[std::size_t(m_current)] = m_spec;
+    showChecks();
     showSpec();
     Q_EMIT specEdited(m_spec);
+    Q_EMIT verificationEdited(verification());
 }
 
 void VerificationWidget::browse()

@@ -289,6 +289,16 @@ QList<MeasurementPanel::Figure> MeasurementPanel::figures(const Measurement &m)
         add("stddev", tr("Std dev"), formatTime(s.stddevNs));
         add("noise", tr("Relative noise"), percent(s.relativeNoise));
     }
+    // A launch sequence: each kernel's median (a sample is their sum).
+    for (std::size_t k = 0; k < m.kernels.size(); ++k) {
+        const KernelSamples &kernel = m.kernels[k];
+        if (kernel.statistics.count == 0)
+            continue;
+        rows.append(Figure{QStringLiteral("kernel%1").arg(k), toQString(kernel.kernel),
+                           tr("median %1, noise %2")
+                               .arg(formatTime(kernel.statistics.medianNs),
+                                    percent(kernel.statistics.relativeNoise))});
+    }
     QString samples = QString::number(qulonglong(s.count));
     if (!m.stop.message.empty())
         samples = tr("%1 (%2)").arg(samples, toQString(m.stop.message));

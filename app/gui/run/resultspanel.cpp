@@ -250,6 +250,9 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
     QStringList details;
     if (result.status == RunStatus::Succeeded)
         details << tr("Kernel time %1").arg(kernelTimeText(result.kernelTimeMs));
+    // A sequence: each kernel's part.
+    for (const KernelRunTime &time : result.kernelTimes)
+        details << tr("%1 %2").arg(toQString(time.kernel), kernelTimeText(time.timeMs));
     if (result.wallTimeMs > 0)
         details << tr("whole run %1").arg(kernelTimeText(result.wallTimeMs));
     if (!result.device.empty())
@@ -257,27 +260,48 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
     m_details->setText(details.join(QStringLiteral(" \u00b7 ")));
     m_details->setVisible(!details.isEmpty());
 
-    // Verification.
+    // Verification: one line per check (the first line the overall verdict with several),
+    // each with its largest absolute and relative errors and where they are.
     const VerificationResult &verification = result.verification;
-    if (verification.ran || !verification.message.empty()) {
+    const auto checkText = [](const VerificationResult &check) {
         QString text;
-        if (!verification.ran)
-            text = tr("Verification did not run: %1").arg(toQString(verification.message));
-        else if (verification.passed && !verification.message.empty())
+        if (!check.ran)
+            text = tr("Verification did not run: %1").arg(toQString(check.message));
+        else if (check.passed && !check.message.empty())
             // Says what was compared: the elements a mask selected, or the two reductions.
-            text = tr("PASS \u2014 %1").arg(toQString(verification.message));
-        else if (verification.passed)
+            text = tr("PASS \u2014 %1").arg(toQString(check.message));
+        else if (check.passed)
             text = tr("PASS \u2014 %1 elements checked, largest error %2")
-                       .arg(QLocale().toString(qulonglong(verification.checked)),
-                            BufferSummaryModel::formatNumber(verification.maxError));
+                       .arg(QLocale().toString(qulonglong(check.checked)),
+                            BufferSummaryModel::formatNumber(check.maxError));
         else
             text = tr("FAIL \u2014 %1; largest error %2 at index %3")
-                       .arg(verification.message.empty()
-                                ? tr("%1 elements differ").arg(verification.mismatches)
-                                : toQString(verification.message),
-                            BufferSummaryModel::formatNumber(verification.maxError))
-                       .arg(verification.maxErrorIndex);
-        m_verification->setText(text);
+                       .arg(check.message.empty() ? tr("%1 elements differ").arg(check.mismatches)
+                                                  : toQString(check.message),
+                            BufferSummaryModel::formatNumber(check.maxError))
+                       .arg(check.maxErrorIndex);
+        if (const std::string errors = largestErrorText(check); !errors.empty() && check.ran)
+            text += QLatin1Char('\n') + tr("largest |out - ref|: %1").arg(toQString(errors));
+        return text;
+    };
+    if (result.checks.size() > 1) {
+        std::size_t passed = 0;
+        for (const VerificationResult &check : result.checks)
+            passed += check.ran && check.passed ? 1 : 0;
+        QStringList lines{
+            verification.passed
+                ? tr("PASS \u2014 all %1 checks").arg(result.checks.size())
+                : tr("FAIL \u2014 %1 of %2 checks passed").arg(passed).arg(result.checks.size())};
+        for (const VerificationResult &check : result.checks)
+            lines << tr("%1: %2").arg(toQString(check.label.empty() ? check.output : check.label),
+                                      checkText(check));
+        m_verification->setText(lines.join(QLatin1Char('\n')));
+        m_verification->setStyleSheet(toneStyle(!verification.ran     ? Tone::Warning
+                                                : verification.passed ? Tone::Good
+                                                                      : Tone::Bad));
+        m_verification->show();
+    } else if (verification.ran || !verification.message.empty()) {
+        m_verification->setText(checkText(verification));
         m_verification->setStyleSheet(toneStyle(!verification.ran     ? Tone::Warning
                                                 : verification.passed ? Tone::Good
                                                                       : Tone::Bad));
@@ -417,6 +441,11 @@ QString ResultsPanel::statusText() const
 QString ResultsPanel::verificationText() const
 {
     return m_verification->text();
+}
+
+QString ResultsPanel::detailsText() const
+{
+    return m_details->text();
 }
 
 QString ResultsPanel::findingsText() const

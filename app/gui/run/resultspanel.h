@@ -1,8 +1,9 @@
 // ResultsPanel: the Results dock: what the last run produced. A status line (coloured by
-// outcome) with the kernel time and the device; the verification verdict with its largest error
-// and first mismatches; one summary row per buffer (guard bands, unwritten outputs,
-// statistics) with the findings spelled out; and the selected buffer's values, read page by
-// page from the worker, with export to .npy, .bin or CSV.
+// outcome) with the kernel time (each kernel's too, for a sequence) and the device; the
+// verification verdict with its largest error and first mismatches, one line per check when
+// there are several, each with its largest absolute and relative errors; one summary row per buffer
+// (guard bands, unwritten outputs, statistics) with the findings spelled out; and the selected
+// buffer's values, read page by page from the worker, with export to .npy, .bin or CSV.
 #pragma once
 
 #include "run/runresult.h"
@@ -40,6 +41,8 @@ public:
     [[nodiscard]] const RunResult &result() const { return m_result; }
     [[nodiscard]] QString statusText() const;
     [[nodiscard]] QString verificationText() const;
+    // "Kernel time 125 µs · scale 100 µs · finish 25 µs · on NVIDIA H200 (sm_90)".
+    [[nodiscard]] QString detailsText() const;
     [[nodiscard]] QString findingsText() const;
     // The line under the values: an export's outcome, or why values are unavailable.
     [[nodiscard]] QString valuesStatusText() const;

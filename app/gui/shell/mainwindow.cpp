@@ -36,6 +36,7 @@
 #include "device/archlimits.h"
 #include "history/historystore.h"
 #include "launch/launchenvironment.h"
+#include "launch/launchsequence.h"
 #include "lesson/lesson.h"
 #include "sweep/sweephistory.h"
 
@@ -365,7 +366,9 @@ CompileOptions MainWindow::editorCompileOptions() const
     // the editor compiles with the values of the launch as it is set up.
     CompileOptions options = m_optionsWidget->options();
     LaunchSpec launch = m_launchPanel->launchForCompile();
-    (void)bindLaunchDefines(launch, options, {launch.kernel});
+    (void)bindLaunchDefines(launch, options,
+                            launchKernelNames(launch, m_launchPanel->verification()),
+                            m_launchPanel->session().deviceNames());
     return options;
 }
 

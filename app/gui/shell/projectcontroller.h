@@ -150,7 +150,7 @@ private:
     struct AwayLaunch
     {
         LaunchSpec launch;
-        VerificationSpec verification;
+        Verification verification;
     };
     std::optional<AwayLaunch> m_away;
     // The settings as last opened or saved; none for a project restored without its file.

@@ -247,6 +247,10 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Achieved occ. (%)");
         case WavesColumn:
             return tr("Waves");
+        case MaxAbsErrorColumn:
+            return tr("Max abs error");
+        case MaxRelErrorColumn:
+            return tr("Max rel error");
         case MessageColumn:
             return tr("Message");
         default:
@@ -277,6 +281,12 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Average active warps per SM in % of the maximum (metrics pass)");
         case WavesColumn:
             return tr("Grid blocks / (resident blocks per SM \u00d7 SMs)");
+        case MaxAbsErrorColumn:
+            return tr("A verified point's largest |out - ref| and the element it was at (with "
+                      "several checks, the worst check's)");
+        case MaxRelErrorColumn:
+            return tr("A verified point's largest |out - ref| / |ref|, over the elements whose "
+                      "reference is not 0, and the element it was at");
         default:
             return {};
         }
@@ -355,6 +365,22 @@ QVariant SweepTableModel::display(int row, int column) const
         const auto waves = SweepChartBuilder::waves(p);
         return waves ? QString::number(*waves, 'f', *waves < 100 ? 2 : 0) : QString();
     }
+    case MaxAbsErrorColumn:
+    case MaxRelErrorColumn: {
+        const VerificationResult *worst = worstCheck(p.checks);
+        if (!worst)
+            return QString();
+        const bool absolute = column - axisCount() == MaxAbsErrorColumn;
+        const std::optional<double> &error = absolute ? worst->maxAbsError : worst->maxRelError;
+        if (!error)
+            return QString();
+        const QString value = QString::number(*error, 'g', 3);
+        if (worst->aggregateActual || worst->output.empty())
+            return value;
+        return tr("%1 at %2[%3]")
+            .arg(value, toQString(worst->output))
+            .arg(absolute ? worst->maxAbsErrorIndex : worst->maxRelErrorIndex);
+    }
     case MessageColumn:
         return toQString(p.message.empty() ? p.point.skipReason : p.message);
     default:
@@ -422,6 +448,14 @@ QVariant SweepTableModel::sortValue(int row, int column) const
         return optional(SweepChartBuilder::achievedOccupancyPercent(p));
     case WavesColumn:
         return optional(SweepChartBuilder::waves(p));
+    case MaxAbsErrorColumn:
+    case MaxRelErrorColumn: {
+        const VerificationResult *worst = worstCheck(p.checks);
+        if (!worst)
+            return {};
+        return optional(column - axisCount() == MaxAbsErrorColumn ? worst->maxAbsError
+                                                                  : worst->maxRelError);
+    }
     case MessageColumn:
         return display(row, column);
     default:

@@ -1,10 +1,10 @@
 // SweepTableModel: one row per point of a sweep: the axis values, status, time statistics,
-// bandwidth, occupancy, waves and the point's message. Numbers are shown in the unit their
-// column header names and sort as numbers through SortRole (use a QSortFilterProxyModel with
-// setSortRole(SortRole)); a value a point does not have is an invalid QVariant, which the proxy
-// sorts after every number (SweepTableProxy keeps those last in descending order too). The best row
-// is bold and the rows within the measured noise of it are marked. Rows are inserted as points
-// stream in, so a view keeps its selection and sorting.
+// bandwidth, occupancy, waves, a verified point's largest errors and the point's message. Numbers
+// are shown in the unit their column header names and sort as numbers through SortRole (use a
+// QSortFilterProxyModel with setSortRole(SortRole)); a value a point does not have is an invalid
+// QVariant, which the proxy sorts after every number (SweepTableProxy keeps those last in
+// descending order too). The best row is bold and the rows within the measured noise of it are
+// marked. Rows are inserted as points stream in, so a view keeps its selection and sorting.
 #pragma once
 
 #include "sweep/sweep.h"
@@ -46,6 +46,10 @@ public:
         TheoreticalOccupancyColumn,
         AchievedOccupancyColumn,
         WavesColumn,
+        // A verified point's largest |out - ref| and |out - ref| / |ref|, with the element
+        // (its worst check's, with several).
+        MaxAbsErrorColumn,
+        MaxRelErrorColumn,
         MessageColumn,
         ColumnCount
     };
