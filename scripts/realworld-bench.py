@@ -282,6 +282,8 @@ def bench_sgemm(args, builds, can_kill):
     binary = builds["sgemm"]["binary"]
     rows = []
     for number, kernel, project in SGEMM_KERNELS:
+        if args.sgemm_kernels and str(number) not in args.sgemm_kernels.split(","):
+            continue
         log(f"sgemm {number} ({kernel})")
         code, out, seconds = run([binary, str(number)], cwd=os.path.dirname(binary))
         program = parse_sgemm(out)
@@ -450,6 +452,8 @@ def main():
     parser.add_argument("--timer", choices=["cupti", "profiler"], default="cupti",
                         help="what times cuwb's samples: CUPTI's kernel records (the default) "
                              "or the profiler's gpu__time_duration, Nsight Compute's own figure")
+    parser.add_argument("--sgemm-kernels", default="",
+                        help="comma-separated SGEMM_CUDA kernel numbers to run (default: 1-11)")
     parser.add_argument("--samples", type=int, default=10, help="cuwb samples (llm.c)")
     parser.add_argument("--samples-long", type=int, default=20, help="cuwb samples (SGEMM)")
     parser.add_argument("--samples-short", type=int, default=100,
