@@ -23,8 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The format of a cache file; a file of another format is a miss.
-constexpr int kCacheFormat = 1;
+// The format of a cache file; a file of another format is a miss. 2: failed compiles are kept,
+// with their diagnostics.
+constexpr int kCacheFormat = 2;
 
 struct Hash
 {
@@ -126,16 +127,22 @@ std::optional<CompileResult> CompileCache::load(const std::string &key, std::str
         if (j.value("format", 0) != kCacheFormat)
             return std::nullopt;
         CompileResult result;
-        result.success = true;
+        result.success = j.at("success").get<bool>();
         result.fromCache = true;
         result.fileName = std::string(fileName);
         j.at("options").get_to(result.options);
         j.at("log").get_to(result.log);
+        result.compileTimeMs = j.value("compileTimeMs", 0.0);
+        if (!result.success) {
+            // Kept as the compile reported them: they need not come from the log (a NUL byte
+            // in the source is found before NVRTC runs).
+            j.at("diagnostics").get_to(result.diagnostics);
+            return result;
+        }
         j.at("ptx").get_to(result.ptx);
         if (!fromBase64(j.at("cubin").get<std::string>(), result.cubin))
             return std::nullopt;
         j.at("kernels").get_to(result.kernels);
-        result.compileTimeMs = j.value("compileTimeMs", 0.0);
         // Derived from what is stored, as the compile derived them.
         result.diagnostics = parseNvrtcLog(result.log, fileName, lastLineOf(source));
         result.lineMap = PtxLineMap::build(result.ptx, fileName);
@@ -145,21 +152,31 @@ std::optional<CompileResult> CompileCache::load(const std::string &key, std::str
     }
 }
 
+bool CompileCache::storable(const CompileResult &result)
+{
+    return result.failureMessage.empty() && (result.success || !result.diagnostics.empty());
+}
+
 void CompileCache::store(const std::string &key, const CompileResult &result) const
 {
-    if (!result.success)
+    if (!storable(result))
         return;
     std::error_code error;
     fs::create_directories(m_folder, error);
     if (error)
         return;
-    const nlohmann::json j{{"format", kCacheFormat},
-                           {"options", result.options},
-                           {"log", result.log},
-                           {"ptx", result.ptx},
-                           {"cubin", toBase64(result.cubin)},
-                           {"kernels", result.kernels},
-                           {"compileTimeMs", result.compileTimeMs}};
+    nlohmann::json j{{"format", kCacheFormat},
+                     {"success", result.success},
+                     {"options", result.options},
+                     {"log", result.log},
+                     {"compileTimeMs", result.compileTimeMs}};
+    if (result.success) {
+        j["ptx"] = result.ptx;
+        j["cubin"] = toBase64(result.cubin);
+        j["kernels"] = result.kernels;
+    } else {
+        j["diagnostics"] = result.diagnostics;
+    }
     // Written aside and renamed, so a reader never sees half a file.
     const fs::path target = fs::path(m_folder) / (key + ".json");
     const fs::path temporary =

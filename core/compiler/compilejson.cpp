@@ -18,6 +18,25 @@ void to_json(nlohmann::json &json, const Diagnostic &diagnostic)
     };
 }
 
+void from_json(const nlohmann::json &json, Diagnostic &diagnostic)
+{
+    diagnostic = Diagnostic();
+    diagnostic.file = json.value("file", std::string());
+    diagnostic.line = json.value("line", 0);
+    diagnostic.column = json.value("column", 0);
+    const std::string severity = json.value("severity", std::string("error"));
+    for (const Severity known :
+         {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note}) {
+        if (severity == severityName(known))
+            diagnostic.severity = known;
+    }
+    diagnostic.catastrophic = json.value("catastrophic", false);
+    diagnostic.code = json.value("code", std::string());
+    diagnostic.message = json.value("message", std::string());
+    if (const auto notes = json.find("notes"); notes != json.end() && notes->is_array())
+        notes->get_to(diagnostic.notes);
+}
+
 void to_json(nlohmann::json &json, const DiagnosticCounts &counts)
 {
     json = nlohmann::json{

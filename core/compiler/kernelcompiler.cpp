@@ -435,11 +435,12 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
 
     // NVRTC runs outside the lock, so compiles on several threads proceed together.
     CompileResult result = compileUncached(source, fileName, options);
-    if (disk && diskKey && result.success)
+    // Option problems and infrastructure faults are not what this input compiles to; a compile
+    // error is, and is kept like a success (a failing sweep variant is not compiled again).
+    const bool cacheable = CompileCache::storable(result);
+    if (disk && diskKey && cacheable)
         disk->store(*diskKey, result);
 
-    // Option problems and infrastructure faults are not what this input compiles to.
-    const bool cacheable = result.failureMessage.empty();
     if (cacheable && m_capacity > 0) {
         const std::lock_guard lock(m_mutex);
         const bool present = std::any_of(m_cache.begin(), m_cache.end(),

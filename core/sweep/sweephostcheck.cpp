@@ -88,7 +88,7 @@ CompileResult SweepHostCheck::compileVariant(const RunRequest &request,
         }
     }
     CompileResult result = m_compile(request.source, request.fileName, options);
-    if (key && result.success && !result.fromCache)
+    if (key && !result.fromCache && CompileCache::storable(result))
         m_diskCache->store(*key, result);
     return result;
 }
