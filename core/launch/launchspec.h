@@ -74,7 +74,8 @@ struct LaunchSpec
     // evaluated per launch and passed as -DNAME=value; their names are visible to every
     // expression (launch/launchenvironment.h).
     std::vector<std::pair<std::string, std::string>> defines;
-    // The auto-tuner convention: block_size_x/y/z and grid_size_x/y/z defined from the launch.
+    // The auto-tuner convention: block_size_x/y/z and grid_size_x/y/z defined from the launch,
+    // and kernel_tuner as 1.
     bool tunerDefines = false;
     std::vector<GlobalSpec> globals;     // module variables to initialise
     std::vector<ArgumentSpec> arguments; // in parameter order
