@@ -193,9 +193,8 @@ void HostPointCheck::applyTo(SweepPointResult &result) const
     result.occupancyLimiter = occupancyLimiter;
     result.waves = waves;
     if (!runnable) {
-        result.status = PointStatus::Skipped;
-        result.compileFailed = compileFailed;
-        result.message = message;
+        result.skip(skipKind, message);
+        result.compileFailed = compileFailed; // a kernel that is missing compiled well
     }
 }
 
@@ -209,6 +208,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
     out.compiled = variant.compiled;
     if (!variant.error.empty()) {
         out.compileFailed = variant.compileError;
+        out.skipKind = SkipKind::Compile;
         out.message = variant.error;
         return out;
     }
@@ -222,6 +222,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
         resolveLaunch(request.launch, variant.signature, request.options.defines);
     if (const std::vector<LaunchIssue> issues = validateLaunch(resolved, resources, m_validation);
         !issues.empty()) {
+        out.skipKind = SkipKind::Resources;
         out.message = joinIssues(issues);
         return out;
     }
@@ -230,6 +231,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
             variant.compiled->ptx, global.parameter, global.bytes,
             std::to_string(global.count) + " × " + global.elementType.name());
         if (!problem.empty()) {
+            out.skipKind = SkipKind::Compile;
             out.message = "global " + global.parameter + ": " + problem;
             return out;
         }
@@ -241,6 +243,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
     input.blockSize = int(resolved.block[0] * resolved.block[1] * resolved.block[2]);
     const OccupancyResult occupancy = computeOccupancy(m_validation.limits, input);
     if (!occupancy.valid) {
+        out.skipKind = SkipKind::Resources;
         out.message = "cannot run: " + occupancy.error;
         return out;
     }
@@ -287,13 +290,14 @@ SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::st
     plan.result.points.reserve(expansion.points.size());
     for (SweepPoint &point : expansion.points) {
         SweepPointResult r;
-        if (!point.runnable()) {
-            r.status = PointStatus::Skipped;
-            r.message = point.skipReason;
-        } else {
-            host.check(point.request).applyTo(r);
-        }
+        const bool runnable = point.runnable();
         r.point = std::move(point);
+        if (!runnable) {
+            r.status = PointStatus::Skipped;
+            r.message = r.point.skipReason;
+        } else {
+            host.check(r.point.request).applyTo(r);
+        }
         plan.result.points.push_back(std::move(r));
     }
     plan.variants = host.variants();
