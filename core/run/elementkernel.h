@@ -1,10 +1,8 @@
 // ElementKernel: a verification expression made into a kernel that writes one value per element
 // before the launch: out[i] = (T)(EXPR) for an expression reference, out[i] = EXPR ? 1 : 0 for a
-// mask. Every buffer of the launch is bound by its name (read-only) and the launch's numbers
-// (scalar arguments, variables) are kernel parameters, so one compile serves every
-// configuration of a sweep; an expression that needs them as constant expressions is compiled
-// again with constexpr constants. Compiled by the runner's compiler for the device's
-// architecture and run on its stream, within the launch's deadline. Used by Reference.
+// mask (its source and compile: run/elementkernelsource.h, which `cuwb check` compiles too).
+// Compiled by the runner's compiler for the device's architecture and run on its stream, within
+// the launch's deadline. Used by Reference.
 #pragma once
 
 #include "cuda/devicememory.h"

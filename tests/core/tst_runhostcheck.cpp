@@ -1,0 +1,375 @@
+// What a run would fail on, found on the host with real NVRTC compiles and no GPU: the
+// verification's expression and mask compiled as the worker compiles them (a buffer that does
+// not exist is an error here, not a surprise on the GPU), its count, aggregate and reference
+// kernel, and every file the run reads checked against its buffer: .npy dtype, order, number
+// of values and length, a raw file's size; the files of outputs are not read.
+#include "run/runhostcheck.h"
+
+#include "compiler/kernelcompiler.h"
+#include "compiler/kernellookup.h"
+#include "kernel/elementtype.h"
+#include "kernel/kernelsignature.h"
+#include "run/bufferfiles.h"
+#include "run/elementkernelsource.h"
+#include "run/hostelements.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <fstream>
+
+using namespace cuwb;
+
+namespace {
+
+const char *const kSource = R"(__global__ void scale(const float *a, float *c, float2 *v, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { c[i] = 2.0f * a[i]; v[i] = make_float2(a[i], 0.0f); }
+}
+__global__ void scale_ref(const float *a, float *c, float2 *v, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + a[i];
+}
+)";
+
+ArgumentSpec buffer(const char *name, const char *type, BufferRole role)
+{
+    ArgumentSpec argument;
+    argument.parameter = name;
+    argument.elementType = parseElementType(type).value();
+    argument.count = "N";
+    argument.role = role;
+    return argument;
+}
+
+// A .npy v1.0 file with the header dictionary as given, then `dataBytes` zero bytes.
+void writeNpy(const std::string &path, const std::string &dictionary, std::size_t dataBytes)
+{
+    std::string text = dictionary;
+    const std::size_t unpadded = 10 + text.size() + 1;
+    text.append((64 - unpadded % 64) % 64, ' ');
+    text += '\n';
+    std::string file("\x93NUMPY\x01\x00", 8);
+    file += char(text.size() & 0xff);
+    file += char((text.size() >> 8) & 0xff);
+    file += text;
+    file.append(dataBytes, '\0');
+    std::ofstream(path, std::ios::binary) << file;
+}
+
+bool mentions(const std::vector<LaunchIssue> &issues, const std::string &field,
+              const std::string &words)
+{
+    return std::any_of(issues.begin(), issues.end(), [&](const LaunchIssue &issue) {
+        return issue.field == field && issue.message.find(words) != std::string::npos;
+    });
+}
+
+std::string text(const std::vector<LaunchIssue> &issues)
+{
+    std::string all;
+    for (const LaunchIssue &issue : issues)
+        all += issue.field + ": " + issue.message + "\n";
+    return all;
+}
+
+} // namespace
+
+class TestRunHostCheck : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void expressionThatCompilesIsFine();
+    void expressionReadingAMissingBufferDoesNotCompile();
+    void expressionNeedingConstantsCompilesAsTheWorkerRetries();
+    void maskIsCompiledToo();
+    void expressionCannotCheckAVectorOutput();
+    void countAndAggregateAreEvaluated();
+    void referenceKernelIsLookedUp();
+    void npyFilesAreCheckedAgainstTheirBuffers();
+    void rawFilesAreCheckedBySize();
+    void outputsAreNotRead();
+    void aLaunchThatDidNotResolveIsNotCheckedFurther();
+
+private:
+    [[nodiscard]] RunHostContext context() const;
+
+    KernelCompiler m_compiler{0};
+    CompileResult m_compiled;
+    ResolvedLaunch m_resolved;
+    LaunchSpec m_launch;
+    QTemporaryDir m_dir;
+};
+
+void TestRunHostCheck::initTestCase()
+{
+    CompileOptions options;
+    options.arch = "sm_90";
+    m_compiled = m_compiler.compile(kSource, "scale.cu", options);
+    QVERIFY2(m_compiled.success, m_compiled.log.c_str());
+    const KernelLookup lookup = findKernel(m_compiled, "scale");
+    QVERIFY(lookup.found());
+    const KernelSignature signature = parseKernelSignature(kSource, m_compiled.ptx, *lookup.kernel);
+    m_launch.kernel = "scale";
+    m_launch.variables = {{"N", "1024"}, {"ALPHA", "2"}};
+    ArgumentSpec n;
+    n.parameter = "n";
+    n.isBuffer = false;
+    n.elementType = parseElementType("int").value();
+    n.value = "N";
+    m_launch.arguments = {buffer("a", "float", BufferRole::In),
+                          buffer("c", "float", BufferRole::Out),
+                          buffer("v", "float2", BufferRole::Out), n};
+    m_launch.grid = {"N / block.x", "1", "1"};
+    m_launch.block = {"256", "1", "1"};
+    m_resolved = resolveLaunch(m_launch, signature);
+    QVERIFY2(m_resolved.ok(), joinIssues(m_resolved.issues).c_str());
+}
+
+RunHostContext TestRunHostCheck::context() const
+{
+    auto *compiler = const_cast<KernelCompiler *>(&m_compiler);
+    return RunHostContext{m_resolved, m_compiled, "sm_90",
+                          [compiler](std::string_view source, std::string_view fileName,
+                                     const CompileOptions &options) {
+                              return compiler->compile(source, fileName, options);
+                          }};
+}
+
+void TestRunHostCheck::expressionThatCompilesIsFine()
+{
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Expression;
+    verification.output = "c";
+    verification.expression = "ALPHA * a[i] + 0 * n";
+    const std::vector<LaunchIssue> issues = checkRunOnHost(verification, context());
+    QVERIFY2(issues.empty(), text(issues).c_str());
+}
+
+void TestRunHostCheck::expressionReadingAMissingBufferDoesNotCompile()
+{
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Expression;
+    verification.output = "c";
+    verification.expression = "2 * b[i]";
+    const std::vector<LaunchIssue> issues = checkVerification(verification, context());
+    QCOMPARE(issues.size(), std::size_t(1));
+    QCOMPARE(issues[0].field, std::string("verification: expression"));
+    // The worker's own words, at the place in the expression.
+    QVERIFY2(issues[0].message.starts_with("the verification expression did not compile: "
+                                           "verification expression:1:5: "),
+             issues[0].message.c_str());
+    QVERIFY2(issues[0].message.find("\"b\" is undefined") != std::string::npos,
+             issues[0].message.c_str());
+    // The kernel is the worker's: the same source, compiled the same way.
+    const ElementKernelCompile worker =
+        compileElementKernel({verification.expression, "verification expression", false, "float"},
+                             m_resolved, "sm_90", context().compile);
+    QCOMPARE(issues[0].message, worker.error);
+}
+
+void TestRunHostCheck::expressionNeedingConstantsCompilesAsTheWorkerRetries()
+{
+    // An array bound needs a constant expression: the kernel with parameters fails, the one with
+    // constants compiles, as in the worker; no issue.
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Expression;
+    verification.output = "c";
+    verification.expression = "a[i] * (float)sizeof(char[N])";
+    const ElementKernelCompile built =
+        compileElementKernel({verification.expression, "verification expression", false, "float"},
+                             m_resolved, "sm_90", context().compile);
+    QVERIFY2(built.error.empty(), built.error.c_str());
+    QVERIFY(built.parameters.empty()); // compiled with constants
+    QVERIFY(checkVerificationExpression(verification, context()).empty());
+}
+
+void TestRunHostCheck::maskIsCompiledToo()
+{
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Kernel;
+    verification.referenceKernel = "scale_ref";
+    verification.output = "c";
+    verification.mask = "i % 32 == 0 && a[i] != 0";
+    QVERIFY2(checkRunOnHost(verification, context()).empty(),
+             text(checkRunOnHost(verification, context())).c_str());
+    verification.mask = "i % WARP == 0";
+    const std::vector<LaunchIssue> issues = checkRunOnHost(verification, context());
+    QVERIFY2(mentions(issues, "verification: mask",
+                      "the verification mask did not compile: verification mask:1:5: "),
+             text(issues).c_str());
+    // A reduction takes no mask (the window can set one; a project file refuses it).
+    verification.reduce = Reduction::Sum;
+    QVERIFY(mentions(checkVerificationMask(verification, context()), "verification: mask",
+                     "a reduction takes no mask"));
+}
+
+void TestRunHostCheck::expressionCannotCheckAVectorOutput()
+{
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Expression;
+    verification.output = "v";
+    verification.expression = "a[i]";
+    QVERIFY(mentions(checkVerification(verification, context()), "verification: expression",
+                     "vector element types need a reference kernel or a file"));
+    verification.output = "d";
+    QVERIFY(mentions(checkVerification(verification, context()), "verification: output",
+                     "the kernel has no pointer parameter named 'd'"));
+}
+
+void TestRunHostCheck::countAndAggregateAreEvaluated()
+{
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Aggregate;
+    verification.output = "c";
+    verification.reduce = Reduction::Sum;
+    verification.count = "N * 2";
+    verification.of = "missing";
+    std::vector<LaunchIssue> issues = checkVerification(verification, context());
+    QVERIFY2(mentions(issues, "verification: count",
+                      "`N * 2` is 2048; `c` has 1024 elements, so it must be a whole number "
+                      "from 1 to 1024"),
+             text(issues).c_str());
+    QVERIFY(mentions(issues, "verification: of", "`missing` is not a buffer of the kernel"));
+    verification.count = "grid.x";
+    verification.of.clear();
+    verification.expected = "N * (N - 1) / M";
+    issues = checkVerification(verification, context());
+    QCOMPARE(issues.size(), std::size_t(1));
+    QCOMPARE(issues[0].field, std::string("verification: expected"));
+    QVERIFY2(issues[0].message.find("'M'") != std::string::npos, issues[0].message.c_str());
+    verification.expected = "N * (N - 1) / 2";
+    QVERIFY(checkVerification(verification, context()).empty());
+}
+
+void TestRunHostCheck::referenceKernelIsLookedUp()
+{
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Kernel;
+    verification.output = "c";
+    verification.referenceKernel = "scale_reference";
+    QVERIFY(mentions(checkVerification(verification, context()), "verification: referenceKernel",
+                     "scale_reference"));
+    verification.referenceKernel = "scale_ref";
+    QVERIFY(checkVerification(verification, context()).empty());
+}
+
+void TestRunHostCheck::npyFilesAreCheckedAgainstTheirBuffers()
+{
+    const std::string folder = m_dir.path().toStdString();
+    const std::string good = folder + "/good.npy";
+    std::ofstream(good, std::ios::binary)
+        << npyHeader(parseElementType("float").value(), 1024) << std::string(4096, '\0');
+    const std::string doubles = folder + "/doubles.npy";
+    writeNpy(doubles, "{'descr': '<f8', 'fortran_order': False, 'shape': (1024,), }", 8192);
+    const std::string shape = folder + "/shape.npy";
+    writeNpy(shape, "{'descr': '<f4', 'fortran_order': False, 'shape': (32, 16), }", 2048);
+    const std::string fortran = folder + "/fortran.npy";
+    writeNpy(fortran, "{'descr': '<f4', 'fortran_order': True, 'shape': (32, 32), }", 4096);
+    const std::string shorter = folder + "/short.npy";
+    writeNpy(shorter, "{'descr': '<f4', 'fortran_order': False, 'shape': (1024,), }", 100);
+    const std::string matrix = folder + "/matrix.npy";
+    writeNpy(matrix, "{'descr': '<f4', 'fortran_order': False, 'shape': (32, 32), }", 4096);
+
+    const ElementType f32 = parseElementType("float").value();
+    QCOMPARE(checkBufferFile(good, f32, 1024, "`a`"), std::uint64_t(128));
+    QCOMPARE(checkBufferFile(matrix, f32, 1024, "`a`"), std::uint64_t(128)); // any C-order shape
+
+    const auto problemOf = [&](const std::string &path) {
+        ResolvedLaunch resolved = m_resolved;
+        resolved.buffers[0].init.kind = InitKind::File;
+        resolved.buffers[0].init.file = path;
+        const std::vector<LaunchIssue> issues = checkInputFiles(resolved);
+        return issues.empty() ? std::string() : issues[0].field + ": " + issues[0].message;
+    };
+    QCOMPARE(problemOf(good), std::string());
+    QCOMPARE(problemOf(doubles),
+             "argument a: init file: `" + doubles +
+                 "` holds dtype <f8 (float64); `a` needs <f4 (float32) for its elements of "
+                 "float (save it with .astype(numpy.float32))");
+    QCOMPARE(problemOf(shape), "argument a: init file: `" + shape +
+                                   "` holds 512 values (shape (32, 16)); `a` has 1024 (1024 × "
+                                   "float)");
+    QCOMPARE(problemOf(fortran), "argument a: init file: `" + fortran +
+                                     "` is in Fortran order (shape (32, 32)); save it in C "
+                                     "order (numpy.ascontiguousarray)");
+    QVERIFY2(problemOf(shorter).find("is shorter than its header says") != std::string::npos,
+             problemOf(shorter).c_str());
+    QCOMPARE(problemOf(folder + "/none.npy"),
+             "argument a: init file: '" + folder + "/none.npy' does not exist");
+
+    // The reference file of the output, against the output's type and count.
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::File;
+    verification.output = "c";
+    verification.file = doubles;
+    QVERIFY(mentions(checkVerification(verification, context()), "verification: file",
+                     "the reference of `c` needs <f4"));
+    verification.file = good;
+    QVERIFY(checkVerification(verification, context()).empty());
+    // A vector output counts its lanes: 1024 float2 are 2048 values.
+    verification.output = "v";
+    QVERIFY(mentions(checkVerification(verification, context()), "verification: file",
+                     "has 2048 (1024 × float2)"));
+}
+
+void TestRunHostCheck::rawFilesAreCheckedBySize()
+{
+    const std::string folder = m_dir.path().toStdString();
+    const std::string exact = folder + "/exact.bin";
+    std::ofstream(exact, std::ios::binary) << std::string(4096, '\0');
+    const std::string wrong = folder + "/wrong.bin";
+    std::ofstream(wrong, std::ios::binary) << std::string(4000, '\0');
+    ResolvedLaunch resolved = m_resolved;
+    resolved.buffers[0].init.kind = InitKind::File;
+    resolved.buffers[0].init.file = exact;
+    QVERIFY(checkInputFiles(resolved).empty());
+    resolved.buffers[0].init.file = wrong;
+    const std::vector<LaunchIssue> issues = checkInputFiles(resolved);
+    QCOMPARE(issues.size(), std::size_t(1));
+    QCOMPARE(issues[0].message, "`" + wrong +
+                                    "` has 4000 bytes; `a` needs 4096 (1024 × float; a file "
+                                    "without the .npy magic is read as raw bytes)");
+    // A global's file is checked the same way.
+    ResolvedBuffer table;
+    table.parameter = "c_table";
+    table.elementType = parseElementType("float").value();
+    table.count = 17;
+    table.bytes = 68;
+    table.init.kind = InitKind::File;
+    table.init.file = wrong;
+    resolved.buffers[0].init.file = exact;
+    resolved.globals = {table};
+    QVERIFY(mentions(checkInputFiles(resolved), "global c_table: init file", "needs 68"));
+}
+
+void TestRunHostCheck::outputsAreNotRead()
+{
+    ResolvedLaunch resolved = m_resolved;
+    resolved.buffers[1].init.kind = InitKind::File; // c, an output: it starts as poison
+    resolved.buffers[1].init.file = m_dir.path().toStdString() + "/none.npy";
+    QVERIFY(checkInputFiles(resolved).empty());
+}
+
+void TestRunHostCheck::aLaunchThatDidNotResolveIsNotCheckedFurther()
+{
+    ResolvedLaunch broken = m_resolved;
+    broken.issues.push_back({"argument a: count", "unknown variable 'M'", 0});
+    const RunHostContext host{broken, m_compiled, "sm_90", context().compile};
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Expression;
+    verification.output = "c";
+    verification.expression = "M * a[i]"; // would not compile, but the launch says why first
+    verification.count = "M";
+    QVERIFY(checkVerification(verification, host).empty());
+    verification.output = "d";
+    QVERIFY(mentions(checkVerification(verification, host), "verification: output", "'d'"));
+}
+
+QTEST_GUILESS_MAIN(TestRunHostCheck)
+#include "tst_runhostcheck.moc"
