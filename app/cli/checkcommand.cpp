@@ -257,7 +257,7 @@ int runCheck(const std::vector<std::string> &arguments)
         // The verification's kernels compiled as the worker compiles them, and the files the
         // run reads, against the buffers they fill.
         const RunHostContext host{
-            resolved, result, options.arch,
+            resolved, result.kernels, options.arch,
             [&compiler](std::string_view text, std::string_view name, const CompileOptions &with) {
                 return compiler.compile(text, name, with);
             }};

@@ -133,13 +133,13 @@ std::vector<LaunchIssue> checkVerificationMask(const VerificationSpec &verificat
 }
 
 std::vector<LaunchIssue> checkReferenceKernel(const VerificationSpec &verification,
-                                              const CompileResult &compiled)
+                                              const std::vector<KernelInfo> &kernels)
 {
     if (verification.kind != ReferenceKind::Kernel)
         return {};
     if (verification.referenceKernel.empty())
         return {{"verification: referenceKernel", "names no reference kernel", -1}};
-    if (const KernelLookup reference = findKernel(compiled, verification.referenceKernel);
+    if (const KernelLookup reference = findKernel(kernels, verification.referenceKernel);
         !reference.found())
         return {{"verification: referenceKernel", reference.error, -1}};
     return {};
@@ -189,7 +189,7 @@ std::vector<LaunchIssue> checkVerification(const VerificationSpec &verification,
     if (verification.kind == ReferenceKind::None)
         return {};
     std::vector<LaunchIssue> issues = checkVerificationOutput(verification, context.resolved);
-    append(issues, checkReferenceKernel(verification, context.compiled));
+    append(issues, checkReferenceKernel(verification, context.kernels));
     append(issues, checkReferenceFile(verification, context.resolved));
     // The rest evaluates the launch's names or compiles with them: a launch that did not
     // resolve has its own issues, which these would only repeat.
@@ -229,6 +229,63 @@ std::vector<LaunchIssue> checkRunOnHost(const VerificationSpec &verification,
     std::vector<LaunchIssue> issues = checkVerification(verification, context);
     append(issues, checkInputFiles(context.resolved));
     return issues;
+}
+
+std::vector<LaunchIssue> checkRunOnHost(const RunHostInput &input, const CompileFunction &compile)
+{
+    return checkRunOnHost(input.verification,
+                          RunHostContext{input.resolved, input.kernels, input.arch, compile});
+}
+
+bool RunHostInput::operator==(const RunHostInput &other) const
+{
+    const auto sameBuffers = [](const std::vector<ResolvedBuffer> &a,
+                                const std::vector<ResolvedBuffer> &b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const ResolvedBuffer &x, const ResolvedBuffer &y) {
+                              return x.parameter == y.parameter && x.elementType == y.elementType &&
+                                     x.count == y.count && x.role == y.role && x.init == y.init;
+                          });
+    };
+    const auto sameScalars = [](const std::vector<ResolvedScalar> &a,
+                                const std::vector<ResolvedScalar> &b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const ResolvedScalar &x, const ResolvedScalar &y) {
+                              return x.parameter == y.parameter && x.elementType == y.elementType &&
+                                     x.bytes == y.bytes;
+                          });
+    };
+    const auto sameKernels = [](const std::vector<KernelInfo> &a,
+                                const std::vector<KernelInfo> &b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const KernelInfo &x, const KernelInfo &y) {
+                              return x.loweredName == y.loweredName;
+                          });
+    };
+    return arch == other.arch && verification == other.verification &&
+           resolved.variables == other.resolved.variables &&
+           resolved.issues.size() == other.resolved.issues.size() &&
+           sameBuffers(resolved.buffers, other.resolved.buffers) &&
+           sameBuffers(resolved.globals, other.resolved.globals) &&
+           sameScalars(resolved.scalars, other.resolved.scalars) &&
+           sameKernels(kernels, other.kernels);
+}
+
+std::optional<RunHostInput> runHostInput(const LaunchSession &session)
+{
+    if (!session.hasKernel() || !session.compiled())
+        return std::nullopt;
+    RunHostInput input;
+    try {
+        input.resolved =
+            resolveLaunch(session.spec(), session.signature(), session.options().defines);
+    } catch (const std::exception &error) {
+        input.resolved.issues.push_back({"launch", error.what(), -1});
+    }
+    input.kernels = session.kernels();
+    input.verification = session.verification();
+    input.arch = session.device() ? session.device()->arch() : session.options().arch;
+    return input;
 }
 
 } // namespace cuwb

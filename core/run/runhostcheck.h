@@ -7,29 +7,47 @@
 // globals, the reference) is read up to its header and checked against the buffer it fills
 // (run/bufferfiles.h: .npy dtype, order and number of values; a raw file's size). One function
 // per check, each giving LaunchIssues that name their field; checkRunOnHost() runs them all.
-// `cuwb check` runs them in-process; the window's Problems dock through its compile server.
+// `cuwb check` runs them in-process; the window's Problems dock on a thread of its own, through
+// a compile server (gui/launch/runcheckcontroller.h).
 #pragma once
 
 #include "compiler/compilefunction.h"
 #include "compiler/compileresult.h"
+#include "launch/launchsession.h"
 #include "launch/launchspec.h"
 #include "launch/verificationspec.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cuwb {
 
-// What the checks read: the launch as it resolved, the project's compiled module (for the
+// What the checks read: the launch as it resolved, the kernels of the project's module (for the
 // reference kernel), the architecture to compile the verification's kernels for, and who runs
 // the compiler.
 struct RunHostContext
 {
     const ResolvedLaunch &resolved;
-    const CompileResult &compiled;
+    const std::vector<KernelInfo> &kernels;
     std::string arch;
     CompileFunction compile;
 };
+
+// The same, as values copied from a launch being set up (launch/launchsession.h), so that the
+// window can check it on another thread: the launch resolved against the chosen kernel, the
+// module's kernels, the verification, and the device's architecture (the target's without
+// one), which is what the worker compiles the verification for.
+struct RunHostInput
+{
+    ResolvedLaunch resolved;
+    std::vector<KernelInfo> kernels;
+    VerificationSpec verification;
+    std::string arch;
+    bool operator==(const RunHostInput &) const;
+};
+// nullopt when the session has no compiled kernel.
+std::optional<RunHostInput> runHostInput(const LaunchSession &session);
 
 // The output names a buffer of the launch.
 std::vector<LaunchIssue> checkVerificationOutput(const VerificationSpec &verification,
@@ -46,7 +64,7 @@ std::vector<LaunchIssue> checkVerificationMask(const VerificationSpec &verificat
                                                const RunHostContext &context);
 // A kernel reference names a kernel of the module.
 std::vector<LaunchIssue> checkReferenceKernel(const VerificationSpec &verification,
-                                              const CompileResult &compiled);
+                                              const std::vector<KernelInfo> &kernels);
 // A file reference exists and holds the output's elements.
 std::vector<LaunchIssue> checkReferenceFile(const VerificationSpec &verification,
                                             const ResolvedLaunch &resolved);
@@ -64,5 +82,6 @@ std::vector<LaunchIssue> checkInputFiles(const ResolvedLaunch &resolved);
 // The verification and the input files.
 std::vector<LaunchIssue> checkRunOnHost(const VerificationSpec &verification,
                                         const RunHostContext &context);
+std::vector<LaunchIssue> checkRunOnHost(const RunHostInput &input, const CompileFunction &compile);
 
 } // namespace cuwb

@@ -95,6 +95,7 @@ private Q_SLOTS:
     void rawFilesAreCheckedBySize();
     void outputsAreNotRead();
     void aLaunchThatDidNotResolveIsNotCheckedFurther();
+    void aSessionIsCheckedFromItsCopy();
 
 private:
     [[nodiscard]] RunHostContext context() const;
@@ -134,7 +135,7 @@ void TestRunHostCheck::initTestCase()
 RunHostContext TestRunHostCheck::context() const
 {
     auto *compiler = const_cast<KernelCompiler *>(&m_compiler);
-    return RunHostContext{m_resolved, m_compiled, "sm_90",
+    return RunHostContext{m_resolved, m_compiled.kernels, "sm_90",
                           [compiler](std::string_view source, std::string_view fileName,
                                      const CompileOptions &options) {
                               return compiler->compile(source, fileName, options);
@@ -360,7 +361,7 @@ void TestRunHostCheck::aLaunchThatDidNotResolveIsNotCheckedFurther()
 {
     ResolvedLaunch broken = m_resolved;
     broken.issues.push_back({"argument a: count", "unknown variable 'M'", 0});
-    const RunHostContext host{broken, m_compiled, "sm_90", context().compile};
+    const RunHostContext host{broken, m_compiled.kernels, "sm_90", context().compile};
     VerificationSpec verification;
     verification.kind = ReferenceKind::Expression;
     verification.output = "c";
@@ -369,6 +370,35 @@ void TestRunHostCheck::aLaunchThatDidNotResolveIsNotCheckedFurther()
     QVERIFY(checkVerification(verification, host).empty());
     verification.output = "d";
     QVERIFY(mentions(checkVerification(verification, host), "verification: output", "'d'"));
+}
+
+void TestRunHostCheck::aSessionIsCheckedFromItsCopy()
+{
+    // The window's launch, copied for another thread: the same findings as from the parts.
+    LaunchSession session;
+    QVERIFY(!runHostInput(session)); // no module, nothing to check
+    session.setModule(m_compiled, kSource, "scale.cu");
+    VerificationSpec verification;
+    verification.kind = ReferenceKind::Expression;
+    verification.output = "c";
+    verification.expression = "2 * b[i]";
+    session.setLaunch(m_launch, verification);
+    const std::optional<RunHostInput> input = runHostInput(session);
+    QVERIFY(input);
+    QCOMPARE(input->arch, std::string("sm_90")); // no device: the target's
+    QCOMPARE(input->kernels.size(), std::size_t(2));
+    QVERIFY(input->resolved.ok());
+    QVERIFY(*input == *runHostInput(session));
+    const std::vector<LaunchIssue> issues = checkRunOnHost(*input, context().compile);
+    QCOMPARE(issues.size(), std::size_t(1));
+    QCOMPARE(issues[0].field, std::string("verification: expression"));
+    // Another expression is another input.
+    verification.expression = "2 * a[i]";
+    session.setVerification(verification);
+    QVERIFY(!(*input == *runHostInput(session)));
+    QVERIFY(checkRunOnHost(*runHostInput(session), context().compile).empty());
+    session.setUncompiled();
+    QVERIFY(!runHostInput(session));
 }
 
 QTEST_GUILESS_MAIN(TestRunHostCheck)
