@@ -118,6 +118,7 @@ struct LaunchIssue
     std::string field;   // "block.x", "argument a: count", "variables: N", "shared memory"
     std::string message; // "block has 2048 threads; sm_90 allows 1024"
     int position = -1;   // character position in the field's expression, -1 when none
+    bool operator==(const LaunchIssue &) const = default;
 };
 
 struct ResolvedLaunch
