@@ -1,5 +1,6 @@
 #include "argumentparser.h"
 #include "commands.h"
+#include "diagnostictext.h"
 
 #include "util/boundedfile.h"
 #include "util/format.h"
@@ -10,7 +11,9 @@
 #include "cuda/nvrtcinfo.h"
 #include "device/archlimits.h"
 #include "kernel/kernelsignature.h"
+#include "launch/launchenvironment.h"
 #include "launch/launchjson.h"
+#include "project/project.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -146,15 +149,20 @@ std::optional<std::string> readFile(const std::string &path, std::string &conten
 
 void printCompileHelp(std::ostream &out)
 {
-    out << "Usage: cuwb compile [OPTIONS] FILE.cu\n"
+    out << "Usage: cuwb compile [OPTIONS] FILE.cu|PROJECT.cuwb\n"
            "\n"
-           "Compiles FILE.cu with NVRTC (no GPU needed) and prints one line per diagnostic,\n"
+           "Compiles FILE.cu as nvcc builds it (nvcc -cubin, or NVRTC where the toolkit has no\n"
+           "nvcc; no GPU needed), or the source of PROJECT.cuwb with the project's compile\n"
+           "options, launch defines and kernel instantiations, and prints one line per "
+           "diagnostic,\n"
            "  FILE:LINE:COLUMN: SEVERITY: [#CODE: ]MESSAGE\n"
            "with SEVERITY error, warning or remark and FILE as given here; notes (such as\n"
            "\"detected during instantiation of ...\") follow, indented by two spaces. Then one\n"
            "line per kernel with its registers, shared memory, stack, spills and barriers,\n"
-           "and a summary line. All of this goes to standard output; with --ptx it goes to\n"
-           "standard error and standard output carries the PTX alone.\n"
+           "the module's variables declared in the file, the compiler and its command line,\n"
+           "what the compile set aside (host code) and a summary line. All of this goes to\n"
+           "standard output; with --ptx it goes to standard error and standard output carries\n"
+           "the PTX alone.\n"
            "\n"
            "  --arch sm_XX               target architecture (default sm_90)\n"
            "  -D NAME[=VALUE]            define a macro (repeatable)\n"
@@ -170,6 +178,13 @@ void printCompileHelp(std::ostream &out)
            "  --maxrregcount N           cap the registers per thread\n"
            "  --name-expression EXPR     instantiate a template kernel, e.g. 'scale<float>'\n"
            "                             (repeatable)\n"
+           "  --compiler auto|nvcc|nvrtc which compiler (default auto: nvcc where the toolkit\n"
+           "                             has it, else NVRTC)\n"
+           "  --flag OPTION              a further compiler option as nvcc or NVRTC takes it,\n"
+           "                             e.g. --flag=-ftz=true (repeatable; docs/projects.md)\n"
+           "  --all-variables            also list the __constant__/__device__ variables that\n"
+           "                             come from included headers (left out by default)\n"
+           "  --cubin FILE               write the compiled module (the CUBIN) to FILE\n"
            "  --json                     print one JSON document: success, compile time,\n"
            "                             diagnostics, kernels with resources (and the PTX\n"
            "                             with --ptx)\n"
@@ -192,6 +207,10 @@ int runCompile(const std::vector<std::string> &arguments)
     parser.addOption({"-std", "--std"});
     parser.addOption({"--maxrregcount", "-maxrregcount"});
     parser.addOption({"--name-expression"});
+    parser.addOption({"--compiler"});
+    parser.addOption({"--flag"});
+    parser.addFlag({"--all-variables"});
+    parser.addOption({"--cubin"});
     parser.addFlag({"--json"});
     parser.addFlag({"--ptx"});
     parser.addFlag({"--help", "-h"});
@@ -210,7 +229,41 @@ int runCompile(const std::vector<std::string> &arguments)
                                         "' and '" + parser.positionals()[1] + "')");
     }
 
+    const std::string input = parser.positionals().front();
+    const bool isProject = std::filesystem::path(input).extension() == ".cuwb";
     CompileOptions options;
+    SourceFile file;
+    std::string source;
+    if (isProject) {
+        // The project's source as its runs compile it: its options, the launch's defines
+        // bound, the instantiations its kernel names need.
+        const ProjectLoad load = loadProject(input);
+        if (!load.project) {
+            std::cerr << projectLoadError(input, load) << "\n";
+            return ExitUsage;
+        }
+        Project project = *load.project;
+        resolveProjectPaths(project, input);
+        std::string error;
+        if (!readProjectSource(project, input, source, error)) {
+            std::cerr << input << ": " << error << "\n";
+            return ExitUsage;
+        }
+        RunRequest request = projectRunRequest(project, source);
+        const std::vector<LaunchIssue> issues =
+            bindLaunchDefines(request.launch, request.options,
+                              {request.launch.kernel, request.verification.referenceKernel});
+        for (const LaunchIssue &issue : issues)
+            std::cerr << input << ": launch: " << issue.field << ": " << issue.message << "\n";
+        options = request.options;
+        file.baseName = request.fileName;
+        file.path = project.sourcePath.empty()
+                        ? input
+                        : (std::filesystem::path(project.sourcePath).is_relative()
+                               ? std::filesystem::path(input).parent_path() / project.sourcePath
+                               : std::filesystem::path(project.sourcePath))
+                              .string();
+    }
     if (const auto arch = parser.value("--arch")) {
         options.arch = *arch;
     }
@@ -224,9 +277,13 @@ int runCompile(const std::vector<std::string> &arguments)
         }
         options.optLevel = (*level)[0] - '0';
     }
-    options.deviceDebug = parser.isSet("-G");
-    options.lineInfo = !parser.isSet("--no-lineinfo");
-    options.fastMath = parser.isSet("--use_fast_math");
+    // Flags add to a project's options; given for a file, they are all there is.
+    if (parser.isSet("-G"))
+        options.deviceDebug = true;
+    if (parser.isSet("--no-lineinfo"))
+        options.lineInfo = false;
+    if (parser.isSet("--use_fast_math"))
+        options.fastMath = true;
     if (const auto standard = parser.value("-std")) {
         options.cppStandard = *standard;
     }
@@ -238,19 +295,31 @@ int runCompile(const std::vector<std::string> &arguments)
         }
         options.maxRegisters = int(*count);
     }
-    options.defines = parser.values("-D");
-    options.includeDirs = parser.values("-I");
-    options.nameExpressions = parser.values("--name-expression");
+    for (const std::string &define : parser.values("-D"))
+        options.defines.push_back(define);
+    for (const std::string &dir : parser.values("-I"))
+        options.includeDirs.push_back(dir);
+    for (const std::string &expression : parser.values("--name-expression"))
+        options.nameExpressions.push_back(expression);
+    if (const auto compiler = parser.value("--compiler"))
+        options.compiler = *compiler;
+    for (const std::string &flag : parser.values("--flag"))
+        options.flags.push_back(flag);
 
-    SourceFile file;
-    file.path = parser.positionals().front();
-    const std::filesystem::path path(file.path);
-    file.baseName = path.filename().string();
-    // Quoted includes beside the file should work as they do with nvcc.
-    const std::string folder = path.parent_path().empty() ? "." : path.parent_path().string();
-    if (std::find(options.includeDirs.begin(), options.includeDirs.end(), folder) ==
-        options.includeDirs.end()) {
-        options.includeDirs.push_back(folder);
+    if (!isProject) {
+        file.path = input;
+        const std::filesystem::path path(file.path);
+        file.baseName = path.filename().string();
+        // Quoted includes beside the file should work as they do with nvcc.
+        const std::string folder = path.parent_path().empty() ? "." : path.parent_path().string();
+        if (std::find(options.includeDirs.begin(), options.includeDirs.end(), folder) ==
+            options.includeDirs.end()) {
+            options.includeDirs.push_back(folder);
+        }
+        if (const auto problem = readFile(file.path, source)) {
+            std::cerr << "cuwb " << kCommand << ": " << *problem << "\n";
+            return ExitUsage;
+        }
     }
 
     const std::vector<std::string> problems = options.validate();
@@ -261,12 +330,6 @@ int runCompile(const std::vector<std::string> &arguments)
         return usageError(kCommand, problems.back());
     }
 
-    std::string source;
-    if (const auto problem = readFile(file.path, source)) {
-        std::cerr << "cuwb " << kCommand << ": " << *problem << "\n";
-        return ExitUsage;
-    }
-
     KernelCompiler compiler;
     CompileResult result = compiler.compile(source, file.baseName, options);
     renameMainFile(result.diagnostics, file);
@@ -275,6 +338,15 @@ int runCompile(const std::vector<std::string> &arguments)
     int status = ExitSuccess;
     if (!result.success) {
         status = (counts.errors == 0 && !result.failureMessage.empty()) ? ExitUsage : ExitFailure;
+    }
+    if (const auto cubinPath = parser.value("--cubin"); cubinPath && result.success) {
+        std::ofstream out(*cubinPath, std::ios::binary | std::ios::trunc);
+        out.write(result.cubin.data(), std::streamsize(result.cubin.size()));
+        if (!out) {
+            std::cerr << "cuwb " << kCommand << ": cannot write " << *cubinPath << ": "
+                      << std::strerror(errno) << "\n";
+            return ExitUsage;
+        }
     }
 
     if (parser.isSet("--json")) {
@@ -291,6 +363,8 @@ int runCompile(const std::vector<std::string> &arguments)
         // The module's variables a project can initialise (launch.globals).
         json["variables"] = nlohmann::json::array();
         for (const ModuleVariable &variable : moduleVariables(result.ptx, source)) {
+            if (variable.type.empty() && !parser.isSet("--all-variables"))
+                continue;
             json["variables"].push_back({{"name", variable.name},
                                          {"space", variable.constant ? "constant" : "device"},
                                          {"type", variable.type},
@@ -310,12 +384,27 @@ int runCompile(const std::vector<std::string> &arguments)
     for (const KernelInfo &kernel : result.kernels) {
         printKernel(report, kernel);
     }
+    // The file's own variables; those of included headers (cooperative groups declares
+    // hundreds) only on request.
+    std::size_t fromHeaders = 0;
     for (const ModuleVariable &variable : moduleVariables(result.ptx, source)) {
+        if (variable.type.empty() && !parser.isSet("--all-variables")) {
+            ++fromHeaders;
+            continue;
+        }
         report << "variable " << variable.name << " ("
                << (variable.constant ? "__constant__" : "__device__")
                << (variable.type.empty() ? "" : " " + variable.type) << "): " << variable.bytes
                << " bytes\n";
     }
+    if (fromHeaders > 0)
+        report << plural(fromHeaders, "variable") << " of included headers not listed "
+               << "(--all-variables lists them)\n";
+    for (const std::string &note : result.notes)
+        report << "note: " << note << "\n";
+    if (!result.compiledBy.empty())
+        report << "built by " << result.compiledBy.label() << ": " << result.compiledBy.command
+               << "\n";
     const std::string tally =
         plural(counts.errors, "error") + ", " + plural(counts.warnings, "warning");
     char time[32];

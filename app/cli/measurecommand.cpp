@@ -50,6 +50,9 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
         }
         out << '\n';
     }
+    if (!m.provenance.compiler.empty())
+        out << "  built by " << m.provenance.compiler << ": " << m.provenance.compileCommand
+            << '\n';
     const SampleStatistics &s = m.statistics;
     if (s.count > 0) {
         out << "  median " << formatMicroseconds(s.medianNs) << ", mean "

@@ -1,7 +1,7 @@
 #include "compiler/compilecache.h"
 
 #include "compiler/compilejson.h"
-#include "compiler/diagnosticparser.h"
+#include "compiler/nvcc.h"
 #include "cuda/nvrtcinfo.h"
 #include "util/base64.h"
 
@@ -23,9 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The format of a cache file; a file of another format is a miss. 2: failed compiles are kept,
-// with their diagnostics.
-constexpr int kCacheFormat = 2;
+// The format of a cache file; a file of another format is a miss. 2: the compiler (nvcc or
+// NVRTC), its notes and diagnostics; 3: failed compiles are kept too.
+constexpr int kCacheFormat = 3;
 
 struct Hash
 {
@@ -48,14 +48,6 @@ struct Hash
         return text;
     }
 };
-
-int lastLineOf(std::string_view source)
-{
-    if (source.empty())
-        return 1;
-    const auto newlines = static_cast<int>(std::count(source.begin(), source.end(), '\n'));
-    return source.back() == '\n' ? newlines : newlines + 1;
-}
 
 } // namespace
 
@@ -85,6 +77,7 @@ std::optional<std::string> CompileCache::key(std::string_view source, std::strin
     Hash hash;
     hash.add(CUWB_VERSION);
     hash.add(nvrtcVersion());
+    hash.add(compilerFingerprint(options));
     hash.add(fileName);
     hash.add(source);
     hash.add(options.canonicalText());
@@ -116,7 +109,7 @@ std::optional<std::string> CompileCache::key(std::string_view source, std::strin
     return hash.hex();
 }
 
-std::optional<CompileResult> CompileCache::load(const std::string &key, std::string_view source,
+std::optional<CompileResult> CompileCache::load(const std::string &key, std::string_view /*source*/,
                                                 std::string_view fileName) const
 {
     std::ifstream in(fs::path(m_folder) / (key + ".json"), std::ios::binary);
@@ -133,18 +126,16 @@ std::optional<CompileResult> CompileCache::load(const std::string &key, std::str
         j.at("options").get_to(result.options);
         j.at("log").get_to(result.log);
         result.compileTimeMs = j.value("compileTimeMs", 0.0);
-        if (!result.success) {
-            // Kept as the compile reported them: they need not come from the log (a NUL byte
-            // in the source is found before NVRTC runs).
-            j.at("diagnostics").get_to(result.diagnostics);
-            return result;
-        }
+        j.at("diagnostics").get_to(result.diagnostics);
+        j.at("compiledBy").get_to(result.compiledBy);
+        j.at("notes").get_to(result.notes);
+        if (!result.success)
+            return result; // what the compiler said is the whole result
         j.at("ptx").get_to(result.ptx);
         if (!fromBase64(j.at("cubin").get<std::string>(), result.cubin))
             return std::nullopt;
         j.at("kernels").get_to(result.kernels);
-        // Derived from what is stored, as the compile derived them.
-        result.diagnostics = parseNvrtcLog(result.log, fileName, lastLineOf(source));
+        // Derived from what is stored, as the compile derived it.
         result.lineMap = PtxLineMap::build(result.ptx, fileName);
         return result;
     } catch (const std::exception &) {
@@ -169,13 +160,14 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
                      {"success", result.success},
                      {"options", result.options},
                      {"log", result.log},
-                     {"compileTimeMs", result.compileTimeMs}};
+                     {"compileTimeMs", result.compileTimeMs},
+                     {"diagnostics", result.diagnostics},
+                     {"compiledBy", result.compiledBy},
+                     {"notes", result.notes}};
     if (result.success) {
         j["ptx"] = result.ptx;
         j["cubin"] = toBase64(result.cubin);
         j["kernels"] = result.kernels;
-    } else {
-        j["diagnostics"] = result.diagnostics;
     }
     // Written aside and renamed, so a reader never sees half a file.
     const fs::path target = fs::path(m_folder) / (key + ".json");

@@ -20,21 +20,37 @@ void to_json(nlohmann::json &json, const Diagnostic &diagnostic)
 
 void from_json(const nlohmann::json &json, Diagnostic &diagnostic)
 {
-    diagnostic = Diagnostic();
+    diagnostic = Diagnostic{};
     diagnostic.file = json.value("file", std::string());
     diagnostic.line = json.value("line", 0);
     diagnostic.column = json.value("column", 0);
     const std::string severity = json.value("severity", std::string("error"));
-    for (const Severity known :
+    for (const Severity candidate :
          {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note}) {
-        if (severity == severityName(known))
-            diagnostic.severity = known;
+        if (severity == severityName(candidate))
+            diagnostic.severity = candidate;
     }
     diagnostic.catastrophic = json.value("catastrophic", false);
     diagnostic.code = json.value("code", std::string());
     diagnostic.message = json.value("message", std::string());
-    if (const auto notes = json.find("notes"); notes != json.end() && notes->is_array())
-        notes->get_to(diagnostic.notes);
+    if (const auto notes = json.find("notes"); notes != json.end() && notes->is_array()) {
+        for (const nlohmann::json &note : *notes)
+            diagnostic.notes.push_back(note.get<Diagnostic>());
+    }
+}
+
+void to_json(nlohmann::json &json, const CompilerIdentity &identity)
+{
+    json = nlohmann::json{
+        {"name", identity.name}, {"version", identity.version}, {"command", identity.command}};
+}
+
+void from_json(const nlohmann::json &json, CompilerIdentity &identity)
+{
+    identity = CompilerIdentity{};
+    identity.name = json.value("name", std::string());
+    identity.version = json.value("version", std::string());
+    identity.command = json.value("command", std::string());
 }
 
 void to_json(nlohmann::json &json, const DiagnosticCounts &counts)
@@ -137,6 +153,8 @@ nlohmann::json compileResultToJson(const CompileResult &result, bool includePtx)
         {"compileTimeMs", result.compileTimeMs},
         {"fromCache", result.fromCache},
         {"failureMessage", result.failureMessage},
+        {"compiledBy", result.compiledBy},
+        {"notes", result.notes},
     };
     if (includePtx)
         json["ptx"] = result.ptx;
@@ -157,6 +175,11 @@ void to_json(nlohmann::json &json, const CompileOptions &options)
         {"includeDirs", options.includeDirs},
         {"nameExpressions", options.nameExpressions},
     };
+    // Written only when set, so that a project saved again stays as it was.
+    if (options.compiler != "auto")
+        json["compiler"] = options.compiler;
+    if (!options.flags.empty())
+        json["flags"] = options.flags;
 }
 
 void from_json(const nlohmann::json &json, CompileOptions &options)
@@ -173,6 +196,8 @@ void from_json(const nlohmann::json &json, CompileOptions &options)
     readIfPresent(json, "defines", options.defines);
     readIfPresent(json, "includeDirs", options.includeDirs);
     readIfPresent(json, "nameExpressions", options.nameExpressions);
+    readIfPresent(json, "compiler", options.compiler);
+    readIfPresent(json, "flags", options.flags);
 }
 
 } // namespace cuwb

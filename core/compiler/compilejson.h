@@ -13,8 +13,9 @@
 namespace cuwb {
 
 void to_json(nlohmann::json &json, const Diagnostic &diagnostic);
-// Missing fields keep their defaults; an unknown severity reads as an error.
 void from_json(const nlohmann::json &json, Diagnostic &diagnostic);
+void to_json(nlohmann::json &json, const CompilerIdentity &identity);
+void from_json(const nlohmann::json &json, CompilerIdentity &identity);
 void to_json(nlohmann::json &json, const DiagnosticCounts &counts);
 void to_json(nlohmann::json &json, const KernelResources &resources);
 void to_json(nlohmann::json &json, const KernelInfo &kernel);

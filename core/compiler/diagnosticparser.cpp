@@ -144,7 +144,49 @@ struct ParsedLine
     LineKind kind = LineKind::Other;
     Diagnostic diagnostic;
     bool endOfSource = false;
+    bool hostPreprocessor = false; // gcc's form: its excerpt below is not a source copy
 };
+
+// The host preprocessor's form (gcc, under nvcc): "file:LINE:COLUMN: severity: message".
+std::optional<Diagnostic> parseGccHeader(std::string_view line)
+{
+    for (std::size_t colon = line.find(':'); colon != std::string_view::npos && colon > 0;
+         colon = line.find(':', colon + 1)) {
+        int number = 0;
+        const std::string_view rest = line.substr(colon + 1);
+        const std::size_t digits = parseNumber(rest, number);
+        if (digits == 0 || rest.size() <= digits || rest[digits] != ':')
+            continue;
+        int column = 0;
+        std::string_view after = rest.substr(digits + 1);
+        const std::size_t columnDigits = parseNumber(after, column);
+        if (columnDigits > 0 && after.size() > columnDigits && after[columnDigits] == ':')
+            after = after.substr(columnDigits + 1);
+        else
+            column = 0;
+        after = trimmed(after);
+        Diagnostic diagnostic;
+        bool fatal = false;
+        if (startsWith(after, "fatal error:")) {
+            fatal = true;
+            after = after.substr(6);
+        }
+        if (!parseSeverityAndMessage(after, diagnostic))
+            continue;
+        diagnostic.catastrophic = diagnostic.catastrophic || fatal;
+        diagnostic.file = std::string(line.substr(0, colon));
+        diagnostic.line = number;
+        diagnostic.column = column;
+        // "nothere.h: No such file or directory" in the words the front end uses for it.
+        constexpr std::string_view kMissing = ": No such file or directory";
+        if (diagnostic.message.size() > kMissing.size() && diagnostic.message.ends_with(kMissing))
+            diagnostic.message =
+                "cannot open source file \"" +
+                diagnostic.message.substr(0, diagnostic.message.size() - kMissing.size()) + "\"";
+        return diagnostic;
+    }
+    return std::nullopt;
+}
 
 // ptxas lines: "ptxas warning : ...", "ptxas application ptx input, line 26; error   : ...".
 ParsedLine parsePtxasLine(std::string_view line)
@@ -205,6 +247,33 @@ ParsedLine classify(std::string_view line)
         return parsePtxasLine(line);
     if (auto located = parseLocatedHeader(line)) {
         parsed.kind = LineKind::Diagnostic;
+        parsed.diagnostic = std::move(*located);
+        return parsed;
+    }
+    if (startsWith(line, "In file included from ") || line == "compilation terminated.") {
+        parsed.kind = LineKind::Ignored;
+        return parsed;
+    }
+    // "nvcc fatal   : Unknown option '-foo'", "nvcc warning : ...", "nvcc error   : ..."
+    if (startsWith(line, "nvcc ")) {
+        std::string_view rest = trimmed(line.substr(5));
+        const std::size_t colon = rest.find(':');
+        if (colon != std::string_view::npos) {
+            const std::string_view word = trimmed(rest.substr(0, colon));
+            const std::string message(trimmed(rest.substr(colon + 1)));
+            if (word == "fatal" || word == "error" || word == "warning") {
+                parsed.kind = LineKind::Diagnostic;
+                parsed.diagnostic.severity =
+                    word == "warning" ? Severity::Warning : Severity::Error;
+                parsed.diagnostic.catastrophic = word == "fatal";
+                parsed.diagnostic.message = "nvcc: " + message;
+                return parsed;
+            }
+        }
+    }
+    if (auto located = parseGccHeader(line)) {
+        parsed.kind = LineKind::Diagnostic;
+        parsed.hostPreprocessor = true;
         parsed.diagnostic = std::move(*located);
         return parsed;
     }
@@ -334,15 +403,91 @@ void addHostLibraryHint(Diagnostic &diagnostic)
         diagnostic.message += " (here <cuda/std/" + std::string(*equivalent) + ">)";
 }
 
+// Line `number` (1-based) of source, without its line break; empty past the end.
+std::string_view sourceLine(std::string_view source, int number)
+{
+    std::size_t start = 0;
+    for (int line = 1; line < number; ++line) {
+        start = source.find('\n', start);
+        if (start == std::string_view::npos)
+            return {};
+        ++start;
+    }
+    std::size_t end = source.find('\n', start);
+    std::string_view text = source.substr(start, end == std::string_view::npos ? end : end - start);
+    if (!text.empty() && text.back() == '\r')
+        text.remove_suffix(1);
+    return text;
+}
+
+bool isWordChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The offsets in `line` where `token` starts as a whole token.
+std::vector<std::size_t> tokenOffsets(std::string_view line, std::string_view token)
+{
+    std::vector<std::size_t> offsets;
+    const bool word = isWordChar(token.front());
+    for (std::size_t at = line.find(token); at != std::string_view::npos;
+         at = line.find(token, at + 1)) {
+        if (word && ((at > 0 && isWordChar(line[at - 1])) ||
+                     (at + token.size() < line.size() && isWordChar(line[at + token.size()]))))
+            continue;
+        offsets.push_back(at);
+    }
+    return offsets;
+}
+
+// The column on the user's line of what a caret at `column` points to in the front end's copy
+// of the line (which may be the preprocessed line): the same column where the copy is the
+// line, else the same occurrence of the token under the caret; 0 when it is not there.
+int columnOnSourceLine(std::string_view copy, int column, std::string_view line)
+{
+    if (copy.size() >= kSourceCopyIndent)
+        copy.remove_prefix(kSourceCopyIndent);
+    const auto rightTrimmed = [](std::string_view text) {
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+            text.remove_suffix(1);
+        return text;
+    };
+    if (rightTrimmed(copy) == rightTrimmed(line) || column <= 0)
+        return column;
+    const std::size_t at = std::size_t(column - 1);
+    if (at >= copy.size() || std::isspace(static_cast<unsigned char>(copy[at])))
+        return 0;
+    std::size_t end = at + 1;
+    if (isWordChar(copy[at])) {
+        while (end < copy.size() && isWordChar(copy[end]))
+            ++end;
+        if (at > 0 && isWordChar(copy[at - 1]))
+            return 0; // the caret is inside a token: no place to find again
+    }
+    const std::string_view token = copy.substr(at, end - at);
+    const std::vector<std::size_t> inCopy = tokenOffsets(copy, token);
+    const std::vector<std::size_t> inLine = tokenOffsets(line, token);
+    const auto index = std::size_t(std::find(inCopy.begin(), inCopy.end(), at) - inCopy.begin());
+    // Expanded macros add tokens before the caret, never remove the user's: the same count
+    // from the end is the better match.
+    const std::size_t fromEnd = inCopy.size() - index;
+    if (inLine.empty())
+        return 0;
+    if (fromEnd <= inLine.size())
+        return int(inLine[inLine.size() - fromEnd]) + 1;
+    return int(inLine.front()) + 1;
+}
+
 } // namespace
 
 std::vector<Diagnostic> parseNvrtcLog(std::string_view log, std::string_view mainFile,
-                                      int lastSourceLine)
+                                      int lastSourceLine, std::string_view source)
 {
     std::vector<Diagnostic> diagnostics;
     const std::vector<std::string_view> lines = splitLines(log);
     // Index of the diagnostic that "note #..." headers and "Error limit reached" attach to.
     std::optional<std::size_t> lastPrimary;
+    std::string code; // the source with comments and literals blanked, when first needed
 
     std::size_t i = 0;
     while (i < lines.size()) {
@@ -373,6 +518,12 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log, std::string_view mai
             block.push_back(lines[i]);
             ++i;
         }
+        if (parsed.hostPreprocessor) {
+            // gcc's excerpt ("    2 | #include ...", "      |     ^~~~") repeats the source.
+            diagnostics.push_back(std::move(diagnostic));
+            lastPrimary = diagnostics.size() - 1;
+            continue;
+        }
         // Index 0 of block at the earliest can be the source copy, so the caret is at >= 1.
         std::optional<std::size_t> caret;
         for (std::size_t b = 1; b < block.size(); ++b) {
@@ -397,6 +548,14 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log, std::string_view mai
             diagnostic.column = offset >= kSourceCopyIndent
                                     ? static_cast<int>(offset - kSourceCopyIndent) + 1
                                     : static_cast<int>(offset) + 1;
+            if (!source.empty() && diagnostic.file == mainFile) {
+                // Comments blanked: the preprocessed copy has none, and a word in a comment
+                // is not where the message points.
+                if (code.empty())
+                    code = codeOnly(source);
+                diagnostic.column = columnOnSourceLine(block[*caret - 1], diagnostic.column,
+                                                       sourceLine(code, diagnostic.line));
+            }
         }
         for (std::size_t b = notesBegin; b < block.size(); ++b) {
             std::string_view text = trimmed(block[b]);

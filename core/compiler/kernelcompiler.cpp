@@ -3,24 +3,37 @@
 #include "compiler/compilecache.h"
 
 #include "compiler/diagnosticparser.h"
+#include "compiler/kernellookup.h"
+#include "compiler/nvcc.h"
 #include "compiler/ptxasreport.h"
+#include "compiler/sourcescan.h"
+#include "compiler/standins.h"
 #include "compiler/tunerconventions.h"
+#include "cuda/nvrtcinfo.h"
 #include "cuda/nvrtcprogram.h"
 #include "util/text.h"
+#include "util/toolprocess.h"
 
 #include <cxxabi.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace cuwb {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -39,6 +52,7 @@ std::string cacheKey(std::string_view source, std::string_view fileName,
     mix(fileName);
     mix(source);
     mix(options.canonicalText());
+    mix(compilerFingerprint(options));
     static const char digits[] = "0123456789abcdef";
     std::string key(16, '0');
     for (int i = 15; i >= 0; --i, hash >>= 4)
@@ -307,6 +321,461 @@ std::optional<Diagnostic> checkSourceBytes(std::string_view source, std::string_
     return diagnostic;
 }
 
+// Fills result.kernels from the PTX's entries, with their resources from ptxas' report and
+// the name expression each was requested by (`expressionOf`: lowered name -> expression).
+void describeKernels(CompileResult &result, std::string_view source,
+                     const std::map<std::string, std::string> &expressionOf)
+{
+    const std::map<std::string, KernelResources> resources = parsePtxasReport(result.log);
+    const std::map<std::string, int> threadBounds = entryThreadBounds(result.ptx);
+    const std::string code = codeOnly(source);
+    for (const std::string &lowered : entryNames(result.ptx)) {
+        KernelInfo kernel;
+        kernel.loweredName = lowered;
+        kernel.externC = lowered.rfind("_Z", 0) != 0;
+        kernel.readableName = demangle(lowered);
+        if (const auto it = expressionOf.find(lowered); it != expressionOf.end())
+            kernel.nameExpression = it->second;
+        kernel.sourceLine =
+            declarationLine(code, plainIdentifier(kernel.readableName), kernel.readableName);
+        if (const auto it = resources.find(lowered); it != resources.end())
+            kernel.resources = it->second;
+        if (const auto it = threadBounds.find(lowered); it != threadBounds.end())
+            kernel.resources.maxThreadsPerBlock = it->second;
+        result.kernels.push_back(std::move(kernel));
+    }
+}
+
+// An error in a name expression is reported against a generated file (NVRTC's __nv_name_map,
+// nvcc's <cuwb name expressions>); say which name it is about instead.
+void explainNameExpressionErrors(CompileResult &result, std::string_view generatedFile)
+{
+    for (Diagnostic &diagnostic : result.diagnostics) {
+        if (diagnostic.file.find(generatedFile) == std::string::npos)
+            continue;
+        diagnostic.file.clear();
+        diagnostic.line = 0;
+        diagnostic.column = 0;
+        diagnostic.message = "the kernel name or name expression does not name an "
+                             "instantiation of a __global__ template (" +
+                             joined(result.options.nameExpressions, ", ") +
+                             "): " + diagnostic.message;
+    }
+}
+
+std::string quotedForShell(const std::string &argument)
+{
+    if (!argument.empty() &&
+        argument.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                   "0123456789_-+=/.,:@%") == std::string::npos)
+        return argument;
+    std::string quoted = "'";
+    for (char c : argument)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+std::string commandText(const std::vector<std::string> &arguments)
+{
+    std::string text;
+    for (const std::string &argument : arguments)
+        text += (text.empty() ? "" : " ") + quotedForShell(argument);
+    return text;
+}
+
+int compileTimeLimitSeconds()
+{
+    if (const char *text = std::getenv("CUWB_COMPILE_TIME_LIMIT"); text && *text) {
+        char *end = nullptr;
+        const long seconds = std::strtol(text, &end, 10);
+        if (end && *end == '\0' && seconds > 0 && seconds < 86400)
+            return int(seconds);
+    }
+    return 180;
+}
+
+// "a, b, c and 4 more"
+std::string listOf(const std::vector<std::string> &names, std::size_t shown = 8)
+{
+    std::string text;
+    for (std::size_t i = 0; i < names.size() && i < shown; ++i)
+        text += (i == 0 ? "" : ", ") + names[i];
+    if (names.size() > shown)
+        text += " and " + std::to_string(names.size() - shown) + " more";
+    return text;
+}
+
+// Names the host code of the file: nvcc parses it as the user's build does and the workbench
+// runs only the kernels; NVRTC cannot compile it at all, which the note says with the remedy.
+void addHostCodeNote(CompileResult &result, std::string_view source)
+{
+    std::vector<std::string> functions = hostFunctionNames(source);
+    if (functions.empty())
+        return;
+    for (std::string &name : functions)
+        name += "()";
+    if (result.compiledBy.name == "nvcc") {
+        result.notes.push_back("host code set aside: " + listOf(functions) +
+                               " (compiled by nvcc's front end as in your build, never run: the "
+                               "project's launch and verification take its place)");
+    } else if (!result.success) {
+        result.notes.push_back("the file has host code (" + listOf(functions) +
+                               "), which NVRTC cannot compile: with the CUDA toolkit's nvcc "
+                               "(compileOptions.compiler \"auto\" or \"nvcc\") the file "
+                               "compiles as it is");
+    }
+}
+
+bool reportsMissingHeader(const CompileResult &result)
+{
+    return std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                       [](const Diagnostic &d) {
+                           return d.message.find("cannot open source file") != std::string::npos;
+                       });
+}
+
+// The header a "cannot open source file "x"" diagnostic names, or empty.
+std::string missingHeaderOf(const Diagnostic &diagnostic)
+{
+    const std::string &message = diagnostic.message;
+    const std::size_t at = message.find("cannot open source file \"");
+    if (at == std::string::npos)
+        return {};
+    const std::size_t open = at + 24;
+    const std::size_t close = message.find('"', open + 1);
+    return close == std::string::npos ? std::string() : message.substr(open + 1, close - open - 1);
+}
+
+// Adds one error per missing header that the compile did not report (it stops at the first),
+// placed on its #include line of the main file where it has one.
+void addMissingHeaders(CompileResult &result, std::string_view source,
+                       const std::vector<std::string> &missing, const std::string &how)
+{
+    std::set<std::string> reported;
+    for (const Diagnostic &diagnostic : result.diagnostics)
+        if (std::string header = missingHeaderOf(diagnostic); !header.empty())
+            reported.insert(header);
+    const std::vector<IncludeLine> includes = includeLines(source);
+    for (const std::string &header : missing) {
+        if (!reported.insert(header).second)
+            continue;
+        Diagnostic diagnostic;
+        diagnostic.severity = Severity::Error;
+        diagnostic.message = "cannot open source file \"" + header + "\" (" + how + ")";
+        for (const IncludeLine &include : includes) {
+            if (include.name == header) {
+                diagnostic.file = result.fileName;
+                diagnostic.line = include.line;
+                break;
+            }
+        }
+        result.diagnostics.push_back(std::move(diagnostic));
+    }
+}
+
+// nvcc stops at the first header it cannot open. One pass of the host preprocessor with -MG
+// (missing headers are listed as dependencies instead of stopping it) names all of them.
+void addMissingHeaderNotes(CompileResult &result, std::string_view source,
+                           const CompileOptions &options, const fs::path &folder,
+                           const std::string &name)
+{
+    if (!reportsMissingHeader(result))
+        return;
+    std::vector<std::string> argv{
+        nvccInstallation().path,      "-E", "-x", "cu", "-arch=" + options.arch,
+        "-std=" + options.cppStandard};
+    for (const std::string &define : options.defines)
+        argv.push_back("-D" + define);
+    for (const std::string &dir : options.includeDirs)
+        argv.push_back("-I" + dir);
+    for (const std::string &extra :
+         {std::string("-Xcompiler=-M,-MG"), name, std::string("-o"), std::string("-")})
+        argv.push_back(extra);
+    ToolLimits limits;
+    limits.timeoutMs = compileTimeLimitSeconds() * 1000;
+    limits.workingDirectory = folder.string();
+    const ToolRun run = runTool(argv, limits);
+    if (!run.succeeded())
+        return;
+    // "name.o: name /usr/local/cuda/.../cuda_runtime.h nothere.h \\n sub/alsonot.h"
+    std::vector<std::string> missing;
+    std::string_view text = run.out;
+    if (const std::size_t colon = text.find(": "); colon != std::string_view::npos)
+        text.remove_prefix(colon + 2);
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) ||
+                                   (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n')))
+            ++i;
+        std::size_t end = i;
+        while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])))
+            ++end;
+        const std::string word(text.substr(i, end - i));
+        i = end;
+        if (word.empty() || word == "\\" || word == name || word.front() == '/')
+            continue;
+        std::error_code error;
+        if (fs::exists(folder / word, error))
+            continue; // found beside the source: not missing
+        missing.push_back(word);
+    }
+    addMissingHeaders(result, source, missing,
+                      "one preprocessor pass over the whole file lists every missing header");
+}
+
+// NVRTC stops at the first header it cannot open; the other #include lines of the file that
+// name a header no include folder has are reported with it, from the text (so one inside an
+// #if that is not taken is listed too, which the message says).
+void addMissingHeaderNotes(CompileResult &result, std::string_view source,
+                           const CompileOptions &options)
+{
+    if (!reportsMissingHeader(result))
+        return;
+    std::vector<std::string> folders = options.includeDirs;
+    folders.push_back(cudaIncludeDir());
+    folders.push_back(cudaIncludeDir() + "/cccl");
+    const std::vector<StandInHeader> &standIns = nvrtcStandInHeaders();
+    std::vector<std::string> missing;
+    for (const IncludeLine &include : includeLines(source)) {
+        const bool standIn =
+            std::any_of(standIns.begin(), standIns.end(),
+                        [&include](const StandInHeader &h) { return h.name == include.name; });
+        if (standIn)
+            continue;
+        std::error_code error;
+        const bool found = std::any_of(folders.begin(), folders.end(), [&](const std::string &dir) {
+            return fs::is_regular_file(fs::path(dir) / include.name, error);
+        });
+        if (!found)
+            missing.push_back(include.name);
+    }
+    addMissingHeaders(result, source, missing,
+                      "read from the file's #include lines: NVRTC stops at the first missing "
+                      "header; this one may sit inside an #if that is not taken");
+}
+
+void compileWithNvrtc(CompileResult &result, std::string_view source, std::string_view fileName,
+                      const CompileOptions &options)
+{
+    result.compiledBy.name = "nvrtc";
+    result.compiledBy.version = nvrtcVersion();
+    std::vector<std::string> arguments = options.toNvrtcArguments();
+    arguments.push_back(std::string("--pre-include=") + kNvrtcPreludeName);
+    result.compiledBy.command = commandText(arguments);
+    // The headers nvcc's host preprocessing would give, in the forms device code can use.
+    std::vector<std::pair<std::string, std::string>> headers{{kNvrtcPreludeName, nvrtcPrelude()}};
+    std::vector<std::string> setAside;
+    std::vector<std::string> mapped;
+    const std::vector<IncludeLine> includes = includeLines(source);
+    for (const StandInHeader &header : nvrtcStandInHeaders()) {
+        headers.emplace_back(header.name, header.content);
+        const bool included =
+            std::any_of(includes.begin(), includes.end(),
+                        [&header](const IncludeLine &line) { return line.name == header.name; });
+        if (included)
+            (header.setAside ? setAside : mapped).push_back("<" + header.name + ">");
+    }
+    if (!setAside.empty())
+        result.notes.push_back("NVRTC: host-only headers set aside (they compile to nothing; "
+                               "printf is built in): " +
+                               listOf(setAside));
+    if (!mapped.empty())
+        result.notes.push_back("NVRTC: standard headers read as their libcu++ (<cuda/std/...>) "
+                               "forms: " +
+                               listOf(mapped));
+    const auto started = std::chrono::steady_clock::now();
+    NvrtcProgram program(source, fileName, headers);
+    for (const std::string &expression : options.nameExpressions)
+        program.addNameExpression(expression);
+    const NvrtcCompileOutcome outcome = program.compile(arguments);
+    result.compileTimeMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+
+    result.log = outcome.log;
+    result.diagnostics = parseNvrtcLog(outcome.log, fileName, lastLineOf(source));
+    explainNameExpressionErrors(result, "__nv_name_map");
+    result.success = outcome.succeeded();
+    if (!result.success) {
+        if (outcome.result != NVRTC_ERROR_COMPILATION) {
+            result.failureMessage = "NVRTC could not compile (" + outcome.statusText + ")";
+            if (result.diagnostics.empty() && !outcome.log.empty())
+                result.failureMessage += ": " + outcome.log;
+        }
+        addMissingHeaderNotes(result, source, options);
+        addHostCodeNote(result, source);
+        return;
+    }
+
+    result.ptx = program.ptx();
+    result.cubin = program.cubin();
+    result.lineMap = PtxLineMap::build(result.ptx, fileName);
+    std::map<std::string, std::string> expressionOf;
+    for (const std::string &expression : options.nameExpressions)
+        expressionOf.emplace(program.loweredName(expression), expression);
+    describeKernels(result, source, expressionOf);
+}
+
+// A folder of its own for one nvcc run, removed with everything in it.
+class ScratchFolder
+{
+public:
+    ScratchFolder()
+    {
+        std::error_code error;
+        const fs::path base = fs::temp_directory_path(error);
+        std::string pattern = ((error ? fs::path("/tmp") : base) / "cuwb-nvcc-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) != nullptr)
+            m_path = pattern;
+    }
+    ~ScratchFolder()
+    {
+        std::error_code error;
+        if (!m_path.empty())
+            fs::remove_all(m_path, error);
+    }
+    ScratchFolder(const ScratchFolder &) = delete;
+    ScratchFolder &operator=(const ScratchFolder &) = delete;
+    [[nodiscard]] const fs::path &path() const { return m_path; }
+
+private:
+    fs::path m_path;
+};
+
+// The name the source is written under for nvcc: the last part of fileName, reduced to
+// characters no tool misreads.
+std::string scratchFileName(std::string_view fileName)
+{
+    std::string name(fileName.substr(fileName.find_last_of('/') + 1));
+    for (char &c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+            c = '_';
+    }
+    if (name.empty() || name.front() == '.' || name.front() == '-')
+        name = "kernel_" + name;
+    return name.size() > 100 ? name.substr(name.size() - 100) : name;
+}
+
+constexpr std::string_view kNameExpressionFile = "<cuwb name expressions>";
+
+void compileWithNvcc(CompileResult &result, std::string_view source, std::string_view fileName,
+                     const CompileOptions &options)
+{
+    const NvccInstallation &nvcc = nvccInstallation();
+    result.compiledBy.name = "nvcc";
+    result.compiledBy.version = nvcc.version;
+    if (!nvcc.found()) {
+        result.failureMessage = "nvcc cannot be used: " + nvcc.problem +
+                                "; set compileOptions.compiler to \"nvrtc\" (or \"auto\") to "
+                                "compile with NVRTC instead";
+        return;
+    }
+    ScratchFolder scratch;
+    if (scratch.path().empty()) {
+        result.failureMessage =
+            std::string("cannot create a folder for nvcc: ") + std::strerror(errno);
+        return;
+    }
+    const std::string name = scratchFileName(fileName);
+    const fs::path keep = scratch.path() / "keep";
+    const fs::path cubinPath = scratch.path() / "module.cubin";
+    {
+        std::error_code error;
+        fs::create_directory(keep, error);
+        std::ofstream out(scratch.path() / name, std::ios::binary);
+        // Every location the compiler writes (messages, the PTX's .file, the CUBIN's line
+        // table, __FILE__) names the file as the user does, not the scratch copy; the search
+        // for "quoted" includes still starts beside the copy, and the caller's -I folders.
+        std::string presumed;
+        for (char c : fileName) {
+            if (c == '"' || c == '\\')
+                presumed += '\\';
+            presumed += c == '\n' ? ' ' : c;
+        }
+        out << "#line 1 \"" << presumed << "\"\n";
+        out.write(source.data(), std::streamsize(source.size()));
+        // A template kernel is instantiated the way the user's host code would: by taking its
+        // address, after the source, so that no line of it moves.
+        if (!options.nameExpressions.empty()) {
+            out << "\n#line 1 \"" << kNameExpressionFile << "\"\n";
+            for (std::size_t i = 0; i < options.nameExpressions.size(); ++i)
+                out << "static void *const __cuwb_name_" << i << " = (void *)&"
+                    << options.nameExpressions[i] << ";\n";
+        }
+        if (!out) {
+            result.failureMessage =
+                "cannot write the source for nvcc into " + scratch.path().string();
+            return;
+        }
+    }
+    std::vector<std::string> shown{"nvcc"};
+    for (const std::string &argument : options.toNvccArguments())
+        shown.push_back(argument);
+    shown.push_back(std::string(fileName.substr(fileName.find_last_of('/') + 1)));
+    result.compiledBy.command = commandText(shown);
+    if (!options.nameExpressions.empty())
+        result.compiledBy.command +=
+            "  # with host references instantiating " + joined(options.nameExpressions, ", ");
+
+    std::vector<std::string> argv{nvcc.path};
+    for (const std::string &argument : options.toNvccArguments())
+        argv.push_back(argument);
+    // -x cu: a header (.cuh, .h) is compiled as CUDA, as when a .cu includes it.
+    const std::vector<std::string> tail{
+        "-x", "cu", "--keep", "--keep-dir=" + keep.string(), "-o", cubinPath.string(), name};
+    argv.insert(argv.end(), tail.begin(), tail.end());
+    ToolLimits limits;
+    limits.timeoutMs = compileTimeLimitSeconds() * 1000;
+    limits.workingDirectory = scratch.path().string();
+    const auto started = std::chrono::steady_clock::now();
+    const ToolRun run = runTool(argv, limits);
+    result.compileTimeMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    // The scratch folder is nobody's business: messages name the file as the user does.
+    result.log = run.out + run.err;
+    for (const std::string &prefix :
+         std::vector<std::string>{keep.string() + "/", scratch.path().string() + "/"})
+        for (std::size_t at = result.log.find(prefix); at != std::string::npos;
+             at = result.log.find(prefix, at))
+            result.log.erase(at, prefix.size());
+    result.diagnostics = parseNvrtcLog(result.log, fileName, lastLineOf(source), source);
+    explainNameExpressionErrors(result, kNameExpressionFile);
+    if (run.timedOut || run.tooMuchOutput || run.signal != 0 || !run.started) {
+        result.failureMessage = run.failure("nvcc");
+        if (run.timedOut)
+            result.failureMessage += " (after " + std::to_string(compileTimeLimitSeconds()) +
+                                     " s; CUWB_COMPILE_TIME_LIMIT sets the limit)";
+        return;
+    }
+    std::ifstream cubin(cubinPath, std::ios::binary);
+    result.success = run.exitCode == 0 && cubin;
+    if (!result.success) {
+        if (result.counts().errors == 0)
+            result.failureMessage = run.failure("nvcc");
+        addMissingHeaderNotes(result, source, options, scratch.path(), name);
+        return;
+    }
+    result.cubin.assign(std::istreambuf_iterator<char>(cubin), std::istreambuf_iterator<char>());
+    std::error_code error;
+    for (const fs::directory_entry &entry : fs::directory_iterator(keep, error)) {
+        if (entry.path().extension() == ".ptx") {
+            std::ifstream ptx(entry.path(), std::ios::binary);
+            result.ptx.assign(std::istreambuf_iterator<char>(ptx),
+                              std::istreambuf_iterator<char>());
+            break;
+        }
+    }
+    result.lineMap = PtxLineMap::build(result.ptx, fileName);
+    describeKernels(result, source, {});
+    for (const std::string &expression : options.nameExpressions) {
+        const KernelLookup lookup = findKernel(result.kernels, expression);
+        if (lookup.found())
+            const_cast<KernelInfo *>(lookup.kernel)->nameExpression = expression;
+    }
+    addHostCodeNote(result, source);
+}
+
 CompileResult compileUncached(std::string_view source, std::string_view fileName,
                               const CompileOptions &options)
 {
@@ -318,72 +787,24 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
         result.failureMessage = joined(problems, "; ");
         return result;
     }
+    const std::string compiler = resolvedCompiler(options);
+    for (const std::string &flag : options.flags) {
+        if (const std::string problem = flagProblem(flag, compiler); !problem.empty()) {
+            result.failureMessage = "compiler option " + problem;
+            return result;
+        }
+    }
 
-    if (auto badByte = checkSourceBytes(source, fileName)) {
+    if (auto badByte = compiler == "nvrtc" ? checkSourceBytes(source, fileName) : std::nullopt) {
         result.diagnostics.push_back(std::move(*badByte));
         return result;
     }
 
     try {
-        const auto started = std::chrono::steady_clock::now();
-        NvrtcProgram program(source, fileName);
-        for (const std::string &expression : options.nameExpressions)
-            program.addNameExpression(expression);
-        const NvrtcCompileOutcome outcome = program.compile(options.toNvrtcArguments());
-        result.compileTimeMs =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-                .count();
-
-        result.log = outcome.log;
-        result.diagnostics = parseNvrtcLog(outcome.log, fileName, lastLineOf(source));
-        // An error in a name expression is reported against NVRTC's generated file; say which
-        // name it is about instead.
-        for (Diagnostic &diagnostic : result.diagnostics) {
-            if (diagnostic.file.find("__nv_name_map") == std::string::npos)
-                continue;
-            diagnostic.file.clear();
-            diagnostic.line = 0;
-            diagnostic.column = 0;
-            diagnostic.message = "the kernel name or name expression does not name an "
-                                 "instantiation of a __global__ template (" +
-                                 joined(options.nameExpressions, ", ") + "): " + diagnostic.message;
-        }
-        result.success = outcome.succeeded();
-        if (!result.success) {
-            if (outcome.result != NVRTC_ERROR_COMPILATION) {
-                result.failureMessage = "NVRTC could not compile (" + outcome.statusText + ")";
-                if (result.diagnostics.empty() && !outcome.log.empty())
-                    result.failureMessage += ": " + outcome.log;
-            }
-            return result;
-        }
-
-        result.ptx = program.ptx();
-        result.cubin = program.cubin();
-        result.lineMap = PtxLineMap::build(result.ptx, fileName);
-
-        std::map<std::string, std::string> expressionOf;
-        for (const std::string &expression : options.nameExpressions)
-            expressionOf.emplace(program.loweredName(expression), expression);
-
-        const std::map<std::string, KernelResources> resources = parsePtxasReport(outcome.log);
-        const std::map<std::string, int> threadBounds = entryThreadBounds(result.ptx);
-        const std::string code = codeOnly(source);
-        for (const std::string &lowered : entryNames(result.ptx)) {
-            KernelInfo kernel;
-            kernel.loweredName = lowered;
-            kernel.externC = lowered.rfind("_Z", 0) != 0;
-            kernel.readableName = demangle(lowered);
-            if (const auto it = expressionOf.find(lowered); it != expressionOf.end())
-                kernel.nameExpression = it->second;
-            kernel.sourceLine =
-                declarationLine(code, plainIdentifier(kernel.readableName), kernel.readableName);
-            if (const auto it = resources.find(lowered); it != resources.end())
-                kernel.resources = it->second;
-            if (const auto it = threadBounds.find(lowered); it != threadBounds.end())
-                kernel.resources.maxThreadsPerBlock = it->second;
-            result.kernels.push_back(std::move(kernel));
-        }
+        if (compiler == "nvcc")
+            compileWithNvcc(result, source, fileName, options);
+        else
+            compileWithNvrtc(result, source, fileName, options);
     } catch (const ApiError &error) {
         // An infrastructure fault is still reported as data: compile() serves user input.
         result.success = false;
@@ -434,6 +855,10 @@ CompileResult withTunerRemarks(CompileResult result, const std::optional<TunerSo
         if (std::find(result.diagnostics.begin(), result.diagnostics.end(), remark) ==
             result.diagnostics.end())
             result.diagnostics.push_back(std::move(remark));
+    }
+    for (const std::string &note : tuned->notes) {
+        if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end())
+            result.notes.push_back(note);
     }
     return result;
 }

@@ -12,15 +12,163 @@ namespace cuwb {
 
 namespace {
 
+bool isWordStart(char c)
+{
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool isWordChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool isWord(const std::string &token)
+{
+    return !token.empty() && isWordChar(token.front());
+}
+
+// Words that are part of a type, so that the word after them is not taken for a
+// parameter's name.
+bool isTypeKeyword(const std::string &word)
+{
+    static const char *const kWords[] = {"void",  "bool",     "char",   "short",    "int",
+                                         "long",  "float",    "double", "unsigned", "signed",
+                                         "const", "volatile", "size_t", "half",     "wchar_t"};
+    return std::any_of(std::begin(kWords), std::end(kWords),
+                       [&word](const char *keyword) { return word == keyword; });
+}
+
+// One parameter (or template argument) in the form the demangler writes: cv-qualifiers after
+// what they qualify ("const float *" -> "float const *"), `unsigned` as `unsigned int`,
+// `long int` as `long`, no top-level const or __restrict__, no parameter name.
+std::vector<std::string> canonicalParameter(std::vector<std::string> tokens)
+{
+    std::erase_if(tokens, [](const std::string &t) {
+        return t == "__restrict__" || t == "__restrict" || t == "restrict";
+    });
+    // A parameter's name: the last word after a '*' or '&', or after a built-in type word.
+    if (tokens.size() >= 2 && isWord(tokens.back()) && !isTypeKeyword(tokens.back()) &&
+        !std::isdigit(static_cast<unsigned char>(tokens.back().front()))) {
+        const std::string &before = tokens[tokens.size() - 2];
+        if (before == "*" || before == "&" || before == "&&" || isTypeKeyword(before))
+            tokens.pop_back();
+    }
+    // Leading cv-qualifiers go after the type they qualify.
+    std::vector<std::string> leading;
+    while (!tokens.empty() && (tokens.front() == "const" || tokens.front() == "volatile")) {
+        leading.push_back(tokens.front());
+        tokens.erase(tokens.begin());
+    }
+    if (!leading.empty()) {
+        std::size_t end = 0;
+        int depth = 0;
+        while (end < tokens.size()) {
+            const std::string &t = tokens[end];
+            if (t == "<")
+                ++depth;
+            else if (t == ">")
+                --depth;
+            else if (depth == 0 && !isWord(t) && t != "::")
+                break;
+            ++end;
+        }
+        tokens.insert(tokens.begin() + long(end), leading.begin(), leading.end());
+    }
+    // Integer type words as the demangler spells them.
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string &t = tokens[i];
+        const std::string next = i + 1 < tokens.size() ? tokens[i + 1] : std::string();
+        if (t == "int" && !out.empty() && (out.back() == "long" || out.back() == "short"))
+            continue; // "long int" -> "long", "unsigned short int" -> "unsigned short"
+        out.push_back(t);
+        if (t == "unsigned" && next != "int" && next != "char" && next != "short" && next != "long")
+            out.emplace_back("int");
+    }
+    // A top-level const qualifies the copy the kernel gets: not part of its type.
+    while (out.size() > 1 && (out.back() == "const" || out.back() == "volatile"))
+        out.pop_back();
+    return out;
+}
+
+// The name or signature in one spelling, whatever spaces, qualifier order and integer
+// suffixes the user or the demangler chose: "scale<32u>(const float *a, unsigned n)" and
+// "scale<32>(float const*, unsigned int)" give the same text.
 std::string withoutSpaces(std::string_view text)
 {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        if (!std::isspace(static_cast<unsigned char>(c)))
-            out += c;
+    std::vector<std::string> tokens;
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+        } else if (isWordStart(c)) {
+            std::size_t j = i;
+            while (j < text.size() && isWordChar(text[j]))
+                ++j;
+            tokens.emplace_back(text.substr(i, j - i));
+            i = j;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            std::size_t j = i;
+            while (j < text.size() && (isWordChar(text[j]) || text[j] == '.'))
+                ++j;
+            std::string number(text.substr(i, j - i));
+            // 32u, 32ul, 32LL: the demangler writes an unsigned template argument as 32u.
+            const bool hex = number.size() > 2 && (number[1] == 'x' || number[1] == 'X');
+            if (number.find('.') == std::string::npos && !hex)
+                while (number.size() > 1 &&
+                       std::string_view("uUlL").find(number.back()) != std::string_view::npos)
+                    number.pop_back();
+            tokens.push_back(std::move(number));
+            i = j;
+        } else if (c == ':' && i + 1 < text.size() && text[i + 1] == ':') {
+            tokens.emplace_back("::");
+            i += 2;
+        } else {
+            tokens.emplace_back(1, c);
+            ++i;
+        }
     }
-    return out;
+    // "(unsigned int)32" as a template argument is 32.
+    for (std::size_t i = 0; i + 3 < tokens.size(); ++i) {
+        if (tokens[i] != "(")
+            continue;
+        std::size_t close = i + 1;
+        while (close < tokens.size() && isWord(tokens[close]) && isTypeKeyword(tokens[close]))
+            ++close;
+        if (close > i + 1 && close + 1 < tokens.size() && tokens[close] == ")" &&
+            std::isdigit(static_cast<unsigned char>(tokens[close + 1].front())) &&
+            (i == 0 || tokens[i - 1] == "<" || tokens[i - 1] == ","))
+            tokens.erase(tokens.begin() + long(i), tokens.begin() + long(close) + 1);
+    }
+    // Each comma-separated part inside brackets is a parameter or a template argument.
+    std::vector<std::string> out;
+    std::vector<std::string> part;
+    int depth = 0;
+    const auto flush = [&] {
+        const std::vector<std::string> canonical =
+            depth > 0 ? canonicalParameter(std::move(part)) : std::move(part);
+        out.insert(out.end(), canonical.begin(), canonical.end());
+        part.clear();
+    };
+    for (const std::string &token : tokens) {
+        const bool open = token == "(" || token == "<";
+        const bool close = token == ")" || token == ">";
+        if (open || close || (token == "," && depth > 0)) {
+            flush();
+            out.push_back(token);
+            depth += open ? 1 : close ? -1 : 0;
+            continue;
+        }
+        part.push_back(token);
+    }
+    flush();
+    std::string joined;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (i > 0 && isWord(out[i]) && isWord(out[i - 1]))
+            joined += ' ';
+        joined += out[i];
+    }
+    return joined;
 }
 
 // Position of the parameter list's '(' in a readable name, outside template arguments.

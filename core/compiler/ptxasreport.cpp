@@ -71,9 +71,14 @@ std::map<std::string, KernelResources> parsePtxasReport(std::string_view log)
         // NVRTC separates the front end's log and ptxas' with a NUL.
         while (!line.empty() && line.front() == '\0')
             line = trimmed(line.substr(1));
-        if (!startsWith(line, "ptxas"))
+        // nvcc prints the stack line of a function without ptxas' "ptxas ." prefix.
+        const bool stackLine =
+            !startsWith(line, "ptxas") && line.find("bytes stack frame") != std::string_view::npos;
+        if (!startsWith(line, "ptxas") && !stackLine)
             continue;
-        line = trimmed(line.substr(5));
+        // "ptxas         .     400 bytes stack frame, ..." (NVRTC) reads as ". 400 bytes ...".
+        const std::string stackText = stackLine ? ". " + std::string(line) : std::string();
+        line = stackLine ? std::string_view(stackText) : trimmed(line.substr(5));
         if (startsWith(line, "info")) {
             const std::size_t colon = line.find(':');
             if (colon == std::string_view::npos)

@@ -59,6 +59,21 @@ NvrtcProgram::NvrtcProgram(std::string_view source, std::string_view name)
         nvrtcCreateProgram(&m_program, sourceText.c_str(), nameText.c_str(), 0, nullptr, nullptr));
 }
 
+NvrtcProgram::NvrtcProgram(std::string_view source, std::string_view name,
+                           const std::vector<std::pair<std::string, std::string>> &headers)
+{
+    const std::string sourceText(source);
+    const std::string nameText(name);
+    std::vector<const char *> contents;
+    std::vector<const char *> names;
+    for (const auto &[headerName, content] : headers) {
+        names.push_back(headerName.c_str());
+        contents.push_back(content.c_str());
+    }
+    CUWB_NVRTC_CHECK(nvrtcCreateProgram(&m_program, sourceText.c_str(), nameText.c_str(),
+                                        int(headers.size()), contents.data(), names.data()));
+}
+
 NvrtcProgram::~NvrtcProgram()
 {
     if (m_program)

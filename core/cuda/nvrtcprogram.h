@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cuwb {
@@ -40,6 +41,9 @@ class NvrtcProgram
 public:
     // name: what NVRTC calls the source in diagnostics and .file directives.
     NvrtcProgram(std::string_view source, std::string_view name);
+    // headers: (name, content) pairs NVRTC reads for an #include of that name.
+    NvrtcProgram(std::string_view source, std::string_view name,
+                 const std::vector<std::pair<std::string, std::string>> &headers);
     ~NvrtcProgram();
 
     NvrtcProgram(const NvrtcProgram &) = delete;

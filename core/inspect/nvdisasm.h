@@ -12,7 +12,7 @@
 
 #include "compiler/compileresult.h"
 #include "inspect/sasslisting.h"
-#include "inspect/toolprocess.h"
+#include "util/toolprocess.h"
 
 #include <string>
 #include <vector>
@@ -43,7 +43,8 @@ struct NvdisasmTool
 NvdisasmTool findNvdisasm(const NvdisasmSearch &search = NvdisasmSearch::fromEnvironment());
 
 // "13.5.37" from `nvdisasm --version`; empty when it cannot tell.
-std::string nvdisasmVersion(const std::string &path, const ToolLimits &limits = {10000, 1 << 20});
+std::string nvdisasmVersion(const std::string &path,
+                            const ToolLimits &limits = {10000, 1 << 20, {}});
 
 enum class SassStatus {
     Ok,

@@ -324,6 +324,8 @@ void to_json(json &json, const Provenance &p)
             {"toolkitVersion", p.toolkitVersion},
             {"nvrtcVersion", p.nvrtcVersion},
             {"compileOptions", options},
+            {"compiler", p.compiler},
+            {"compileCommand", p.compileCommand},
             {"sourceHash", p.sourceHash},
             {"sourceBytes", p.sourceBytes},
             {"kernel", p.kernel},
@@ -348,6 +350,8 @@ void from_json(const json &json, Provenance &p)
     if (const auto it = json.find("compileOptions"); it != json.end() && !it->is_null()) {
         p.compileOptionsJson = it->is_string() ? it->get<std::string>() : it->dump();
     }
+    read(json, "compiler", p.compiler);
+    read(json, "compileCommand", p.compileCommand);
     read(json, "sourceHash", p.sourceHash);
     read(json, "sourceBytes", p.sourceBytes);
     read(json, "kernel", p.kernel);

@@ -135,7 +135,10 @@ struct Provenance
     std::string toolkitVersion;     // the CUDA headers the worker was built with, "13.0"
     std::string nvrtcVersion;       // "13.0"
     std::string compileOptionsJson; // CompileOptions as compact JSON text
-    std::string sourceHash;         // "fnv1a64:" + 16 hex digits of the source text
+    std::string compiler;           // "nvcc 13.0.88" or "NVRTC 13.0": what built the module
+    std::string compileCommand;     // as a user would type it: "nvcc -cubin -arch=sm_90 ..."
+
+    std::string sourceHash; // "fnv1a64:" + 16 hex digits of the source text
     std::uint64_t sourceBytes = 0;
     std::string kernel;
     std::array<unsigned, 3> grid{0, 0, 0};

@@ -405,7 +405,8 @@ ProjectLoad parseProject(std::string_view text)
             from_json(*options, project.options);
             keepUnknown(*options, "compileOptions",
                         {"arch", "optLevel", "deviceDebug", "lineInfo", "fastMath", "cppStandard",
-                         "maxRegisters", "defines", "includeDirs", "nameExpressions"},
+                         "maxRegisters", "defines", "includeDirs", "nameExpressions", "compiler",
+                         "flags"},
                         project.unknownFields);
         }
         field = "launch";

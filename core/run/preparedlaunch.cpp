@@ -193,6 +193,7 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         image.cubin = request.image->cubin;
         image.kernels = request.image->kernels;
         image.compileTimeMs = request.image->compileTimeMs;
+        image.compiledBy = request.image->compiledBy;
         compiler.store(request.source, request.fileName, options, std::move(image));
     } else if (request.image && !request.image->ptx.empty() &&
                ptxServes(request.image->options, options)) {
@@ -208,6 +209,7 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         image.ptx = request.image->ptx;
         image.kernels = request.image->kernels;
         image.compileTimeMs = request.image->compileTimeMs;
+        image.compiledBy = request.image->compiledBy;
         compiler.store(request.source, request.fileName, options, std::move(image));
     }
     p.compiled = compiler.compile(request.source, request.fileName, options);

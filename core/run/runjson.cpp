@@ -101,7 +101,8 @@ void to_json(json &j, const CompiledImage &image)
              {"cubin", toBase64(image.cubin)},
              {"ptx", image.ptx},
              {"kernels", image.kernels},
-             {"compileTimeMs", image.compileTimeMs}};
+             {"compileTimeMs", image.compileTimeMs},
+             {"compiledBy", image.compiledBy}};
 }
 
 void from_json(const json &j, CompiledImage &image)
@@ -112,6 +113,7 @@ void from_json(const json &j, CompiledImage &image)
         throw std::invalid_argument("image.cubin: not base64");
     j.at("ptx").get_to(image.ptx);
     readIfPresent(j, "compileTimeMs", image.compileTimeMs);
+    readIfPresent(j, "compiledBy", image.compiledBy);
     j.at("kernels").get_to(image.kernels);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "compiler/compileoptions.h"
+#include "compiler/compileresult.h"
 #include "compiler/kernelinfo.h"
 #include "launch/launchspec.h"
 #include "launch/verificationspec.h"
@@ -27,6 +28,7 @@ struct CompiledImage
     std::string ptx;
     std::vector<KernelInfo> kernels;
     double compileTimeMs = 0.0;
+    CompilerIdentity compiledBy; // which compiler built it, and how (the results' provenance)
 };
 
 struct RunRequest

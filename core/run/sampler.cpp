@@ -191,6 +191,8 @@ void Sampler::prepare()
     p.toolkitVersion = formatCudaVersion(CUDA_VERSION);
     p.nvrtcVersion = nvrtcVersion();
     p.compileOptionsJson = nlohmann::json(m_request.options).dump();
+    p.compiler = m_prepared.compiled.compiledBy.label();
+    p.compileCommand = m_prepared.compiled.compiledBy.command;
     p.sourceHash = sourceHashFnv1a64(m_request.source);
     p.sourceBytes = m_request.source.size();
     p.kernel = m_request.launch.kernel;

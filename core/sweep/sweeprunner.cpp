@@ -111,6 +111,7 @@ PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &ho
         image.ptx = host.compiled->ptx;
         image.kernels = host.compiled->kernels;
         image.compileTimeMs = host.compiled->compileTimeMs;
+        image.compiledBy = host.compiled->compiledBy;
         request.image = std::move(image);
     }
     WorkerClient client(worker, compile);

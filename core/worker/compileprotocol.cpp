@@ -16,33 +16,6 @@ void requireType(const json &message, const char *type)
         jsonread::malformed(message, std::string("not a '") + type + "' message");
 }
 
-Severity severityFromName(const std::string &name)
-{
-    for (const Severity severity :
-         {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note}) {
-        if (name == severityName(severity))
-            return severity;
-    }
-    return Severity::Error;
-}
-
-Diagnostic diagnosticFromJson(const json &j)
-{
-    Diagnostic diagnostic;
-    diagnostic.file = j.value("file", std::string());
-    diagnostic.line = j.value("line", 0);
-    diagnostic.column = j.value("column", 0);
-    diagnostic.severity = severityFromName(j.value("severity", std::string("error")));
-    diagnostic.catastrophic = j.value("catastrophic", false);
-    diagnostic.code = j.value("code", std::string());
-    diagnostic.message = j.value("message", std::string());
-    if (const auto notes = j.find("notes"); notes != j.end() && notes->is_array()) {
-        for (const json &note : *notes)
-            diagnostic.notes.push_back(diagnosticFromJson(note));
-    }
-    return diagnostic;
-}
-
 } // namespace
 
 json makeCompileRequest(std::string_view source, std::string_view fileName,
@@ -76,7 +49,9 @@ json makeCompiledReply(const json &id, const CompileResult &result)
                     {"kernels", result.kernels},
                     {"compileTimeMs", result.compileTimeMs},
                     {"fromCache", result.fromCache},
-                    {"failureMessage", result.failureMessage}};
+                    {"failureMessage", result.failureMessage},
+                    {"compiledBy", result.compiledBy},
+                    {"notes", result.notes}};
     return json{{"id", id}, {"type", message::kCompiled}, {"result", body}};
 }
 
@@ -88,8 +63,7 @@ CompileResult parseCompiledReply(const json &message)
     body.at("success").get_to(result.success);
     body.at("fileName").get_to(result.fileName);
     body.at("options").get_to(result.options);
-    for (const json &diagnostic : body.at("diagnostics"))
-        result.diagnostics.push_back(diagnosticFromJson(diagnostic));
+    body.at("diagnostics").get_to(result.diagnostics);
     body.at("log").get_to(result.log);
     body.at("ptx").get_to(result.ptx);
     if (!fromBase64(body.at("cubin").get<std::string>(), result.cubin))
@@ -98,6 +72,10 @@ CompileResult parseCompiledReply(const json &message)
     result.compileTimeMs = body.value("compileTimeMs", 0.0);
     result.fromCache = body.value("fromCache", false);
     result.failureMessage = body.value("failureMessage", std::string());
+    if (const auto by = body.find("compiledBy"); by != body.end())
+        by->get_to(result.compiledBy);
+    if (const auto notes = body.find("notes"); notes != body.end())
+        notes->get_to(result.notes);
     if (result.success)
         result.lineMap = PtxLineMap::build(result.ptx, result.fileName);
     return result;

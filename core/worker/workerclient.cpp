@@ -227,6 +227,7 @@ WorkerProcess::Reply WorkerClient::exchangeRun(nlohmann::json message, const Run
                 image.ptx = compiled.ptx;
                 image.kernels = compiled.kernels;
                 image.compileTimeMs = compiled.compileTimeMs;
+                image.compiledBy = compiled.compiledBy;
                 message["request"]["image"] = image;
             } else {
                 imageKey.clear();

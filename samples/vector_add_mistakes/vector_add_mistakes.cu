@@ -1,8 +1,9 @@
-// vector_add_mistakes: the vector_add sample with deliberate mistakes, to see what NVRTC
+// vector_add_mistakes: the vector_add sample with deliberate mistakes, to see what the compiler
 // says about each one. Fix them one by one and watch the Problems panel empty.
 
 // Mistake 1: a plain C++ function is a host function, and kernels cannot call host code.
-// NVRTC compiles device code only, so it rejects the function itself; mark it __device__.
+// nvcc reports the call once the mistakes it stops at first are fixed (NVRTC, which compiles
+// device code only, rejects the function itself); mark it __device__.
 float twice(float x)
 {
     return 2.0f * x;

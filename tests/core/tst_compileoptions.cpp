@@ -34,6 +34,10 @@ private Q_SLOTS:
     void canonicalText();
     void jsonRoundTrip();
     void jsonToleratesMissingFields();
+    void nvccArgumentList();
+    void compilerAndFlags_data();
+    void compilerAndFlags();
+    void jsonWritesCompilerAndFlagsOnlyWhenSet();
 };
 
 namespace {
@@ -287,6 +291,154 @@ void TestCompileOptions::jsonToleratesMissingFields()
         threw = true;
     }
     QVERIFY(threw);
+}
+
+// What a user's `nvcc -cubin` of the same source runs; -O3 is nvcc's device default.
+void TestCompileOptions::nvccArgumentList()
+{
+    CompileOptions options;
+    options.arch = "sm_80";
+    options.optLevel = 2;
+    options.fastMath = true;
+    options.maxRegisters = 64;
+    options.defines = {"N=4"};
+    options.includeDirs = {"/tmp"};
+    options.flags = {"-ftz=true"};
+    const std::vector<std::string> expected{
+        "-cubin", "-arch=sm_80", "-lineinfo",   "--use_fast_math", "-std=c++17", "-maxrregcount=64",
+        "-DN=4",  "-I/tmp",      "-Xptxas=-O2", "-Xptxas=-v",      "-ftz=true"};
+    QCOMPARE(options.toNvccArguments(), expected);
+    const std::vector<std::string> defaults = CompileOptions().toNvccArguments();
+    QCOMPARE(defaults, (std::vector<std::string>{"-cubin", "-arch=sm_90", "-lineinfo", "-std=c++17",
+                                                 "-Xptxas=-v"}));
+    options = CompileOptions();
+    options.deviceDebug = true;
+    options.optLevel = 1;
+    const std::vector<std::string> debug = options.toNvccArguments();
+    QVERIFY(contains(debug, "-G"));
+    QVERIFY(!contains(debug, "-lineinfo"));
+    QVERIFY(!contains(debug, "-Xptxas=-O1"));
+}
+
+void TestCompileOptions::compilerAndFlags_data()
+{
+    QTest::addColumn<QString>("compiler");
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<QString>("problem"); // a part of the message; empty: accepted
+    QTest::newRow("ftz") << "auto"
+                         << "-ftz=true"
+                         << "";
+    QTest::newRow("ftz, two dashes") << "nvcc"
+                                     << "--ftz=false"
+                                     << "";
+    QTest::newRow("ftz without value") << "auto"
+                                       << "-ftz"
+                                       << "needs a value";
+    QTest::newRow("ftz, bad value") << "auto"
+                                    << "-ftz=yes"
+                                    << "true or false";
+    QTest::newRow("ptxas list") << "nvrtc"
+                                << "--ptxas-options=-O1,-dlcm=cg"
+                                << "";
+    QTest::newRow("Xptxas") << "nvcc"
+                            << "-Xptxas=--warn-on-spills"
+                            << "";
+    QTest::newRow("ptxas output file") << "nvcc"
+                                       << "-Xptxas=-o,/tmp/x"
+                                       << "names a file";
+    QTest::newRow("ptxas not an option") << "nvcc"
+                                         << "-Xptxas=O3"
+                                         << "not a ptxas option";
+    QTest::newRow("diag-suppress") << "auto"
+                                   << "--diag-suppress=177,550"
+                                   << "";
+    QTest::newRow("diag list injection") << "auto"
+                                         << "--diag-suppress=1;rm"
+                                         << "comma-separated";
+    QTest::newRow("undefine") << "auto"
+                              << "-UNDEBUG"
+                              << "";
+    QTest::newRow("undefine without name") << "auto"
+                                           << "-U"
+                                           << "";
+    QTest::newRow("relaxed constexpr, nvcc") << "nvcc"
+                                             << "--expt-relaxed-constexpr"
+                                             << "";
+    QTest::newRow("relaxed constexpr, NVRTC") << "nvrtc"
+                                              << "--expt-relaxed-constexpr"
+                                              << "not an option of NVRTC";
+    QTest::newRow("default-device, nvcc") << "nvcc"
+                                          << "-default-device"
+                                          << "not an option of nvcc";
+    QTest::newRow("define") << "auto"
+                            << "-DX=1"
+                            << "\"defines\"";
+    QTest::newRow("include folder") << "auto"
+                                    << "-I/usr/include"
+                                    << "\"includeDirs\"";
+    QTest::newRow("architecture") << "auto"
+                                  << "-arch=sm_80"
+                                  << "\"arch\"";
+    QTest::newRow("debug") << "auto"
+                           << "-G"
+                           << "\"deviceDebug\"";
+    QTest::newRow("host compiler") << "nvcc"
+                                   << "-Xcompiler=-fplugin=evil.so"
+                                   << "runs another";
+    QTest::newRow("ccbin") << "nvcc"
+                           << "-ccbin=/bin/sh"
+                           << "runs another";
+    QTest::newRow("pre-include") << "auto"
+                                 << "-include=/etc/passwd"
+                                 << "names files";
+    QTest::newRow("output") << "auto"
+                            << "-o"
+                            << "names files";
+    QTest::newRow("space") << "auto"
+                           << "-ftz true"
+                           << "holds a space";
+    QTest::newRow("not an option") << "auto"
+                                   << "ftz=true"
+                                   << "not an option";
+    QTest::newRow("unknown") << "auto"
+                             << "--make-it-fast"
+                             << "not an option the workbench knows";
+}
+
+void TestCompileOptions::compilerAndFlags()
+{
+    QFETCH(QString, compiler);
+    QFETCH(QString, flag);
+    QFETCH(QString, problem);
+    CompileOptions options;
+    options.compiler = compiler.toStdString();
+    options.flags = {flag.toStdString()};
+    const std::vector<std::string> problems = options.validate();
+    if (problem.isEmpty() && flag != QLatin1String("-U")) {
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems[0].c_str());
+        return;
+    }
+    QCOMPARE(problems.size(), std::size_t(1));
+    QVERIFY2(problems[0].find(problem.isEmpty() ? std::string("-U") : problem.toStdString()) !=
+                 std::string::npos,
+             problems[0].c_str());
+}
+
+void TestCompileOptions::jsonWritesCompilerAndFlagsOnlyWhenSet()
+{
+    // A project saved again stays as it was: the defaults are not written.
+    const nlohmann::json plain = CompileOptions();
+    QVERIFY(!plain.contains("compiler"));
+    QVERIFY(!plain.contains("flags"));
+    CompileOptions options;
+    options.compiler = "nvrtc";
+    options.flags = {"-ftz=true"};
+    const nlohmann::json json = options;
+    QCOMPARE(json.at("compiler").get<std::string>(), std::string("nvrtc"));
+    QCOMPARE(json.get<CompileOptions>(), options);
+    QVERIFY(options.canonicalText() != CompileOptions().canonicalText());
+    options.compiler = "gcc";
+    QVERIFY(options.validate().front().find("not one of auto, nvcc, nvrtc") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestCompileOptions)

@@ -32,6 +32,9 @@ private Q_SLOTS:
     void crlfLineEndings();
     void oddInputNeverCrashes();
     void truncatedFixturesNeverCrash();
+    void hostPreprocessorMessages();
+    void nvccOwnMessages();
+    void columnFoundOnTheUsersLine();
 };
 
 void TestDiagnosticParser::errorsAndWarningsWithTabs()
@@ -376,4 +379,66 @@ void TestDiagnosticParser::truncatedFixturesNeverCrash()
 }
 
 QTEST_GUILESS_MAIN(TestDiagnosticParser)
+// Under nvcc the host preprocessor (gcc) reports what it stops at, in its own form, with an
+// excerpt that is not a source copy.
+void TestDiagnosticParser::hostPreprocessorMessages()
+{
+    const std::string log = "In file included from main.cu:3:\n"
+                            "helpers.cuh:7:10: fatal error: missing.h: No such file or directory\n"
+                            "    7 | #include \"missing.h\"\n"
+                            "      |          ^~~~~~~~~~~\n"
+                            "compilation terminated.\n"
+                            "main.cu:2:2: warning: #warning check this [-Wcpp]\n"
+                            "    2 | #warning check this\n"
+                            "      |  ^~~~~~~\n";
+    const std::vector<Diagnostic> diagnostics = parseNvrtcLog(log, "main.cu", 10);
+    QCOMPARE(diagnostics.size(), std::size_t(2));
+    QCOMPARE(diagnostics[0].file, std::string("helpers.cuh"));
+    QCOMPARE(diagnostics[0].line, 7);
+    QCOMPARE(diagnostics[0].column, 10);
+    QVERIFY(diagnostics[0].catastrophic);
+    QCOMPARE(diagnostics[0].severity, Severity::Error);
+    QCOMPARE(diagnostics[0].message, std::string("cannot open source file \"missing.h\""));
+    QCOMPARE(diagnostics[1].severity, Severity::Warning);
+    QCOMPARE(diagnostics[1].line, 2);
+    QCOMPARE(diagnostics[1].message, std::string("#warning check this [-Wcpp]"));
+}
+
+void TestDiagnosticParser::nvccOwnMessages()
+{
+    const std::vector<Diagnostic> diagnostics =
+        parseNvrtcLog("nvcc warning : The 'compute_75' architecture is deprecated\n"
+                      "nvcc fatal   : Unknown option '-foo'\n");
+    QCOMPARE(diagnostics.size(), std::size_t(2));
+    QCOMPARE(diagnostics[0].severity, Severity::Warning);
+    QCOMPARE(diagnostics[1].severity, Severity::Error);
+    QVERIFY(diagnostics[1].catastrophic);
+    QCOMPARE(diagnostics[1].message, std::string("nvcc: Unknown option '-foo'"));
+    QCOMPARE(diagnostics[1].line, 0);
+}
+
+// nvcc's front end copies the preprocessed line: macros expanded, comments gone. The column
+// is that of the same token on the user's line.
+void TestDiagnosticParser::columnFoundOnTheUsersLine()
+{
+    const std::string source = "#define KERNEL __global__\n"
+                               "KERNEL void k(undefined_t *p) { } // undefined_t again\n"
+                               "__global__ void m(int *p) { p[0] = count; } // count\n";
+    const std::string copy2 = "__attribute__((global)) void k(undefined_t *p) { }";
+    const std::string copy3 = "__attribute__((global)) void m(int *p) { p[0] = count; }";
+    const auto caret = [](const std::string &copy, const char *token) {
+        return std::string(2 + copy.find(token), ' ') + "^\n";
+    };
+    const std::string log = "m.cu(2): error: identifier \"undefined_t\" is undefined\n  " + copy2 +
+                            "\n" + caret(copy2, "undefined_t") +
+                            "\nm.cu(3): error: identifier \"count\" is undefined\n  " + copy3 +
+                            "\n" + caret(copy3, "count;");
+    const std::vector<Diagnostic> diagnostics = parseNvrtcLog(log, "m.cu", 3, source);
+    QCOMPARE(diagnostics.size(), std::size_t(2));
+    QCOMPARE(diagnostics[0].column, 15); // not the mention in the comment
+    QCOMPARE(diagnostics[1].column, 36);
+    // Without the source the caret's offset is all there is.
+    QCOMPARE(parseNvrtcLog(log, "m.cu", 3)[0].column, int(copy2.find("undefined_t")) + 1);
+}
+
 #include "tst_diagnosticparser.moc"

@@ -7,7 +7,7 @@
 #include "compiler/kernelcompiler.h"
 #include "inspect/instructionmix.h"
 #include "inspect/nvdisasm.h"
-#include "inspect/toolprocess.h"
+#include "util/toolprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -85,17 +85,43 @@ void TestNvdisasm::runToolReportsWhatWentWrong()
     QVERIFY(!missing.started);
     QVERIFY(missing.failure("nvdisasm").starts_with("nvdisasm could not be started: "));
 
-    const ToolRun hung = runTool({"/bin/sh", "-c", "sleep 30"}, {200, 1 << 20});
+    const ToolRun hung = runTool({"/bin/sh", "-c", "sleep 30"}, {200, 1 << 20, {}});
     QVERIFY(hung.timedOut);
     QVERIFY(hung.failure("nvdisasm").find("did not finish in time") != std::string::npos);
 
-    const ToolRun flood = runTool({"/bin/sh", "-c", "yes"}, {30000, 100000});
+    const ToolRun flood = runTool({"/bin/sh", "-c", "yes"}, {30000, 100000, {}});
     QVERIFY(flood.tooMuchOutput);
     QVERIFY(!flood.succeeded());
 
     const ToolRun crash = runTool({"/bin/sh", "-c", "kill -SEGV $$"});
     QCOMPARE(crash.signal, SIGSEGV);
     QVERIFY(crash.failure("nvdisasm").starts_with("nvdisasm crashed (signal 11"));
+
+    // A tool stopped at its limit takes what it started with it (nvcc's cicc and ptxas).
+    QTemporaryDir dir;
+    const QString pidFile = dir.filePath(QStringLiteral("child.pid"));
+    const ToolRun parent =
+        runTool({"/bin/sh", "-c", "sleep 30 & echo $! > " + pidFile.toStdString() + "; wait"},
+                {300, 1 << 20, {}});
+    QVERIFY(parent.timedOut);
+    QFile file(pidFile);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray pid = file.readAll().trimmed();
+    QVERIFY(!pid.isEmpty());
+    // Killed: gone, or a zombie until init reaps it.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(QString::fromLatin1(pid)));
+            if (!stat.open(QIODevice::ReadOnly))
+                return true;
+            const QByteArray text = stat.readAll();
+            return text.mid(text.lastIndexOf(')') + 2, 1) == "Z";
+        }(),
+        5000);
+
+    // The working folder is the one asked for.
+    const ToolRun here = runTool({"/bin/pwd"}, {5000, 1 << 20, dir.path().toStdString()});
+    QCOMPARE(QString::fromStdString(here.out).trimmed(), QDir(dir.path()).canonicalPath());
 }
 
 void TestNvdisasm::overrideIsTheOnlyPlaceLookedAt()
@@ -181,7 +207,7 @@ void TestNvdisasm::failingDisassemblerIsAMessage()
     QVERIFY(result.message.starts_with("nvdisasm crashed"));
 
     writeScript(path, "[ \"$1\" = --version ] && exit 0; sleep 30");
-    result = disassembleCubin("garbage", tool, {300, 1 << 20});
+    result = disassembleCubin("garbage", tool, {300, 1 << 20, {}});
     QCOMPARE(result.status, SassStatus::ToolFailed);
     QVERIFY(result.message.find("did not finish in time") != std::string::npos);
 

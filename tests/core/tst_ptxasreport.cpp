@@ -20,6 +20,7 @@ private Q_SLOTS:
     void deviceFunctionsAreNotKernels();
     void absentFieldsStayZero();
     void oddInput();
+    void nvccReport();
 };
 
 void TestPtxasReport::sm90ReportWithoutConstantBank()
@@ -120,4 +121,24 @@ void TestPtxasReport::oddInput()
 }
 
 QTEST_GUILESS_MAIN(TestPtxasReport)
+// nvcc prints a function's stack line without ptxas' "ptxas ." prefix.
+void TestPtxasReport::nvccReport()
+{
+    const std::string log =
+        "ptxas info    : Overriding maximum register limit 256 for '_Z5heavyPKfPfi' with  32 of "
+        "maxrregcount option\n"
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function '_Z5heavyPKfPfi' for 'sm_90'\n"
+        "ptxas info    : Function properties for _Z5heavyPKfPfi\n"
+        "    1336 bytes stack frame, 1444 bytes spill stores, 2588 bytes spill loads\n"
+        "ptxas info    : Used 32 registers, used 0 barriers, 1336 bytes cumulative stack size\n";
+    const auto report = parsePtxasReport(log);
+    QCOMPARE(report.size(), std::size_t(1));
+    const KernelResources &heavy = report.at("_Z5heavyPKfPfi");
+    QCOMPARE(heavy.registers, 32);
+    QCOMPARE(heavy.stackFrameBytes, 1336);
+    QCOMPARE(heavy.spillStoreBytes, 1444);
+    QCOMPARE(heavy.spillLoadBytes, 2588);
+}
+
 #include "tst_ptxasreport.moc"

@@ -312,6 +312,10 @@ QList<MeasurementPanel::Figure> MeasurementPanel::figures(const Measurement &m)
         break;
     }
     add("source", tr("Timing source"), source);
+    if (!m.provenance.compiler.empty())
+        add("compiler", tr("Built by"),
+            tr("%1: %2").arg(toQString(m.provenance.compiler),
+                             toQString(m.provenance.compileCommand)));
     if (m.smClockMaxMHz > 0) {
         QString clocks = tr("%1\u2013%2 MHz")
                              .arg(QString::number(m.smClockMinMHz, 'f', 0),

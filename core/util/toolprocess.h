@@ -1,5 +1,7 @@
-// runTool: runs a command-line tool of the toolkit (nvdisasm) to completion as a child process,
-// with its standard output and error captured, a time limit and a cap on what it may print.
+// runTool: runs a command-line tool of the toolkit (nvdisasm, nvcc) to completion as a child
+// process, with its standard output and error captured, a time limit and a cap on what it may
+// print. A tool stopped at a limit is killed with every process it started (nvcc's cicc, ptxas
+// and host preprocessor), so nothing it left behind goes on using the machine.
 // Whatever the tool does — crash, hang, flood, fail to start — comes back as data; nothing
 // here throws or waits forever. Qt-free (posix_spawn), so the CLI, the GUI's threads and the
 // tests share it.
@@ -15,6 +17,7 @@ struct ToolLimits
 {
     int timeoutMs = 60000;
     std::size_t maxOutputBytes = std::size_t(64) << 20; // standard output and error together
+    std::string workingDirectory;                       // empty: the caller's
 };
 
 struct ToolRun

@@ -1,4 +1,4 @@
-#include "inspect/toolprocess.h"
+#include "util/toolprocess.h"
 
 #include "util/text.h"
 
@@ -7,8 +7,13 @@
 #include <chrono>
 #include <climits>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <fstream>
+#include <map>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -72,6 +77,60 @@ std::string lastLines(const std::string &text, std::size_t count)
     return joined;
 }
 
+// Every process below `root`, from /proc: pid -> parent pid of every process, then the tree.
+std::vector<pid_t> descendants(pid_t root)
+{
+    std::multimap<pid_t, pid_t> children;
+    if (DIR *proc = ::opendir("/proc")) {
+        while (const dirent *entry = ::readdir(proc)) {
+            char *end = nullptr;
+            const long pid = std::strtol(entry->d_name, &end, 10);
+            if (pid <= 0 || *end != '\0')
+                continue;
+            std::ifstream stat(std::string("/proc/") + entry->d_name + "/stat");
+            std::string text;
+            std::getline(stat, text);
+            // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+            const std::size_t close = text.rfind(')');
+            if (close == std::string::npos)
+                continue;
+            char state = 0;
+            long parent = 0;
+            if (std::sscanf(text.c_str() + close + 1, " %c %ld", &state, &parent) == 2)
+                children.emplace(pid_t(parent), pid_t(pid));
+        }
+        ::closedir(proc);
+    }
+    std::vector<pid_t> found;
+    std::vector<pid_t> queue{root};
+    while (!queue.empty()) {
+        const pid_t parent = queue.back();
+        queue.pop_back();
+        const auto [first, last] = children.equal_range(parent);
+        for (auto it = first; it != last; ++it) {
+            found.push_back(it->second);
+            queue.push_back(it->second);
+        }
+    }
+    return found;
+}
+
+// Stops the tool and what it started: the tree is frozen first, so that no process forks a new
+// child between the listing and the kill.
+void killTree(pid_t pid)
+{
+    ::kill(pid, SIGSTOP);
+    std::vector<pid_t> tree = descendants(pid);
+    for (pid_t child : tree)
+        ::kill(child, SIGSTOP);
+    for (pid_t child : descendants(pid))
+        if (std::find(tree.begin(), tree.end(), child) == tree.end())
+            tree.push_back(child);
+    ::kill(pid, SIGKILL);
+    for (pid_t child : tree)
+        ::kill(child, SIGKILL);
+}
+
 } // namespace
 
 std::string ToolRun::failure(const std::string &name) const
@@ -112,6 +171,8 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, out.write(), 1);
     posix_spawn_file_actions_adddup2(&actions, err.write(), 2);
+    if (!limits.workingDirectory.empty())
+        posix_spawn_file_actions_addchdir_np(&actions, limits.workingDirectory.c_str());
     // The child starts with the default signal dispositions and mask, whatever the caller set.
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
@@ -196,7 +257,7 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
             ::usleep(2000);
     }
     if (run.timedOut || run.tooMuchOutput) {
-        ::kill(pid, SIGKILL);
+        killTree(pid);
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
     }
