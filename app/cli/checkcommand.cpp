@@ -312,6 +312,7 @@ int runCheck(const std::vector<std::string> &arguments)
         report["kernel"] = kernel ? kernel->loweredName : std::string();
         report["kernelName"] = kernel ? displayName(*kernel) : std::string();
         report["diagnostics"] = result.diagnostics;
+        report["notes"] = result.notes;
         report["parameters"] = signature.parameters;
         report["issues"] = issues;
         nlohmann::json launched = nlohmann::json::array();
@@ -336,8 +337,11 @@ int runCheck(const std::vector<std::string> &arguments)
         std::cout << report.dump(2) << "\n";
         return issues.empty() ? ExitSuccess : ExitFailure;
     }
-    // Warnings are worth seeing here too; they do not stop a run.
+    // Warnings are worth seeing here too; they do not stop a run. So is what the compile did
+    // besides compiling (Kernel Tuner's conventions, host code set aside).
     printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
+    for (const std::string &note : result.notes)
+        std::cout << projectPath << ": compile: note: " << note << "\n";
     for (const LaunchedKernel &k : kernels)
         std::cout << projectPath << ": " << k.role << " " << kernelReport(k, resolved) << "\n";
     for (const LaunchIssue &issue : issues) {

@@ -193,6 +193,17 @@ std::optional<TunerSource> applyTunerConventions(std::string_view source, std::s
     std::string prefix;
     for (const std::string &name : order) {
         const std::string &value = factors[name];
+        const std::string lines =
+            pragmas.count(name) ? " (" + std::to_string(pragmas[name]) + " `#pragma unroll " +
+                                      name + "` " + (pragmas[name] == 1 ? "line" : "lines") + ")"
+                                : std::string(" (no `#pragma unroll ") + name + "` line)";
+        if (value == "0" || value == "-0" || value == "+0")
+            out.notes.push_back("Kernel Tuner's convention: " + name +
+                                " is 0, so its pragmas are left out of this compile" + lines);
+        else
+            out.notes.push_back("Kernel Tuner's convention: " + name + " is `constexpr int " +
+                                name + " = " + value + ";` before the source, not -D" + name +
+                                lines);
         if (value == "0" || value == "-0" || value == "+0") {
             if (!pragmas.count(name))
                 out.remarks.push_back(remark(fileName, 0,

@@ -29,6 +29,7 @@ struct TunerSource
     CompileOptions options; // without the defines that became constants
     int prefixLines = 0;    // lines put before the user's first line (the last is `#line 1`)
     std::vector<Diagnostic> remarks; // what was done, at the user's lines (0: not about a line)
+    std::vector<std::string> notes;  // the same, once a factor, for the compile's notes
     // A loop unroll factor that is not a whole number: the compile stops with this error
     // (a constexpr int of it would be reported at a line the user never wrote).
     std::optional<Diagnostic> error;

@@ -392,6 +392,12 @@ void TestCuwbCheck::loopUnrollFactorFollowsTheSweep()
                  "`constexpr int loop_unroll_factor_0 = 4;` in this compile (Kernel Tuner's "
                  "convention)\n")),
              qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral(
+                 "sweep_unroll.cuwb: compile: note: Kernel Tuner's convention: "
+                 "loop_unroll_factor_0 is `constexpr int loop_unroll_factor_0 = 4;` before the "
+                 "source, not -Dloop_unroll_factor_0 (1 `#pragma unroll loop_unroll_factor_0` "
+                 "line)\n")),
+             qPrintable(run.out));
     QVERIFY2(run.out.contains(QStringLiteral("sweep: 3 of 3 points would run on sm_90 (3 "
                                              "variants: 3 compiled")),
              qPrintable(run.out));

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void zeroFactorRemovesThePragma();
     void onlyCodeAndWholeNamesCount();
     void factorMustBeAWholeNumber();
+    void compilesWithTheUsersLineNumbers_data();
     void compilesWithTheUsersLineNumbers();
     void zeroAndNonZeroCompileDifferently();
 };
@@ -74,6 +75,11 @@ void TestTunerConventions::nonZeroFactorBecomesAConstant()
     QCOMPARE(tuned->remarks[0].severity, Severity::Remark);
     QVERIFY2(tuned->remarks[0].message.find("unrolled 4 times") != std::string::npos,
              tuned->remarks[0].message.c_str());
+    QCOMPARE(tuned->notes,
+             std::vector<std::string>{
+                 "Kernel Tuner's convention: loop_unroll_factor_0 is `constexpr int "
+                 "loop_unroll_factor_0 = 4;` before the source, not -Dloop_unroll_factor_0 (1 "
+                 "`#pragma unroll loop_unroll_factor_0` line)"});
 }
 
 void TestTunerConventions::zeroFactorRemovesThePragma()
@@ -91,6 +97,10 @@ void TestTunerConventions::zeroFactorRemovesThePragma()
     QCOMPARE(tuned->remarks[0].line, 4);
     QVERIFY2(tuned->remarks[0].message.find("left out of this compile") != std::string::npos,
              tuned->remarks[0].message.c_str());
+    QCOMPARE(tuned->notes, std::vector<std::string>{
+                               "Kernel Tuner's convention: loop_unroll_factor_0 is 0, so its "
+                               "pragmas are left out of this compile (1 `#pragma unroll "
+                               "loop_unroll_factor_0` line)"});
 }
 
 void TestTunerConventions::onlyCodeAndWholeNamesCount()
@@ -131,9 +141,26 @@ void TestTunerConventions::factorMustBeAWholeNumber()
     QCOMPARE(result.diagnostics[0].file, std::string("sum.cu"));
 }
 
+void TestTunerConventions::compilesWithTheUsersLineNumbers_data()
+{
+    QTest::addColumn<QString>("compiler_");
+    QTest::newRow("auto") << QStringLiteral("auto");
+    QTest::newRow("nvrtc") << QStringLiteral("nvrtc");
+    QTest::newRow("nvcc") << QStringLiteral("nvcc");
+}
+
 void TestTunerConventions::compilesWithTheUsersLineNumbers()
 {
+    QFETCH(QString, compiler_);
     KernelCompiler compiler(0);
+    const auto withFactor = [&](const std::string &value) {
+        CompileOptions options = ::withFactor(value);
+        options.compiler = compiler_.toStdString();
+        return options;
+    };
+    if (compiler_ == QStringLiteral("nvcc") &&
+        !compiler.compile("__global__ void k() {}\n", "k.cu", withFactor("1")).success)
+        QSKIP("this toolkit has no nvcc");
     // An error on line 7 of the user's text is reported on line 7, after two lines of constants.
     std::string broken = kSource;
     broken.replace(broken.find("out[threadIdx.x] = s;"), 21, "out[threadIdx.x] = t;");
@@ -155,12 +182,18 @@ void TestTunerConventions::compilesWithTheUsersLineNumbers()
         compiled.diagnostics.begin(), compiled.diagnostics.end(),
         [](const Diagnostic &d) { return d.severity == Severity::Remark && d.line == 4; });
     QCOMPARE(remarks, 1);
-    // From the cache: the same remark once.
+    QCOMPARE(std::count_if(compiled.notes.begin(), compiled.notes.end(),
+                           [](const std::string &note) {
+                               return note.starts_with("Kernel Tuner's convention");
+                           }),
+             1);
+    // From the cache: the same remark and note once.
     KernelCompiler cached(4);
     (void)cached.compile(kSource, "sum.cu", withFactor("4"));
     const CompileResult again = cached.compile(kSource, "sum.cu", withFactor("4"));
     QVERIFY(again.fromCache);
     QCOMPARE(again.diagnostics, compiled.diagnostics);
+    QCOMPARE(again.notes, compiled.notes);
 }
 
 void TestTunerConventions::zeroAndNonZeroCompileDifferently()
