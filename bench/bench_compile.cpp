@@ -1,19 +1,21 @@
-// bench_compile: how long the vector-add sample takes to compile, the ways the workbench can
-// compile it. Prints a Markdown table for docs/benchmarks.md.
+// bench_compile: what a compile costs on each of the workbench's two paths, for the same
+// source, options and file: nvcc (`nvcc -cubin`, the user's build; the default where the
+// toolkit has it) and NVRTC (in process). Both run through KernelCompiler with its cache
+// cleared before each compile, interleaved so that a busy machine slows both alike. Prints a
+// Markdown table for docs/benchmarks.md.
 //
-//   bench_compile [FILE.cu] [--arch sm_90] [--repeat N]
+//   bench_compile [FILE.cu ...] [--arch sm_90] [--repeat N]
 //
-// cold:   the first NVRTC compile in this process (includes NVRTC's own start-up)
-// warm:   later compiles of the same source with the cache cleared each time
-// cached: the same source and options again (served from KernelCompiler's cache)
-// nvcc:   `nvcc --cubin` as a subprocess, the way PyCUDA compiles
+// Without files it compiles every sample's .cu.
 
 #include "compiler/kernelcompiler.h"
+#include "compiler/nvcc.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -33,23 +35,16 @@ double median(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-void printRow(const char *what, const std::vector<double> &ms)
-{
-    const auto [lo, hi] = std::minmax_element(ms.begin(), ms.end());
-    std::printf("| %-34s | %8.2f | %8.2f | %8.2f | %4zu |\n", what, median(ms), *lo, *hi,
-                ms.size());
+    return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    std::string path = CUWB_SAMPLES_DIR "/vector_add/vector_add.cu";
+    std::vector<std::string> paths;
     std::string arch = "sm_90";
-    int repeat = 10;
+    int repeat = 5;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--arch" && i + 1 < argc) {
@@ -57,78 +52,65 @@ int main(int argc, char **argv)
         } else if (arg == "--repeat" && i + 1 < argc) {
             repeat = std::max(1, std::atoi(argv[++i]));
         } else if (!arg.empty() && arg[0] != '-') {
-            path = arg;
+            paths.push_back(arg);
         } else {
-            std::cerr << "usage: bench_compile [FILE.cu] [--arch sm_XX] [--repeat N]\n";
+            std::cerr << "usage: bench_compile [FILE.cu ...] [--arch sm_XX] [--repeat N]\n";
             return 2;
         }
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::cerr << "bench_compile: cannot read " << path << "\n";
-        return 2;
+    if (paths.empty()) {
+        for (const auto &entry : std::filesystem::directory_iterator(CUWB_SAMPLES_DIR)) {
+            for (const auto &file : std::filesystem::directory_iterator(entry.path())) {
+                if (file.path().extension() == ".cu")
+                    paths.push_back(file.path().string());
+            }
+        }
+        std::sort(paths.begin(), paths.end());
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string source = buffer.str();
-
-    cuwb::CompileOptions options;
-    options.arch = arch;
-    cuwb::KernelCompiler compiler;
-
-    auto start = Clock::now();
-    const cuwb::CompileResult first = compiler.compile(source, "vector_add.cu", options);
-    const double coldMs = msSince(start);
-    if (!first.success) {
-        std::cerr << "bench_compile: the sample did not compile: " << first.failureMessage
-                  << first.log << "\n";
+    if (!cuwb::nvccInstallation().found()) {
+        std::cerr << "bench_compile: " << cuwb::nvccInstallation().problem << "\n";
         return 1;
     }
 
-    std::vector<double> warm, nvrtcOnly, cached;
-    for (int i = 0; i < repeat; ++i) {
-        compiler.clearCache();
-        start = Clock::now();
-        const cuwb::CompileResult r = compiler.compile(source, "vector_add.cu", options);
-        warm.push_back(msSince(start));
-        nvrtcOnly.push_back(r.compileTimeMs);
-    }
-    for (int i = 0; i < repeat; ++i) {
-        start = Clock::now();
-        const cuwb::CompileResult r = compiler.compile(source, "vector_add.cu", options);
-        cached.push_back(msSince(start));
-        if (!r.fromCache) {
-            std::cerr << "bench_compile: expected a cache hit\n";
-            return 1;
+    std::printf("Compile for %s, median of %d (KernelCompiler, cache cleared each time); nvcc "
+                "%s\n\n",
+                arch.c_str(), repeat, cuwb::nvccInstallation().version.c_str());
+    std::printf("| file | nvcc ms | NVRTC ms | nvcc / NVRTC |\n|---|---:|---:|---:|\n");
+    std::vector<double> ratios;
+    cuwb::KernelCompiler compiler;
+    for (const std::string &path : paths) {
+        std::ifstream in(path, std::ios::binary);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        const std::string source = buffer.str();
+        const std::string name = std::filesystem::path(path).filename().string();
+        cuwb::CompileOptions nvcc;
+        nvcc.arch = arch;
+        nvcc.compiler = "nvcc";
+        nvcc.includeDirs = {std::filesystem::path(path).parent_path().string()};
+        cuwb::CompileOptions nvrtc = nvcc;
+        nvrtc.compiler = "nvrtc";
+        std::vector<double> nvccMs;
+        std::vector<double> nvrtcMs;
+        bool ok = true;
+        for (int i = 0; i < repeat && ok; ++i) {
+            for (auto [options, times] : {std::pair{&nvcc, &nvccMs}, std::pair{&nvrtc, &nvrtcMs}}) {
+                compiler.clearCache();
+                const auto start = Clock::now();
+                const cuwb::CompileResult result = compiler.compile(source, name, *options);
+                times->push_back(msSince(start));
+                ok = ok && result.success;
+            }
         }
-    }
-
-    std::vector<double> nvcc;
-    const std::string nvccPath = "/usr/local/cuda/bin/nvcc";
-    const std::string command = nvccPath + " --cubin -arch=" + arch +
-                                " -lineinfo -o /tmp/bench_compile.cubin '" + path +
-                                "' > /dev/null 2>&1";
-    for (int i = 0; i < std::min(repeat, 5); ++i) {
-        start = Clock::now();
-        if (std::system(command.c_str()) != 0) {
-            nvcc.clear();
-            break;
+        if (!ok) {
+            std::printf("| %s | did not compile | | |\n", name.c_str());
+            continue;
         }
-        nvcc.push_back(msSince(start));
+        ratios.push_back(median(nvccMs) / median(nvrtcMs));
+        std::printf("| %s | %.0f | %.0f | %.1f× |\n", name.c_str(), median(nvccMs), median(nvrtcMs),
+                    ratios.back());
     }
-
-    std::printf("Compile of %s for %s (%d repeats)\n\n", path.c_str(), arch.c_str(), repeat);
-    std::printf("| %-34s | %8s | %8s | %8s | %4s |\n", "what", "median ms", "min ms", "max ms",
-                "n");
-    std::printf("|%s|---------:|---------:|---------:|-----:|\n", std::string(36, '-').c_str());
-    printRow("NVRTC cold (first in process)", {coldMs});
-    printRow("NVRTC warm (cache cleared)", warm);
-    printRow("  of which inside NVRTC+parsing", nvrtcOnly);
-    printRow("cached recompile", cached);
-    if (!nvcc.empty())
-        printRow("nvcc --cubin subprocess", nvcc);
-    else
-        std::printf("| %-34s | %8s | %8s | %8s | %4s |\n", "nvcc --cubin subprocess", "n/a", "", "",
-                    "");
+    std::printf("\nmedian ratio nvcc / NVRTC: %.1f× over %zu files\n", median(ratios),
+                ratios.size());
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
+#include "compiler/sourcescan.h"
 #include "cuda/nvrtcinfo.h"
 #include "device/archlimits.h"
 #include "kernel/kernelsignature.h"
@@ -134,6 +135,21 @@ std::optional<std::string> checkArch(const std::string &arch)
     }
     return "unsupported architecture '" + arch + "'; NVRTC " + nvrtcVersion() + " supports " +
            joined(supported);
+}
+
+// The kernels of the module that instantiate `kernel`, in display form.
+std::vector<std::string> instantiationsOf(const std::vector<KernelInfo> &kernels,
+                                          const KernelTemplate &kernel)
+{
+    std::vector<std::string> names;
+    for (const KernelInfo &compiled : kernels) {
+        const std::string display = displayName(compiled);
+        const std::string qualified = display.substr(0, display.find('<'));
+        if (!compiled.externC && display.find('<') != std::string::npos &&
+            (qualified == kernel.name || qualified.ends_with("::" + kernel.name)))
+            names.push_back(display);
+    }
+    return names;
 }
 
 std::optional<std::string> readFile(const std::string &path, std::string &contents)
@@ -360,6 +376,9 @@ int runCompile(const std::vector<std::string> &arguments)
             if (!signature.error.empty())
                 json["kernels"][i]["parametersError"] = signature.error;
         }
+        for (std::size_t i = 0; i < result.templates.size(); ++i)
+            json["templates"][i]["instantiated"] =
+                instantiationsOf(result.kernels, result.templates[i]);
         // The module's variables a project can initialise (launch.globals).
         json["variables"] = nlohmann::json::array();
         for (const ModuleVariable &variable : moduleVariables(result.ptx, source)) {
@@ -383,6 +402,18 @@ int runCompile(const std::vector<std::string> &arguments)
     }
     for (const KernelInfo &kernel : result.kernels) {
         printKernel(report, kernel);
+    }
+    // A template kernel is in the module only once instantiated: say how to name one.
+    for (const KernelTemplate &kernel : result.templates) {
+        if (!instantiationsOf(result.kernels, kernel).empty())
+            continue;
+        std::string head;
+        for (const std::string &parameter : kernel.templateParameters)
+            head += (head.empty() ? "" : ", ") + parameter;
+        report << "template kernel " << kernel.name << "<" << head << ">(" << kernel.parameters
+               << "), line " << kernel.line << ": not instantiated; name it as "
+               << kernel.placeholder() << " with arguments (--name-expression, or the launch's "
+               << "kernel)\n";
     }
     // The file's own variables; those of included headers (cooperative groups declares
     // hundreds) only on request.

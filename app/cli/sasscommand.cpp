@@ -424,8 +424,24 @@ int runSass(const std::vector<std::string> &arguments)
 
     SourceLines sources(target);
     if (asJson) {
+        // Each instruction's file as it is on disk: the line table names the main file as the
+        // compiler saw it (a scratch copy); headers keep the paths they were found at.
+        std::error_code error;
+        const std::string mainPath =
+            std::filesystem::absolute(target.shownFile, error).lexically_normal().string();
+        const auto realFile = [&](SourceLocation &location) {
+            if (!location.file.empty() && isMainSourceFile(location.file, target.fileName))
+                location.file = mainPath;
+        };
         nlohmann::json kernels = nlohmann::json::array();
-        for (const SassFunction *function : functions) {
+        for (const SassFunction *listed : functions) {
+            SassFunction copy = *listed;
+            for (SassInstruction &instruction : copy.instructions) {
+                realFile(instruction.source);
+                for (SourceLocation &location : instruction.inlinedAt)
+                    realFile(location);
+            }
+            const SassFunction *function = &copy;
             nlohmann::json entry;
             if (parser.isSet("--mix"))
                 entry = {{"name", function->name}, {"readableName", function->readableName}};

@@ -377,6 +377,9 @@ void printSweepHelp(std::ostream &out)
            "  --samples N       take N samples at each point\n"
            "  --cold            flush L2 before each sample\n"
            "  --hot             back-to-back launches, L2 kept (the sweep default)\n"
+           "  --timer T         what times each sample: cupti (the default), profiler (the\n"
+           "                    profiler's gpu__time_duration, as Nsight Compute reports it),\n"
+           "                    events (as cuwb measure --timer)\n"
            "  --list            check every point on the host and print it, run nothing:\n"
            "                    expressions, limits and a compile of each variant, so\n"
            "                    what ptxas rejects is listed as skipped (with --json FILE,\n"
@@ -692,6 +695,7 @@ int runSweep(const std::vector<std::string> &arguments)
     parser.addOption({"--samples"});
     parser.addFlag({"--cold"});
     parser.addFlag({"--hot"});
+    parser.addOption({"--timer"});
     parser.addFlag({"--list"});
     parser.addOption({"--arch"});
     addWorkerOptions(parser);
@@ -806,6 +810,16 @@ int runSweep(const std::vector<std::string> &arguments)
     } else if (parser.isSet("--cold")) {
         spec.settings.mode = SampleMode::Cold;
     }
+    if (const auto timer = parser.value("--timer")) {
+        if (*timer == "cupti")
+            spec.settings.timer = TimingSource::Cupti;
+        else if (*timer == "profiler")
+            spec.settings.timer = TimingSource::Profiler;
+        else if (*timer == "events")
+            spec.settings.timer = TimingSource::Events;
+        else
+            return usageError("sweep", "--timer is cupti, profiler or events, got '" + *timer + "'");
+    }
     if (const auto text = parser.value("--samples")) {
         const std::optional<long long> samples = parseCount(*text);
         if (!samples || *samples < 1 || *samples > 10000000) {
@@ -861,7 +875,7 @@ int runSweep(const std::vector<std::string> &arguments)
                 request.forwarded.emplace_back(flag);
             }
         }
-        for (const char *option : {"--preset", "--samples", "--device", "--worker", "--on"}) {
+        for (const char *option : {"--preset", "--samples", "--timer", "--device", "--worker", "--on"}) {
             if (const auto value = parser.value(option)) {
                 request.forwarded.insert(request.forwarded.end(), {option, *value});
             }

@@ -2,6 +2,7 @@
 
 #include "compiler/compilejson.h"
 #include "compiler/nvcc.h"
+#include "compiler/sourcescan.h"
 #include "cuda/nvrtcinfo.h"
 #include "util/base64.h"
 
@@ -109,7 +110,7 @@ std::optional<std::string> CompileCache::key(std::string_view source, std::strin
     return hash.hex();
 }
 
-std::optional<CompileResult> CompileCache::load(const std::string &key, std::string_view /*source*/,
+std::optional<CompileResult> CompileCache::load(const std::string &key, std::string_view source,
                                                 std::string_view fileName) const
 {
     std::ifstream in(fs::path(m_folder) / (key + ".json"), std::ios::binary);
@@ -129,13 +130,14 @@ std::optional<CompileResult> CompileCache::load(const std::string &key, std::str
         j.at("diagnostics").get_to(result.diagnostics);
         j.at("compiledBy").get_to(result.compiledBy);
         j.at("notes").get_to(result.notes);
+        // Derived from what is stored, as the compile derived them.
+        result.templates = kernelTemplates(source);
         if (!result.success)
             return result; // what the compiler said is the whole result
         j.at("ptx").get_to(result.ptx);
         if (!fromBase64(j.at("cubin").get<std::string>(), result.cubin))
             return std::nullopt;
         j.at("kernels").get_to(result.kernels);
-        // Derived from what is stored, as the compile derived it.
         result.lineMap = PtxLineMap::build(result.ptx, fileName);
         return result;
     } catch (const std::exception &) {

@@ -53,6 +53,26 @@ void from_json(const nlohmann::json &json, CompilerIdentity &identity)
     identity.command = json.value("command", std::string());
 }
 
+void to_json(nlohmann::json &json, const KernelTemplate &kernel)
+{
+    json = nlohmann::json{{"name", kernel.name},
+                          {"templateParameters", kernel.templateParameters},
+                          {"parameterNames", kernel.parameterNames},
+                          {"parameters", kernel.parameters},
+                          {"line", kernel.line},
+                          {"placeholder", kernel.placeholder()}};
+}
+
+void from_json(const nlohmann::json &json, KernelTemplate &kernel)
+{
+    kernel = KernelTemplate{};
+    kernel.name = json.value("name", std::string());
+    kernel.templateParameters = json.value("templateParameters", std::vector<std::string>{});
+    kernel.parameterNames = json.value("parameterNames", std::vector<std::string>{});
+    kernel.parameters = json.value("parameters", std::string());
+    kernel.line = json.value("line", 0);
+}
+
 void to_json(nlohmann::json &json, const DiagnosticCounts &counts)
 {
     json = nlohmann::json{
@@ -82,6 +102,11 @@ void to_json(nlohmann::json &json, const KernelInfo &kernel)
         {"sourceLine", kernel.sourceLine},         {"spills", kernel.spills()},
         {"resources", kernel.resources},
     };
+    if (!kernel.declaringFile.empty()) {
+        json["declaringFile"] = kernel.declaringFile;
+        json["declaringLine"] = kernel.declaringLine;
+        json["declaration"] = kernel.declaration;
+    }
 }
 
 namespace {
@@ -134,6 +159,9 @@ void from_json(const nlohmann::json &json, KernelInfo &kernel)
     readIfPresent(json, "externC", kernel.externC);
     readIfPresent(json, "sourceLine", kernel.sourceLine);
     readIfPresent(json, "resources", kernel.resources);
+    readIfPresent(json, "declaringFile", kernel.declaringFile);
+    readIfPresent(json, "declaringLine", kernel.declaringLine);
+    readIfPresent(json, "declaration", kernel.declaration);
 }
 
 void to_json(nlohmann::json &json, const CompileResult &result)
@@ -155,6 +183,7 @@ nlohmann::json compileResultToJson(const CompileResult &result, bool includePtx)
         {"failureMessage", result.failureMessage},
         {"compiledBy", result.compiledBy},
         {"notes", result.notes},
+        {"templates", result.templates},
     };
     if (includePtx)
         json["ptx"] = result.ptx;

@@ -15,6 +15,8 @@ namespace cuwb {
 void to_json(nlohmann::json &json, const Diagnostic &diagnostic);
 void from_json(const nlohmann::json &json, Diagnostic &diagnostic);
 void to_json(nlohmann::json &json, const CompilerIdentity &identity);
+void to_json(nlohmann::json &json, const KernelTemplate &kernel);
+void from_json(const nlohmann::json &json, KernelTemplate &kernel);
 void from_json(const nlohmann::json &json, CompilerIdentity &identity);
 void to_json(nlohmann::json &json, const DiagnosticCounts &counts);
 void to_json(nlohmann::json &json, const KernelResources &resources);

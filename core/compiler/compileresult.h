@@ -6,6 +6,7 @@
 #include "compiler/diagnostic.h"
 #include "compiler/kernelinfo.h"
 #include "compiler/ptxlinemap.h"
+#include "compiler/sourcescan.h"
 
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct CompileResult
     // What the compile did besides compiling, for the user to know: host code that was
     // parsed but not built, stand-in headers, instantiations it added ("set aside: ...").
     std::vector<std::string> notes;
+    // The source's __global__ templates, instantiated or not: what the launch panel offers to
+    // instantiate (read from the text, so also when the compile failed).
+    std::vector<KernelTemplate> templates;
 
     [[nodiscard]] DiagnosticCounts counts() const { return countDiagnostics(diagnostics); }
 };

@@ -321,6 +321,70 @@ std::optional<Diagnostic> checkSourceBytes(std::string_view source, std::string_
     return diagnostic;
 }
 
+// The `.file` table of a PTX module: index -> path.
+std::map<int, std::string> ptxFiles(std::string_view ptx)
+{
+    std::map<int, std::string> files;
+    for (std::size_t at = ptx.find(".file"); at != std::string_view::npos;
+         at = ptx.find(".file", at + 5)) {
+        if (at > 0 && ptx[at - 1] != '\t' && ptx[at - 1] != ' ' && ptx[at - 1] != '\n')
+            continue;
+        std::size_t i = at + 5;
+        while (i < ptx.size() && (ptx[i] == ' ' || ptx[i] == '\t'))
+            ++i;
+        const int index = std::atoi(std::string(ptx.substr(i, 12)).c_str());
+        const std::size_t open = ptx.find('"', i);
+        const std::size_t close = open == std::string_view::npos ? open : ptx.find('"', open + 1);
+        const std::size_t end = ptx.find('\n', i);
+        if (index > 0 && close != std::string_view::npos && close < end)
+            files[index] = std::string(ptx.substr(open + 1, close - open - 1));
+    }
+    return files;
+}
+
+// For a kernel its main source does not declare: the header its code comes from (the file of
+// the first line-table entry in its body), and the lines around its declaration there.
+void findDeclaringHeader(KernelInfo &kernel, std::string_view ptx,
+                         const std::map<int, std::string> &files)
+{
+    const std::size_t entry = ptx.find(".entry " + kernel.loweredName);
+    if (entry == std::string_view::npos)
+        return;
+    const std::size_t body = ptx.find('{', entry);
+    const std::size_t loc = body == std::string_view::npos ? body : ptx.find(".loc", body);
+    if (loc == std::string_view::npos)
+        return;
+    const auto file = files.find(std::atoi(std::string(ptx.substr(loc + 4, 12)).c_str()));
+    if (file == files.end())
+        return;
+    std::ifstream in(file->second, std::ios::binary);
+    if (!in)
+        return;
+    std::string text;
+    text.resize(4 << 20); // a header, not a corpus: the first 4 MiB
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(in.gcount()));
+    const int line =
+        declarationLine(codeOnly(text), plainIdentifier(kernel.readableName), kernel.readableName);
+    if (line == 0)
+        return;
+    // From 40 lines before (a template head, macros it uses) to 40 after (the parameters).
+    std::size_t start = 0;
+    for (int i = 1; i < line - 40 && start != std::string::npos; ++i)
+        start = text.find('\n', start) + 1;
+    std::size_t end = start;
+    for (int i = std::max(1, line - 40); i <= line + 40 && end < text.size(); ++i) {
+        end = text.find('\n', end);
+        end = end == std::string::npos ? text.size() : end + 1;
+    }
+    kernel.declaringFile = file->second;
+    kernel.declaringLine = line;
+    // Lines before the excerpt stay as blank lines, so the excerpt's line numbers are the
+    // header's.
+    kernel.declaration =
+        std::string(std::size_t(std::max(0, line - 41)), '\n') + text.substr(start, end - start);
+}
+
 // Fills result.kernels from the PTX's entries, with their resources from ptxas' report and
 // the name expression each was requested by (`expressionOf`: lowered name -> expression).
 void describeKernels(CompileResult &result, std::string_view source,
@@ -328,6 +392,7 @@ void describeKernels(CompileResult &result, std::string_view source,
 {
     const std::map<std::string, KernelResources> resources = parsePtxasReport(result.log);
     const std::map<std::string, int> threadBounds = entryThreadBounds(result.ptx);
+    const std::map<int, std::string> files = ptxFiles(result.ptx);
     const std::string code = codeOnly(source);
     for (const std::string &lowered : entryNames(result.ptx)) {
         KernelInfo kernel;
@@ -338,6 +403,8 @@ void describeKernels(CompileResult &result, std::string_view source,
             kernel.nameExpression = it->second;
         kernel.sourceLine =
             declarationLine(code, plainIdentifier(kernel.readableName), kernel.readableName);
+        if (kernel.sourceLine == 0)
+            findDeclaringHeader(kernel, result.ptx, files);
         if (const auto it = resources.find(lowered); it != resources.end())
             kernel.resources = it->second;
         if (const auto it = threadBounds.find(lowered); it != threadBounds.end())
@@ -466,6 +533,18 @@ void addMissingHeaders(CompileResult &result, std::string_view source,
             if (include.name == header) {
                 diagnostic.file = result.fileName;
                 diagnostic.line = include.line;
+                // The column of the name's opening quote or bracket, as the preprocessor
+                // reports the first one.
+                std::size_t start = 0;
+                for (int line = 1; line < include.line && start < source.size(); ++line) {
+                    const std::size_t newline = source.find('\n', start);
+                    start = newline == std::string_view::npos ? source.size() : newline + 1;
+                }
+                const std::size_t end = source.find('\n', start);
+                const std::string_view text =
+                    start < source.size() ? source.substr(start, end - start) : std::string_view();
+                const std::size_t at = text.find((include.angled ? "<" : "\"") + header);
+                diagnostic.column = at == std::string_view::npos ? 0 : int(at) + 1;
                 break;
             }
         }
@@ -477,7 +556,7 @@ void addMissingHeaders(CompileResult &result, std::string_view source,
 // (missing headers are listed as dependencies instead of stopping it) names all of them.
 void addMissingHeaderNotes(CompileResult &result, std::string_view source,
                            const CompileOptions &options, const fs::path &folder,
-                           const std::string &name)
+                           const std::string &name, const std::string &sourceName)
 {
     if (!reportsMissingHeader(result))
         return;
@@ -512,7 +591,8 @@ void addMissingHeaderNotes(CompileResult &result, std::string_view source,
             ++end;
         const std::string word(text.substr(i, end - i));
         i = end;
-        if (word.empty() || word == "\\" || word == name || word.front() == '/')
+        if (word.empty() || word == "\\" || word == name || word == sourceName ||
+            word.front() == '/')
             continue;
         std::error_code error;
         if (fs::exists(folder / word, error))
@@ -583,6 +663,12 @@ void compileWithNvrtc(CompileResult &result, std::string_view source, std::strin
         result.notes.push_back("NVRTC: standard headers read as their libcu++ (<cuda/std/...>) "
                                "forms: " +
                                listOf(mapped));
+    if (options.compiler == "auto") {
+        // The difference from the user's build is said beside the result, never hidden.
+        result.notes.push_back("built by NVRTC, not nvcc (" + nvccInstallation().problem +
+                               "): its machine code can differ from your nvcc build's, in "
+                               "instructions, registers and spills (docs/projects.md)");
+    }
     const auto started = std::chrono::steady_clock::now();
     NvrtcProgram program(source, fileName, headers);
     for (const std::string &expression : options.nameExpressions)
@@ -658,6 +744,84 @@ std::string scratchFileName(std::string_view fileName)
 
 constexpr std::string_view kNameExpressionFile = "<cuwb name expressions>";
 
+// `expression` with the object-like macros of `-D` defines replaced by their values, as the
+// preprocessor replaced them in the reference nvcc compiled ("mul<BX, 2>" with -DBX=32 is
+// "mul<32, 2>"); a few rounds, for defines that name other defines.
+std::string expandDefines(std::string expression, const std::vector<std::string> &defines)
+{
+    std::map<std::string, std::string> values;
+    for (const std::string &define : defines) {
+        const std::size_t equals = define.find('=');
+        if (define.find('(') < equals)
+            continue; // a function-like macro
+        values[define.substr(0, equals)] =
+            equals == std::string::npos ? std::string("1") : define.substr(equals + 1);
+    }
+    for (int round = 0; round < 8; ++round) {
+        std::string expanded;
+        bool changed = false;
+        for (std::size_t i = 0; i < expression.size();) {
+            if (!isIdentifierChar(expression[i]) ||
+                std::isdigit(static_cast<unsigned char>(expression[i]))) {
+                // A number's letters (1e5, 32u) are not identifiers.
+                std::size_t j = i + 1;
+                if (std::isdigit(static_cast<unsigned char>(expression[i])))
+                    while (j < expression.size() && isIdentifierChar(expression[j]))
+                        ++j;
+                expanded.append(expression, i, j - i);
+                i = j;
+                continue;
+            }
+            std::size_t j = i;
+            while (j < expression.size() && isIdentifierChar(expression[j]))
+                ++j;
+            const std::string word = expression.substr(i, j - i);
+            const auto it = values.find(word);
+            changed = changed || it != values.end();
+            expanded += it == values.end() ? word : it->second;
+            i = j;
+        }
+        expression = std::move(expanded);
+        if (!changed)
+            break;
+    }
+    return expression;
+}
+
+// Which kernel of an nvcc module each name expression instantiated (NVRTC says so itself):
+// the one the expression names once the defines are replaced; failing that, the only
+// instantiation of that template no other expression claimed.
+void markNameExpressions(CompileResult &result, const CompileOptions &options)
+{
+    std::vector<std::string> unresolved;
+    for (const std::string &expression : options.nameExpressions) {
+        KernelLookup lookup = findKernel(result.kernels, expression);
+        if (!lookup.found())
+            lookup = findKernel(result.kernels, expandDefines(expression, options.defines));
+        if (lookup.found())
+            const_cast<KernelInfo *>(lookup.kernel)->nameExpression = expression;
+        else
+            unresolved.push_back(expression);
+    }
+    for (const std::string &expression : unresolved) {
+        const std::string name(
+            trimmed(std::string_view(expression).substr(0, expression.find('<'))));
+        KernelInfo *only = nullptr;
+        int candidates = 0;
+        for (KernelInfo &kernel : result.kernels) {
+            const std::string display = displayName(kernel);
+            const std::string qualified = display.substr(0, display.find('<'));
+            if (kernel.nameExpression.empty() && display.find('<') != std::string::npos &&
+                (qualified == name || qualified.ends_with("::" + name))) {
+                only = &kernel;
+                ++candidates;
+            }
+        }
+        if (candidates == 1)
+            only->nameExpression = expression;
+    }
+}
+
 void compileWithNvcc(CompileResult &result, std::string_view source, std::string_view fileName,
                      const CompileOptions &options)
 {
@@ -677,6 +841,10 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
         return;
     }
     const std::string name = scratchFileName(fileName);
+    // A header (.cuh, .h) is compiled as the user's build compiles it: included by a .cu. (Given
+    // to nvcc itself, gcc would warn "#pragma once in main file" about most headers.)
+    const bool header = !name.ends_with(".cu");
+    const std::string mainName = header ? "cuwb_includes_" + name + ".cu" : name;
     const fs::path keep = scratch.path() / "keep";
     const fs::path cubinPath = scratch.path() / "module.cubin";
     {
@@ -694,15 +862,21 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
         }
         out << "#line 1 \"" << presumed << "\"\n";
         out.write(source.data(), std::streamsize(source.size()));
+        std::ofstream wrapper;
+        if (header) {
+            wrapper.open(scratch.path() / mainName, std::ios::binary);
+            wrapper << "#include \"" << name << "\"\n";
+        }
+        std::ofstream &tail = header ? wrapper : out;
         // A template kernel is instantiated the way the user's host code would: by taking its
         // address, after the source, so that no line of it moves.
         if (!options.nameExpressions.empty()) {
-            out << "\n#line 1 \"" << kNameExpressionFile << "\"\n";
+            tail << "\n#line 1 \"" << kNameExpressionFile << "\"\n";
             for (std::size_t i = 0; i < options.nameExpressions.size(); ++i)
-                out << "static void *const __cuwb_name_" << i << " = (void *)&"
-                    << options.nameExpressions[i] << ";\n";
+                tail << "static void *const __cuwb_name_" << i << " = (void *)&"
+                     << options.nameExpressions[i] << ";\n";
         }
-        if (!out) {
+        if (!out || (header && !wrapper)) {
             result.failureMessage =
                 "cannot write the source for nvcc into " + scratch.path().string();
             return;
@@ -711,6 +885,10 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
     std::vector<std::string> shown{"nvcc"};
     for (const std::string &argument : options.toNvccArguments())
         shown.push_back(argument);
+    if (header) {
+        shown.emplace_back("-x");
+        shown.emplace_back("cu");
+    }
     shown.push_back(std::string(fileName.substr(fileName.find_last_of('/') + 1)));
     result.compiledBy.command = commandText(shown);
     if (!options.nameExpressions.empty())
@@ -722,7 +900,7 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
         argv.push_back(argument);
     // -x cu: a header (.cuh, .h) is compiled as CUDA, as when a .cu includes it.
     const std::vector<std::string> tail{
-        "-x", "cu", "--keep", "--keep-dir=" + keep.string(), "-o", cubinPath.string(), name};
+        "-x", "cu", "--keep", "--keep-dir=" + keep.string(), "-o", cubinPath.string(), mainName};
     argv.insert(argv.end(), tail.begin(), tail.end());
     ToolLimits limits;
     limits.timeoutMs = compileTimeLimitSeconds() * 1000;
@@ -753,7 +931,7 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
     if (!result.success) {
         if (result.counts().errors == 0)
             result.failureMessage = run.failure("nvcc");
-        addMissingHeaderNotes(result, source, options, scratch.path(), name);
+        addMissingHeaderNotes(result, source, options, scratch.path(), mainName, name);
         return;
     }
     result.cubin.assign(std::istreambuf_iterator<char>(cubin), std::istreambuf_iterator<char>());
@@ -768,11 +946,7 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
     }
     result.lineMap = PtxLineMap::build(result.ptx, fileName);
     describeKernels(result, source, {});
-    for (const std::string &expression : options.nameExpressions) {
-        const KernelLookup lookup = findKernel(result.kernels, expression);
-        if (lookup.found())
-            const_cast<KernelInfo *>(lookup.kernel)->nameExpression = expression;
-    }
+    markNameExpressions(result, options);
     addHostCodeNote(result, source);
 }
 
@@ -782,6 +956,7 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
     CompileResult result;
     result.fileName = std::string(fileName);
     result.options = options;
+    result.templates = kernelTemplates(source);
 
     if (const std::vector<std::string> problems = options.validate(); !problems.empty()) {
         result.failureMessage = joined(problems, "; ");

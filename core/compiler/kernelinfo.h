@@ -29,6 +29,12 @@ struct KernelInfo
     std::string nameExpression; // the name expression it was requested with, if any
     bool externC = false;
     int sourceLine = 0; // 1-based line of its declaration in the main source; 0 if unknown
+    // A kernel declared in a header the main source includes (runner.cu including kernels.cuh):
+    // that header's path, the line of the declaration and the text around it, so that its
+    // parameters can be read as for one of the main source. Empty for the main source's.
+    std::string declaringFile;
+    int declaringLine = 0;
+    std::string declaration;
     KernelResources resources;
 
     [[nodiscard]] bool spills() const

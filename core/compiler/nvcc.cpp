@@ -37,6 +37,23 @@ std::string versionFrom(std::string_view text)
     return std::string(text.substr(at + 3, end - at - 3));
 }
 
+// nvcc preprocesses with the host compiler it finds on the PATH (gcc on Linux); without one
+// it cannot compile anything.
+std::string hostCompilerProblem()
+{
+    if (const char *path = std::getenv("PATH"); path && *path) {
+        std::string_view list(path);
+        while (!list.empty()) {
+            const std::size_t colon = list.find(':');
+            const std::string_view dir = list.substr(0, colon);
+            if (!dir.empty() && isExecutable(fs::path(dir) / "gcc"))
+                return {};
+            list = colon == std::string_view::npos ? std::string_view() : list.substr(colon + 1);
+        }
+    }
+    return "nvcc needs a host compiler, and there is no gcc on the PATH (Debian: apt install g++)";
+}
+
 NvccInstallation locate()
 {
     NvccInstallation installation;
@@ -88,6 +105,10 @@ NvccInstallation locate()
         if (installation.version.empty()) {
             installation.problem = absolute.string() + " --version printed no version";
             continue;
+        }
+        if (std::string problem = hostCompilerProblem(); !problem.empty()) {
+            installation.problem = absolute.string() + ": " + problem;
+            return installation;
         }
         installation.path = absolute.string();
         installation.problem.clear();

@@ -121,7 +121,166 @@ void scanScope(std::string_view code, std::size_t begin, std::size_t end, const 
     }
 }
 
+// The top-level comma-separated parts of text (commas inside <>, (), [] and {} do not count).
+std::vector<std::string> splitTopLevel(std::string_view text)
+{
+    std::vector<std::string> parts;
+    std::string current;
+    int depth = 0;
+    for (char c : text) {
+        if (c == '<' || c == '(' || c == '[' || c == '{')
+            ++depth;
+        else if (c == '>' || c == ')' || c == ']' || c == '}')
+            --depth;
+        if (c == ',' && depth == 0) {
+            parts.emplace_back(trimmed(current));
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    if (!trimmed(current).empty())
+        parts.emplace_back(trimmed(current));
+    return parts;
+}
+
+// The name a template parameter declares: "typename T" -> "T", "int BLOCK = 256" -> "BLOCK",
+// "template <class> class C" -> "C"; empty for an unnamed one ("typename").
+std::string templateParameterName(std::string_view parameter)
+{
+    const std::size_t equals = parameter.find('=');
+    std::string_view head = trimmed(parameter.substr(0, equals));
+    if (head.ends_with("..."))
+        head = trimmed(head.substr(0, head.size() - 3));
+    std::size_t end = head.size();
+    std::size_t start = end;
+    while (start > 0 && isWordChar(head[start - 1]))
+        --start;
+    const std::string_view name = head.substr(start, end - start);
+    if (name.empty() || start == 0)
+        return {}; // a lone word is the kind, not a name ("typename")
+    for (std::string_view keyword : {"typename", "class", "int", "unsigned", "long", "short",
+                                     "char", "bool", "size_t", "auto", "signed"}) {
+        if (name == keyword)
+            return {};
+    }
+    return std::string(name);
+}
+
 } // namespace
+
+std::string KernelTemplate::placeholder() const
+{
+    std::string text = name + "<";
+    for (std::size_t i = 0; i < parameterNames.size(); ++i)
+        text += (i == 0 ? "" : ", ") +
+                (parameterNames[i].empty() ? std::string("?") : parameterNames[i]);
+    return text + ">";
+}
+
+std::vector<KernelTemplate> kernelTemplates(std::string_view source)
+{
+    const std::string code = withoutDirectives(codeOnly(source));
+    std::vector<KernelTemplate> templates;
+    // Namespaces by brace depth: "namespace a { namespace b {" -> a::b:: for what is inside.
+    std::vector<std::pair<int, std::string>> namespaces;
+    int depth = 0;
+    for (std::size_t i = 0; i < code.size(); ++i) {
+        const char c = code[i];
+        if (c == '{') {
+            const std::size_t boundary = code.find_last_of(";{}", i == 0 ? 0 : i - 1);
+            const std::string_view head = trimmed(std::string_view(code).substr(
+                boundary == std::string::npos ? 0 : boundary + 1,
+                i - (boundary == std::string::npos ? 0 : boundary + 1)));
+            ++depth;
+            if (head.starts_with("namespace") && (head.size() == 9 || !isWordChar(head[9])))
+                namespaces.emplace_back(depth, std::string(trimmed(head.substr(9))));
+            continue;
+        }
+        if (c == '}') {
+            if (!namespaces.empty() && namespaces.back().first == depth)
+                namespaces.pop_back();
+            --depth;
+            continue;
+        }
+        if (c != 't' || code.compare(i, 8, "template") != 0 || (i > 0 && isWordChar(code[i - 1])) ||
+            (i + 8 < code.size() && isWordChar(code[i + 8])))
+            continue;
+        std::size_t open = i + 8;
+        while (open < code.size() && std::isspace(static_cast<unsigned char>(code[open])))
+            ++open;
+        if (open >= code.size() || code[open] != '<')
+            continue; // "template __global__ void k<int>(...)": an explicit instantiation
+        int angle = 0;
+        std::size_t close = open;
+        for (; close < code.size(); ++close) {
+            if (code[close] == '<')
+                ++angle;
+            else if (code[close] == '>' && --angle == 0)
+                break;
+        }
+        if (close >= code.size())
+            break;
+        // The declaration after the template head, up to its parameter list: the first '('
+        // that does not open an attribute's arguments (__launch_bounds__(256)).
+        std::size_t paren = code.find('(', close);
+        while (paren != std::string::npos) {
+            std::size_t wordEnd = paren;
+            while (wordEnd > close && std::isspace(static_cast<unsigned char>(code[wordEnd - 1])))
+                --wordEnd;
+            std::size_t wordStart = wordEnd;
+            while (wordStart > close && isWordChar(code[wordStart - 1]))
+                --wordStart;
+            const std::string_view word =
+                std::string_view(code).substr(wordStart, wordEnd - wordStart);
+            if (word != "__launch_bounds__" && word != "__attribute__" && word != "alignas" &&
+                word != "__declspec" && word != "__maxnreg__" && word != "__cluster_dims__")
+                break;
+            const std::size_t skip = matching(code, paren);
+            paren = skip == std::string::npos ? skip : code.find('(', skip + 1);
+        }
+        const std::size_t stop = code.find_first_of(";{", close);
+        if (paren == std::string::npos || (stop != std::string::npos && stop < paren))
+            continue;
+        const std::string_view declaration =
+            std::string_view(code).substr(close + 1, paren - close - 1);
+        if (!containsWord(declaration, "__global__"))
+            continue;
+        std::size_t nameEnd = paren;
+        while (nameEnd > close && std::isspace(static_cast<unsigned char>(code[nameEnd - 1])))
+            --nameEnd;
+        std::size_t nameStart = nameEnd;
+        while (nameStart > close && isWordChar(code[nameStart - 1]))
+            --nameStart;
+        const std::size_t parametersEnd = matching(code, paren);
+        if (nameStart == nameEnd || parametersEnd == std::string::npos)
+            continue;
+        KernelTemplate kernel;
+        for (const auto &[level, name] : namespaces)
+            if (!name.empty())
+                kernel.name += name + "::";
+        kernel.name += code.substr(nameStart, nameEnd - nameStart);
+        kernel.templateParameters =
+            splitTopLevel(std::string_view(code).substr(open + 1, close - open - 1));
+        for (const std::string &parameter : kernel.templateParameters)
+            kernel.parameterNames.push_back(templateParameterName(parameter));
+        // The parameter list as written, comments and line breaks folded into single spaces.
+        std::string parameters;
+        for (char p : std::string_view(code).substr(paren + 1, parametersEnd - paren - 1)) {
+            if (std::isspace(static_cast<unsigned char>(p))) {
+                if (!parameters.empty() && parameters.back() != ' ')
+                    parameters += ' ';
+            } else {
+                parameters += p;
+            }
+        }
+        kernel.parameters = std::string(trimmed(parameters));
+        kernel.line = int(std::count(code.begin(), code.begin() + long(nameStart), '\n')) + 1;
+        templates.push_back(std::move(kernel));
+        i = parametersEnd;
+    }
+    return templates;
+}
 
 std::vector<std::string> hostFunctionNames(std::string_view source)
 {

@@ -25,4 +25,20 @@ struct IncludeLine
 // Every `#include "x"` and `#include <x>` of the text, in order (also those inside #if).
 std::vector<IncludeLine> includeLines(std::string_view source);
 
+// A __global__ function template of the source: what a user must name to instantiate it.
+struct KernelTemplate
+{
+    std::string name;                            // qualified: "ns::scale"
+    std::vector<std::string> templateParameters; // as written: "typename T", "int BLOCK = 256"
+    std::vector<std::string> parameterNames;     // "T", "BLOCK" (empty for an unnamed one)
+    std::string parameters;                      // the function's parameter list, as written
+    int line = 0;                                // 1-based line of the kernel's name
+
+    // "ns::scale<T, BLOCK>": the name with its template parameters' names, which a user
+    // replaces by arguments (or defines as macros, as Kernel Launcher's tuners do).
+    [[nodiscard]] std::string placeholder() const;
+};
+
+std::vector<KernelTemplate> kernelTemplates(std::string_view source);
+
 } // namespace cuwb

@@ -597,12 +597,19 @@ KernelSignature parseKernelSignature(std::string_view source, std::string_view p
     const std::string name = plainName(readable, &templateArguments);
     const auto demangled = kernel.externC ? std::nullopt : demangledParameters(readable);
 
-    const std::string text = blankCommentsAndLiterals(source);
+    std::string text = blankCommentsAndLiterals(source);
     std::size_t at = std::string::npos;
     if (kernel.sourceLine > 0)
         at = findDeclaration(text, name, lineOffset(text, kernel.sourceLine));
     if (at == std::string::npos)
         at = findDeclaration(text, name, 0);
+    // Declared in a header the source includes: the compile kept the lines around it.
+    if (at == std::string::npos && !kernel.declaration.empty()) {
+        text = blankCommentsAndLiterals(kernel.declaration);
+        at = findDeclaration(text, name, lineOffset(text, kernel.declaringLine));
+        if (at == std::string::npos)
+            at = findDeclaration(text, name, 0);
+    }
     if (at == std::string::npos) {
         signature.error = "the declaration of kernel '" + name + "' was not found in the source";
         return signature;

@@ -51,7 +51,8 @@ json makeCompiledReply(const json &id, const CompileResult &result)
                     {"fromCache", result.fromCache},
                     {"failureMessage", result.failureMessage},
                     {"compiledBy", result.compiledBy},
-                    {"notes", result.notes}};
+                    {"notes", result.notes},
+                    {"templates", result.templates}};
     return json{{"id", id}, {"type", message::kCompiled}, {"result", body}};
 }
 
@@ -76,6 +77,8 @@ CompileResult parseCompiledReply(const json &message)
         by->get_to(result.compiledBy);
     if (const auto notes = body.find("notes"); notes != body.end())
         notes->get_to(result.notes);
+    if (const auto templates = body.find("templates"); templates != body.end())
+        templates->get_to(result.templates);
     if (result.success)
         result.lineMap = PtxLineMap::build(result.ptx, result.fileName);
     return result;

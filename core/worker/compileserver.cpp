@@ -125,8 +125,11 @@ CompileResult compileContained(KernelCompiler &compiler, const CompileJob &job,
     }
     result.fileName = job.fileName;
     result.options = job.options;
+    // NVRTC's status, or nvcc's child dying of the limit ("LLVM ERROR: out of memory").
     if (options.memoryLimitBytes > 0 &&
-        result.failureMessage.find("OUT_OF_MEMORY") != std::string::npos)
+        (result.failureMessage.find("OUT_OF_MEMORY") != std::string::npos ||
+         result.failureMessage.find("out of memory") != std::string::npos ||
+         result.failureMessage.find("std::bad_alloc") != std::string::npos))
         result.failureMessage = memoryLimitMessage(options.memoryLimitBytes);
     return result;
 }

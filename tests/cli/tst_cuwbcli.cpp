@@ -6,6 +6,7 @@
 
 #include "cuwbprocess.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -47,6 +48,11 @@ private Q_SLOTS:
     void printsJson();
     void printsPtx();
     void listsModuleVariables();
+    void compilesAProjectsSource();
+    void wholeProgramWithHostCode();
+    void compilerAndFlags();
+    void listsTemplatesToInstantiate();
+    void headersVariablesOnRequest();
     void rejectsBadUsage_data();
     void rejectsBadUsage();
     void computesOccupancy();
@@ -192,6 +198,121 @@ void TestCuwbCli::printsJson()
     QCOMPARE(kernel.at("loweredName").get<std::string>(), std::string("scale"));
     QVERIFY(kernel.at("resources").at("registers").get<int>() > 0);
     QVERIFY(!json.contains("ptx"));
+}
+
+// `cuwb compile PROJECT.cuwb` compiles the project's source with its options and bound launch
+// defines, not the JSON, and names the compiler and its command.
+void TestCuwbCli::compilesAProjectsSource()
+{
+    const QString project = QStringLiteral(CUWB_SAMPLES_DIR "/transpose/transpose.cuwb");
+    const Run run = runCuwb({QStringLiteral("compile"), project});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("kernel transpose_shared: ")), qPrintable(run.out));
+    QVERIFY(run.out.contains(QStringLiteral("compiled ") + QStringLiteral(CUWB_SAMPLES_DIR) +
+                             QStringLiteral("/transpose/transpose.cu")));
+    const QRegularExpression builtBy(QStringLiteral("built by (nvcc [0-9.]+|NVRTC [0-9.]+): "));
+    QVERIFY2(builtBy.match(run.out).hasMatch(), qPrintable(run.out));
+    const Run json = runCuwb({QStringLiteral("compile"), QStringLiteral("--json"), project});
+    QCOMPARE(json.exitCode, 0);
+    const nlohmann::json document = parseJson(json.out);
+    QVERIFY(!document.at("compiledBy").at("command").get<std::string>().empty());
+}
+
+void TestCuwbCli::wholeProgramWithHostCode()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("program.cu"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("#include <cstdio>\n#include <vector>\n#include \"gone.h\"\n#include \"gone_too.h\"\n"
+              "__global__ void k(uint *p) { p[0] = uint(M_PI); }\n"
+              "int main() { std::vector<int> v(3); std::printf(\"%zu\\n\", v.size()); }\n");
+    out.close();
+    // Both missing headers at once, each on its line.
+    Run run = runCuwb({QStringLiteral("compile"), file});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(file + QStringLiteral(":3:")) &&
+                 run.out.contains(file + QStringLiteral(":4:")),
+             qPrintable(run.out));
+    QVERIFY(run.out.contains(QStringLiteral("\"gone_too.h\"")));
+    // With the headers there, it compiles as it is, and the note names the host code.
+    QFile(dir.filePath(QStringLiteral("gone.h"))).open(QIODevice::WriteOnly);
+    QFile(dir.filePath(QStringLiteral("gone_too.h"))).open(QIODevice::WriteOnly);
+    run = runCuwb({QStringLiteral("compile"), file});
+    if (run.out.contains(QStringLiteral("built by NVRTC")))
+        QSKIP("the toolkit has no nvcc");
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("note: host code set aside: main()")),
+             qPrintable(run.out));
+}
+
+void TestCuwbCli::compilerAndFlags()
+{
+    const QString good = dataFile("good.cu");
+    Run run = runCuwb({QStringLiteral("compile"), QStringLiteral("--compiler"),
+                       QStringLiteral("nvrtc"), QStringLiteral("--flag=-ftz=true"), good});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("built by NVRTC")), qPrintable(run.out));
+    QVERIFY(run.out.contains(QStringLiteral("-ftz=true")));
+    run = runCuwb(
+        {QStringLiteral("compile"), QStringLiteral("--flag=-Xcompiler=-fplugin=x.so"), good});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("runs another program")), qPrintable(run.err));
+    run = runCuwb(
+        {QStringLiteral("compile"), QStringLiteral("--compiler"), QStringLiteral("gcc"), good});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains(QStringLiteral("not one of auto, nvcc, nvrtc")));
+}
+
+void TestCuwbCli::listsTemplatesToInstantiate()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("t.cu"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("template <unsigned N, typename T>\n__global__ void tile(T *x) { x[0] = N; }\n"
+              "__global__ void plain(int *x) { x[0] = 1; }\n");
+    out.close();
+    Run run = runCuwb({QStringLiteral("compile"), file});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("template kernel tile<unsigned N, typename T>(T *x), "
+                                             "line 2: not instantiated; name it as tile<N, T>")),
+             qPrintable(run.out));
+    // Named as the source spells it, the unsigned argument without its suffix.
+    run = runCuwb({QStringLiteral("compile"), QStringLiteral("--json"),
+                   QStringLiteral("--name-expression"), QStringLiteral("tile<32, float>"), file});
+    QCOMPARE(run.exitCode, 0);
+    const nlohmann::json json = parseJson(run.out);
+    QCOMPARE(json.at("templates").size(), std::size_t(1));
+    QCOMPARE(json.at("templates")[0].at("placeholder").get<std::string>(),
+             std::string("tile<N, T>"));
+    QCOMPARE(json.at("templates")[0].at("instantiated").size(), std::size_t(1));
+}
+
+void TestCuwbCli::headersVariablesOnRequest()
+{
+    // The cooperative-groups headers bring module variables of their own; the listing shows
+    // the file's, and says how many it left out.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("cg.cu"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+              "namespace cg = cooperative_groups;\n__constant__ float c_table[16];\n"
+              "__global__ void k(float *p) { auto w = cg::tiled_partition<32>("
+              "cg::this_thread_block()); p[0] = cg::reduce(w, p[1] * c_table[0], "
+              "cg::plus<float>()); }\n");
+    out.close();
+    const Run run = runCuwb({QStringLiteral("compile"), file});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList variables =
+        run.out.split(QLatin1Char('\n')).filter(QStringLiteral("variable "));
+    QCOMPARE(variables.size(), 1);
+    QVERIFY(variables[0].startsWith(QStringLiteral("variable c_table (__constant__ float)")));
+    QVERIFY2(run.out.contains(QStringLiteral("of included headers not listed (--all-variables")),
+             qPrintable(run.out));
+    const Run all = runCuwb({QStringLiteral("compile"), QStringLiteral("--all-variables"), file});
+    QVERIFY(all.out.split(QLatin1Char('\n')).filter(QStringLiteral("variable ")).size() > 1);
 }
 
 void TestCuwbCli::printsPtx()

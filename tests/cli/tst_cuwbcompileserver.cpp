@@ -97,7 +97,8 @@ private Q_SLOTS:
         QVERIFY(run.err.contains(QStringLiteral("--memory-limit-mb needs a number of MiB")));
     }
 
-    // The CLI compiles in-process: NVRTC's abort ends it, with a sentence that says why.
+    // The CLI runs NVRTC in-process: its abort ends it, with a sentence that says why. (nvcc,
+    // the default where the toolkit has it, compiles this source: the bug is NVRTC's.)
     void theCliSaysWhyWhenNvrtcCrashes()
     {
         QTemporaryDir dir;
@@ -108,7 +109,9 @@ private Q_SLOTS:
         file.write(pastedIdentifier());
         file.close();
         QProcess process;
-        process.start(QStringLiteral(CUWB_CLI_PATH), {QStringLiteral("compile"), path});
+        process.start(QStringLiteral(CUWB_CLI_PATH),
+                      {QStringLiteral("compile"), QStringLiteral("--compiler"),
+                       QStringLiteral("nvrtc"), path});
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitStatus(), QProcess::CrashExit);
         QVERIFY(QString::fromUtf8(process.readAllStandardError())

@@ -6,6 +6,7 @@
 
 #include "inspect/nvdisasm.h"
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -156,6 +157,10 @@ void TestCuwbSass::json()
     QCOMPARE(first["class"].get<std::string>(), std::string("constant"));
     QCOMPARE(first["line"].get<int>(), 13);
     QCOMPARE(kernel["mix"]["total"]["classes"]["global"].get<int>(), 2);
+    // Each instruction names its file as it is on disk, not as the compiler saw a copy of it.
+    const QString real =
+        QFileInfo(QStringLiteral(CUWB_SAMPLES_DIR "/transpose/transpose.cu")).absoluteFilePath();
+    QCOMPARE(QString::fromStdString(first["file"].get<std::string>()), real);
 }
 
 void TestCuwbSass::jsonMix()

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void flags();
     void columnUnderExpandedMacros();
     void nameExpressionErrorWithNvcc();
+    void nameExpressionOfDefines();
     void templateKernelsByNameExpression();
     void toolkitHeaders_data();
     void toolkitHeaders();
@@ -280,6 +281,10 @@ void TestKernelCompiler::allMissingHeadersAtOnce()
             QCOMPARE(d.severity, Severity::Error);
             QCOMPARE(d.file, std::string("missing.cu"));
             QCOMPARE(d.line, lines[i]);
+            // The name's quote or bracket, after "#include " (NVRTC's own message for the first
+            // points after the name).
+            if (i > 0 || resolvedCompiler(options) == "nvcc")
+                QCOMPARE(d.column, 10);
             QVERIFY2(d.message.find(std::string("cannot open source file \"") + names[i] + "\"") !=
                          std::string::npos,
                      d.message.c_str());
@@ -333,6 +338,24 @@ void TestKernelCompiler::columnUnderExpandedMacros()
     QVERIFY2(d.message.find("undefined_v") != std::string::npos, d.message.c_str());
     QCOMPARE(d.column,
              int(std::string("__global__ void k(float *q) { q[0] = SCALE(q[1]) + ").size()) + 1);
+}
+
+// Kernel Launcher's convention: the template arguments are macros a launch define gives.
+void TestKernelCompiler::nameExpressionOfDefines()
+{
+    const std::string source = "template <int BX, unsigned BY, typename T>\n"
+                               "__global__ void mul(T *p) { p[threadIdx.x] *= BX * BY; }\n";
+    for (const CompileOptions &base : {CompileOptions(), withNvrtc()}) {
+        CompileOptions options = base;
+        options.defines = {"BLOCK_X=32", "BLOCK_Y=BLOCK_X", "REAL=float"};
+        options.nameExpressions = {"mul<BLOCK_X, BLOCK_Y, REAL>"};
+        KernelCompiler compiler;
+        const CompileResult result = compiler.compile(source, "mul.cu", options);
+        QVERIFY2(result.success, result.log.c_str());
+        QCOMPARE(result.kernels.size(), std::size_t(1));
+        QCOMPARE(result.kernels[0].nameExpression, std::string("mul<BLOCK_X, BLOCK_Y, REAL>"));
+        QCOMPARE(result.kernels[0].loweredName, std::string("_Z3mulILi32ELj32EfEvPT1_"));
+    }
 }
 
 void TestKernelCompiler::nameExpressionErrorWithNvcc()

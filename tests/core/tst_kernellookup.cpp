@@ -177,6 +177,14 @@ void TestKernelLookup::templateInstantiationIsCompiled()
     QVERIFY(!plain.found());
     QVERIFY(plain.error.find("mul<float, 2>(float*, int)") != std::string::npos);
     QVERIFY(plain.error.find("mul<double, 3>(double*, int)") != std::string::npos);
+
+    // Template arguments that are launch defines (Kernel Launcher's convention) resolve too.
+    const CompileResult defined =
+        compile(kSource, {"mul<REAL, FACTOR>"}, {"REAL=double", "FACTOR=3"});
+    QVERIFY2(defined.success, defined.log.c_str());
+    const KernelLookup byDefines = findKernel(defined, "mul<REAL, FACTOR>");
+    QVERIFY2(byDefines.found(), byDefines.error.c_str());
+    QCOMPARE(byDefines.kernel->loweredName, std::string("_Z3mulIdLi3EEvPT_i"));
 }
 
 void TestKernelLookup::defineChangesLoweredNameNotLookup()

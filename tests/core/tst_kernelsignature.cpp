@@ -6,6 +6,8 @@
 #include "compiler/kernelcompiler.h"
 #include "kernel/kernelsignature.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace cuwb;
@@ -51,6 +53,7 @@ class TestKernelSignature : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void kernelDeclaredInAnIncludedHeader();
     void readsQualifiersAndTypes();
     void macrosAroundQualifiers();
     void commentsAndDefaults();
@@ -319,6 +322,53 @@ void TestKernelSignature::emptyNameIsNotFound()
             parseKernelSignature("__global__ void k(int *a) {}", "", kernel);
         QVERIFY(!signature.error.empty());
         QVERIFY(!signature.drivable());
+    }
+}
+
+// A whole program whose kernels live in a header it includes (runner.cu including
+// kernels.cuh): the compile keeps the lines around the declaration, so the parameters are read
+// from the header, by name, as for a kernel of the main file.
+void TestKernelSignature::kernelDeclaredInAnIncludedHeader()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+        QFile header(dir.filePath(QStringLiteral("kernels.cuh")));
+        QVERIFY(header.open(QIODevice::WriteOnly));
+        header.write("#pragma once\n"
+                     "template <const int BM, const int BN>\n"
+                     "__global__ void tiled(int M, int N, float alpha, const float *A,\n"
+                     "                      float *C)\n"
+                     "{\n"
+                     "    C[threadIdx.x] = alpha * A[threadIdx.x] * BM * BN + M + N;\n"
+                     "}\n");
+    }
+    const std::string source = "#include \"kernels.cuh\"\n"
+                               "int main() { tiled<64, 32><<<1, 1>>>(1, 1, 1.0f, nullptr, "
+                               "nullptr); }\n";
+    CompileOptions options;
+    options.includeDirs = {dir.path().toStdString()};
+    KernelCompiler compiler;
+    for (const char *which : {"auto", "nvrtc"}) {
+        options.compiler = which;
+        // NVRTC cannot compile the host code: it instantiates the kernel by name instead.
+        options.nameExpressions = options.compiler == "nvrtc"
+                                      ? std::vector<std::string>{"tiled<64, 32>"}
+                                      : std::vector<std::string>{};
+        const std::string text =
+            options.compiler == "nvrtc" ? std::string("#include \"kernels.cuh\"\n") : source;
+        const CompileResult result = compiler.compile(text, "runner.cu", options);
+        QVERIFY2(result.success, result.log.c_str());
+        QCOMPARE(result.kernels.size(), std::size_t(1));
+        const KernelInfo &kernel = result.kernels[0];
+        QCOMPARE(kernel.sourceLine, 0);
+        QVERIFY2(kernel.declaringFile.ends_with("kernels.cuh"), kernel.declaringFile.c_str());
+        QCOMPARE(kernel.declaringLine, 3);
+        const KernelSignature signature = parseKernelSignature(text, result.ptx, kernel);
+        QVERIFY2(signature.error.empty(), signature.error.c_str());
+        QCOMPARE(signature.parameters.size(), std::size_t(5));
+        QCOMPARE(signature.parameters[3].name, std::string("A"));
+        QCOMPARE(signature.parameters[4].name, std::string("C"));
     }
 }
 

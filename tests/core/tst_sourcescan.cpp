@@ -15,6 +15,7 @@ private Q_SLOTS:
     void hostFunctions();
     void kernelsAndDeviceFunctionsAreNotHost();
     void includeLines();
+    void kernelTemplates();
 };
 
 void TestSourceScan::hostFunctions()
@@ -72,6 +73,37 @@ void TestSourceScan::includeLines()
     QCOMPARE(includes[1].name, std::string("local/util.cuh"));
     QVERIFY(!includes[1].angled);
     QCOMPARE(includes[2].name, std::string("windows.h")); // the text, not the preprocessor
+}
+
+void TestSourceScan::kernelTemplates()
+{
+    const std::string source = R"(template <typename T>
+__device__ T twice(T x) { return x + x; }
+namespace demo {
+template <int block_size, int elements_per_thread = 4, typename T = float>
+__global__ void __launch_bounds__(block_size)
+vector_add(int n, T *c, // the output
+           const T *a, const T *b)
+{
+}
+}
+template <unsigned N> __global__ void tile(unsigned *x) {}
+template __global__ void tile<32>(unsigned *);
+template <typename> __global__ void unnamed(int *p) {}
+)";
+    const std::vector<KernelTemplate> templates = cuwb::kernelTemplates(source);
+    QCOMPARE(templates.size(), std::size_t(3));
+    QCOMPARE(templates[0].name, std::string("demo::vector_add"));
+    QCOMPARE(templates[0].templateParameters,
+             (std::vector<std::string>{"int block_size", "int elements_per_thread = 4",
+                                       "typename T = float"}));
+    QCOMPARE(templates[0].parameters, std::string("int n, T *c, const T *a, const T *b"));
+    QCOMPARE(templates[0].line, 6);
+    QCOMPARE(templates[0].placeholder(),
+             std::string("demo::vector_add<block_size, elements_per_thread, T>"));
+    // A template of an unsigned is offered with its parameter's name, not a type.
+    QCOMPARE(templates[1].placeholder(), std::string("tile<N>"));
+    QCOMPARE(templates[2].placeholder(), std::string("unnamed<?>"));
 }
 
 QTEST_GUILESS_MAIN(TestSourceScan)

@@ -1,7 +1,8 @@
-// The Compile Options dock: what the user types becomes the CompileOptions NVRTC gets.
+// The Compile Options dock: what the user types becomes the CompileOptions the compiler gets.
 
 #include "gui/compile/compileoptionswidget.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
@@ -39,6 +40,8 @@ private Q_SLOTS:
         options.maxRegisters = 64;
         options.defines = {"N=4", "FAST"};
         options.nameExpressions = {"scale<float>", "tile<16, 8>"};
+        options.compiler = "nvrtc";
+        options.flags = {"-ftz=true", "-Xptxas=-dlcm=cg"};
         QSignalSpy changed(&widget, &CompileOptionsWidget::optionsChanged);
         widget.setOptions(options);
         QCOMPARE(changed.count(), 1);
@@ -62,6 +65,33 @@ private Q_SLOTS:
         QTest::keyClick(templates, Qt::Key_Return);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(widget.options().nameExpressions, std::vector<std::string>{"scale<double>"});
+    }
+
+    void choosingTheCompilerAndTypingFlagsRecompiles()
+    {
+        CompileOptionsWidget widget;
+        QCOMPARE(widget.options().compiler, std::string("auto"));
+        QLineEdit *flags = nullptr;
+        for (QLineEdit *edit : widget.findChildren<QLineEdit *>()) {
+            if (edit->placeholderText().startsWith(QStringLiteral("-ftz")))
+                flags = edit;
+        }
+        QVERIFY(flags);
+        QSignalSpy changed(&widget, &CompileOptionsWidget::optionsChanged);
+        flags->setFocus();
+        QTest::keyClicks(flags, QStringLiteral("-ftz=true   --restrict"));
+        QTest::keyClick(flags, Qt::Key_Return);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(widget.options().flags, (std::vector<std::string>{"-ftz=true", "--restrict"}));
+        QComboBox *compiler = nullptr;
+        for (QComboBox *combo : widget.findChildren<QComboBox *>()) {
+            if (combo->findData(QStringLiteral("nvrtc")) >= 0)
+                compiler = combo;
+        }
+        QVERIFY(compiler);
+        compiler->setCurrentIndex(compiler->findData(QStringLiteral("nvcc")));
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(widget.options().compiler, std::string("nvcc"));
     }
 };
 

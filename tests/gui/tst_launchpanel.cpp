@@ -10,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
@@ -314,6 +315,60 @@ private Q_SLOTS:
             QVERIFY2(add->isEnabled(), list.button);
             QVERIFY2(!add->toolTip().contains(QStringLiteral("at most")), list.button);
         }
+    }
+    // A template kernel is offered by the names of its template parameters (a template of an
+    // unsigned is not offered as <float>); choosing it asks for the arguments, and the next
+    // compile, with the launch's name added as an instantiation, has it chosen.
+    void templatesAreOfferedAndInstantiated()
+    {
+        const QString source =
+            QStringLiteral("template <unsigned BLOCK, typename T>\n"
+                           "__global__ void fill(T *out, T value, int n)\n"
+                           "{\n"
+                           "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+                           "    if (i < n) out[i] = value;\n"
+                           "}\n");
+        KernelCompiler compiler;
+        CompileOptions options;
+        const CompileResult bare = compiler.compile(source.toStdString(), "fill.cu", options);
+        QVERIFY2(bare.success, bare.log.c_str());
+        QVERIFY(bare.kernels.empty());
+        QCOMPARE(bare.templates.size(), std::size_t(1));
+
+        LaunchPanel panel;
+        QString asked;
+        panel.setTemplateArgumentsPrompt([&asked](const QString &placeholder, const QString &) {
+            asked = placeholder;
+            return QStringLiteral("fill<128, float>");
+        });
+        bool edited = false;
+        connect(&panel, &LaunchPanel::launchEdited, this, [&edited] { edited = true; });
+        panel.setCompileResult(bare, source, QStringLiteral("fill.cu"));
+        auto *combo = panel.findChild<QComboBox *>();
+        QVERIFY(combo);
+        QVERIFY(combo->isEnabled());
+        const int entry = combo->findData(QStringLiteral("template:fill<BLOCK, T>"));
+        QVERIFY2(entry >= 0, qPrintable(combo->itemText(0)));
+        QVERIFY(combo->itemData(entry, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("template <unsigned BLOCK, typename T>")));
+        combo->setCurrentIndex(entry);
+        QCOMPARE(asked, QStringLiteral("fill<BLOCK, T>"));
+        QVERIFY(edited);
+        // What the window compiles next: the launch names the instantiation.
+        LaunchSpec launch = panel.launchForCompile();
+        QCOMPARE(launch.kernel, std::string("fill<128, float>"));
+        CompileOptions withInstance = options;
+        QVERIFY(bindLaunchDefines(launch, withInstance, {launch.kernel}).empty());
+        const CompileResult compiled =
+            compiler.compile(source.toStdString(), "fill.cu", withInstance);
+        QVERIFY2(compiled.success, compiled.log.c_str());
+        panel.setCompileResult(compiled, source, QStringLiteral("fill.cu"));
+        QCOMPARE(panel.currentKernel(), QStringLiteral("_Z4fillILj128EfEvPT0_S0_i"));
+        QVERIFY2(panel.signatureText().startsWith(QStringLiteral("fill<128u, float>(float *out")),
+                 qPrintable(panel.signatureText()));
+        // The template stays on offer for another instantiation.
+        QVERIFY(combo->findData(QStringLiteral("template:fill<BLOCK, T>")) > 0);
     }
 };
 

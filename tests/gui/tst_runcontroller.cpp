@@ -301,6 +301,7 @@ void TestRunController::aRemoteImageThatCrashesTheCompilerLeavesThisProcess()
     request.source = hostiletest::pastedIdentifierSource();
     request.fileName = "hostile.cu";
     request.launch.kernel = "k";
+    request.options.compiler = "nvrtc"; // the input crashes NVRTC (nvcc compiles it)
     QVERIFY(controller.run(request) != 0);
     // In this process the compile would have aborted it before any answer.
     QTRY_COMPARE_WITH_TIMEOUT(ran.size(), 1, 4 * ReplyTimeoutMs);

@@ -49,6 +49,7 @@ QStringList standards()
 
 CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     : QWidget(parent)
+    , m_compiler(new QComboBox(this))
     , m_arch(new QComboBox(this))
     , m_optLevel(new QComboBox(this))
     , m_standard(new QComboBox(this))
@@ -58,11 +59,22 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     , m_fastMath(new QCheckBox(tr("Fast math (--use_fast_math)"), this))
     , m_defines(new QLineEdit(this))
     , m_nameExpressions(new QLineEdit(this))
+    , m_flags(new QLineEdit(this))
     , m_includeDirs(new QListWidget(this))
     , m_removeInclude(new QPushButton(tr("Remove"), this))
 {
+    m_compiler->addItem(tr("Auto (nvcc if the toolkit has it)"), QStringLiteral("auto"));
+    m_compiler->addItem(tr("nvcc"), QStringLiteral("nvcc"));
+    m_compiler->addItem(tr("NVRTC"), QStringLiteral("nvrtc"));
+    m_compiler->setToolTip(
+        tr("nvcc builds what your own build does (the same SASS); NVRTC needs no nvcc but its "
+           "code can differ (docs/architecture.md). The status bar names the compiler used."));
+    m_flags->setPlaceholderText(tr("-ftz=true -Xptxas=-dlcm=cg"));
+    m_flags->setToolTip(tr("Further compiler options as you give them to nvcc or NVRTC, "
+                           "separated by spaces (those that change code generation only)"));
+    m_flags->setClearButtonEnabled(true);
     m_arch->addItems(architectures());
-    m_arch->setToolTip(tr("Target architecture (NVRTC --gpu-architecture)"));
+    m_arch->setToolTip(tr("Target architecture (-arch)"));
     for (int level = 0; level <= 3; ++level)
         m_optLevel->addItem(tr("-O%1").arg(level), level);
     m_optLevel->setToolTip(tr("ptxas optimisation level"));
@@ -86,6 +98,7 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Compiler:"), m_compiler);
     form->addRow(tr("Architecture:"), m_arch);
     form->addRow(tr("Optimisation:"), m_optLevel);
     form->addRow(tr("C++ standard:"), m_standard);
@@ -95,6 +108,7 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     form->addRow(m_fastMath);
     form->addRow(tr("Defines:"), m_defines);
     form->addRow(tr("Templates:"), m_nameExpressions);
+    form->addRow(tr("Flags:"), m_flags);
 
     auto *addInclude = new QPushButton(tr("Add\u2026"), this);
     auto *includeButtons = new QHBoxLayout;
@@ -119,6 +133,13 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     };
     connect(m_arch, &QComboBox::activated, this, &CompileOptionsWidget::onArchitectureChosen);
     connect(m_arch, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_compiler, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_flags, &QLineEdit::editingFinished, this, [this, changed] {
+        if (m_flags->isModified()) {
+            m_flags->setModified(false);
+            changed();
+        }
+    });
     connect(m_optLevel, &QComboBox::currentIndexChanged, this, changed);
     connect(m_standard, &QComboBox::currentIndexChanged, this, changed);
     connect(m_maxRegisters, &QSpinBox::valueChanged, this, changed);
@@ -181,6 +202,9 @@ CompileOptions CompileOptionsWidget::options() const
     for (int row = 0; row < m_includeDirs->count(); ++row)
         options.includeDirs.push_back(toStdString(m_includeDirs->item(row)->text()));
     options.nameExpressions = toStdStringList(splitNameExpressions(m_nameExpressions->text()));
+    options.compiler = toStdString(m_compiler->currentData().toString());
+    options.flags = toStdStringList(
+        m_flags->text().split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts));
     return options;
 }
 
@@ -199,6 +223,9 @@ void CompileOptionsWidget::setOptions(const CompileOptions &options)
     m_fastMath->setChecked(options.fastMath);
     m_defines->setText(toQStringList(options.defines).join(QStringLiteral("; ")));
     m_nameExpressions->setText(toQStringList(options.nameExpressions).join(QStringLiteral("; ")));
+    const int compiler = m_compiler->findData(toQString(options.compiler));
+    m_compiler->setCurrentIndex(compiler >= 0 ? compiler : 0);
+    m_flags->setText(toQStringList(options.flags).join(QLatin1Char(' ')));
     m_includeDirs->clear();
     m_includeDirs->addItems(toQStringList(options.includeDirs));
     m_updating = false;
@@ -229,8 +256,7 @@ void CompileOptionsWidget::setDeviceArchitecture(const QString &arch)
     m_updating = true;
     selectArchitecture(arch);
     m_updating = false;
-    m_arch->setToolTip(
-        tr("Target architecture (NVRTC --gpu-architecture); %1 is the GPU's").arg(arch));
+    m_arch->setToolTip(tr("Target architecture (-arch); %1 is the GPU's").arg(arch));
     if (before != m_arch->currentText())
         Q_EMIT optionsChanged();
 }
@@ -253,6 +279,9 @@ bool CompileOptionsWidget::loadSettings()
     options.defines = toStdStringList(settings.value(QStringLiteral("defines")).toStringList());
     options.includeDirs =
         toStdStringList(settings.value(QStringLiteral("includeDirs")).toStringList());
+    options.compiler =
+        toStdString(settings.value(QStringLiteral("compiler"), QStringLiteral("auto")).toString());
+    options.flags = toStdStringList(settings.value(QStringLiteral("flags")).toStringList());
     m_userChoseArch = settings.value(QStringLiteral("archChosen"), false).toBool();
     setOptions(options);
     return true;
@@ -273,6 +302,8 @@ void CompileOptionsWidget::saveSettings() const
     settings.setValue(QStringLiteral("fastMath"), current.fastMath);
     settings.setValue(QStringLiteral("defines"), toQStringList(current.defines));
     settings.setValue(QStringLiteral("includeDirs"), toQStringList(current.includeDirs));
+    settings.setValue(QStringLiteral("compiler"), toQString(current.compiler));
+    settings.setValue(QStringLiteral("flags"), toQStringList(current.flags));
 }
 
 void CompileOptionsWidget::addIncludeFolder()

@@ -50,6 +50,7 @@ private:
     void selectArchitecture(const QString &arch);
     void onArchitectureChosen();
 
+    QComboBox *m_compiler = nullptr;
     QComboBox *m_arch = nullptr;
     QComboBox *m_optLevel = nullptr;
     QComboBox *m_standard = nullptr;
@@ -59,6 +60,7 @@ private:
     QCheckBox *m_fastMath = nullptr;
     QLineEdit *m_defines = nullptr;
     QLineEdit *m_nameExpressions = nullptr;
+    QLineEdit *m_flags = nullptr;
     QListWidget *m_includeDirs = nullptr;
     QPushButton *m_removeInclude = nullptr;
     bool m_userChoseArch = false;

@@ -59,6 +59,8 @@ QString CompileStatusWidget::summary(const CompileResult &result)
                             QLocale().toString(result.compileTimeMs, 'f', 0));
     if (result.fromCache)
         text += tr(" (cached)");
+    if (!result.compiledBy.empty())
+        text += tr(" \u2014 %1").arg(toQString(result.compiledBy.label()));
     return text;
 }
 
@@ -66,6 +68,11 @@ void CompileStatusWidget::showResult(const CompileResult &result)
 {
     const DiagnosticCounts counts = result.counts();
     m_label->setText(summary(result));
+    // The command a user types for the same build, and what the compile set aside.
+    QString tip = toQString(result.compiledBy.command);
+    for (const std::string &note : result.notes)
+        tip += QStringLiteral("\n") + toQString(note);
+    m_label->setToolTip(tip.trimmed());
     Severity worst = Severity::Note;
     if (counts.errors > 0 || !result.failureMessage.empty())
         worst = Severity::Error;

@@ -44,6 +44,15 @@ void ProblemsModel::setCompileResult(const CompileResult &result)
         failure.message = result.failureMessage;
         diagnostics.insert(diagnostics.begin(), failure);
     }
+    // What the compile set aside or stood in for (host code, stand-in headers) is worth
+    // knowing, and is a note: nothing to fix.
+    for (const std::string &text : result.notes) {
+        Diagnostic note;
+        note.file = result.fileName;
+        note.severity = Severity::Note;
+        note.message = text;
+        diagnostics.push_back(std::move(note));
+    }
     setDiagnostics(diagnostics);
 }
 

@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QStyle>
@@ -41,6 +42,7 @@ QString LaunchPanel::formatSignature(const KernelSignature &signature, const QSt
 void LaunchPanel::setCompileResult(const CompileResult &result, const QString &source,
                                    const QString &fileName)
 {
+    m_templates = result.templates;
     if (!result.success) {
         m_session.setUncompiled();
         revalidate();
@@ -50,7 +52,10 @@ void LaunchPanel::setCompileResult(const CompileResult &result, const QString &s
         m_session.setModule(result, toStdString(source), toStdString(fileName));
     showKernels();
     if (m_session.kernels().empty()) {
-        clearKernels(tr("The source has no __global__ function to launch."));
+        showNoKernels(m_templates.empty()
+                          ? tr("The source has no __global__ function to launch.")
+                          : tr("The source's kernels are templates: choose one in the list above "
+                               "to name its arguments."));
         return;
     }
     showChange(change);
@@ -63,13 +68,42 @@ void LaunchPanel::showKernels()
     const QSignalBlocker blocker(m_kernelCombo);
     m_kernelCombo->clear();
     for (const KernelInfo &kernel : m_session.kernels()) {
-        const QString readable = toQString(kernel.readableName);
-        m_kernelCombo->addItem(readable.isEmpty() ? toQString(kernel.loweredName)
-                                                  : readable.section(QLatin1Char('('), 0, 0),
+        // "fill<128u, float>", not the demangler's "void fill<128u, float>".
+        m_kernelCombo->addItem(toQString(displayName(kernel)).section(QLatin1Char('('), 0, 0),
                                toQString(kernel.loweredName));
     }
-    m_kernelCombo->setCurrentIndex(m_session.kernelIndex());
-    m_kernelCombo->setEnabled(m_session.kernels().size() > 1);
+    // The templates, each by the name a user completes with arguments.
+    if (!m_templates.empty() && !m_session.kernels().empty())
+        m_kernelCombo->insertSeparator(m_kernelCombo->count());
+    for (const KernelTemplate &kernel : m_templates) {
+        const QString placeholder = toQString(kernel.placeholder());
+        m_kernelCombo->addItem(tr("%1 \u2026 (template: name its arguments)").arg(placeholder),
+                               QStringLiteral("template:") + placeholder);
+        QStringList head;
+        for (const std::string &parameter : kernel.templateParameters)
+            head << toQString(parameter);
+        m_kernelCombo->setItemData(m_kernelCombo->count() - 1,
+                                   tr("template <%1> __global__ %2(%3), line %4")
+                                       .arg(head.join(QStringLiteral(", ")), toQString(kernel.name),
+                                            toQString(kernel.parameters))
+                                       .arg(kernel.line),
+                                   Qt::ToolTipRole);
+    }
+    m_kernelCombo->setCurrentIndex(m_session.kernels().empty() ? -1 : m_session.kernelIndex());
+    m_kernelCombo->setEnabled(m_session.kernels().size() + m_templates.size() > 1 ||
+                              (m_session.kernels().empty() && !m_templates.empty()));
+}
+
+void LaunchPanel::instantiateTemplate(const QString &expression)
+{
+    const QString name = expression.trimmed();
+    if (name.isEmpty())
+        return;
+    LaunchSpec spec = m_session.launchForCompile();
+    spec.kernel = toStdString(name);
+    showChange(m_session.setLaunch(spec, m_session.verification()));
+    m_signatureLabel->setText(tr("%1: compiling this instantiation\u2026").arg(name));
+    Q_EMIT launchEdited(); // the compile adds the instantiation; the list then shows it
 }
 
 void LaunchPanel::showChange(const LaunchSession::Change &change)
@@ -81,6 +115,12 @@ void LaunchPanel::showChange(const LaunchSession::Change &change)
 }
 
 void LaunchPanel::clearKernels(const QString &reason)
+{
+    m_templates.clear();
+    showNoKernels(reason);
+}
+
+void LaunchPanel::showNoKernels(const QString &reason)
 {
     m_session.clear();
     showKernels();
@@ -110,6 +150,27 @@ QString LaunchPanel::currentKernel() const
 
 void LaunchPanel::onKernelChosen(int index)
 {
+    const QString data = m_kernelCombo->itemData(index).toString();
+    if (data.startsWith(QStringLiteral("template:"))) {
+        {
+            const QSignalBlocker blocker(m_kernelCombo);
+            m_kernelCombo->setCurrentIndex(m_session.kernels().empty() ? -1
+                                                                       : m_session.kernelIndex());
+        }
+        const QString placeholder = data.mid(9);
+        const QString declaration = m_kernelCombo->itemData(index, Qt::ToolTipRole).toString();
+        const QString expression =
+            m_askTemplateArguments
+                ? m_askTemplateArguments(placeholder, declaration)
+                : QInputDialog::getText(
+                      this, tr("Instantiate a Template Kernel"),
+                      tr("%1\n\nThe kernel with its template arguments (a name a launch define "
+                         "gives, as the tuners do, also works):")
+                          .arg(declaration),
+                      QLineEdit::Normal, placeholder);
+        instantiateTemplate(expression);
+        return;
+    }
     if (index == m_session.kernelIndex())
         return;
     syncFromWidgets();

@@ -17,6 +17,7 @@
 #include <QWidget>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -109,6 +110,18 @@ public:
     // "vector_add(const float *a, const float *b, float *c, int n)"
     static QString formatSignature(const KernelSignature &signature, const QString &name);
 
+    // The source's __global__ templates are listed after its compiled kernels; choosing one
+    // asks for its arguments ("scale<T>" -> "scale<float>") and launches that instantiation,
+    // which the next compile adds. The question goes to a dialog unless a test sets this.
+    using TemplateArgumentsPrompt =
+        std::function<QString(const QString &placeholder, const QString &declaration)>;
+    void setTemplateArgumentsPrompt(TemplateArgumentsPrompt prompt)
+    {
+        m_askTemplateArguments = std::move(prompt);
+    }
+    // Launches `expression` (a template kernel with its arguments) once it is compiled.
+    void instantiateTemplate(const QString &expression);
+
 Q_SIGNALS:
     void runRequested();
     void measureRequested();
@@ -123,6 +136,7 @@ Q_SIGNALS:
 private:
     void onKernelChosen(int index);
     void showKernels();
+    void showNoKernels(const QString &reason);
     // Shows what a session change did: the spec when it changed, the checks when adopted.
     void showChange(const LaunchSession::Change &change);
     void showSpec();
@@ -140,6 +154,8 @@ private:
     void editMeasureOptions();
 
     LaunchSession m_session;
+    std::vector<KernelTemplate> m_templates;
+    TemplateArgumentsPrompt m_askTemplateArguments;
     std::vector<LaunchIssue> m_issues;
     bool m_available = true;
     QString m_unavailableReason;

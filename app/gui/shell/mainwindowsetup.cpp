@@ -59,6 +59,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShowEvent>
 #include <QSplitter>
@@ -147,7 +148,13 @@ void MainWindow::createDocks()
     m_optionsWidget = new CompileOptionsWidget(this);
     m_optionsDock = new QDockWidget(tr("Compile Options"), this);
     m_optionsDock->setObjectName(QStringLiteral("compileOptionsDock"));
-    m_optionsDock->setWidget(m_optionsWidget);
+    // Scrolled rather than squeezed: tabbed with the Launch dock, its rows must not set the
+    // window's minimum height on a small screen.
+    auto *optionsScroll = new QScrollArea(m_optionsDock);
+    optionsScroll->setWidget(m_optionsWidget);
+    optionsScroll->setWidgetResizable(true);
+    optionsScroll->setFrameShape(QFrame::NoFrame);
+    m_optionsDock->setWidget(optionsScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_optionsDock);
 
     m_launchPanel = new LaunchPanel(this);
