@@ -1011,6 +1011,7 @@ CompileResult compileUnderConventions(std::string_view source, std::string_view 
         if (kernel.sourceLine > tuned->prefixLines)
             kernel.sourceLine -= tuned->prefixLines;
     }
+    result.templates = kernelTemplates(source);
     const int lastLine = lastLineOf(source);
     for (Diagnostic &diagnostic : result.diagnostics) {
         if (diagnostic.file == fileName && diagnostic.line > lastLine)

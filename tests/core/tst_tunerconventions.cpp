@@ -177,6 +177,13 @@ void TestTunerConventions::compilesWithTheUsersLineNumbers()
     QVERIFY2(compiled.success, compiled.log.c_str());
     QCOMPARE(compiled.kernels.size(), std::size_t(1));
     QCOMPARE(compiled.kernels[0].sourceLine, 1);
+    // A template's line too, on the user's text.
+    const std::string templated =
+        "template <int N> __global__ void t(float *x) { x[0] = N; }\n" + std::string(kSource);
+    const CompileResult withTemplate = compiler.compile(templated, "sum.cu", withFactor("2"));
+    QVERIFY2(withTemplate.success, withTemplate.log.c_str());
+    QCOMPARE(withTemplate.templates.size(), std::size_t(1));
+    QCOMPARE(withTemplate.templates[0].line, 1);
     QCOMPARE(compiled.options, withFactor("4")); // the caller's options, as asked
     const auto remarks = std::count_if(
         compiled.diagnostics.begin(), compiled.diagnostics.end(),
