@@ -1,33 +1,141 @@
-// cuwb check: everything `cuwb run` would refuse, found without a GPU: the project file, the
-// compile, the kernel's signature, every expression, and the launch against the target
-// architecture's limits. It never touches the driver, even on a machine with a GPU, so its
-// answer is the same in CI as on the workstation.
+// cuwb check: everything `cuwb run` would refuse or fail on, found without a GPU: the project
+// file, the compile, the kernel's signature, every expression, the launch against the target
+// architecture's limits, the verification compiled as the worker compiles it (its expression
+// and mask), the files the run reads checked against their buffers (.npy headers, raw sizes),
+// each launched kernel's resources and theoretical occupancy, and every point of the sweep.
+// It never touches the driver, even on a machine with a GPU, so its answer is the same in CI as
+// on the workstation. Compiles go through the compile cache on disk that `cuwb sweep --list`
+// and `cuwb sweep` share (compiler/compilecache.h).
 #include "argumentparser.h"
 #include "commands.h"
 #include "diagnostictext.h"
+#include "sweepreport.h"
 
+#include "compiler/compilecache.h"
 #include "compiler/compilejson.h"
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
 #include "device/archlimits.h"
+#include "device/devicejson.h"
+#include "device/occupancy.h"
 #include "kernel/kernelsignature.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchjson.h"
 #include "launch/launchsequence.h"
 #include "launch/launchvalidation.h"
 #include "project/project.h"
+#include "run/runhostcheck.h"
 #include "run/verificationcheck.h"
 #include "sweep/sweephostcheck.h"
+#include "util/format.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 namespace cuwb::cli {
 
 namespace {
 
 const char *const kCommand = "check";
+
+// A kernel the project launches (its own, a sequence's further kernels, and the reference
+// kernels that run with the first kernel's launch), with its resources and theoretical
+// occupancy at its block.
+struct LaunchedKernel
+{
+    std::string role; // "kernel", "then[0]", "reference kernel"
+    const KernelInfo *kernel;
+    OccupancyResult occupancy;
+    std::uint64_t threads = 0; // its block's
+    std::uint64_t dynamicSharedBytes = 0;
+};
+
+// Resources and theoretical occupancy of `kernel` at a block of `threads` threads.
+OccupancyResult occupancyOf(const KernelInfo &kernel, std::uint64_t threads,
+                            std::uint64_t dynamicSharedBytes, const ArchLimits &limits)
+{
+    OccupancyInput input;
+    input.registersPerThread = kernel.resources.registers;
+    input.staticSharedBytes = std::size_t(std::max(kernel.resources.staticSharedBytes, 0));
+    input.dynamicSharedBytes = std::size_t(dynamicSharedBytes);
+    input.blockSize = int(std::min<std::uint64_t>(threads, 1u << 30));
+    return computeOccupancy(limits, input);
+}
+
+std::uint64_t threadsOf(const std::array<std::uint64_t, 3> &block)
+{
+    return block[0] * block[1] * block[2];
+}
+
+// The kernel, each further kernel of its sequence at its own block, and each check's reference
+// kernel (which runs with the first kernel's launch).
+std::vector<LaunchedKernel> launchedKernels(const CompileResult &compiled, const KernelInfo &kernel,
+                                            const SequenceKernels &sequence,
+                                            const Verification &verification,
+                                            const ResolvedLaunch &resolved,
+                                            const ArchLimits &limits)
+{
+    const std::uint64_t threads = threadsOf(resolved.block);
+    std::vector<LaunchedKernel> kernels{
+        {"kernel", &kernel, occupancyOf(kernel, threads, resolved.dynamicSharedBytes, limits),
+         threads, resolved.dynamicSharedBytes}};
+    for (std::size_t k = 0; k < sequence.kernels.size() && k < resolved.steps.size(); ++k) {
+        if (!sequence.kernels[k])
+            continue;
+        const ResolvedStep &step = resolved.steps[k];
+        const std::uint64_t stepThreads = threadsOf(step.block);
+        kernels.push_back(
+            {"then[" + std::to_string(k) + "]", sequence.kernels[k],
+             occupancyOf(*sequence.kernels[k], stepThreads, step.dynamicSharedBytes, limits),
+             stepThreads, step.dynamicSharedBytes});
+    }
+    for (const VerificationSpec &check : verification.checks) {
+        if (check.kind != ReferenceKind::Kernel || check.referenceKernel.empty())
+            continue;
+        const KernelLookup reference = findKernel(compiled, check.referenceKernel);
+        const bool listed = std::any_of(kernels.begin(), kernels.end(), [&](const auto &k) {
+            return k.kernel == reference.kernel;
+        });
+        if (reference.found() && !listed)
+            kernels.push_back(
+                {"reference kernel", reference.kernel,
+                 occupancyOf(*reference.kernel, threads, resolved.dynamicSharedBytes, limits),
+                 threads, resolved.dynamicSharedBytes});
+    }
+    return kernels;
+}
+
+// "vector_add: 16 registers, 0 bytes static + 0 bytes dynamic shared memory, no stack, no
+// spills; theoretical occupancy 100% (8 blocks of 256 threads an SM; limited by warps)".
+std::string kernelReport(const LaunchedKernel &launched)
+{
+    const KernelResources &r = launched.kernel->resources;
+    std::string text = displayName(*launched.kernel) + ": ";
+    if (!r.reported)
+        text += "ptxas reported no resources; ";
+    text += plural(std::uint64_t(std::max(r.registers, 0)), "register") + ", " +
+            formatBytes(std::uint64_t(std::max(r.staticSharedBytes, 0))) + " static + " +
+            formatBytes(launched.dynamicSharedBytes) + " dynamic shared memory, ";
+    text += r.stackFrameBytes > 0 ? formatBytes(std::uint64_t(r.stackFrameBytes)) + " stack, "
+                                  : std::string("no stack, ");
+    if (r.spillStoreBytes > 0 || r.spillLoadBytes > 0)
+        text += "SPILLS " + formatBytes(std::uint64_t(r.spillStoreBytes)) + " stored and " +
+                formatBytes(std::uint64_t(r.spillLoadBytes)) + " loaded";
+    else
+        text += "no spills";
+    const OccupancyResult &o = launched.occupancy;
+    if (!o.valid)
+        return text + "; occupancy: cannot run: " + o.error;
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.0f%%", o.occupancy * 100.0);
+    return text + "; theoretical occupancy " + percent + " (" +
+           plural(std::uint64_t(o.activeBlocksPerSm), "block") + " of " +
+           std::to_string(launched.threads) + " threads an SM; limited by " +
+           limiterName(o.limiter) + ")";
+}
 
 std::string dims(const std::array<std::uint64_t, 3> &values)
 {
@@ -41,21 +149,31 @@ void printCheckHelp(std::ostream &out)
 {
     out << "Usage: cuwb check [OPTIONS] PROJECT.cuwb\n"
            "\n"
-           "Checks a project without a GPU: reads it, compiles its source with NVRTC, reads\n"
-           "the kernel's parameters, evaluates every expression and validates the launch\n"
-           "against the architecture's limits (threads, block and grid sizes, shared memory,\n"
-           "registers). Each problem is printed as\n"
+           "Checks a project without a GPU: reads it, compiles its source, reads the kernel's\n"
+           "parameters, evaluates every expression and validates the launch against the\n"
+           "architecture's limits (threads, block and grid sizes, shared memory, registers).\n"
+           "The verification is compiled as the worker compiles it (its expression and its\n"
+           "mask), its count, reference kernel and aggregate are checked, and every file the\n"
+           "run reads (buffer and global inits, the reference) is checked against its buffer:\n"
+           "a .npy's dtype, order and number of values, a raw file's size. Each kernel the\n"
+           "project launches is printed with its registers, shared memory, stack and spills\n"
+           "and its theoretical occupancy at the project's block. Each problem is printed as\n"
            "  PROJECT.cuwb: FIELD: MESSAGE\n"
            "and compile errors as cuwb compile prints them. The GPU is never used.\n"
            "\n"
            "  --arch sm_XX      check against this architecture instead of the project's\n"
            "  --json            print one JSON document: ok, arch, kernel, parameters,\n"
-           "                    diagnostics, issues, resolved grid, block and buffer bytes,\n"
-           "                    and the sweep's points that would not run\n"
+           "                    diagnostics, issues, kernels (resources and occupancy),\n"
+           "                    resolved grid, block and buffer bytes, and the sweep's\n"
+           "                    points that would not run, also grouped by reason\n"
            "  --no-sweep        check the base launch only, not every point of the sweep\n"
            "\n"
            "A project with a sweep has every point checked too: its expressions, the limits,\n"
-           "and a compile of each variant, so what ptxas would reject is listed here.\n"
+           "and a compile of each variant. Points that do not compile (ptxas included) or\n"
+           "cannot launch are named one by one; points excluded by a constraint or whose\n"
+           "expressions have no value are counted by reason. Compiles are kept in the compile\n"
+           "cache on disk that cuwb sweep --list and cuwb sweep use too (a failed compile\n"
+           "included); CUWB_CACHE_DIR=off turns it off.\n"
            "\n"
            "Exit status: 0 the launch would run, 1 it would not (compile errors included),\n"
            "2 usage error, unreadable or malformed project.\n";
@@ -86,8 +204,18 @@ int runCheck(const std::vector<std::string> &arguments)
         return ExitUsage;
     }
     Project project = *load.project;
-    resolveProjectPaths(project, projectPath); // files are relative to the project
-    CompileOptions options = project.options;
+    // Files are relative to the project, and the source's folder is an include folder.
+    resolveProjectPaths(project, projectPath);
+    std::string source;
+    std::string error;
+    if (!readProjectSource(project, projectPath, source, error)) {
+        std::cerr << projectPath << ": " << error << "\n";
+        return ExitUsage;
+    }
+    // The request `cuwb sweep` and `cuwb sweep --list` make of the project: the same file name
+    // and options, so that the compile cache serves all three.
+    RunRequest base = projectRunRequest(project, source);
+    CompileOptions options = base.options;
     if (const auto arch = parser.value("--arch"))
         options.arch = *arch;
     const std::optional<ArchLimits> limits = archLimits(options.arch);
@@ -97,42 +225,27 @@ int runCheck(const std::vector<std::string> &arguments)
             known += (known.empty() ? "" : ", ") + arch;
         return usageError(kCommand, "unknown architecture '" + options.arch + "'; known: " + known);
     }
-    std::string source;
-    std::string error;
-    if (!readProjectSource(project, projectPath, source, error)) {
-        std::cerr << projectPath << ": " << error << "\n";
-        return ExitUsage;
-    }
-    const std::filesystem::path projectFolder =
-        std::filesystem::path(projectPath).parent_path().empty()
-            ? std::filesystem::path(".")
-            : std::filesystem::path(projectPath).parent_path();
     std::string shownSource = projectPath;
-    std::string fileName = std::filesystem::path(projectPath).filename().string() + ".cu";
     if (!project.sourcePath.empty()) {
-        const std::filesystem::path sourcePath =
-            std::filesystem::path(project.sourcePath).is_relative()
-                ? projectFolder / project.sourcePath
-                : std::filesystem::path(project.sourcePath);
-        shownSource = sourcePath.string();
-        fileName = sourcePath.filename().string();
-        options.includeDirs.push_back(sourcePath.parent_path().empty()
-                                          ? std::string(".")
-                                          : sourcePath.parent_path().string());
-    } else {
-        options.includeDirs.push_back(projectFolder.string());
+        const std::filesystem::path folder = std::filesystem::path(projectPath).parent_path();
+        const std::filesystem::path sourcePath = std::filesystem::path(project.sourcePath);
+        shownSource =
+            (sourcePath.is_relative() && !folder.empty() ? folder / sourcePath : sourcePath)
+                .string();
     }
+    const std::string &fileName = base.fileName;
     if (!checkCompileOptions(std::cerr, projectPath, options))
         return ExitUsage;
 
     // The launch's defines are part of the compile options: evaluated here as the worker will.
-    const CompileOptions unboundOptions = options; // each sweep point binds its own defines
     LaunchSpec launch = project.launch;
     const DeviceNames deviceNames = deviceNamesForArch(options.arch);
     std::vector<LaunchIssue> issues = bindLaunchDefines(
         launch, options, launchKernelNames(launch, project.verification), deviceNames);
 
     KernelCompiler compiler;
+    if (const std::optional<std::string> folder = CompileCache::defaultFolder())
+        compiler.setDiskCache(std::make_shared<CompileCache>(*folder));
     const CompileResult result = compiler.compile(source, fileName, options);
     nlohmann::json report{{"project", projectPath}, {"arch", options.arch}};
     if (!result.success) {
@@ -157,6 +270,7 @@ int runCheck(const std::vector<std::string> &arguments)
 
     KernelSignature signature;
     ResolvedLaunch resolved;
+    std::vector<LaunchedKernel> kernels;
     const KernelLookup lookup = findKernel(result, launch.kernel);
     const KernelInfo *kernel = lookup.kernel;
     if (!issues.empty()) {
@@ -172,14 +286,9 @@ int runCheck(const std::vector<std::string> &arguments)
         issues = validateLaunch(resolved, kernel->resources, context);
         for (LaunchIssue &issue : validateSequence(launch, resolved, sequence, context))
             issues.push_back(std::move(issue));
-        // Every check, its expressions and masks compiled as the worker will compile them
-        // (not when the launch's names failed: every check would only repeat that).
-        if (!resolved.buffers.empty() || resolved.ok()) {
-            for (LaunchIssue &issue :
-                 checkVerification(project.verification, {result, source, resolved, &compiler,
-                                                          options.arch, true, deviceNames}))
-                issues.push_back(std::move(issue));
-        }
+        if (resolved.ok())
+            kernels =
+                launchedKernels(result, *kernel, sequence, project.verification, resolved, *limits);
         for (const ResolvedBuffer &global : resolved.globals) {
             const std::string problem = moduleVariableMismatch(
                 result.ptx, global.parameter, global.bytes,
@@ -187,23 +296,27 @@ int runCheck(const std::vector<std::string> &arguments)
             if (!problem.empty())
                 issues.push_back({"global " + global.parameter, problem, -1});
         }
-        for (const ArgumentSpec &argument : project.launch.arguments) {
-            if (argument.isBuffer && argument.init.kind == InitKind::File &&
-                !std::filesystem::is_regular_file(argument.init.file))
-                issues.push_back({"argument " + argument.parameter + ": init file",
-                                  "'" + argument.init.file + "' does not exist", -1});
+        // Every check, its expressions and masks compiled as the worker will compile them (not
+        // when the launch's names failed: every check would only repeat that), and the files
+        // the run reads, against the buffers they fill.
+        if (!resolved.buffers.empty() || resolved.ok()) {
+            const CompileFunction compile = [&compiler](std::string_view text,
+                                                        std::string_view name,
+                                                        const CompileOptions &with) {
+                return compiler.compile(text, name, with);
+            };
+            for (LaunchIssue &issue :
+                 checkVerification(project.verification, {result, source, resolved, compile,
+                                                          options.arch, true, deviceNames}))
+                issues.push_back(std::move(issue));
         }
+        for (LaunchIssue &issue : checkInputFiles(resolved))
+            issues.push_back(std::move(issue));
     }
 
     // Every point of the project's sweep, as the sweep would see it, compiled per variant.
     std::optional<SweepPlan> plan;
     if (project.sweep && !parser.isSet("--no-sweep") && !project.sweep->axes.empty()) {
-        RunRequest base;
-        base.source = source;
-        base.fileName = fileName;
-        base.options = unboundOptions;
-        base.launch = project.launch;
-        base.verification = project.verification;
         plan = planSweep(*project.sweep, base, options.arch);
         if (!plan->result.error.empty())
             issues.push_back({"sweep", plan->result.error, -1});
@@ -224,11 +337,23 @@ int runCheck(const std::vector<std::string> &arguments)
                 if (r.status == PointStatus::Skipped)
                     skipped.push_back({{"point", r.point.label()},
                                        {"reason", r.message},
+                                       {"kind", skipKindName(r.point.skipKind)},
                                        {"compileFailed", r.compileFailed}});
+            }
+            nlohmann::json groups = nlohmann::json::array();
+            for (const SkipGroup &group : groupSkips(plan->result.points)) {
+                nlohmann::json points = nlohmann::json::array();
+                for (const std::size_t k : group.points)
+                    points.push_back(plan->result.points[k].point.label());
+                groups.push_back({{"kind", skipKindName(group.kind)},
+                                  {"reason", group.reason},
+                                  {"count", group.points.size()},
+                                  {"points", points}});
             }
             report["sweep"] = {{"points", plan->result.points.size()},
                                {"runnable", plan->runnable()},
                                {"skipped", skipped},
+                               {"skipGroups", groups},
                                {"variants", plan->variants},
                                {"variantsCompiled", plan->compiles},
                                {"compileMs", plan->compileMs}};
@@ -236,8 +361,20 @@ int runCheck(const std::vector<std::string> &arguments)
         report["kernel"] = kernel ? kernel->loweredName : std::string();
         report["kernelName"] = kernel ? displayName(*kernel) : std::string();
         report["diagnostics"] = result.diagnostics;
+        report["notes"] = result.notes;
         report["parameters"] = signature.parameters;
         report["issues"] = issues;
+        nlohmann::json launched = nlohmann::json::array();
+        for (const LaunchedKernel &k : kernels) {
+            nlohmann::json entry{{"role", k.role},
+                                 {"kernel", k.kernel->loweredName},
+                                 {"kernelName", displayName(*k.kernel)},
+                                 {"resources", k.kernel->resources},
+                                 {"spills", k.kernel->spills()},
+                                 {"occupancy", k.occupancy}};
+            launched.push_back(std::move(entry));
+        }
+        report["kernels"] = launched;
         if (kernel && resolved.ok()) {
             report["grid"] = resolved.grid;
             report["block"] = resolved.block;
@@ -249,13 +386,29 @@ int runCheck(const std::vector<std::string> &arguments)
         std::cout << report.dump(2) << "\n";
         return issues.empty() ? ExitSuccess : ExitFailure;
     }
-    // Warnings are worth seeing here too; they do not stop a run.
+    // Warnings are worth seeing here too; they do not stop a run. So is what the compile did
+    // besides compiling (Kernel Tuner's conventions, host code set aside).
     printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
+    for (const std::string &note : result.notes)
+        std::cout << projectPath << ": compile: note: " << note << "\n";
+    for (const LaunchedKernel &k : kernels)
+        std::cout << projectPath << ": " << k.role << " " << kernelReport(k) << "\n";
     for (const LaunchIssue &issue : issues) {
         std::cout << projectPath << ": " << issue.field << ": " << issue.message;
         if (issue.position >= 0)
             std::cout << " (at character " << issue.position + 1 << ")";
         std::cout << "\n";
+    }
+    if (plan && plan->result.error.empty()) {
+        const std::size_t total = plan->result.points.size();
+        std::cout << projectPath << ": sweep: " << plan->runnable() << " of " << total
+                  << " points would run on " << options.arch << " (" << plan->variants
+                  << (plan->variants == 1 ? " variant: " : " variants: ") << plan->compiles
+                  << " compiled, " << plan->variants - plan->compiles
+                  << " from the compile cache)\n";
+        // What the compiler or the launch rejects first, point by point; what the expressions
+        // and constraints exclude after it, counted.
+        printSkipGroups(std::cout, projectPath + ": sweep: ", plan->result, true);
     }
     if (!issues.empty()) {
         std::cout << projectPath << ": would not run: " << issues.size()
@@ -266,26 +419,6 @@ int runCheck(const std::vector<std::string> &arguments)
               << ": grid " << dims(resolved.grid) << ", block " << dims(resolved.block) << ", "
               << resolved.buffers.size() << (resolved.buffers.size() == 1 ? " buffer" : " buffers")
               << " of " << resolved.totalBufferBytes() << " bytes\n";
-    if (plan) {
-        const std::size_t total = plan->result.points.size();
-        std::cout << projectPath << ": sweep: " << plan->runnable() << " of " << total
-                  << " points would run on " << options.arch << " (" << plan->variants
-                  << (plan->variants == 1 ? " variant: " : " variants: ") << plan->compiles
-                  << " compiled, " << plan->variants - plan->compiles
-                  << " from the compile cache)\n";
-        std::size_t shown = 0;
-        constexpr std::size_t kShownSkips = 20;
-        for (const SweepPointResult &r : plan->result.points) {
-            if (r.status != PointStatus::Skipped)
-                continue;
-            if (shown++ < kShownSkips)
-                std::cout << projectPath << ": sweep: " << r.point.label()
-                          << ": skipped: " << r.message << "\n";
-        }
-        if (shown > kShownSkips)
-            std::cout << projectPath << ": sweep: ... and " << shown - kShownSkips
-                      << " more skipped (cuwb sweep --list shows every point)\n";
-    }
     return ExitSuccess;
 }
 

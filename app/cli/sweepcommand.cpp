@@ -264,6 +264,74 @@ void printSweepSummary(std::ostream &out, const SweepResult &result)
     }
 }
 
+namespace {
+
+// What the points of a skip kind have in common, for a line that counts them.
+const char *skipKindPhrase(SkipKind kind)
+{
+    switch (kind) {
+    case SkipKind::Compile:
+        return "that do not compile";
+    case SkipKind::Resources:
+        return "that the kernel's registers or shared memory cannot launch";
+    case SkipKind::Limits:
+        return "over the architecture's limits";
+    case SkipKind::Expression:
+        return "whose expressions have no usable value";
+    case SkipKind::Constraint:
+        return "excluded by constraints";
+    case SkipKind::None:
+        break;
+    }
+    return "skipped for other reasons";
+}
+
+} // namespace
+
+void printSkipGroups(std::ostream &out, const std::string &prefix, const SweepResult &result,
+                     bool nameEach)
+{
+    // Enough to see every distinct reason of a real sweep; a sweep of 10,000 points whose
+    // limits messages each name their own thread count stays a few lines.
+    constexpr std::size_t kMostNamed = 50;
+    constexpr std::size_t kMostReasonsAKind = 5;
+    std::size_t named = 0;
+    std::size_t notNamed = 0;
+    std::map<SkipKind, std::size_t> reasonsShown;
+    std::map<SkipKind, std::size_t> notShown;
+    for (const SkipGroup &group : groupSkips(result.points)) {
+        const SweepPointResult &first = result.points[group.points.front()];
+        if (nameEach && (namesEachPoint(group.kind) || group.kind == SkipKind::None)) {
+            for (const std::size_t k : group.points) {
+                if (named++ < kMostNamed)
+                    out << prefix << result.points[k].point.label() << ": skipped: " << group.reason
+                        << '\n';
+                else
+                    ++notNamed;
+            }
+            continue;
+        }
+        if (reasonsShown[group.kind]++ >= kMostReasonsAKind) {
+            notShown[group.kind] += group.points.size();
+            continue;
+        }
+        if (group.points.size() == 1) {
+            out << prefix << first.point.label() << ": skipped: " << group.reason << '\n';
+            continue;
+        }
+        out << prefix << plural(group.points.size(), "point") << " skipped: " << group.reason
+            << " (the first: " << first.point.label() << ")\n";
+    }
+    if (notNamed > 0)
+        out << prefix << "... and " << notNamed
+            << " more that do not compile or cannot launch (cuwb sweep --list shows every "
+               "point)\n";
+    for (const auto &[kind, count] : notShown)
+        out << prefix << "... and " << plural(count, "more point") << " " << skipKindPhrase(kind)
+            << ", for other reasons" << (nameEach ? " (cuwb sweep --list shows every point)" : "")
+            << '\n';
+}
+
 std::string checkWritable(const std::string &path)
 {
     const std::filesystem::path file(path);
@@ -362,8 +430,40 @@ void printSweepHelp(std::ostream &out)
 
 namespace {
 
+// "block (256, 1, 1), grid (64, 1, 1), dynamic shared memory 0 bytes; 12 registers, 2.0 KiB
+// static shared memory, occupancy 100% (warps)" for a point that would run; the skip instead of
+// the resources for one that would not. A block or grid that did not evaluate is left out.
+std::string listedLaunch(const SweepPointResult &r)
+{
+    const auto dims = [](const std::array<std::uint64_t, 3> &d) {
+        return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
+               std::to_string(d[2]) + ")";
+    };
+    const SweepPoint &p = r.point;
+    std::string text;
+    if (p.block[0] > 0 && p.block[1] > 0 && p.block[2] > 0) {
+        text += "block " + dims(p.block);
+        if (p.grid[0] > 0 && p.grid[1] > 0 && p.grid[2] > 0)
+            text += ", grid " + dims(p.grid);
+        text += ", dynamic shared memory " + formatBytes(p.dynamicSharedBytes);
+    }
+    if (r.status == PointStatus::Skipped)
+        return text + (text.empty() ? "" : "; ") + "skipped: " + r.message;
+    if (r.registersPerThread > 0) {
+        text += "; " + plural(std::uint64_t(r.registersPerThread), "register") + ", " +
+                formatBytes(std::uint64_t(std::max(r.staticSharedBytes, 0))) +
+                " static shared memory";
+    }
+    if (r.theoreticalOccupancy) {
+        text += format(", occupancy %.0f%%", *r.theoreticalOccupancy * 100.0) +
+                (r.occupancyLimiter.empty() ? std::string() : " (" + r.occupancyLimiter + ")");
+    }
+    return text;
+}
+
 // `cuwb sweep --list`: every point checked on the host for `arch` (expressions, limits, and a
-// compile of each variant, so what ptxas rejects is known before anything runs).
+// compile of each variant, so what ptxas rejects is known before anything runs), with the
+// block, grid and dynamic shared memory it resolves to.
 int listSweep(const std::string &path, const SweepSpec &spec, const RunRequest &base,
               const std::string &arch, const std::optional<std::string> &jsonPath)
 {
@@ -382,9 +482,8 @@ int listSweep(const std::string &path, const SweepSpec &spec, const RunRequest &
     }
     const std::size_t total = plan.result.points.size();
     for (const SweepPointResult &r : plan.result.points) {
-        std::cout << progressTag(r.point.index + 1, total) << ' ' << r.point.label()
-                  << (r.status == PointStatus::Skipped ? ": skipped: " + r.message : std::string())
-                  << '\n';
+        std::cout << progressTag(r.point.index + 1, total) << ' ' << r.point.label() << ": "
+                  << listedLaunch(r) << '\n';
     }
     const std::size_t runnable = plan.runnable();
     char compiled[64];
@@ -397,6 +496,8 @@ int listSweep(const std::string &path, const SweepSpec &spec, const RunRequest &
     if (spec.metrics || spec.roofline) {
         std::cout << "each point then gets a" << metricsNote(spec).substr(1) << '\n';
     }
+    // The reasons together, what the compiler and the launch reject first.
+    printSkipGroups(std::cout, "", plan.result, false);
     if (jsonPath) {
         if (const std::string problem = writeTextFile(*jsonPath, serializeSweepResult(plan.result));
             !problem.empty()) {
@@ -739,7 +840,8 @@ int runSweep(const std::vector<std::string> &arguments)
         else if (*timer == "events")
             spec.settings.timer = TimingSource::Events;
         else
-            return usageError("sweep", "--timer is cupti, profiler or events, got '" + *timer + "'");
+            return usageError("sweep",
+                              "--timer is cupti, profiler or events, got '" + *timer + "'");
     }
     if (const auto text = parser.value("--samples")) {
         const std::optional<long long> samples = parseCount(*text);
@@ -797,7 +899,8 @@ int runSweep(const std::vector<std::string> &arguments)
                 request.forwarded.emplace_back(flag);
             }
         }
-        for (const char *option : {"--preset", "--samples", "--timer", "--device", "--worker", "--on"}) {
+        for (const char *option :
+             {"--preset", "--samples", "--timer", "--device", "--worker", "--on"}) {
             if (const auto value = parser.value(option)) {
                 request.forwarded.insert(request.forwarded.end(), {option, *value});
             }

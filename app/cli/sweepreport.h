@@ -14,6 +14,14 @@ namespace cuwb::cli {
 // where the time went and the notes.
 void printSweepSummary(std::ostream &out, const SweepResult &result);
 
+// The skipped points of `result` grouped by what stopped them (groupSkips): with `nameEach`,
+// each point that does not compile or cannot launch on a line of its own ("LABEL: skipped:
+// REASON", the first 50), then every other reason once with its count and first point ("232
+// points skipped: excluded by the constraint `...` (the first: LABEL)"); without, every reason
+// once. Each line starts with `prefix`.
+void printSkipGroups(std::ostream &out, const std::string &prefix, const SweepResult &result,
+                     bool nameEach);
+
 // Why `path` cannot be written ("cannot write 'x': the folder /y does not exist"), or empty;
 // checked before a long sweep rather than after it.
 std::string checkWritable(const std::string &path);

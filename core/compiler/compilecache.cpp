@@ -24,8 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The format of a cache file; a file of another format is a miss.
-constexpr int kCacheFormat = 2; // 2: the compiler (nvcc or NVRTC), its notes and diagnostics
+// The format of a cache file; a file of another format is a miss. 2: the compiler (nvcc or
+// NVRTC), its notes and diagnostics; 3: failed compiles are kept too.
+constexpr int kCacheFormat = 3;
 
 struct Hash
 {
@@ -120,21 +121,23 @@ std::optional<CompileResult> CompileCache::load(const std::string &key, std::str
         if (j.value("format", 0) != kCacheFormat)
             return std::nullopt;
         CompileResult result;
-        result.success = true;
+        result.success = j.at("success").get<bool>();
         result.fromCache = true;
         result.fileName = std::string(fileName);
         j.at("options").get_to(result.options);
         j.at("log").get_to(result.log);
-        j.at("ptx").get_to(result.ptx);
-        if (!fromBase64(j.at("cubin").get<std::string>(), result.cubin))
-            return std::nullopt;
-        j.at("kernels").get_to(result.kernels);
         result.compileTimeMs = j.value("compileTimeMs", 0.0);
         j.at("diagnostics").get_to(result.diagnostics);
         j.at("compiledBy").get_to(result.compiledBy);
         j.at("notes").get_to(result.notes);
         // Derived from what is stored, as the compile derived them.
         result.templates = kernelTemplates(source);
+        if (!result.success)
+            return result; // what the compiler said is the whole result
+        j.at("ptx").get_to(result.ptx);
+        if (!fromBase64(j.at("cubin").get<std::string>(), result.cubin))
+            return std::nullopt;
+        j.at("kernels").get_to(result.kernels);
         result.lineMap = PtxLineMap::build(result.ptx, fileName);
         return result;
     } catch (const std::exception &) {
@@ -142,24 +145,32 @@ std::optional<CompileResult> CompileCache::load(const std::string &key, std::str
     }
 }
 
+bool CompileCache::storable(const CompileResult &result)
+{
+    return result.failureMessage.empty() && (result.success || !result.diagnostics.empty());
+}
+
 void CompileCache::store(const std::string &key, const CompileResult &result) const
 {
-    if (!result.success)
+    if (!storable(result))
         return;
     std::error_code error;
     fs::create_directories(m_folder, error);
     if (error)
         return;
-    const nlohmann::json j{{"format", kCacheFormat},
-                           {"options", result.options},
-                           {"log", result.log},
-                           {"ptx", result.ptx},
-                           {"cubin", toBase64(result.cubin)},
-                           {"kernels", result.kernels},
-                           {"compileTimeMs", result.compileTimeMs},
-                           {"diagnostics", result.diagnostics},
-                           {"compiledBy", result.compiledBy},
-                           {"notes", result.notes}};
+    nlohmann::json j{{"format", kCacheFormat},
+                     {"success", result.success},
+                     {"options", result.options},
+                     {"log", result.log},
+                     {"compileTimeMs", result.compileTimeMs},
+                     {"diagnostics", result.diagnostics},
+                     {"compiledBy", result.compiledBy},
+                     {"notes", result.notes}};
+    if (result.success) {
+        j["ptx"] = result.ptx;
+        j["cubin"] = toBase64(result.cubin);
+        j["kernels"] = result.kernels;
+    }
     // Written aside and renamed, so a reader never sees half a file.
     const fs::path target = fs::path(m_folder) / (key + ".json");
     const fs::path temporary =

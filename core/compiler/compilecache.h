@@ -1,10 +1,17 @@
-// CompileCache: successful compiles kept on disk between runs, so a sweep run again (or a
-// project checked again) does not wait for NVRTC and ptxas on variants it compiled before —
-// as CuPy's and the auto-tuners' kernel caches do. One file per result, named by a hash of
-// everything that decides what NVRTC produces: the source, its file name, the options, the
-// NVRTC and CUDA Workbench versions, and the size and modification time of every file in the
-// user's include folders (an edited header is a different key). Folders with more files than
-// kMaxFingerprintFiles are not fingerprinted and their compiles are not cached.
+// CompileCache: compiles kept on disk between runs, so a sweep run again (or a project checked
+// again, or listed with `cuwb sweep --list` after `cuwb check`) does not wait for NVRTC and
+// ptxas on variants it compiled before — as CuPy's and the auto-tuners' kernel caches do. One
+// file per result, named by a hash of everything that decides what NVRTC produces: the source,
+// its file name, the options, the NVRTC and CUDA Workbench versions, and the size and
+// modification time of every file in the user's include folders (an edited header is a
+// different key). Folders with more files than kMaxFingerprintFiles are not fingerprinted and
+// their compiles are not cached.
+//
+// A compile that failed is kept too (its diagnostics are what the source compiles to: a
+// variant ptxas rejects is rejected again without a compile), but only when it failed on the
+// source: a result with a failureMessage (options refused, NVRTC's internal error, a compiler
+// process that crashed, ran out of memory or time, or was stopped) says the compile could not
+// run, and is never stored.
 #pragma once
 
 #include "compiler/compileresult.h"
@@ -39,8 +46,12 @@ public:
     // A stored result (fromCache set), or nullopt: none, unreadable, or of another format.
     [[nodiscard]] std::optional<CompileResult> load(const std::string &key, std::string_view source,
                                                     std::string_view fileName) const;
-    // Stores a successful result; failures to write are ignored (the cache is an optimisation).
+    // Stores a result that storable() accepts; failures to write are ignored (the cache is an
+    // optimisation).
     void store(const std::string &key, const CompileResult &result) const;
+    // Whether `result` is what its source and options compile to, and so may be kept: a success,
+    // or a failure with diagnostics and no failureMessage.
+    [[nodiscard]] static bool storable(const CompileResult &result);
 
     [[nodiscard]] const std::string &folder() const { return m_folder; }
 

@@ -8,6 +8,7 @@
 #include "compiler/ptxasreport.h"
 #include "compiler/sourcescan.h"
 #include "compiler/standins.h"
+#include "compiler/tunerconventions.h"
 #include "cuda/nvrtcinfo.h"
 #include "cuda/nvrtcprogram.h"
 #include "util/text.h"
@@ -987,6 +988,57 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
     return result;
 }
 
+// Compiles `source` as Kernel Tuner would when a define asks for its conventions
+// (tunerconventions.h), with the user's line numbers and options in the result.
+CompileResult compileUnderConventions(std::string_view source, std::string_view fileName,
+                                      const CompileOptions &options,
+                                      const std::optional<TunerSource> &tuned)
+{
+    if (!tuned)
+        return compileUncached(source, fileName, options);
+    if (tuned->error) {
+        CompileResult refused;
+        refused.fileName = std::string(fileName);
+        refused.options = options;
+        refused.diagnostics.push_back(*tuned->error);
+        refused.diagnostics.back().file = std::string(fileName);
+        return refused;
+    }
+    CompileResult result = compileUncached(tuned->source, fileName, tuned->options);
+    result.options = options;
+    // Declarations were counted in the compiled text, which starts with the constants.
+    for (KernelInfo &kernel : result.kernels) {
+        if (kernel.sourceLine > tuned->prefixLines)
+            kernel.sourceLine -= tuned->prefixLines;
+    }
+    result.templates = kernelTemplates(source);
+    const int lastLine = lastLineOf(source);
+    for (Diagnostic &diagnostic : result.diagnostics) {
+        if (diagnostic.file == fileName && diagnostic.line > lastLine)
+            diagnostic.line = lastLine; // "at end of source" of the longer text
+    }
+    return result;
+}
+
+// What the conventions did, on the way out: the caches keep what the compiler said, so a result
+// served from them (perhaps stored by a compile-server whose result had them) gets them once.
+CompileResult withTunerRemarks(CompileResult result, const std::optional<TunerSource> &tuned)
+{
+    if (!tuned)
+        return result;
+    for (Diagnostic remark : tuned->remarks) {
+        remark.file = result.fileName;
+        if (std::find(result.diagnostics.begin(), result.diagnostics.end(), remark) ==
+            result.diagnostics.end())
+            result.diagnostics.push_back(std::move(remark));
+    }
+    for (const std::string &note : tuned->notes) {
+        if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end())
+            result.notes.push_back(note);
+    }
+    return result;
+}
+
 } // namespace
 
 KernelCompiler::KernelCompiler(std::size_t cacheCapacity)
@@ -997,6 +1049,7 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
                                       const CompileOptions &options)
 {
     const std::string key = cacheKey(source, fileName, options);
+    const std::optional<TunerSource> tuned = applyTunerConventions(source, fileName, options);
     {
         const std::lock_guard lock(m_mutex);
         const auto it = std::find_if(m_cache.begin(), m_cache.end(),
@@ -1006,7 +1059,7 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
             ++m_hits;
             CompileResult hit = it->second;
             hit.fromCache = true;
-            return hit;
+            return withTunerRemarks(std::move(hit), tuned);
         }
     }
 
@@ -1024,18 +1077,19 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
                 store(source, fileName, options, *stored);
                 const std::lock_guard lock(m_mutex);
                 ++m_hits;
-                return *stored;
+                return withTunerRemarks(std::move(*stored), tuned);
             }
         }
     }
 
     // NVRTC runs outside the lock, so compiles on several threads proceed together.
-    CompileResult result = compileUncached(source, fileName, options);
-    if (disk && diskKey && result.success)
+    CompileResult result = compileUnderConventions(source, fileName, options, tuned);
+    // Option problems and infrastructure faults are not what this input compiles to; a compile
+    // error is, and is kept like a success (a failing sweep variant is not compiled again).
+    const bool cacheable = CompileCache::storable(result);
+    if (disk && diskKey && cacheable)
         disk->store(*diskKey, result);
 
-    // Option problems and infrastructure faults are not what this input compiles to.
-    const bool cacheable = result.failureMessage.empty();
     if (cacheable && m_capacity > 0) {
         const std::lock_guard lock(m_mutex);
         const bool present = std::any_of(m_cache.begin(), m_cache.end(),
@@ -1046,7 +1100,7 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
                 m_cache.pop_back();
         }
     }
-    return result;
+    return withTunerRemarks(std::move(result), tuned);
 }
 
 void KernelCompiler::store(std::string_view source, std::string_view fileName,

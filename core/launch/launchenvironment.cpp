@@ -169,9 +169,12 @@ std::string defineName(const std::string &define)
 
 const std::vector<std::pair<std::string, std::string>> &tunerDefineExpressions()
 {
+    // Kernel Tuner also defines kernel_tuner as 1 in every compile, which sources test to
+    // choose their tuning path (`#ifdef kernel_tuner`).
     static const std::vector<std::pair<std::string, std::string>> defines = {
         {"block_size_x", "block.x"}, {"block_size_y", "block.y"}, {"block_size_z", "block.z"},
         {"grid_size_x", "grid.x"},   {"grid_size_y", "grid.y"},   {"grid_size_z", "grid.z"},
+        {"kernel_tuner", "1"},
     };
     return defines;
 }

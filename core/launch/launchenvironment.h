@@ -28,7 +28,8 @@ struct LaunchEnvironment
     [[nodiscard]] bool ok() const { return issues.empty(); }
 };
 
-// The tuner defines' names and expressions when LaunchSpec::tunerDefines is on.
+// The tuner defines' names and expressions when LaunchSpec::tunerDefines is on: block_size_x/y/z,
+// grid_size_x/y/z and kernel_tuner (1), as Kernel Tuner defines them.
 const std::vector<std::pair<std::string, std::string>> &tunerDefineExpressions();
 
 // Evaluates the environment of `spec`. `compileDefines` are the compile options' defines

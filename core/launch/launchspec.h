@@ -94,7 +94,8 @@ struct LaunchSpec
     // evaluated per launch and passed as -DNAME=value; their names are visible to every
     // expression (launch/launchenvironment.h).
     std::vector<std::pair<std::string, std::string>> defines;
-    // The auto-tuner convention: block_size_x/y/z and grid_size_x/y/z defined from the launch.
+    // The auto-tuner convention: block_size_x/y/z and grid_size_x/y/z defined from the launch,
+    // and kernel_tuner as 1.
     bool tunerDefines = false;
     std::vector<GlobalSpec> globals;     // module variables to initialise
     std::vector<ArgumentSpec> arguments; // in parameter order
@@ -152,6 +153,7 @@ struct LaunchIssue
     std::string field;   // "block.x", "argument a: count", "variables: N", "shared memory"
     std::string message; // "block has 2048 threads; sm_90 allows 1024"
     int position = -1;   // character position in the field's expression, -1 when none
+    bool operator==(const LaunchIssue &) const = default;
 };
 
 struct ResolvedLaunch

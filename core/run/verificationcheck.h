@@ -4,11 +4,13 @@
 // element type), its reference is usable (a reference kernel exists and takes the first kernel's
 // parameters, a reference file exists, an aggregate's `of` is a buffer and its `expected`
 // evaluates), its `count` evaluates to a whole number within the output, and its expression and
-// mask compile, with NVRTC, into the very kernels the worker will run (run/elementsource.h).
+// mask compile into the very kernels the worker will run (run/elementsource.h); a reference
+// file, once the launch resolved, is read up to its header and checked against the output
+// (run/bufferfiles.h: a .npy's dtype, order and number of values, a raw file's size).
 #pragma once
 
+#include "compiler/compilefunction.h"
 #include "compiler/compileresult.h"
-#include "compiler/kernelcompiler.h"
 #include "launch/devicenames.h"
 #include "launch/launchspec.h"
 #include "launch/verificationspec.h"
@@ -24,9 +26,9 @@ struct VerificationContext
     const CompileResult &compiled;  // the project's module (its PTX lists the globals)
     std::string_view source;        // the project's source (the globals' declared types)
     const ResolvedLaunch &resolved; // the launch resolved: buffers, scalars and names
-    // Compiles the expressions and masks (its memory cache makes a repeat free); null: they
-    // are not compiled, only the rest is checked.
-    KernelCompiler *compiler = nullptr;
+    // Compiles the expressions and masks: in-process, or in the GUI through a compile server
+    // (compiler/compilefunction.h). Empty here: they are not compiled, only the rest is checked.
+    CompileFunction compile;
     std::string arch = "sm_90";   // what to compile them for: the project's target
     bool filesMustExist = true;   // a reference file that is missing is an issue
     DeviceNames deviceNames = {}; // for the messages of `count` and `expected`

@@ -94,6 +94,79 @@ CompileOptions SweepPoint::appliedTo(const CompileOptions &user) const
     return options;
 }
 
+const char *skipKindName(SkipKind kind)
+{
+    switch (kind) {
+    case SkipKind::None:
+        return "";
+    case SkipKind::Compile:
+        return "compile";
+    case SkipKind::Resources:
+        return "resources";
+    case SkipKind::Limits:
+        return "limits";
+    case SkipKind::Expression:
+        return "expression";
+    case SkipKind::Constraint:
+        return "constraint";
+    }
+    return "";
+}
+
+std::optional<SkipKind> skipKindFromName(std::string_view name)
+{
+    for (const SkipKind kind : {SkipKind::None, SkipKind::Compile, SkipKind::Resources,
+                                SkipKind::Limits, SkipKind::Expression, SkipKind::Constraint}) {
+        if (name == skipKindName(kind))
+            return kind;
+    }
+    return std::nullopt;
+}
+
+void SweepPointResult::skip(SkipKind kind, const std::string &reason)
+{
+    status = PointStatus::Skipped;
+    message = reason;
+    point.skipReason = reason;
+    point.skipKind = kind;
+    compileFailed = kind == SkipKind::Compile;
+}
+
+bool namesEachPoint(SkipKind kind)
+{
+    return kind == SkipKind::Compile || kind == SkipKind::Resources || kind == SkipKind::Limits;
+}
+
+std::vector<SkipGroup> groupSkips(const std::vector<SweepPointResult> &points)
+{
+    std::vector<SkipGroup> groups;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        const SweepPointResult &r = points[k];
+        if (r.status != PointStatus::Skipped)
+            continue;
+        // A point skipped by a worker of an older version may have no kind: by what it says.
+        SkipKind kind = r.point.skipKind;
+        if (kind == SkipKind::None && r.compileFailed)
+            kind = SkipKind::Compile;
+        const std::string &reason = r.message.empty() ? r.point.skipReason : r.message;
+        const auto group = std::find_if(groups.begin(), groups.end(), [&](const SkipGroup &g) {
+            return g.kind == kind && g.reason == reason;
+        });
+        if (group == groups.end())
+            groups.push_back(SkipGroup{kind, reason, {k}});
+        else
+            group->points.push_back(k);
+    }
+    // By kind, those of no known kind last; within a kind, in the order of their first point.
+    const auto rank = [](SkipKind kind) {
+        return kind == SkipKind::None ? int(SkipKind::Constraint) + 1 : int(kind);
+    };
+    std::stable_sort(groups.begin(), groups.end(), [&](const SkipGroup &a, const SkipGroup &b) {
+        return rank(a.kind) < rank(b.kind);
+    });
+    return groups;
+}
+
 const char *pointStatusName(PointStatus status)
 {
     switch (status) {

@@ -128,6 +128,20 @@ struct SweepPreset
 };
 const std::vector<SweepPreset> &sweepPresets();
 
+// Why a point is skipped, so that skips can be grouped (groupSkips) and told apart in exports:
+//   Compile     its source and options do not compile (ptxas' "uses too much shared data"
+//               included), or the module lacks what the project needs (a kernel it can run,
+//               a global of the size it sets)
+//   Resources   the compiled kernel cannot launch with the point's block: registers, shared
+//               memory, __launch_bounds__ (Kernel Tuner finds these at launch: "runtime")
+//   Limits      the block or grid is over the architecture's limits, before any compile
+//   Expression  an expression of the point has no usable value (a division by zero, a grid
+//               that is no whole number)
+//   Constraint  a constraint of the sweep excludes it
+enum class SkipKind { None, Compile, Resources, Limits, Expression, Constraint };
+const char *skipKindName(SkipKind kind); // "", "compile", "resources", "limits", ...
+std::optional<SkipKind> skipKindFromName(std::string_view name);
+
 // One point of an expanded sweep: the axis values (in axis order, as text), the request that
 // measures it (block, variables, options and name expressions already applied), or why it
 // cannot run.
@@ -137,9 +151,11 @@ struct SweepPoint
     std::vector<std::pair<std::string, std::string>> values; // target, value
     RunRequest request;
     std::string skipReason; // empty: runnable; else "block has 2048 threads; sm_90 allows 1024"
+    SkipKind skipKind = SkipKind::None; // with a skipReason: what kind of reason it is
     // The block and grid the point's expressions give; 0 where they could not be evaluated.
     std::array<std::uint64_t, 3> block{0, 0, 0};
     std::array<std::uint64_t, 3> grid{0, 0, 0};
+    std::uint64_t dynamicSharedBytes = 0; // the launch's dynamic shared memory at this point
     [[nodiscard]] bool runnable() const { return skipReason.empty(); }
     // "block.x=256", "block.x=32 block.y=8", "TILE=16 N=1<<20"
     [[nodiscard]] std::string label() const;
@@ -205,7 +221,26 @@ struct SweepPointResult
     // (as `--device N` names it) and name; absent in a sweep on one GPU.
     std::optional<int> deviceIndex;
     std::string deviceName;
+
+    // Marks the point skipped for `reason`: status, message, the point's skipReason and kind,
+    // and compileFailed for a Compile skip.
+    void skip(SkipKind kind, const std::string &reason);
 };
+
+// Skipped points grouped by what stopped them: one group per kind and reason, the kinds in the
+// order of SkipKind (what the compiler and the launch reject first, then what the expressions
+// and constraints exclude), each group's points in sweep order. `points` are indices into the
+// result's points.
+struct SkipGroup
+{
+    SkipKind kind = SkipKind::None;
+    std::string reason;
+    std::vector<std::size_t> points;
+};
+std::vector<SkipGroup> groupSkips(const std::vector<SweepPointResult> &points);
+// Whether the points of a kind are worth naming one by one (compile, resources, limits: a few
+// points that fail for a reason of their own) rather than counted (expressions, constraints).
+bool namesEachPoint(SkipKind kind);
 
 // The version of SweepResult's JSON form (sweepjson.h); a file of another version is refused
 // with both versions named.

@@ -492,6 +492,8 @@ private:
                 point.request.launch, point.request.options,
                 launchKernelNames(point.request.launch, point.request.verification), m_device);
             point.skipReason = joinIssues(issues);
+            if (!issues.empty())
+                point.skipKind = SkipKind::Expression;
         }
         return point;
     }
@@ -568,7 +570,17 @@ private:
         }
     }
 
+    // Why the point cannot run (and point.skipKind), or empty; fills its block, grid and
+    // dynamic shared memory as far as they evaluate.
     std::string check(SweepPoint &point) const
+    {
+        std::string reason = checkLaunch(point);
+        if (!reason.empty() && point.skipKind == SkipKind::None)
+            point.skipKind = SkipKind::Expression;
+        return reason;
+    }
+
+    std::string checkLaunch(SweepPoint &point) const
     {
         const RunRequest &request = point.request;
         const LaunchEnvironment environment =
@@ -605,17 +617,26 @@ private:
             }
             point.grid[i] = *count;
         }
+        const ExpressionValue shared =
+            evaluateExpression(request.launch.dynamicSharedBytes, values);
+        if (shared.ok() && shared.value >= 0 && shared.value == std::trunc(shared.value) &&
+            shared.value < 1.8e19) {
+            point.dynamicSharedBytes = std::uint64_t(shared.value);
+        }
         for (const std::string &constraint : m_spec.constraints) {
             const ExpressionValue holds = evaluateExpression(constraint, values);
             if (!holds.ok()) {
+                point.skipKind = SkipKind::Constraint;
                 return "constraint `" + trim(constraint) + "`: " + holds.error->message;
             }
             if (holds.value == 0.0) {
+                point.skipKind = SkipKind::Constraint;
                 return "excluded by the constraint `" + trim(constraint) + "`";
             }
         }
         const int registers = request.options.maxRegisters;
         if (registers != 0 && (registers < 16 || registers > 255)) {
+            point.skipKind = SkipKind::Compile;
             return "maxrregcount " + std::to_string(registers) +
                    " is out of range; use 0 (no limit) or 16 to 255";
         }
@@ -625,16 +646,14 @@ private:
         ResolvedLaunch resolved;
         resolved.block = point.block;
         resolved.grid = point.grid;
-        const ExpressionValue shared =
-            evaluateExpression(request.launch.dynamicSharedBytes, values);
-        if (shared.ok() && shared.value >= 0 && shared.value == std::trunc(shared.value) &&
-            shared.value < 1.8e19) {
-            resolved.dynamicSharedBytes = std::uint64_t(shared.value);
-        }
+        resolved.dynamicSharedBytes = point.dynamicSharedBytes;
         ValidationContext context;
         context.limits = *m_limits;
         context.limitsName = m_limits->name();
-        return joinIssues(validateLaunch(resolved, KernelResources{}, context));
+        std::string limits = joinIssues(validateLaunch(resolved, KernelResources{}, context));
+        if (!limits.empty())
+            point.skipKind = SkipKind::Limits;
+        return limits;
     }
 
     const SweepSpec &m_spec;

@@ -98,6 +98,26 @@ json configurationValue(const std::string &text)
     return json(value);
 }
 
+// Kernel Tuner's name of a block dimension (its default block_size_names) and the project's
+// own name for every other axis: a -D define or template argument by its name, a variable by
+// its name, the flags as maxrregcount and use_fast_math. A name that two axes would share
+// keeps the second axis's own spelling, so that no value is lost.
+std::vector<std::string> tunerParameterNames(const std::vector<std::string> &targets)
+{
+    std::vector<std::string> names;
+    for (const std::string &target : targets) {
+        std::string name = axisName(target);
+        if (const std::optional<AxisTargetInfo> info = parseAxisTarget(target);
+            info && info->kind == AxisTarget::Block) {
+            name = "block_size_" + info->name;
+        }
+        if (std::find(names.begin(), names.end(), name) != names.end())
+            name = target;
+        names.push_back(std::move(name));
+    }
+    return names;
+}
+
 json measurementEntry(const char *name, double value, const char *unit)
 {
     return json{{"name", name}, {"value", value}, {"unit", unit}};
@@ -233,6 +253,21 @@ std::string t4Invalidity(const SweepPointResult &point)
     case PointStatus::Measured:
         return "correct";
     case PointStatus::Skipped:
+        // As Kernel Tuner classifies them: what the compiler rejects (ptxas' shared memory
+        // included) is "compile", a launch the compiled kernel's resources refuse "runtime",
+        // a block over the device's threads (and what a restriction excludes) "constraints".
+        switch (point.point.skipKind) {
+        case SkipKind::Compile:
+            return "compile";
+        case SkipKind::Resources:
+            return "runtime";
+        case SkipKind::Limits:
+        case SkipKind::Expression:
+        case SkipKind::Constraint:
+            return "constraints";
+        case SkipKind::None:
+            break;
+        }
         return point.compileFailed ? "compile" : "constraints";
     case PointStatus::Failed:
         return point.measurement && point.measurement->faultStatus == "timeout" ? "timeout"
@@ -246,6 +281,7 @@ std::string t4Invalidity(const SweepPointResult &point)
 json sweepResultToT4(const SweepResult &result)
 {
     const std::vector<std::string> targets = axisTargets(result);
+    const std::vector<std::string> names = tunerParameterNames(targets);
     json results = json::array();
     for (const SweepPointResult &r : result.points) {
         const std::string invalidity = t4Invalidity(r);
@@ -254,8 +290,7 @@ json sweepResultToT4(const SweepResult &result)
         }
         json configuration = json::object();
         for (std::size_t i = 0; i < targets.size(); ++i) {
-            configuration[axisName(targets[i])] =
-                configurationValue(valueOf(r.point, targets[i], i));
+            configuration[names[i]] = configurationValue(valueOf(r.point, targets[i], i));
         }
         json runtimes = json::array();
         double sampleMs = 0.0;
@@ -287,8 +322,12 @@ json sweepResultToT4(const SweepResult &result)
         json entry{{"timestamp", r.measuredAt.empty() ? result.startedAt : r.measuredAt},
                    {"configuration", configuration},
                    {"objectives", json::array({"time"})},
+                   // The schema names the compile time compilation_time; Kernel Tuner writes
+                   // compilation, and benchmark for the time the measurement took: both.
                    {"times",
                     {{"compilation_time", r.compileMs},
+                     {"compilation", r.compileMs},
+                     {"benchmark", r.measureMs},
                      {"runtimes", runtimes},
                      {"framework", framework},
                      {"search_algorithm", 0.0},

@@ -16,12 +16,16 @@
 //
 // T4: {"schema_version": "1.0.0", "results": [...]}, one result per point that was
 // evaluated (pending points of a cancelled sweep are left out). Each has "timestamp",
-// "configuration" (axis name → value, numbers where the value is one), "objectives":
-// ["time"], "times" in milliseconds ("compilation_time", "runtimes" = every sample,
-// "framework", "search_algorithm" = 0, "validation"), "invalidity" ("correct", "compile",
-// "runtime", "timeout", "constraints", "correctness"), "correctness" (1, or 0 for a point
-// whose output was wrong) and "measurements": time (median, ms), time_stddev (ms),
-// effective_bandwidth (GB/s), gflops (GFLOP/s) and theoretical_occupancy (%), each where known.
+// "configuration" (tunable parameter → value, numbers where the value is one, named as Kernel
+// Tuner names them: block_size_x/y/z for the block, the project's names for defines, template
+// arguments and variables), "objectives": ["time"], "times" in milliseconds
+// ("compilation_time" as the schema names it and "compilation" as Kernel Tuner writes it,
+// "benchmark", "runtimes" = every sample, "framework", "search_algorithm" = 0, "validation"),
+// "invalidity" ("correct", "compile", "runtime" for a launch the kernel's resources refuse,
+// "timeout", "constraints" for a block over the limits or a point a constraint excludes,
+// "correctness"), "correctness" (1, or 0 for a point whose output was wrong) and
+// "measurements": time (median, ms), time_stddev (ms), effective_bandwidth (GB/s), gflops
+// (GFLOP/s) and theoretical_occupancy (%), each where known.
 #pragma once
 
 #include "sweep/sweep.h"

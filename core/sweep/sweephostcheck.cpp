@@ -89,7 +89,7 @@ CompileResult SweepHostCheck::compileVariant(const RunRequest &request,
         }
     }
     CompileResult result = m_compile(request.source, request.fileName, options);
-    if (key && result.success && !result.fromCache)
+    if (key && !result.fromCache && CompileCache::storable(result))
         m_diskCache->store(*key, result);
     return result;
 }
@@ -194,9 +194,8 @@ void HostPointCheck::applyTo(SweepPointResult &result) const
     result.occupancyLimiter = occupancyLimiter;
     result.waves = waves;
     if (!runnable) {
-        result.status = PointStatus::Skipped;
-        result.compileFailed = compileFailed;
-        result.message = message;
+        result.skip(skipKind, message);
+        result.compileFailed = compileFailed; // a kernel that is missing compiled well
     }
 }
 
@@ -210,6 +209,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
     out.compiled = variant.compiled;
     if (!variant.error.empty()) {
         out.compileFailed = variant.compileError;
+        out.skipKind = SkipKind::Compile;
         out.message = variant.error;
         return out;
     }
@@ -230,6 +230,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
     for (LaunchIssue &issue : validateSequence(request.launch, resolved, sequence, m_validation))
         issues.push_back(std::move(issue));
     if (!issues.empty()) {
+        out.skipKind = SkipKind::Resources;
         out.message = joinIssues(issues);
         return out;
     }
@@ -238,6 +239,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
             variant.compiled->ptx, global.parameter, global.bytes,
             std::to_string(global.count) + " × " + global.elementType.name());
         if (!problem.empty()) {
+            out.skipKind = SkipKind::Compile;
             out.message = "global " + global.parameter + ": " + problem;
             return out;
         }
@@ -249,6 +251,7 @@ HostPointCheck SweepHostCheck::check(const RunRequest &request)
     input.blockSize = int(resolved.block[0] * resolved.block[1] * resolved.block[2]);
     const OccupancyResult occupancy = computeOccupancy(m_validation.limits, input);
     if (!occupancy.valid) {
+        out.skipKind = SkipKind::Resources;
         out.message = "cannot run: " + occupancy.error;
         return out;
     }
@@ -295,13 +298,14 @@ SweepPlan planSweep(const SweepSpec &spec, const RunRequest &base, const std::st
     plan.result.points.reserve(expansion.points.size());
     for (SweepPoint &point : expansion.points) {
         SweepPointResult r;
-        if (!point.runnable()) {
-            r.status = PointStatus::Skipped;
-            r.message = point.skipReason;
-        } else {
-            host.check(point.request).applyTo(r);
-        }
+        const bool runnable = point.runnable();
         r.point = std::move(point);
+        if (!runnable) {
+            r.status = PointStatus::Skipped;
+            r.message = r.point.skipReason;
+        } else {
+            host.check(r.point.request).applyTo(r);
+        }
         plan.result.points.push_back(std::move(r));
     }
     plan.variants = host.variants();

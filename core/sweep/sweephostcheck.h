@@ -29,10 +29,11 @@ class KernelCompiler;
 struct HostPointCheck
 {
     bool runnable = false;
-    std::string message;        // why not: a compile error, a missing kernel, a limit
-    bool compileFailed = false; // the point's source and options did not compile
-    bool firstCompile = false;  // this check compiled the variant (its time is this point's)
-    double compileMs = 0.0;     // NVRTC's time for the variant when firstCompile
+    std::string message;                // why not: a compile error, a missing kernel, a limit
+    bool compileFailed = false;         // the point's source and options did not compile
+    SkipKind skipKind = SkipKind::None; // with a message: Compile or Resources
+    bool firstCompile = false; // this check compiled the variant (its time is this point's)
+    double compileMs = 0.0;    // NVRTC's time for the variant when firstCompile
     int registersPerThread = 0;
     int staticSharedBytes = 0;
     std::optional<double> theoreticalOccupancy;

@@ -343,6 +343,10 @@ void to_json(json &j, const SweepPointResult &r)
     j = json{{"index", p.index},           {"label", p.label()},       {"values", values},
              {"block", arrayOf3(p.block)}, {"grid", arrayOf3(p.grid)}, {"request", p.request},
              {"skipReason", p.skipReason}, {"status", r.status},       {"message", r.message}};
+    if (p.skipKind != SkipKind::None) {
+        j["skipKind"] = skipKindName(p.skipKind);
+    }
+    j["dynamicSharedBytes"] = p.dynamicSharedBytes;
     if (r.measurement) {
         j["measurement"] = *r.measurement;
     }
@@ -401,6 +405,19 @@ void from_json(const json &j, SweepPointResult &r)
     readArrayOf3(j, "grid", p.grid);
     read(j, "request", p.request);
     readString(j, "skipReason", p.skipReason);
+    std::string skipKind;
+    readString(j, "skipKind", skipKind);
+    if (!skipKind.empty()) {
+        inField("skipKind", [&] {
+            const std::optional<SkipKind> kind = skipKindFromName(skipKind);
+            if (!kind) {
+                fail("expected one of compile, resources, limits, expression, constraint, found '" +
+                     skipKind + "'");
+            }
+            p.skipKind = *kind;
+        });
+    }
+    read(j, "dynamicSharedBytes", p.dynamicSharedBytes);
     read(j, "status", r.status);
     readString(j, "message", r.message);
     if (const json *measurement = member(j, "measurement")) {

@@ -178,13 +178,10 @@ PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &ho
             client.release();
             break;
         case RunStatus::CompileFailed:
-            r.status = PointStatus::Skipped;
-            r.compileFailed = true;
-            r.message = run.message;
+            r.skip(SkipKind::Compile, run.message);
             return outcome;
         case RunStatus::InvalidLaunch:
-            r.status = PointStatus::Skipped;
-            r.message = run.message;
+            r.skip(SkipKind::Resources, run.message);
             return outcome;
         default:
             r.status = PointStatus::Failed;
@@ -224,10 +221,9 @@ PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &ho
         const std::string status = measurement.faultStatus;
         r.message = status + ": " + measurement.faultMessage;
         if (status == runStatusName(RunStatus::CompileFailed)) {
-            r.status = PointStatus::Skipped;
-            r.compileFailed = true;
+            r.skip(SkipKind::Compile, r.message);
         } else if (status == runStatusName(RunStatus::InvalidLaunch)) {
-            r.status = PointStatus::Skipped;
+            r.skip(SkipKind::Resources, r.message);
         } else {
             r.status = PointStatus::Failed;
         }

@@ -1,9 +1,14 @@
 // End-to-end tests of `cuwb check`: good and bad projects in data/ give the exact
-// PROJECT: FIELD: MESSAGE lines and exit codes 0, 1 and 2; --json and --arch.
+// PROJECT: FIELD: MESSAGE lines and exit codes 0, 1 and 2; --json and --arch; the verification
+// compiled as the worker compiles it, .npy and raw files against their buffers, each kernel's
+// resources and occupancy, a sweep's skips with compile failures first, Kernel Tuner's
+// loop_unroll_factor, and one compile cache with `cuwb sweep --list`.
 #include "cuwbprocess.h"
 
 #include <QDir>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -45,16 +50,29 @@ private Q_SLOTS:
     void compileJsonListsParameters();
     void checksEverySweepPoint();
     void sequencesAndChecks();
+    void verificationIsCompiledAsTheWorkerCompilesIt();
+    void filesAreCheckedAgainstTheirBuffers();
+    void compileFailuresComeBeforeConstraintExclusions();
+    void sharesTheCompileCacheWithSweepList();
+    void loopUnrollFactorFollowsTheSweep();
 };
 
 void TestCuwbCheck::goodProjectWouldRun()
 {
     const Run run = check("check_good.cuwb");
     QCOMPARE(run.exitCode, 0);
-    QCOMPARE(run.outLines(),
-             QStringList{QStringLiteral("check_good.cuwb: vector_add would run on sm_90: grid "
-                                        "(4096, 1, 1), block (256, 1, 1), 3 buffers of 12582912 "
-                                        "bytes")});
+    const QStringList lines = run.outLines();
+    QCOMPARE(lines.size(), 2);
+    // The kernel's resources and its theoretical occupancy at the project's block; the
+    // register count is ptxas' (it may change with the toolkit).
+    const QRegularExpression kernel(QStringLiteral(
+        "^check_good\\.cuwb: kernel vector_add: \\d+ registers, 0 bytes static \\+ 0 bytes "
+        "dynamic shared memory, no stack, no spills; theoretical occupancy 100% \\(8 blocks of "
+        "256 threads an SM; limited by warps\\)$"));
+    QVERIFY2(kernel.match(lines[0]).hasMatch(), qPrintable(lines[0]));
+    QCOMPARE(lines[1], QStringLiteral("check_good.cuwb: vector_add would run on sm_90: grid "
+                                      "(4096, 1, 1), block (256, 1, 1), 3 buffers of 12582912 "
+                                      "bytes"));
 }
 
 void TestCuwbCheck::reportsEveryLimit()
@@ -102,10 +120,17 @@ void TestCuwbCheck::sequencesAndChecks()
     // expression reads a global and whose mask is written with C++'s and/not: all compiled.
     const Run good = check("check_sequence_good.cuwb");
     QCOMPARE(good.exitCode, 0);
-    QCOMPARE(good.outLines(),
-             QStringList{QStringLiteral("check_sequence_good.cuwb: vector_add would run on sm_90: "
-                                        "grid (528, 1, 1), block (256, 1, 1), 4 buffers of "
-                                        "1622020 bytes")});
+    // Each kernel of the sequence with its resources at its own block, then the verdict.
+    const QStringList lines = good.outLines();
+    QCOMPARE(lines.size(), 3);
+    QVERIFY2(lines[0].startsWith(QStringLiteral("check_sequence_good.cuwb: kernel vector_add: ")),
+             qPrintable(lines[0]));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("check_sequence_good.cuwb: then[0] sum_all: ")) &&
+                 lines[1].contains(QStringLiteral(" blocks of 32 threads an SM")),
+             qPrintable(lines[1]));
+    QCOMPARE(lines[2], QStringLiteral("check_sequence_good.cuwb: vector_add would run on sm_90: "
+                                      "grid (528, 1, 1), block (256, 1, 1), 4 buffers of "
+                                      "1622020 bytes"));
     // Every check's expression and mask compiled, each problem named with its check; the
     // further kernel's binding and block checked.
     const Run bad = check("check_sequence_bad.cuwb");
@@ -291,6 +316,162 @@ void TestCuwbCheck::checksEverySweepPoint()
         {QStringLiteral("check"), QStringLiteral("--no-sweep"), dataFile("sweep_tiles.cuwb")});
     QCOMPARE(base.exitCode, 0);
     QVERIFY(!base.out.contains(QStringLiteral("sweep:")));
+}
+
+void TestCuwbCheck::verificationIsCompiledAsTheWorkerCompilesIt()
+{
+    // The expression reads a buffer the kernel does not have and the mask a name the launch
+    // does not define: the worker would compile both and fail; check finds it first.
+    const Run run = check("check_verify.cuwb");
+    QCOMPARE(run.exitCode, 1);
+    const QStringList lines = run.outLines();
+    QCOMPARE(lines.size(), 4);
+    QVERIFY(lines[0].startsWith(QStringLiteral("check_verify.cuwb: kernel vector_add: ")));
+    QCOMPARE(lines[1], QStringLiteral("check_verify.cuwb: verification: expression: does not "
+                                      "compile: verification expression:1:8: identifier \"d\" "
+                                      "is undefined"));
+    QCOMPARE(lines[2], QStringLiteral("check_verify.cuwb: verification: mask: does not compile: "
+                                      "verification mask:1:5: identifier \"WARP\" is "
+                                      "undefined"));
+    QCOMPARE(lines[3], QStringLiteral("check_verify.cuwb: would not run: 2 problems"));
+    const Run json = check("check_verify.cuwb", {QStringLiteral("--json")});
+    QCOMPARE(json.exitCode, 1);
+    const nlohmann::json report = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(report["issues"].size(), std::size_t(2));
+    QCOMPARE(report["issues"][0]["field"], nlohmann::json("verification: expression"));
+    QCOMPARE(report["issues"][1]["field"], nlohmann::json("verification: mask"));
+    QCOMPARE(report["kernels"].size(), std::size_t(1));
+    QCOMPARE(report["kernels"][0]["role"], nlohmann::json("kernel"));
+    QCOMPARE(report["kernels"][0]["occupancy"]["occupancy"], nlohmann::json(1.0));
+    QVERIFY(report["kernels"][0]["resources"]["registers"].get<int>() > 0);
+}
+
+void TestCuwbCheck::filesAreCheckedAgainstTheirBuffers()
+{
+    const Run run = check("check_npy.cuwb");
+    QCOMPARE(run.exitCode, 1);
+    const QString folder = QStringLiteral(CUWB_TEST_DATA_DIR "/npy/");
+    const QStringList expected{
+        QStringLiteral("check_npy.cuwb: verification: file: `%1c_fortran.npy` is in Fortran "
+                       "order (shape (4, 4)); save it in C order (numpy.ascontiguousarray)")
+            .arg(folder),
+        QStringLiteral("check_npy.cuwb: argument a: init file: `%1a_float64.npy` holds dtype <f8 "
+                       "(float64); `a` needs <f4 (float32) for its elements of float (save it "
+                       "with .astype(numpy.float32))")
+            .arg(folder),
+        QStringLiteral("check_npy.cuwb: argument b: init file: `%1b_shape.npy` holds 8 values "
+                       "(shape (4, 2)); `b` has 16 (16 × float)")
+            .arg(folder),
+        QStringLiteral("check_npy.cuwb: would not run: 3 problems")};
+    QCOMPARE(run.outLines().mid(1), expected);
+    // A 4 × 4 array in C order fills 16 floats; a raw file of 60 bytes fills 15.
+    const Run good = check("check_npy_good.cuwb");
+    QCOMPARE(good.exitCode, 0);
+    QVERIFY2(good.out.contains(QStringLiteral("vector_add would run on sm_90")),
+             qPrintable(good.out));
+}
+
+void TestCuwbCheck::compileFailuresComeBeforeConstraintExclusions()
+{
+    // 64 points: 56 excluded by the constraint come first in sweep order, then the 4 points
+    // ptxas rejects. The rejects are named one by one before the exclusions, counted.
+    const Run run = check("sweep_skips.cuwb");
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    const QString reject = QStringLiteral(
+        "sweep_skips.cuwb: sweep: TILE=16384 block.x=%1: skipped: does not compile: ptxas: "
+        "Entry function '_Z5tiledPKfPfi' uses too much shared data (0x10000 bytes, 0xc000 "
+        "max)");
+    const qsizetype first = lines.indexOf(reject.arg(256));
+    QVERIFY2(first > 0, qPrintable(run.out));
+    QCOMPARE(lines[first - 1], QStringLiteral("sweep_skips.cuwb: sweep: 4 of 64 points would run "
+                                              "on sm_90 (2 variants: 2 compiled, 0 from the "
+                                              "compile cache)"));
+    QCOMPARE(lines[first + 1], reject.arg(512));
+    QCOMPARE(lines[first + 2], reject.arg(768));
+    QCOMPARE(lines[first + 3], reject.arg(1024));
+    QCOMPARE(lines[first + 4],
+             QStringLiteral("sweep_skips.cuwb: sweep: 56 points skipped: excluded by the "
+                            "constraint `block.x % 256 == 0` (the first: TILE=256 block.x=32)"));
+
+    const Run json = check("sweep_skips.cuwb", {QStringLiteral("--json")});
+    const nlohmann::json sweep = nlohmann::json::parse(json.out.toStdString())["sweep"];
+    QCOMPARE(sweep["skipGroups"].size(), std::size_t(2));
+    QCOMPARE(sweep["skipGroups"][0]["kind"], nlohmann::json("compile"));
+    QCOMPARE(sweep["skipGroups"][0]["count"], nlohmann::json(4));
+    QCOMPARE(sweep["skipGroups"][0]["points"][0], nlohmann::json("TILE=16384 block.x=256"));
+    QCOMPARE(sweep["skipGroups"][1]["kind"], nlohmann::json("constraint"));
+    QCOMPARE(sweep["skipGroups"][1]["count"], nlohmann::json(56));
+    QCOMPARE(sweep["skipped"].size(), std::size_t(60));
+}
+
+void TestCuwbCheck::sharesTheCompileCacheWithSweepList()
+{
+    // check compiles the project and its sweep's two variants (the base launch is one of
+    // them); sweep --list then compiles nothing, the variant ptxas rejects included, and
+    // neither does a second check.
+    QTemporaryDir cache;
+    qputenv("CUWB_CACHE_DIR", cache.path().toUtf8());
+    const Run first = check("sweep_skips.cuwb");
+    const Run list = runCuwb(
+        {QStringLiteral("sweep"), QStringLiteral("sweep_skips.cuwb"), QStringLiteral("--list")});
+    const Run again = check("sweep_skips.cuwb");
+    qunsetenv("CUWB_CACHE_DIR");
+    QCOMPARE(first.exitCode, 0);
+    QVERIFY2(first.out.contains(QStringLiteral("(2 variants: 1 compiled, 1 from the compile "
+                                               "cache)")),
+             qPrintable(first.out));
+    QCOMPARE(list.exitCode, 0);
+    QVERIFY2(list.out.contains(QStringLiteral("64 points, 4 to measure on sm_90 (2 variants: 0 "
+                                              "compiled on the host in 0 ms, 2 from the compile "
+                                              "cache)")),
+             qPrintable(list.out));
+    QVERIFY2(list.out.contains(QStringLiteral("uses too much shared data")), qPrintable(list.out));
+    QString expected = first.out;
+    expected.replace(QStringLiteral("1 compiled, 1 from"), QStringLiteral("0 compiled, 2 from"));
+    QCOMPARE(again.out, expected);
+}
+
+void TestCuwbCheck::loopUnrollFactorFollowsTheSweep()
+{
+    // The project's factor of 4 is a constexpr for its compile, and said so at the pragma's
+    // line; the sweep's three factors (0 removes the pragma) compile to three variants.
+    const Run run = check("sweep_unroll.cuwb");
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.startsWith(QStringLiteral(
+                 "unroll.cu:5: remark: this loop is unrolled 4 times: loop_unroll_factor_0 is "
+                 "`constexpr int loop_unroll_factor_0 = 4;` in this compile (Kernel Tuner's "
+                 "convention)\n")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral(
+                 "sweep_unroll.cuwb: compile: note: Kernel Tuner's convention: "
+                 "loop_unroll_factor_0 is `constexpr int loop_unroll_factor_0 = 4;` before the "
+                 "source, not -Dloop_unroll_factor_0 (1 `#pragma unroll loop_unroll_factor_0` "
+                 "line)\n")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("sweep: 3 of 3 points would run on sm_90 (3 "
+                                             "variants: 3 compiled")),
+             qPrintable(run.out));
+
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("plan.json"));
+    const Run list = runCuwb({QStringLiteral("sweep"), QStringLiteral("sweep_unroll.cuwb"),
+                              QStringLiteral("--list"), QStringLiteral("--json"), json});
+    QCOMPARE(list.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const nlohmann::json points = nlohmann::json::parse(file.readAll().toStdString())["points"];
+    QCOMPARE(points.size(), std::size_t(3));
+    // Rolled (1) and unrolled 8 times are different code: more registers for the loads.
+    const int rolled = points[1]["registersPerThread"].get<int>();
+    const int unrolled = points[2]["registersPerThread"].get<int>();
+    QVERIFY2(unrolled > rolled, qPrintable(QStringLiteral("%1 vs %2").arg(unrolled).arg(rolled)));
+    // Each point compiles with its factor and Kernel Tuner's kernel_tuner define.
+    const nlohmann::json defines = points[0]["request"]["options"]["defines"];
+    QVERIFY2(std::find(defines.begin(), defines.end(), "loop_unroll_factor_0=0") != defines.end(),
+             defines.dump().c_str());
+    QVERIFY2(std::find(defines.begin(), defines.end(), "kernel_tuner=1") != defines.end(),
+             defines.dump().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestCuwbCheck)

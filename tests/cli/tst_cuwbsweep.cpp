@@ -55,6 +55,7 @@ class TestCuwbSweep : public QObject
 private Q_SLOTS:
     void listCompilesEveryVariant();
     void listWritesJsonForAnotherArchitecture();
+    void listGroupsSkipsAndFillsEverySkipReason();
     void rejectsBadUsage_data();
     void rejectsBadUsage();
     void projectWithoutSweepExitsTwo();
@@ -272,11 +273,27 @@ void TestCuwbSweep::listsTheLargestPermittedSweep()
                                  QStringLiteral("--list"), QStringLiteral("--json"), json});
     QCOMPARE(run.exitCode, 0);
     const QStringList lines = run.outLines();
-    QCOMPARE(lines.size(), 10002); // the points, the summary, "wrote JSON"
-    QCOMPARE(lines[0], QStringLiteral("[    1/10000] block.x=1 block.y=1"));
-    QVERIFY2(lines[9999].startsWith(QStringLiteral("[10000/10000] block.x=100 block.y=100")),
+    // The points, the summary, the skips by reason (a few lines, though every limits message
+    // names its own thread count), "wrote JSON".
+    QVERIFY2(lines.size() > 10002 && lines.size() <= 10012, qPrintable(lines.last()));
+    QVERIFY2(lines[0].startsWith(QStringLiteral("[    1/10000] block.x=1 block.y=1: block (1, 1, "
+                                                "1), grid (65536, 1, 1), dynamic shared memory 0 "
+                                                "bytes; ")),
+             qPrintable(lines[0]));
+    QVERIFY2(lines[0].endsWith(QStringLiteral(" registers, 0 bytes static shared memory, "
+                                              "occupancy 50% (blocks per SM)")),
+             qPrintable(lines[0]));
+    QVERIFY2(lines[9999].startsWith(QStringLiteral("[10000/10000] block.x=100 block.y=100: block "
+                                                   "(100, 100, 1)")),
+             qPrintable(lines[9999]));
+    QVERIFY2(lines[9999].endsWith(QStringLiteral("; skipped: block has 10000 threads; sm_90 "
+                                                 "allows 1024")),
              qPrintable(lines[9999]));
     QVERIFY2(lines[10000].startsWith(QStringLiteral("10000 points, ")), qPrintable(lines[10000]));
+    QVERIFY2(lines[lines.size() - 2].contains(
+                 QStringLiteral("more points over the architecture's limits, for other reasons")),
+             qPrintable(lines[lines.size() - 2]));
+    QVERIFY(lines.last().startsWith(QStringLiteral("wrote JSON to ")));
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const SweepResultLoad plan = parseSweepResult(file.readAll().toStdString());
@@ -337,10 +354,16 @@ void TestCuwbSweep::listsPointsAndEstimate()
         {QStringLiteral("sweep"), dataFile("sweep_add_one.cuwb"), QStringLiteral("--list")});
     QCOMPARE(run.exitCode, 0);
     const QStringList lines = run.outLines();
-    QCOMPARE(lines.size(), 8);
-    QCOMPARE(lines[0], QStringLiteral("[1/7] block.x=32"));
-    QVERIFY2(lines[6].startsWith(QStringLiteral("[7/7] block.x=2048: skipped: ")),
+    QCOMPARE(lines.size(), 9);
+    // Each point with the block, grid and dynamic shared memory it resolves to.
+    QVERIFY2(lines[0].startsWith(QStringLiteral("[1/7] block.x=32: block (32, 1, 1), grid (2048, "
+                                                "1, 1), dynamic shared memory 0 bytes; ")),
+             qPrintable(lines[0]));
+    QVERIFY2(lines[6].startsWith(QStringLiteral("[7/7] block.x=2048: block (2048, 1, 1), grid (32, "
+                                                "1, 1), dynamic shared memory 0 bytes; skipped: ")),
              qPrintable(lines[6]));
+    QVERIFY2(lines[8].startsWith(QStringLiteral("block.x=2048: skipped: block.x is 2048")),
+             qPrintable(lines[8]));
     // Every runnable point was compiled on the host (one variant here).
     QVERIFY2(lines[7].startsWith(QStringLiteral("7 points, 6 to measure on sm_90 (1 variant: 1 "
                                                 "compiled on the host in ")),
@@ -353,7 +376,8 @@ void TestCuwbSweep::presetSweepsAProjectWithoutOne()
         runCuwb({QStringLiteral("sweep"), dataFile("add_one.cuwb"), QStringLiteral("--preset"),
                  QStringLiteral("block-pow2"), QStringLiteral("--list")});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY2(run.out.contains(QStringLiteral("[6/6] block.x=1024\n")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("[6/6] block.x=1024: block (1024, 1, 1)")),
+             qPrintable(run.out));
 }
 
 void TestCuwbSweep::withoutGpuExitsOneWithReason()
@@ -420,7 +444,8 @@ void TestCuwbSweep::streamsPointsAndWritesExports()
     const nlohmann::json document = nlohmann::json::parse(readAll(t4).toStdString());
     QCOMPARE(document["schema_version"], nlohmann::json("1.0.0"));
     QCOMPARE(document["results"].size(), std::size_t(7));
-    QCOMPARE(document["results"][3]["configuration"], (nlohmann::json{{"block.x", 256}}));
+    // Kernel Tuner's name of the block's x dimension.
+    QCOMPARE(document["results"][3]["configuration"], (nlohmann::json{{"block_size_x", 256}}));
     QCOMPARE(document["results"][3]["invalidity"], nlohmann::json("correct"));
     QCOMPARE(document["results"][6]["invalidity"], nlohmann::json("constraints"));
 }
@@ -497,7 +522,8 @@ void TestCuwbSweep::listCompilesEveryVariant()
         runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains(QStringLiteral(
-                 "[6/9] block.x=256 TILE=64: skipped: does not compile: ptxas: Entry function "
+                 "[6/9] block.x=256 TILE=64: block (256, 1, 1), grid (64, 1, 1), dynamic shared "
+                 "memory 0 bytes; skipped: does not compile: ptxas: Entry function "
                  "'_Z9tiled_sumPKfPfi' uses too much shared data (0x10000 bytes, 0xc000 max)")),
              qPrintable(run.out));
     QVERIFY2(run.out.contains(QStringLiteral("9 points, 7 to measure on sm_90 (8 variants: 8 "
@@ -530,6 +556,44 @@ void TestCuwbSweep::listWritesJsonForAnotherArchitecture()
         runCuwb({QStringLiteral("sweep"), dataFile("sweep_tiles.cuwb"), QStringLiteral("--list"),
                  QStringLiteral("--arch"), QStringLiteral("sm_12")});
     QCOMPARE(unknown.exitCode, 2);
+}
+
+void TestCuwbSweep::listGroupsSkipsAndFillsEverySkipReason()
+{
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("plan.json"));
+    const CuwbRun run = runCuwb({QStringLiteral("sweep"), dataFile("sweep_skips.cuwb"),
+                                 QStringLiteral("--list"), QStringLiteral("--json"), json});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.outLines();
+    // After the points and the summary, the skips by reason, ptxas' before the constraint's.
+    const qsizetype summary =
+        std::find_if(
+            lines.begin(), lines.end(),
+            [](const QString &line) { return line.startsWith(QStringLiteral("64 points, ")); }) -
+        lines.begin();
+    QVERIFY2(summary == 64, qPrintable(run.out));
+    QCOMPARE(lines[summary + 1],
+             QStringLiteral("4 points skipped: does not compile: ptxas: Entry function "
+                            "'_Z5tiledPKfPfi' uses too much shared data (0x10000 bytes, 0xc000 "
+                            "max) (the first: TILE=16384 block.x=256)"));
+    QCOMPARE(lines[summary + 2],
+             QStringLiteral("56 points skipped: excluded by the constraint `block.x % 256 == 0` "
+                            "(the first: TILE=256 block.x=32)"));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const nlohmann::json plan = nlohmann::json::parse(file.readAll().toStdString());
+    std::size_t compile = 0;
+    for (const nlohmann::json &point : plan["points"]) {
+        if (point["status"] != "skipped")
+            continue;
+        // The skip found by the host's compile has its reason in the point, like the others.
+        QVERIFY2(!point["skipReason"].get<std::string>().empty(), point.dump().c_str());
+        QCOMPARE(point["skipReason"], point["message"]);
+        compile += point["skipKind"] == "compile" ? 1 : 0;
+        QVERIFY(point["skipKind"] == "compile" || point["skipKind"] == "constraint");
+    }
+    QCOMPARE(compile, std::size_t(4));
 }
 
 // The stand-in worker answers a metrics request with made-up values (1, 2, 3, ...) for exactly

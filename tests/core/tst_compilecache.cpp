@@ -1,6 +1,8 @@
 // The compile cache on disk, with real NVRTC compiles (no GPU needed): a second compiler finds
 // what the first stored, with the same module and kernels; an edited header, other options or a
-// damaged file are misses; failures are never stored; the folder is chosen from the environment.
+// damaged file are misses; a compile error is stored with its diagnostics, a compile that could
+// not run (refused options, a crash, a time limit) never; the folder is chosen from the
+// environment.
 #include "compiler/compilecache.h"
 #include "compiler/kernelcompiler.h"
 
@@ -21,7 +23,8 @@ class TestCompileCache : public QObject
 private Q_SLOTS:
     void secondCompilerFindsTheFirstsResult();
     void editedHeaderIsAMiss();
-    void failuresAreNotStored();
+    void compileErrorsAreStored();
+    void compilesThatCouldNotRunAreNotStored();
     void damagedFileIsAMiss();
     void folderFromTheEnvironment();
     void staysWithinItsBounds();
@@ -95,15 +98,74 @@ void TestCompileCache::editedHeaderIsAMiss()
     QVERIFY(*before != *after);
 }
 
-void TestCompileCache::failuresAreNotStored()
+void TestCompileCache::compileErrorsAreStored()
 {
     QTemporaryDir cacheDir;
     QTemporaryDir sourceDir;
     writeHeader(sourceDir.path(), "#define TILE missing_name\n");
+    auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString());
+    KernelCompiler first(0);
+    first.setDiskCache(cache);
+    const CompileResult failed = first.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(!failed.success);
+    QVERIFY(failed.failureMessage.empty());
+    QVERIFY(!failed.fromCache);
+    QCOMPARE(QDir(cacheDir.path()).entryList({QStringLiteral("*.json")}).size(), 1);
+
+    // Another compiler (another process: cuwb check, then cuwb sweep --list) gets the same
+    // diagnostics without compiling.
+    KernelCompiler second(0);
+    second.setDiskCache(cache);
+    const CompileResult again = second.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(again.fromCache);
+    QVERIFY(!again.success);
+    QCOMPARE(again.diagnostics, failed.diagnostics);
+    QCOMPARE(again.log, failed.log);
+    QCOMPARE(again.counts().errors, failed.counts().errors);
+    QVERIFY(again.cubin.empty());
+
+    // A fixed header is another key: compiled, and it succeeds.
+    writeHeader(sourceDir.path(), "#define TILE 4 /* fixed */\n");
+    const CompileResult fixed = second.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(fixed.success);
+    QVERIFY(!fixed.fromCache);
+}
+
+void TestCompileCache::compilesThatCouldNotRunAreNotStored()
+{
+    QTemporaryDir cacheDir;
+    QTemporaryDir sourceDir;
+    writeHeader(sourceDir.path(), "#define TILE 4\n");
+    auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString());
     KernelCompiler compiler(0);
-    compiler.setDiskCache(std::make_shared<CompileCache>(cacheDir.path().toStdString()));
-    QVERIFY(!compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).success);
+    compiler.setDiskCache(cache);
+    // Options the compiler refuses: the compile never ran.
+    CompileOptions refused = optionsFor(sourceDir.path());
+    refused.optLevel = 9;
+    const CompileResult result = compiler.compile(kSource, "scale.cu", refused);
+    QVERIFY(!result.success);
+    QVERIFY(!result.failureMessage.empty());
     QVERIFY(QDir(cacheDir.path()).entryList({QStringLiteral("*.json")}).isEmpty());
+
+    // A compile server that crashed or ran out of time says so in a failureMessage: never kept,
+    // so the next try compiles again.
+    CompileResult crashed;
+    crashed.failureMessage = "the compiler process crashed (SIGSEGV)";
+    QVERIFY(!CompileCache::storable(crashed));
+    CompileResult timedOut;
+    timedOut.failureMessage = "the compile ran past its time limit of 180 s";
+    Diagnostic partial;
+    partial.message = "an error before the time limit";
+    timedOut.diagnostics.push_back(partial);
+    QVERIFY(!CompileCache::storable(timedOut));
+    const auto key = cache->key(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(key);
+    cache->store(*key, crashed);
+    cache->store(*key, timedOut);
+    QVERIFY(QDir(cacheDir.path()).entryList({QStringLiteral("*.json")}).isEmpty());
+    QVERIFY(!cache->load(*key, kSource, "scale.cu"));
+    // A failure without a word of why is not what the source compiles to either.
+    QVERIFY(!CompileCache::storable(CompileResult{}));
 }
 
 void TestCompileCache::damagedFileIsAMiss()

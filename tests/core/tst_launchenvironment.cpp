@@ -61,6 +61,7 @@ void TestLaunchEnvironment::tunerDefines()
     QCOMPARE(defines.at("block_size_z"), std::string("1"));
     QCOMPARE(defines.at("grid_size_x"), std::string("32"));
     QCOMPARE(defines.at("grid_size_y"), std::string("1"));
+    QCOMPARE(defines.at("kernel_tuner"), std::string("1")); // as Kernel Tuner defines it
     // A define of the user's own with a tuner name wins over the convention.
     spec.defines.emplace_back("block_size_y", "block.y * 2");
     const LaunchEnvironment own = evaluateLaunchEnvironment(spec);
@@ -136,7 +137,7 @@ void TestLaunchEnvironment::bindMovesDefinesIntoOptions()
     QCOMPARE(options.defines,
              (std::vector<std::string>{"USE_SHARED", "tile_size_x=4", "block_size_x=64",
                                        "block_size_y=1", "block_size_z=1", "grid_size_x=16",
-                                       "grid_size_y=1", "grid_size_z=1"}));
+                                       "grid_size_y=1", "grid_size_z=1", "kernel_tuner=1"}));
     QVERIFY(launch.defines.empty());
     QVERIFY(!launch.tunerDefines);
     QCOMPARE(launch.variables.front(), (std::pair<std::string, std::string>{"tile_size_x", "4"}));

@@ -72,6 +72,8 @@ private Q_SLOTS:
     void numericDefineAxisIsVisibleToExpressions();
     void textDefineAxisIsPassedAsWritten();
     void tunerDefinesFollowEachPoint();
+    void skipsSayWhatKindTheyAre();
+    void dynamicSharedMemoryOfEachPoint();
     void emptySweepIsAnError();
     void tooManyPointsIsAnError();
     void constraintsSkipPoints();
@@ -598,6 +600,51 @@ void TestSweepExpand::tunerDefinesFollowEachPoint()
     QVERIFY(std::find(defines.begin(), defines.end(), "grid_size_x=8192") != defines.end());
     // Bound: the worker gets plain numbers, not the convention again.
     QVERIFY(!expansion.points[1].request.launch.tunerDefines);
+    QVERIFY(std::find(defines.begin(), defines.end(), "kernel_tuner=1") != defines.end());
+}
+
+void TestSweepExpand::skipsSayWhatKindTheyAre()
+{
+    // A block over the limits, a variable that divides by zero at one point, a constraint,
+    // and a -maxrregcount ptxas would refuse: each skip says which it is, for grouping and T4.
+    RunRequest base = baseRequest();
+    base.launch.variables = {{"N", "1 << 20"}, {"HALF", "N / (block.x - 512)"}};
+    SweepSpec spec = specOf(
+        {listAxis("block.x", {"256", "512", "2048"}), listAxis("-maxrregcount", {"0", "8"})});
+    spec.constraints = {"block.x != 256"};
+    const SweepExpansion expansion = expandSweep(spec, base, &sm90());
+    QVERIFY2(expansion.ok(), expansion.error.c_str());
+    QCOMPARE(expansion.points.size(), std::size_t(6));
+    const std::vector<SkipKind> kinds = {SkipKind::Constraint, SkipKind::Constraint,
+                                         SkipKind::Expression, SkipKind::Expression,
+                                         SkipKind::Limits,     SkipKind::Compile};
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+        QVERIFY2(!expansion.points[k].runnable(), expansion.points[k].label().c_str());
+        QCOMPARE(expansion.points[k].skipKind, kinds[k]);
+    }
+    QVERIFY2(expansion.points[2].skipReason.find("HALF") != std::string::npos,
+             expansion.points[2].skipReason.c_str());
+    QVERIFY2(expansion.points[5].skipReason.find("maxrregcount 8") != std::string::npos,
+             expansion.points[5].skipReason.c_str());
+    // A runnable point has no kind.
+    const SweepExpansion fine = expandSweep(specOf({listAxis("block.x", {"128"})}), baseRequest());
+    QCOMPARE(fine.points[0].skipKind, SkipKind::None);
+    QCOMPARE(skipKindName(SkipKind::Resources), std::string("resources"));
+    QCOMPARE(skipKindFromName("constraint"), std::optional<SkipKind>(SkipKind::Constraint));
+    QVERIFY(!skipKindFromName("bogus"));
+}
+
+void TestSweepExpand::dynamicSharedMemoryOfEachPoint()
+{
+    RunRequest base = baseRequest();
+    base.launch.dynamicSharedBytes = "block.x * 4 * 2";
+    const SweepExpansion expansion =
+        expandSweep(specOf({listAxis("block.x", {"64", "512"})}), base, &sm90());
+    QVERIFY2(expansion.ok(), expansion.error.c_str());
+    QCOMPARE(expansion.points[0].dynamicSharedBytes, std::uint64_t(512));
+    QCOMPARE(expansion.points[1].dynamicSharedBytes, std::uint64_t(4096));
+    QCOMPARE(expansion.points[1].block, (std::array<std::uint64_t, 3>{512, 1, 1}));
+    QCOMPARE(expansion.points[1].grid, (std::array<std::uint64_t, 3>{2048, 1, 1}));
 }
 
 QTEST_GUILESS_MAIN(TestSweepExpand)

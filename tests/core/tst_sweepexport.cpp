@@ -71,6 +71,8 @@ private Q_SLOTS:
     void t4MatchesTheHandWrittenFile();
     void t4FollowsTheSchema();
     void t4InvalidityOfEachStatus();
+    void t4HasKernelTunersLayout();
+    void t4NamesParametersAsKernelTuner();
     void writesFiles();
 };
 
@@ -145,6 +147,83 @@ void TestSweepExport::t4InvalidityOfEachStatus()
     crashed.measurement.reset();
     crashed.message = "the worker crashed";
     QCOMPARE(t4Invalidity(crashed), std::string("runtime"));
+    // Skips as Kernel Tuner classifies them: what ptxas refuses is a compile failure, a launch
+    // the kernel's registers or shared memory refuse fails at run time, the rest are
+    // constraints (a block over the device's threads is Kernel Tuner's InvalidConfig).
+    SweepPointResult skipped = result.points[4];
+    const std::pair<SkipKind, const char *> kinds[] = {{SkipKind::Compile, "compile"},
+                                                       {SkipKind::Resources, "runtime"},
+                                                       {SkipKind::Limits, "constraints"},
+                                                       {SkipKind::Expression, "constraints"},
+                                                       {SkipKind::Constraint, "constraints"}};
+    for (const auto &[kind, invalidity] : kinds) {
+        skipped.skip(kind, "a reason");
+        QCOMPARE(t4Invalidity(skipped), std::string(invalidity));
+    }
+}
+
+void TestSweepExport::t4HasKernelTunersLayout()
+{
+    // What Kernel Tuner's store_output_file writes for each result (kernel_tuner/file_utils.py):
+    // timestamp, configuration, times with compilation, benchmark, framework, search_algorithm,
+    // validation and runtimes, invalidity, correctness, measurements of name, value and unit,
+    // and objectives; and at the top results and schema_version. A file that Kernel Tuner's
+    // readers take has all of these.
+    const nlohmann::json t4 = sweepResultToT4(sweepfixture::result());
+    QCOMPARE(t4.size(), std::size_t(2));
+    QVERIFY(t4.contains("results") && t4.contains("schema_version"));
+    QCOMPARE(t4["schema_version"], nlohmann::json("1.0.0"));
+    QCOMPARE(t4["results"].size(), std::size_t(7)); // every point but the pending one
+    for (const nlohmann::json &result : t4["results"]) {
+        for (const char *key : {"timestamp", "configuration", "times", "invalidity", "correctness",
+                                "measurements", "objectives"})
+            QVERIFY2(result.contains(key), key);
+        for (const char *key : {"compilation", "benchmark", "framework", "search_algorithm",
+                                "validation", "runtimes"})
+            QVERIFY2(result["times"].contains(key), key);
+        QCOMPARE(result["times"]["compilation"], result["times"]["compilation_time"]);
+        QCOMPARE(result["objectives"], nlohmann::json::array({"time"}));
+        QVERIFY(result["timestamp"].is_string());
+        for (const nlohmann::json &measurement : result["measurements"])
+            QCOMPARE(measurement.size(), std::size_t(3));
+    }
+}
+
+void TestSweepExport::t4NamesParametersAsKernelTuner()
+{
+    // block.x, .y, .z are Kernel Tuner's block_size_x, _y, _z; every other axis keeps the
+    // project's name: a define or template argument by its name, a variable by its own.
+    SweepResult result = sweepfixture::result();
+    result.points.resize(1);
+    result.spec.axes.clear();
+    result.spec.combination = AxisCombination::Cartesian;
+    const std::vector<std::pair<std::string, std::string>> values = {
+        {"block.x", "128"},      {"block.y", "2"},         {"block.z", "1"},
+        {"-DTILE", "8"},         {"<T>", "float"},         {"N", "4096"},
+        {"-maxrregcount", "64"}, {"--use_fast_math", "1"}, {"-Dloop_unroll_factor_0", "0"}};
+    for (const auto &[target, value] : values) {
+        SweepAxis axis;
+        axis.target = target;
+        axis.values = {value};
+        result.spec.axes.push_back(axis);
+    }
+    result.points[0].point.values = values;
+    const nlohmann::json configuration = sweepResultToT4(result)["results"][0]["configuration"];
+    const nlohmann::json expected = {
+        {"block_size_x", 128}, {"block_size_y", 2},  {"block_size_z", 1},
+        {"TILE", 8},           {"T", "float"},       {"N", 4096},
+        {"maxrregcount", 64},  {"use_fast_math", 1}, {"loop_unroll_factor_0", 0}};
+    QCOMPARE(configuration, expected);
+
+    // A define that takes Kernel Tuner's name itself does not overwrite the block's value.
+    result.spec.axes.resize(1);
+    SweepAxis clash;
+    clash.target = "-Dblock_size_x";
+    clash.values = {"64"};
+    result.spec.axes.push_back(clash);
+    result.points[0].point.values = {{"block.x", "128"}, {"-Dblock_size_x", "64"}};
+    const nlohmann::json both = sweepResultToT4(result)["results"][0]["configuration"];
+    QCOMPARE(both, (nlohmann::json{{"block_size_x", 128}, {"-Dblock_size_x", 64}}));
 }
 
 void TestSweepExport::writesFiles()

@@ -226,6 +226,11 @@ void TestSweepJson::resultRoundTrips()
         QCOMPARE(back.points[i].status, original.points[i].status);
         QCOMPARE(back.points[i].point.label(), original.points[i].point.label());
     }
+    // Skips keep their kind, every point its dynamic shared memory.
+    QCOMPARE(back.points[4].point.skipKind, SkipKind::Limits);
+    QCOMPARE(back.points[5].point.skipKind, SkipKind::Compile);
+    QCOMPARE(back.points[5].point.skipReason, original.points[5].message);
+    QCOMPARE(back.points[0].point.skipKind, SkipKind::None);
     QCOMPARE(back.bestPoint(), std::optional<std::size_t>(1));
     QCOMPARE(back.pointsTiedWithBest(), std::vector<std::size_t>{2});
 }

@@ -110,8 +110,12 @@ struct Fixture
 
     std::vector<LaunchIssue> issues(const Verification &verification)
     {
+        const CompileFunction compile = [this](std::string_view text, std::string_view name,
+                                               const CompileOptions &options) {
+            return compiler.compile(text, name, options);
+        };
         return checkVerification(verification,
-                                 {compiled, kSource, resolved, &compiler, "sm_90", true, {}});
+                                 {compiled, kSource, resolved, compile, "sm_90", true, {}});
     }
 };
 
@@ -318,17 +322,26 @@ void TestVerificationCheck::countsAndExpected()
 void TestVerificationCheck::files()
 {
     QTemporaryDir dir;
-    const std::string present = dir.filePath(QStringLiteral("c.npy")).toStdString();
-    std::ofstream(present) << "x";
+    // A raw file of exactly `out`'s 4096 floats; one of the wrong size; one that is not there.
+    const std::string present = dir.filePath(QStringLiteral("c.bin")).toStdString();
+    std::ofstream(present, std::ios::binary) << std::string(4096 * 4, '\0');
+    const std::string shorter = dir.filePath(QStringLiteral("short.bin")).toStdString();
+    std::ofstream(shorter, std::ios::binary) << "x";
     VerificationSpec there = check(ReferenceKind::File, "out");
     there.file = present;
     VerificationSpec missing = check(ReferenceKind::File, "out");
     missing.file = dir.filePath(QStringLiteral("d.npy")).toStdString();
+    VerificationSpec wrong = check(ReferenceKind::File, "twice");
+    wrong.file = shorter;
     Verification verification;
-    verification.checks = {there, missing};
+    verification.checks = {there, missing, wrong};
     const std::vector<LaunchIssue> issues = m_fixture->issues(verification);
-    QCOMPARE(issues.size(), std::size_t(1));
+    QCOMPARE(issues.size(), std::size_t(2));
     QCOMPARE(issues[0].field, std::string("verification[1] (`out`): file"));
+    QCOMPARE(issues[1].field, std::string("verification[2] (`twice`): file"));
+    QVERIFY2(issues[1].message.find("has 1 bytes; the reference of `twice` needs 16384") !=
+                 std::string::npos,
+             issues[1].message.c_str());
 }
 
 void TestVerificationCheck::identifiers()

@@ -4,13 +4,17 @@
 // the context dies) with a plain message and the next worker runs fine; 4 GiB buffers
 // initialise and verify; every init kind, tolerance kind, page and export format works.
 // Skips, saying why, where there is no driver or no GPU.
+#include "compiler/kernelcompiler.h"
+#include "compiler/kernellookup.h"
 #include "cuda/driverapi.h"
 #include "device/deviceinfo.h"
 #include "gpuavailability.h"
 #include "kernel/elementtype.h"
+#include "kernel/kernelsignature.h"
 #include "project/project.h"
 #include "run/hostelements.h"
 #include "run/runner.h"
+#include "run/verificationcheck.h"
 #include "worker/protocol.h"
 #include "worker/workerprocess.h"
 
@@ -245,6 +249,8 @@ private Q_SLOTS:
     void toleranceKinds();
     void kernelAndFileReferences();
     void masksAndGlobals();
+    void loopUnrollFactorsRunAndVerify();
+    void hostCheckSaysWhatTheWorkerSays();
     void pagesAndExports();
     void fourGiBBuffers();
     void faultsEndTheWorker_data();
@@ -656,6 +662,77 @@ void TestRunner::kernelAndFileReferences()
     result = m_runner->run(r);
     QCOMPARE(result.status, RunStatus::InvalidLaunch);
     QVERIFY2(result.message.find("16384 bytes") != std::string::npos, result.message.c_str());
+}
+
+// Kernel Tuner's loop_unroll_factor: 0 (the pragma removed), 1 and 8 each compile, run and
+// verify, and kernel_tuner is defined as under Kernel Tuner.
+void TestRunner::loopUnrollFactorsRunAndVerify()
+{
+    CUWB_NEED_GPU();
+    const char *const source = R"(
+__global__ void sum_columns(const float *in, float *out, int rows)
+{
+    float s = 0.0f;
+#pragma unroll loop_unroll_factor_0
+    for (int r = 0; r < rows; ++r)
+        s += in[r * blockDim.x + threadIdx.x];
+#ifdef kernel_tuner
+    out[threadIdx.x] = s;
+#endif
+}
+)";
+    for (const char *factor : {"0", "1", "8"}) {
+        RunRequest r =
+            request(source, "sum_columns", "64",
+                    {buffer("in", "float", BufferRole::In, init(InitKind::Range, "0", "1")),
+                     buffer("out", "float", BufferRole::Out), scalar("rows", "int", "N")});
+        r.launch.arguments[0].count = "N * 256";
+        r.launch.arguments[1].count = "256";
+        r.launch.grid = {"1", "1", "1"};
+        r.launch.block = {"256", "1", "1"};
+        r.launch.tunerDefines = true;
+        r.launch.defines = {{"loop_unroll_factor_0", factor}};
+        // Column i holds i, i + 256, ...: its sum is N * i + 256 * N * (N - 1) / 2.
+        r.verification =
+            expression("out", "N * i + 256.0 * N * (N - 1) / 2", ToleranceKind::Relative, 1e-6);
+        const RunResult result = m_runner->run(r);
+        QVERIFY2(result.passed(), describe(result) + " at loop_unroll_factor_0=" + factor);
+    }
+}
+
+// What the host check says of a verification that does not compile is word for word what the
+// worker says when it runs it: the same kernel source, compiled the same way.
+void TestRunner::hostCheckSaysWhatTheWorkerSays()
+{
+    CUWB_NEED_GPU();
+    RunRequest r = request(kScale, "scale", "4096",
+                           {buffer("in", "float", BufferRole::In, init(InitKind::Range, "1", "1")),
+                            buffer("out", "float", BufferRole::Out), scalar("n", "int", "N")});
+    r.launch.grid = {"ceil(N / block.x)", "1", "1"};
+    r.verification = expression("out", "2 * inn[i]", ToleranceKind::Relative, 1e-6);
+    const RunResult run = m_runner->run(r);
+    QVERIFY(!run.verification.passed);
+
+    CompileOptions options;
+    options.arch = m_runner->device().arch();
+    KernelCompiler compiler(0);
+    const CompileResult compiled = compiler.compile(kScale, "scale.cu", options);
+    QVERIFY(compiled.success);
+    const KernelLookup lookup = findKernel(compiled, "scale");
+    QVERIFY(lookup.found());
+    const ResolvedLaunch resolved =
+        resolveLaunch(r.launch, parseKernelSignature(kScale, compiled.ptx, *lookup.kernel), {});
+    const CompileFunction compile = [&compiler](std::string_view text, std::string_view name,
+                                                const CompileOptions &with) {
+        return compiler.compile(text, name, with);
+    };
+    const std::vector<LaunchIssue> issues = checkVerification(
+        r.verification, {compiled, kScale, resolved, compile, options.arch, true, {}});
+    QCOMPARE(issues.size(), std::size_t(1));
+    // The same compiler error, at the same place in the expression, as the worker's.
+    const std::string error = issues[0].message.substr(issues[0].message.find(": ") + 2);
+    QVERIFY2(run.verification.message.find(error) != std::string::npos,
+             (issues[0].message + " | " + run.verification.message).c_str());
 }
 
 void TestRunner::masksAndGlobals()

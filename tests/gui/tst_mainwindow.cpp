@@ -138,6 +138,35 @@ private Q_SLOTS:
         QCOMPARE(m_window->problemsPanel()->placeholderText(), QStringLiteral("No problems"));
     }
 
+    void verificationThatCannotCompileIsAProblem()
+    {
+        // The worker would compile the expression and fail after the launch; the window finds
+        // it first, off the GUI thread, and lists it in the Problems dock.
+        QVERIFY(openVectorAdd());
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->launchPanel()->currentKernel().isEmpty(), 30000);
+        const LaunchSpec launch = m_window->launchPanel()->launchSpec();
+        const Verification good = m_window->launchPanel()->verification();
+        VerificationSpec bad;
+        bad.kind = ReferenceKind::Expression;
+        bad.output = "c";
+        bad.expression = "a[i] + missing[i]";
+        m_window->launchPanel()->setLaunch(launch, Verification(bad));
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->problemsModel()->findingCount(), std::size_t(1),
+                                  CompileTimeoutMs);
+        const QString message =
+            m_window->problemsModel()
+                ->index(m_window->problemsModel()->rowCount() - 1, ProblemsModel::MessageColumn)
+                .data()
+                .toString();
+        QVERIFY2(message.startsWith(QStringLiteral("verification: expression: ")) &&
+                     message.contains(QStringLiteral("\"missing\" is undefined")),
+                 qPrintable(message));
+
+        m_window->launchPanel()->setLaunch(launch, good);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->problemsModel()->findingCount(), std::size_t(0),
+                                  CompileTimeoutMs);
+    }
+
     void aFileThatCannotOpenSaysWhy()
     {
         // The reason the CLI gives, for main.cpp's "cannot open FILE: REASON".

@@ -42,6 +42,39 @@ private:
     }
 
 private Q_SLOTS:
+    void launchFindingsFollowTheCompilesDiagnostics()
+    {
+        ProblemsModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDiagnostics(sample());
+        model.setLaunchFindings({{"verification: expression",
+                                  "the verification expression did not compile: verification "
+                                  "expression:1:8: identifier \"d\" is undefined",
+                                  -1},
+                                 {"argument a: init file", "`a.npy` holds dtype <f8", -1}});
+        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.findingCount(), std::size_t(2));
+        const QModelIndex finding = model.index(4, ProblemsModel::MessageColumn);
+        QCOMPARE(finding.data().toString(),
+                 QStringLiteral("verification: expression: the verification expression did not "
+                                "compile: verification expression:1:8: identifier \"d\" is "
+                                "undefined"));
+        QCOMPARE(model.index(4, 0).data(ProblemsModel::SeverityRole).toInt(), int(Severity::Error));
+        // No place in the source: activating it goes nowhere.
+        QCOMPARE(model.index(4, 0).data(ProblemsModel::LineRole).toInt(), 0);
+        // A new compile keeps the launch's findings; new findings keep the compile's rows.
+        model.setDiagnostics({});
+        QCOMPARE(model.rowCount(), 2);
+        model.setDiagnostics(sample());
+        model.setLaunchFindings({});
+        QCOMPARE(model.rowCount(), 4);
+        model.setLaunchFindings({{"verification: mask", "does not compile", -1}});
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.findingCount(), std::size_t(0));
+    }
+
     void modelPassesTheTester()
     {
         ProblemsModel model;

@@ -5,7 +5,8 @@
 // next behaves, as a real worker does after a fault.
 //
 // For the GUI's measurement tests it also plays a worker on a GPU: mode "measure-ok" says
-// hello with an H200-like device and answers measure and metrics requests with figures like
+// hello with an H200-like device, verifies a run request's checks as mode "checks" does (what
+// `cuwb measure` runs first) and answers measure and metrics requests with figures like
 // those of the copy sample on an H200 (a metric whose name contains "no_such" is refused as
 // unknown); "metrics-denied" refuses the metrics pass for want of profiling permission; mode
 // "devices" prints `cuwb devices --json` for that device. For Inspect, on the same device:
@@ -430,7 +431,7 @@ int main(int argc, char **argv)
                 send(makeRunResultReply(request.id, result));
                 break;
             }
-            if (mode == "checks") {
+            if (mode == "checks" || mode == "measure-ok") {
                 send(makeRunResultReply(request.id, checkedResult(request.run)));
                 break;
             }

@@ -1,7 +1,8 @@
 // A sweep result with a point of every kind, for the JSON and export tests: two zipped axes
 // (block.x and -DTILE), three measured points (the best and one within its noise), a wrong
-// one that is faster, a point skipped for the limits, one that did not compile, one that timed
-// out and one left pending by a cancel. data/sweep_result.* hold what the writers must give.
+// one that is faster, a point skipped for the limits, one that did not compile (each with its
+// skip kind), one that timed out and one left pending by a cancel. data/sweep_result.* hold what
+// the writers must give.
 #pragma once
 
 #include "sweep/sweep.h"
@@ -164,6 +165,7 @@ inline SweepResult result()
 
     SweepPointResult p4 = point(4, "2048", "8", 512);
     p4.point.skipReason = "block has 2048 threads; NVIDIA H200 allows 1024";
+    p4.point.skipKind = SkipKind::Limits;
     p4.status = PointStatus::Skipped;
     p4.message = p4.point.skipReason;
     p4.measuredAt = "2025-01-02T03:04:09Z";
@@ -172,6 +174,8 @@ inline SweepResult result()
     p5.status = PointStatus::Skipped;
     p5.compileFailed = true;
     p5.message = "does not compile: tile.cu:4:2: #error directive: TILE 24, \"no\"";
+    p5.point.skipReason = p5.message;
+    p5.point.skipKind = SkipKind::Compile;
     p5.compileMs = 25;
     p5.wallSeconds = 0.025;
     p5.measuredAt = "2025-01-02T03:04:10Z";

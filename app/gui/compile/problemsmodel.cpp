@@ -58,14 +58,35 @@ void ProblemsModel::setCompileResult(const CompileResult &result)
 
 void ProblemsModel::setDiagnostics(const std::vector<Diagnostic> &diagnostics)
 {
-    beginResetModel();
-    m_diagnostics = diagnostics;
-    endResetModel();
+    m_compile = diagnostics;
+    rebuild();
+}
+
+void ProblemsModel::setLaunchFindings(const std::vector<LaunchIssue> &findings)
+{
+    m_findings.clear();
+    for (const LaunchIssue &finding : findings) {
+        Diagnostic diagnostic;
+        diagnostic.severity = Severity::Error;
+        diagnostic.message = finding.field + ": " + finding.message;
+        m_findings.push_back(std::move(diagnostic));
+    }
+    rebuild();
 }
 
 void ProblemsModel::clear()
 {
-    setDiagnostics({});
+    m_compile.clear();
+    m_findings.clear();
+    rebuild();
+}
+
+void ProblemsModel::rebuild()
+{
+    beginResetModel();
+    m_diagnostics = m_compile;
+    m_diagnostics.insert(m_diagnostics.end(), m_findings.begin(), m_findings.end());
+    endResetModel();
 }
 
 const Diagnostic *ProblemsModel::diagnosticAt(const QModelIndex &index) const

@@ -185,7 +185,8 @@ LaunchPanel::LaunchPanel(QWidget *parent)
     // every expression may use, as an auto-tuner's tunable parameters are.
     m_tunerDefines = new QCheckBox(tr("Tuner defines"), content);
     m_tunerDefines->setToolTip(
-        tr("Define block_size_x/y/z and grid_size_x/y/z from the launch, as auto-tuners do"));
+        tr("Define block_size_x/y/z and grid_size_x/y/z from the launch, and kernel_tuner as 1, "
+           "as Kernel Tuner does"));
     layout->addLayout(tableTitle(tr("Defines"), content, m_tunerDefines, m_addDefine,
                                  tr("Add a define whose value is an expression (TILE = block.x / "
                                     "8)"),

@@ -43,6 +43,7 @@ class ProblemsPanel;
 class PtxView;
 class RecentFiles;
 class ResultsPanel;
+class RunCheckController;
 class RunController;
 class SassController;
 class SassView;
@@ -138,6 +139,7 @@ public:
     [[nodiscard]] MeasurementPanel *measurementPanel() const { return m_measurementPanel; }
     [[nodiscard]] DevicePanel *devicePanel() const { return m_devicePanel; }
     [[nodiscard]] RunController *runController() const { return m_runController; }
+    [[nodiscard]] RunCheckController *runCheckController() const { return m_runCheck; }
     [[nodiscard]] ProjectController *projectController() const { return m_projects; }
     [[nodiscard]] SweepPanel *sweepPanel() const { return m_sweepPanel; }
     [[nodiscard]] SweepController *sweepController() const { return m_sweepController; }
@@ -295,6 +297,7 @@ private:
     // The one `cuwb worker` that runs, measurements and sweeps share (kept warm between them).
     std::shared_ptr<SharedWorker> m_worker;
     RunController *m_runController = nullptr;
+    RunCheckController *m_runCheck = nullptr; // the launch's checks, for the Problems dock
     ProjectController *m_projects = nullptr;
     SweepController *m_sweepController = nullptr;
     SweepPanel *m_sweepPanel = nullptr;

@@ -25,6 +25,7 @@
 #include "gui/inspect/inspectpanel.h"
 #include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
+#include "gui/launch/runcheckcontroller.h"
 #include "gui/lesson/labreport.h"
 #include "gui/lesson/lessonpanel.h"
 #include "gui/measure/measurementpanel.h"
@@ -123,6 +124,7 @@ void MainWindow::createWidgets()
     m_deviceProbe = new DeviceProbe(this);
     m_worker = std::make_shared<SharedWorker>();
     m_runController = new RunController(m_worker, this);
+    m_runCheck = new RunCheckController(this);
     m_sweepController = new SweepController(m_worker, this);
 }
 
@@ -464,6 +466,12 @@ void MainWindow::connectSignals()
     // the history, which reopens them.
     connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::updateSweepBase);
     connect(m_launchPanel, &LaunchPanel::issuesChanged, this, &MainWindow::showLaunchIssues);
+    // What a run would fail on beyond the limits (the verification compiled, the files read),
+    // checked off the GUI thread and listed in the Problems dock.
+    connect(m_launchPanel, &LaunchPanel::issuesChanged, this,
+            [this] { m_runCheck->check(m_launchPanel->session()); });
+    connect(m_runCheck, &RunCheckController::findingsChanged, m_problemsModel,
+            &ProblemsModel::setLaunchFindings);
     connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::onLaunchEdited);
     connect(m_launchPanel, &LaunchPanel::kernelChanged, this, &MainWindow::updateSweepBase);
     connect(m_sweepPanel, &SweepPanel::pointActivated, this, &MainWindow::applySweepPoint);
