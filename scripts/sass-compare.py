@@ -91,8 +91,38 @@ def run_cuwb(cuwb, project, cubin, compiler=None):
         return {"success": False, "failureMessage": (done.stdout + done.stderr).strip()[-500:]}
 
 
+def tuner_source(source_path, defines, folder):
+    """Kernel Tuner's loop_unroll_factor_N, as the tuner compiles it: `#pragma unroll` does not
+    expand macros, so the tuner declares `constexpr int loop_unroll_factor_N = V;` before the
+    source, and removes the pragma for V = 0. Returns (path, the other defines)."""
+    factors = {}
+    rest = []
+    for define in defines:
+        name, _, value = define.partition("=")
+        if re.fullmatch(r"loop_unroll_factor_\w+", name):
+            factors[name] = value
+        else:
+            rest.append(define)
+    if not factors:
+        return source_path, defines
+    with open(source_path) as f:
+        text = f.read()
+    prefix = ""
+    for name, value in factors.items():
+        if value.strip() in ("0", "0u"):
+            text = re.sub(r"^[ \t]*#[ \t]*pragma[ \t]+unroll[ \t]+%s[ \t]*$" % name, "", text,
+                          flags=re.MULTILINE)
+        else:
+            prefix += "constexpr int %s = %s;\n" % (name, value)
+    target = os.path.join(folder, "tuned_" + os.path.basename(source_path))
+    with open(target, "w") as out:
+        out.write(prefix + text)
+    return target, rest
+
+
 def reference_build(nvcc, source_path, options, folder):
     """nvcc -cubin -O3 of the file as a user's build would run it; returns (cubin, registers, command)."""
+    tuned_path, defines = tuner_source(source_path, options.get("defines", []), folder)
     arguments = ["-cubin", "-O3", "-arch=" + options["arch"], "-std=" + options.get("cppStandard", "c++17")]
     if options.get("deviceDebug"):
         arguments.append("-G")
@@ -102,17 +132,17 @@ def reference_build(nvcc, source_path, options, folder):
         arguments.append("-maxrregcount=%d" % options["maxRegisters"])
     if options.get("optLevel", 3) != 3 and not options.get("deviceDebug"):
         arguments.append("-Xptxas=-O%d" % options["optLevel"])
-    arguments += ["-D" + d for d in options.get("defines", [])]
+    arguments += ["-D" + d for d in defines]
     arguments += ["-I" + d for d in options.get("includeDirs", [])]
     arguments += options.get("flags", [])
     arguments.append("-Xptxas=-v")
     expressions = options.get("nameExpressions", [])
-    target = source_path
+    target = tuned_path
     if expressions:
         # What the user's .cu that launches the templates amounts to.
         target = os.path.join(folder, "user.cu")
         with open(target, "w") as out:
-            out.write('#include "%s"\n' % os.path.abspath(source_path))
+            out.write('#include "%s"\n' % os.path.abspath(tuned_path))
             for i, expression in enumerate(expressions):
                 out.write("static void *const launched_%d = (void *)&%s;\n" % (i, expression))
     cubin = os.path.join(folder, "reference.cubin")
