@@ -28,9 +28,11 @@ void explainCompilerCrashes(const char *command)
 {
     const char *parts[] = {
         "cuwb ", command,
-        ": the process died of a fatal signal. NVRTC compiles in this process and crashes on "
-        "some sources (a pasted identifier of 100,000 characters, say); the GUI compiles in a "
-        "separate process and shows such a crash as a diagnostic.\n"};
+        ": the process died of a fatal signal. Where NVRTC compiles in this process, it is "
+        "the usual cause: it crashes on some sources (a pasted identifier of 100,000 "
+        "characters, say), and the GUI, which compiles in a separate process, shows such a "
+        "crash as a diagnostic. Otherwise it is a bug in cuwb: please report it with the "
+        "project.\n"};
     g_length = 0;
     for (const char *part : parts) {
         const std::size_t n = std::min(std::strlen(part), sizeof g_message - g_length);

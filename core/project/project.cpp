@@ -2,6 +2,7 @@
 
 #include "util/boundedfile.h"
 #include "util/format.h"
+#include "util/jsondepth.h"
 
 #include "compiler/compilejson.h"
 #include "launch/launchjson.h"
@@ -328,6 +329,15 @@ ProjectLoad numberOutOfRange(std::string_view text, const json::out_of_range &er
 
 ProjectLoad parseProject(std::string_view text)
 {
+    if (const std::optional<std::size_t> deep = findJsonDeeperThan(text, kMaxProjectJsonDepth)) {
+        ProjectLoad load;
+        lineAndColumn(text, *deep, load.line, load.column);
+        load.error = "line " + std::to_string(load.line) + ", column " +
+                     std::to_string(load.column) + ": nested deeper than " +
+                     std::to_string(kMaxProjectJsonDepth) +
+                     " levels of objects and arrays, the limit for a project file";
+        return load;
+    }
     json document;
     try {
         document = json::parse(text.begin(), text.end());

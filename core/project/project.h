@@ -39,6 +39,10 @@ inline constexpr std::size_t kMaxSweepAxes = 32;
 inline constexpr std::size_t kMaxVerificationChecks = 64;
 inline constexpr std::size_t kMaxSequenceKernels = 64;
 inline constexpr std::size_t kMaxSweepConstraints = 100;
+// How deep a project file may nest its objects and arrays, checked before it is parsed
+// (util/jsondepth.h): a project's own fields nest six deep; what a tree of 200,000 levels does
+// to the stack is a crash that takes a whole grading run with it.
+inline constexpr std::size_t kMaxProjectJsonDepth = 64;
 
 struct Project
 {

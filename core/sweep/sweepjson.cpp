@@ -3,6 +3,7 @@
 #include "device/devicejson.h"
 #include "launch/launchjson.h"
 #include "measure/measurejson.h"
+#include "util/jsondepth.h"
 #include "util/jsonread.h"
 #include "worker/protocol.h"
 
@@ -537,6 +538,14 @@ std::string serializeSweepResult(const SweepResult &result)
 SweepResultLoad parseSweepResult(std::string_view text)
 {
     SweepResultLoad load;
+    // A result nests six deep; a file nested far deeper is refused before a tree is built
+    // (util/jsondepth.h).
+    constexpr std::size_t kMaxDepth = 64;
+    if (const std::optional<std::size_t> deep = findJsonDeeperThan(text, kMaxDepth)) {
+        load.error = "not a readable sweep result: nested deeper than " +
+                     std::to_string(kMaxDepth) + " levels at byte " + std::to_string(*deep + 1);
+        return load;
+    }
     json document;
     try {
         document = json::parse(text.begin(), text.end());

@@ -90,6 +90,7 @@ private Q_SLOTS:
     void outOfBoundsWritesReadAsFailed();
     void wrongOutputReadsAsFailed();
     void everyCheckIsReported();
+    void aDeeplyNestedSubmissionFailsAlone();
 
 private:
     QString m_reason;
@@ -531,6 +532,37 @@ void TestCuwbRun::everyCheckIsReported()
     const RunResult back = result.get<RunResult>();
     QCOMPARE(back.checks.size(), std::size_t(2));
     QVERIFY(!back.passed());
+}
+
+void TestCuwbRun::aDeeplyNestedSubmissionFailsAlone()
+{
+    // A 400 KB project with a field nested 200,000 levels deep once overflowed the stack and
+    // took the whole class's grading with it. It is refused before it is parsed, with its line
+    // and column, and the others are graded beside it.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QStringList projects = makeSubmissions(dir, false);
+    QFile deep(dir.path() + QStringLiteral("/mallory.cuwb"));
+    QVERIFY(deep.open(QIODevice::WriteOnly));
+    deep.write("{\"schemaVersion\": 1, \"name\": \"deep\",\n  \"extra\": ");
+    deep.write(QByteArray(200000, '['));
+    deep.write(QByteArray(200000, ']'));
+    deep.write("}\n");
+    deep.close();
+    const QString worker = QStringLiteral(CUWB_FAKE_WORKER_PATH " checks");
+    const Run run = runCuwb({QStringLiteral("run"), dir.path(), QStringLiteral("--worker"), worker,
+                             QStringLiteral("--json"), QStringLiteral("--summary")});
+    QCOMPARE(run.exitCode, 2); // one project cannot be read
+    const nlohmann::json document = parseJson(run.out);
+    QCOMPARE(document.at("projects").get<int>(), 3);
+    QCOMPARE(document.at("passed").get<int>(), 2);
+    const nlohmann::json &failed = document.at("failed");
+    QCOMPARE(failed.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(failed[0].at("project").get<std::string>()), deep.fileName());
+    QCOMPARE(failed[0].at("reason").get<std::string>(),
+             std::string("cannot be read: line 2, column 75: nested deeper than 64 levels of "
+                         "objects and arrays, the limit for a project file"));
+    QVERIFY(projects.size() == 2);
 }
 
 QTEST_GUILESS_MAIN(TestCuwbRun)
