@@ -699,6 +699,14 @@ int runRun(const std::vector<std::string> &arguments)
         const bool graded = projects[index].graded;
         const std::string absolute = fs::absolute(path, code).lexically_normal().string();
         outcome.project = path;
+        // A graded project file that leads out of its folder is refused before it is read.
+        if (graded) {
+            outcome.refused = checkProjectFileConfinement(absolute);
+            if (!outcome.refused.empty()) {
+                job.done = true;
+                continue;
+            }
+        }
         const ProjectLoad load = loadProject(absolute);
         std::string source;
         std::string error;

@@ -118,8 +118,7 @@ std::string checkIncludes(const std::string &source, const fs::path &base, const
 
 } // namespace
 
-std::string checkProjectConfinement(const Project &project, const std::string &projectPath,
-                                    const std::string &source)
+std::string checkProjectFileConfinement(const std::string &projectPath)
 {
     std::error_code code;
     const fs::path file = fs::absolute(projectPath, code).lexically_normal();
@@ -132,6 +131,18 @@ std::string checkProjectConfinement(const Project &project, const std::string &p
         return "the project file is a symlink that leads out of its folder (to " +
                realFile.string() + ")" + kOnlyInside;
     }
+    return {};
+}
+
+std::string checkProjectConfinement(const Project &project, const std::string &projectPath,
+                                    const std::string &source)
+{
+    if (std::string problem = checkProjectFileConfinement(projectPath); !problem.empty()) {
+        return problem;
+    }
+    std::error_code code;
+    const fs::path file = fs::absolute(projectPath, code).lexically_normal();
+    const fs::path folder = fs::weakly_canonical(file.parent_path(), code);
     const auto check = [&](const std::string &named, const std::string &what) {
         return checkPath(named, folder, folder, what);
     };

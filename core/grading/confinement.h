@@ -16,6 +16,11 @@
 
 namespace cuwb {
 
+// Empty when the project file at `projectPath` lies inside its folder (it is no symlink that
+// leads out); otherwise the reason. Checked before the file is read: a parse error would quote
+// the outside file's text into the grading report.
+std::string checkProjectFileConfinement(const std::string &projectPath);
+
 // Empty when the project at `projectPath`, as loaded (its paths not yet resolved), reads only
 // inside its folder; otherwise the reason, naming the field and the path: "the source names an
 // absolute path '/etc/passwd'; a graded project may read only inside its own folder".

@@ -91,6 +91,7 @@ private Q_SLOTS:
     void wrongOutputReadsAsFailed();
     void everyCheckIsReported();
     void aDeeplyNestedSubmissionFailsAlone();
+    void aProjectFileLinkedOutIsRefusedUnread();
 
 private:
     QString m_reason;
@@ -563,6 +564,41 @@ void TestCuwbRun::aDeeplyNestedSubmissionFailsAlone()
              std::string("cannot be read: line 2, column 75: nested deeper than 64 levels of "
                          "objects and arrays, the limit for a project file"));
     QVERIFY(projects.size() == 2);
+}
+
+void TestCuwbRun::aProjectFileLinkedOutIsRefusedUnread()
+{
+    // mallory's .cuwb is a symlink to a file outside the class folder that is not a project:
+    // it is refused by name before it is read, so no parse error quotes the file's text into
+    // the grading report.
+    QTemporaryDir outside;
+    QTemporaryDir dir;
+    QVERIFY(outside.isValid() && dir.isValid());
+    const QString secret = outside.filePath(QStringLiteral("secret.json"));
+    QFile file(secret);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"schemaVersion\": 1, TOPSECRET_LINE_abc123\n");
+    file.close();
+    makeSubmissions(dir, false);
+    QDir().mkpath(dir.filePath(QStringLiteral("mallory")));
+    const QString link = dir.filePath(QStringLiteral("mallory/lab.cuwb"));
+    QVERIFY(QFile::link(secret, link));
+    const QString worker = QStringLiteral(CUWB_FAKE_WORKER_PATH " checks");
+    const Run run = runCuwb({QStringLiteral("run"), dir.path(), QStringLiteral("--worker"), worker,
+                             QStringLiteral("--json"), QStringLiteral("--summary")});
+    QVERIFY2(!run.out.contains(QStringLiteral("TOPSECRET")) &&
+                 !run.err.contains(QStringLiteral("TOPSECRET")),
+             qPrintable(run.out + run.err));
+    QCOMPARE(run.exitCode, 1);
+    const nlohmann::json document = parseJson(run.out);
+    QCOMPARE(document.at("passed").get<int>(), 2);
+    const nlohmann::json &failed = document.at("failed");
+    QCOMPARE(failed.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(failed[0].at("project").get<std::string>()), link);
+    const QString reason = QString::fromStdString(failed[0].at("reason").get<std::string>());
+    QVERIFY2(reason.startsWith(QStringLiteral("refused: the project file is a symlink that leads "
+                                              "out of its folder")),
+             qPrintable(reason));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbRun)
