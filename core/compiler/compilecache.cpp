@@ -5,6 +5,8 @@
 #include "compiler/sourcescan.h"
 #include "cuda/nvrtcinfo.h"
 #include "util/base64.h"
+#include "util/boundedfile.h"
+#include "util/jsondepth.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,10 @@ namespace fs = std::filesystem;
 // The format of a cache file; a file of another format is a miss. 2: the compiler (nvcc or
 // NVRTC), its notes and diagnostics; 3: failed compiles are kept too.
 constexpr int kCacheFormat = 3;
+// An entry holds a module's PTX and CUBIN: a 16 MiB source makes far less than this. Its JSON
+// nests four deep.
+constexpr std::uint64_t kMaxEntryBytes = 1ull << 30;
+constexpr std::size_t kMaxEntryDepth = 16;
 
 struct Hash
 {
@@ -113,11 +119,14 @@ std::optional<std::string> CompileCache::key(std::string_view source, std::strin
 std::optional<CompileResult> CompileCache::load(const std::string &key, std::string_view source,
                                                 std::string_view fileName) const
 {
-    std::ifstream in(fs::path(m_folder) / (key + ".json"), std::ios::binary);
-    if (!in)
+    // Only a regular file is read (a FIFO put in its place would block the compile forever),
+    // and one that does not nest like an entry is a miss before it is parsed.
+    const BoundedRead read =
+        readBoundedFile((fs::path(m_folder) / (key + ".json")).string(), kMaxEntryBytes, "entry");
+    if (!read.ok() || findJsonDeeperThan(read.text, kMaxEntryDepth))
         return std::nullopt;
     try {
-        const nlohmann::json j = nlohmann::json::parse(in);
+        const nlohmann::json j = nlohmann::json::parse(read.text);
         if (j.value("format", 0) != kCacheFormat)
             return std::nullopt;
         CompileResult result;

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace cuwb;
 
@@ -26,6 +27,7 @@ private Q_SLOTS:
     void compileErrorsAreStored();
     void compilesThatCouldNotRunAreNotStored();
     void damagedFileIsAMiss();
+    void entryThatIsNoFileIsAMiss();
     void folderFromTheEnvironment();
     void staysWithinItsBounds();
 };
@@ -186,6 +188,45 @@ void TestCompileCache::damagedFileIsAMiss()
     const CompileResult again = compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
     QVERIFY(again.success);
     QVERIFY(!again.fromCache); // compiled again, and stored whole again
+    KernelCompiler fresh(0);
+    fresh.setDiskCache(cache);
+    QVERIFY(fresh.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).fromCache);
+}
+
+// An entry replaced by a FIFO once blocked `cuwb check` forever; one nested far deeper than an
+// entry would have crashed whoever copied its tree. Each is a miss, and the compile stores a
+// whole entry in its place.
+void TestCompileCache::entryThatIsNoFileIsAMiss()
+{
+    QTemporaryDir cacheDir;
+    QTemporaryDir sourceDir;
+    writeHeader(sourceDir.path(), "#define TILE 4\n");
+    auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString());
+    KernelCompiler compiler(0);
+    compiler.setDiskCache(cache);
+    QVERIFY(compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).success);
+    const QStringList files = QDir(cacheDir.path()).entryList({QStringLiteral("*.json")});
+    QCOMPARE(files.size(), 1);
+    const QString entry = QDir(cacheDir.path()).filePath(files.front());
+
+    QVERIFY(QFile::remove(entry));
+    QCOMPARE(::mkfifo(QFile::encodeName(entry).constData(), 0600), 0);
+    KernelCompiler second(0);
+    second.setDiskCache(cache);
+    const CompileResult overFifo =
+        second.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(overFifo.success);
+    QVERIFY(!overFifo.fromCache);
+
+    QFile deep(entry);
+    QVERIFY(deep.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    deep.write("{\"format\": 3, \"x\": " + QByteArray(100000, '[') + QByteArray(100000, ']') + "}");
+    deep.close();
+    KernelCompiler third(0);
+    third.setDiskCache(cache);
+    const CompileResult overDeep = third.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    QVERIFY(overDeep.success);
+    QVERIFY(!overDeep.fromCache);
     KernelCompiler fresh(0);
     fresh.setDiskCache(cache);
     QVERIFY(fresh.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).fromCache);
