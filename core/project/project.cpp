@@ -582,7 +582,19 @@ std::string serializeProject(const Project &project)
 std::string saveProject(const Project &project, const std::string &path)
 {
     const std::string text = serializeProject(project);
-    const std::filesystem::path target(path);
+    // A project opened through a symlink is saved where the link points (the link stays a
+    // link), and an existing file keeps its permissions: the new file replaces it by rename.
+    std::filesystem::path target(path);
+    std::error_code ignored; // a file that does not exist yet is no symlink
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(target, ignored))) {
+        std::error_code linkError;
+        target = std::filesystem::weakly_canonical(target, linkError);
+        if (linkError)
+            return "cannot write '" + path + "': " + linkError.message();
+    }
+    mode_t mode = 0644; // a new project file is an ordinary document
+    if (struct stat existing = {}; ::stat(target.c_str(), &existing) == 0)
+        mode = existing.st_mode & 07777;
     const std::filesystem::path folder =
         target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
     std::string temporary = (folder / ("." + target.filename().string() + ".XXXXXX")).string();
@@ -605,15 +617,15 @@ std::string saveProject(const Project &project, const std::string &path)
         }
         written += std::size_t(n);
     }
-    // mkstemp creates 0600; a project file is an ordinary document.
-    ::fchmod(fd, 0644);
+    // mkstemp creates 0600.
+    ::fchmod(fd, mode);
     if (::fsync(fd) != 0)
         return failWith(std::strerror(errno));
     if (::close(fd) != 0) {
         ::unlink(temporary.c_str());
         return "cannot write '" + path + "': " + std::strerror(errno);
     }
-    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    if (::rename(temporary.c_str(), target.c_str()) != 0) {
         const std::string message = "cannot write '" + path + "': " + std::strerror(errno);
         ::unlink(temporary.c_str());
         return message;

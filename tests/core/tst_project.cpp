@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace cuwb;
 
@@ -65,6 +66,7 @@ private Q_SLOTS:
     void invalidFields_data();
     void invalidFields();
     void savesAtomically();
+    void savesThroughASymlinkKeepingItsMode();
     void loadErrors();
     void listsHaveLimits_data();
     void listsHaveLimits();
@@ -300,6 +302,35 @@ void TestProject::savesAtomically()
     const std::string error =
         saveProject(project, dir.filePath(QStringLiteral("no/such/p.cuwb")).toStdString());
     QVERIFY2(error.starts_with("cannot write '"), error.c_str());
+}
+
+// A project opened through a symlink: Save writes the file the link points to, keeps the link
+// a link, and keeps the file's own permissions (0600 stays 0600); a new file is 0644.
+void TestProject::savesThroughASymlinkKeepingItsMode()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("real")));
+    const QString real = dir.filePath(QStringLiteral("real/p.cuwb"));
+    const QString link = dir.filePath(QStringLiteral("link.cuwb"));
+    writeFile(real, "old contents");
+    QVERIFY(QFile::setPermissions(real, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    QVERIFY(QFile::link(real, link));
+    const Project project = sampleProject();
+    QCOMPARE(saveProject(project, link.toStdString()), std::string());
+    QVERIFY(QFileInfo(link).isSymLink());
+    const ProjectLoad load = loadProject(real.toStdString());
+    QVERIFY2(load.project, load.error.c_str());
+    QVERIFY(load.project->launch == project.launch);
+    struct stat info = {};
+    QCOMPARE(::stat(QFile::encodeName(real).constData(), &info), 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0600));
+    QCOMPARE(QDir(dir.filePath(QStringLiteral("real"))).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("p.cuwb")});
+    const QString fresh = dir.filePath(QStringLiteral("new.cuwb"));
+    QCOMPARE(saveProject(project, fresh.toStdString()), std::string());
+    QCOMPARE(::stat(QFile::encodeName(fresh).constData(), &info), 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0644));
 }
 
 void TestProject::loadErrors()
