@@ -16,7 +16,8 @@ enum ExitStatus {
     ExitFailure = 1,
     ExitUsage = 2,
     ExitInternal = 3,
-    ExitToolMissing = 4
+    ExitToolMissing = 4,
+    ExitOutput = 5 // what the command printed could not be written (a full disk, a closed pipe)
 };
 
 int runCompile(const std::vector<std::string> &arguments);

@@ -7,6 +7,7 @@
 #include "cuda/driverapi.h"
 #include "cuda/nvrtcinfo.h"
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -40,7 +41,7 @@ void printUsage(std::ostream &out)
            "\n"
            "Exit status: 0 success, 1 the work failed (compile errors, a configuration that\n"
            "cannot run), 2 usage or I/O error, 3 internal error, 4 a tool the command needs\n"
-           "is not installed.\n";
+           "is not installed, 5 the output could not be written (a full disk, a closed pipe).\n";
 }
 
 int printVersion()
@@ -167,13 +168,31 @@ int usageError(const std::string &command, const std::string &message)
 
 } // namespace cuwb::cli
 
+namespace {
+
+// Whatever the command printed reached its file or pipe: a result that was never written must
+// not exit 0 (a script would read a missing or truncated JSON as the answer).
+bool outputWritten()
+{
+    std::cout.flush();
+    return std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
+    int status = ExitInternal;
     try {
-        return run(std::vector<std::string>(argv + 1, argv + argc));
+        status = run(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const std::exception &error) {
         // An infrastructure fault (ApiError) or a bug: say what failed rather than abort.
         std::cerr << "cuwb: internal error: " << error.what() << "\n";
-        return ExitInternal;
     }
+    if (!outputWritten()) {
+        std::cerr << "cuwb: the output could not be written (a full disk or a closed pipe?); "
+                     "what the command printed is incomplete\n";
+        return ExitOutput;
+    }
+    return status;
 }

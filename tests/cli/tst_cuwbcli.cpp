@@ -61,6 +61,8 @@ private Q_SLOTS:
     void occupancyRejectsBadInput();
     void devicesWithoutDriverSayCompileOnly();
     void printsVersions();
+    void outputThatCannotBeWrittenIsAnError_data();
+    void outputThatCannotBeWrittenIsAnError();
     void helpAndNoArguments();
     void workerAnswersALastLineWithoutNewline();
     void workerRefusesAnotherProtocol();
@@ -454,6 +456,34 @@ void TestCuwbCli::devicesWithoutDriverSayCompileOnly()
     QCOMPARE(query.driverLoaded, false);
     QVERIFY(query.devices.empty());
     QVERIFY(QString::fromStdString(query.message).contains(QStringLiteral("compile-only")));
+}
+
+void TestCuwbCli::outputThatCannotBeWrittenIsAnError_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    const QString sample = QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cuwb");
+    QTest::newRow("compile --json")
+        << QStringList{QStringLiteral("compile"), sample, QStringLiteral("--json")};
+    QTest::newRow("check --json") << QStringList{QStringLiteral("check"), sample,
+                                                 QStringLiteral("--json")};
+    QTest::newRow("sweep --list") << QStringList{QStringLiteral("sweep"), sample,
+                                                 QStringLiteral("--list")};
+}
+
+// On a full disk the JSON is lost: exit 5, with a sentence on stderr, never 0.
+void TestCuwbCli::outputThatCannotBeWrittenIsAnError()
+{
+    QFETCH(QStringList, arguments);
+    if (!QFile::exists(QStringLiteral("/dev/full")))
+        QSKIP("no /dev/full on this system");
+    QProcess process;
+    process.setStandardOutputFile(QStringLiteral("/dev/full"));
+    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
+    QVERIFY(process.waitForFinished(120000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 5);
+    QVERIFY2(process.readAllStandardError().contains("the output could not be written"),
+             "no word of it on stderr");
 }
 
 void TestCuwbCli::printsVersions()
