@@ -30,9 +30,14 @@ private:
     QString m_skipReason;
 };
 
+// One compile cache for the whole corpus, as a user's: `run` and `sweep` of a project share the
+// variants they have in common (each is an nvcc run).
 void TestRealWorldOnGpu::initTestCase()
 {
     m_skipReason = gpuSkipReason();
+    static QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    qputenv("CUWB_CACHE_DIR", cache.path().toLocal8Bit());
 }
 
 void TestRealWorldOnGpu::runsVerifiesAndSweeps_data()
