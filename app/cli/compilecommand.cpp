@@ -16,6 +16,7 @@
 #include "launch/launchjson.h"
 #include "launch/launchsequence.h"
 #include "project/project.h"
+#include "util/sandbox.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -202,6 +203,9 @@ void printCompileHelp(std::ostream &out)
            "  --all-variables            also list the __constant__/__device__ variables that\n"
            "                             come from included headers (left out by default)\n"
            "  --cubin FILE               write the compiled module (the CUBIN) to FILE\n"
+           "  --confine                  compile as a graded project is compiled: nvcc in a\n"
+           "                             sandbox that may read only the file's folder, the\n"
+           "                             toolkit and the system (Landlock; no network)\n"
            "  --json                     print one JSON document: success, compile time,\n"
            "                             diagnostics, kernels with resources (and the PTX\n"
            "                             with --ptx)\n"
@@ -227,6 +231,7 @@ int runCompile(const std::vector<std::string> &arguments)
     parser.addOption({"--compiler"});
     parser.addOption({"--flag"});
     parser.addFlag({"--all-variables"});
+    parser.addFlag({"--confine"});
     parser.addOption({"--cubin"});
     parser.addFlag({"--json"});
     parser.addFlag({"--ptx"});
@@ -348,6 +353,16 @@ int runCompile(const std::vector<std::string> &arguments)
         return usageError(kCommand, problems.back());
     }
 
+    if (parser.isSet("--confine")) {
+        if (const std::string why = sandboxUnavailableReason(); !why.empty()) {
+            std::cerr << "cuwb compile: --confine: " << why << "\n";
+            return ExitToolMissing;
+        }
+        std::error_code code;
+        const std::filesystem::path folder =
+            std::filesystem::absolute(std::filesystem::path(file.path).parent_path(), code);
+        confineCompiles({folder.lexically_normal().string()});
+    }
     KernelCompiler compiler;
     CompileResult result = compiler.compile(source, file.baseName, options);
     renameMainFile(result.diagnostics, file);

@@ -15,6 +15,7 @@
 #include "project/project.h"
 #include "run/runjson.h"
 #include "run/runoutcome.h"
+#include "util/sandbox.h"
 #include "worker/protocol.h"
 #include "worker/workerclient.h"
 
@@ -376,6 +377,9 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
             script.command.insert(script.command.end(), {option, *value});
         }
     }
+    if (parser.isSet("--unconfined")) {
+        script.command.emplace_back("--unconfined");
+    }
     script.stdoutPath = jobDir + "/task-{K}.json";
     const std::string text = arrayScript(script, slurm);
     if (slurm.dryRun) {
@@ -508,7 +512,8 @@ void printRunHelp(std::ostream &out)
            "Projects found in a FOLDER are graded as untrusted: each may read only inside\n"
            "its own folder (an absolute path, '..' or a symlink out, in any file it names\n"
            "or #includes, refuses it with the reason), and its worker runs in a scratch\n"
-           "folder of its own (docs/slurm.md says what is and is not isolated).\n"
+           "folder of its own; its compiles run in a sandbox that may read only its folder,\n"
+           "the toolkit and the system (docs/slurm.md says what is and is not isolated).\n"
            "\n"
            "  --json         print one JSON document: for each project \"project\", \"passed\"\n"
            "                 and \"result\" (an array when several projects are given)\n"
@@ -531,6 +536,9 @@ void printRunHelp(std::ostream &out)
            "                 i mod N = K-1\n"
            "  --scratch DIR  the folder under which graded projects get their scratch\n"
            "                 folders (default: a new one in $TMPDIR, named on stderr)\n"
+           "  --unconfined   grade on a machine whose kernel cannot confine the compiles\n"
+           "                 (no Landlock): only the text check of what a project names\n"
+           "                 and #includes then keeps it in its folder\n"
         << slurmOptionsHelp()
         << "\n"
            "Each run reads PASSED, or FAILED with its reasons first. Then what the kernel\n"
@@ -554,6 +562,7 @@ int runRun(const std::vector<std::string> &arguments)
     parser.addOption({"--deadline"});
     parser.addOption({"--shard"});
     parser.addOption({"--scratch"});
+    parser.addFlag({"--unconfined"});
     addWorkerOptions(parser);
     parser.addOption({"--devices"});
     addSlurmOptions(parser);
@@ -659,6 +668,18 @@ int runRun(const std::vector<std::string> &arguments)
     std::string scratchRoot;
     const bool anyGraded = std::any_of(projects.begin(), projects.end(),
                                        [](const ProjectArgument &p) { return p.graded; });
+    // A graded project's compiles run in a sandbox (Landlock) when its worker is this cuwb's;
+    // a machine that cannot make one grades only when the grader says so.
+    const bool ownWorker = !parser.isSet("--worker") && !parser.isSet("--on");
+    const bool confine = anyGraded && ownWorker && !parser.isSet("--unconfined");
+    if (confine) {
+        if (const std::string why = sandboxUnavailableReason(); !why.empty()) {
+            std::cerr << "cuwb run: cannot confine the graded projects' compiles: " << why
+                      << ". Grade them with --unconfined to rely on the text check of what each "
+                         "project names and #includes alone.\n";
+            return ExitUsage;
+        }
+    }
     if (anyGraded) {
         if (const auto dir = parser.value("--scratch")) {
             fs::create_directories(*dir, code);
@@ -687,6 +708,7 @@ int runRun(const std::vector<std::string> &arguments)
         std::optional<Project> project;
         RunRequest request;
         std::string scratch; // a graded project's working directory
+        std::string folder;  // a graded project's own folder, all its compiles may read
         bool runs = false;   // read, confined and ready for the worker
         bool done = false;
     };
@@ -751,6 +773,7 @@ int runRun(const std::vector<std::string> &arguments)
                 (std::to_string(projects[index].number) + "-" + fs::path(path).stem().string());
             fs::create_directories(scratch, code);
             job.scratch = scratch.string();
+            job.folder = fs::path(absolute).parent_path().string();
         }
         job.runs = true;
     }
@@ -799,6 +822,10 @@ int runRun(const std::vector<std::string> &arguments)
         if (!job.scratch.empty()) {
             WorkerProcess::Options inScratch = options;
             inScratch.workingDirectory = job.scratch;
+            if (confine) {
+                inScratch.arguments.insert(inScratch.arguments.end(),
+                                           {"--confine-compiles", job.folder});
+            }
             own = std::make_unique<WorkerProcess>(inScratch);
         }
         WorkerProcess &worker = own ? *own : shared;

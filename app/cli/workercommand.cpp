@@ -5,6 +5,8 @@
 #include "argumentparser.h"
 #include "commands.h"
 
+#include "compiler/kernelcompiler.h"
+#include "util/sandbox.h"
 #include "worker/protocol.h"
 #include "worker/workerserver.h"
 
@@ -140,13 +142,17 @@ void printWorkerHelp(std::ostream &out)
            "to stderr. Exits 0 at the end of input or on shutdown, 3 after a run that left\n"
            "the CUDA context unusable (the client starts a new worker).\n"
            "\n"
-           "  --device N   the GPU to run on (default 0)\n";
+           "  --device N   the GPU to run on (default 0)\n"
+           "  --confine-compiles FOLDER\n"
+           "               compile in a sandbox that may read only FOLDER, the toolkit and\n"
+           "               the system (what `cuwb run DIR` asks for a graded project)\n";
 }
 
 int runWorker(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
     parser.addOption({"--device"});
+    parser.addOption({"--confine-compiles"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
         return usageError("worker", parser.error());
@@ -165,6 +171,16 @@ int runWorker(const std::vector<std::string> &arguments)
             return usageError("worker", "--device needs a GPU number, got '" + *text + "'");
         }
         device = static_cast<int>(*parsed);
+    }
+
+    // A graded project's worker: every compile runs in a sandbox that reads only the project's
+    // folder besides the system (compiler/kernelcompiler.h, confineCompiles).
+    if (const auto folder = parser.value("--confine-compiles")) {
+        if (const std::string why = sandboxUnavailableReason(); !why.empty()) {
+            std::cerr << "cuwb worker: --confine-compiles: " << why << "\n";
+            return ExitToolMissing;
+        }
+        confineCompiles({*folder});
     }
 
     // Replies go to a private copy of stdout, and stdout itself becomes stderr: whatever else

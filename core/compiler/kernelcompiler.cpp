@@ -11,6 +11,7 @@
 #include "compiler/tunerconventions.h"
 #include "cuda/nvrtcinfo.h"
 #include "cuda/nvrtcprogram.h"
+#include "util/sandbox.h"
 #include "util/text.h"
 #include "util/toolprocess.h"
 
@@ -34,6 +35,51 @@
 namespace cuwb {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// confineCompiles(): the folders a confined nvcc may read besides the system's; nullopt when
+// compiles are not confined.
+std::mutex g_confinementMutex;
+std::optional<std::vector<std::string>> g_confinedReadable;
+
+std::optional<std::vector<std::string>> confinedReadable()
+{
+    const std::lock_guard lock(g_confinementMutex);
+    return g_confinedReadable;
+}
+
+// The sandbox of a confined nvcc whose scratch folder is `scratch`; null when compiles are not
+// confined. `error` says why one could not be made (the compile must then not run).
+std::unique_ptr<Sandbox> compileSandbox(const fs::path &scratch, const std::string &nvccPath,
+                                        std::string &error)
+{
+    const std::optional<std::vector<std::string>> readable = confinedReadable();
+    if (!readable)
+        return nullptr;
+    std::error_code code;
+    const fs::path toolkit = fs::weakly_canonical(nvccPath, code).parent_path().parent_path();
+    SandboxPolicy policy = compilerSandboxPolicy(toolkit.string());
+    policy.readable.insert(policy.readable.end(), readable->begin(), readable->end());
+    policy.writable.push_back(scratch.string());
+    try {
+        return std::make_unique<Sandbox>(policy);
+    } catch (const std::exception &failure) {
+        error = std::string("cannot confine the compile: ") + failure.what();
+        return nullptr;
+    }
+}
+
+// A confined tool writes its temporary files in its scratch folder, the only one it may.
+void confine(ToolLimits &limits, const Sandbox *sandbox, const fs::path &scratch)
+{
+    if (!sandbox)
+        return;
+    limits.sandbox = sandbox;
+    limits.environment = {"TMPDIR=" + scratch.string()};
+}
+
+} // namespace
 
 namespace {
 
@@ -573,6 +619,12 @@ void addMissingHeaderNotes(CompileResult &result, std::string_view source,
     ToolLimits limits;
     limits.timeoutMs = compileTimeLimitSeconds() * 1000;
     limits.workingDirectory = folder.string();
+    std::string confinementError;
+    const std::unique_ptr<Sandbox> sandbox =
+        compileSandbox(folder, nvccInstallation().path, confinementError);
+    if (!confinementError.empty())
+        return;
+    confine(limits, sandbox.get(), folder);
     const ToolRun run = runTool(argv, limits);
     if (!run.succeeded())
         return;
@@ -828,6 +880,12 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
     const NvccInstallation &nvcc = nvccInstallation();
     result.compiledBy.name = "nvcc";
     result.compiledBy.version = nvcc.version;
+    if (!nvcc.found() && compilesConfined()) {
+        result.failureMessage = "a confined compile needs nvcc (NVRTC runs inside this process "
+                                "and cannot be confined), and nvcc cannot be used: " +
+                                nvcc.problem;
+        return;
+    }
     if (!nvcc.found()) {
         result.failureMessage = "nvcc cannot be used: " + nvcc.problem +
                                 "; set compileOptions.compiler to \"nvrtc\" (or \"auto\") to "
@@ -905,6 +963,14 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
     ToolLimits limits;
     limits.timeoutMs = compileTimeLimitSeconds() * 1000;
     limits.workingDirectory = scratch.path().string();
+    std::string confinementError;
+    const std::unique_ptr<Sandbox> sandbox =
+        compileSandbox(scratch.path(), nvcc.path, confinementError);
+    if (!confinementError.empty()) {
+        result.failureMessage = confinementError;
+        return;
+    }
+    confine(limits, sandbox.get(), scratch.path());
     const auto started = std::chrono::steady_clock::now();
     const ToolRun run = runTool(argv, limits);
     result.compileTimeMs =
@@ -962,7 +1028,8 @@ CompileResult compileUncached(std::string_view source, std::string_view fileName
         result.failureMessage = joined(problems, "; ");
         return result;
     }
-    const std::string compiler = resolvedCompiler(options);
+    // A confined process compiles with nvcc only: NVRTC would read files from inside it.
+    const std::string compiler = compilesConfined() ? "nvcc" : resolvedCompiler(options);
     for (const std::string &flag : options.flags) {
         if (const std::string problem = flagProblem(flag, compiler); !problem.empty()) {
             result.failureMessage = "compiler option " + problem;
@@ -1064,7 +1131,7 @@ CompileResult KernelCompiler::compile(std::string_view source, std::string_view 
     }
 
     std::shared_ptr<const CompileCache> disk;
-    {
+    if (!compilesConfined()) {
         const std::lock_guard lock(m_mutex);
         disk = m_diskCache;
     }
@@ -1141,6 +1208,18 @@ void KernelCompiler::clearCache()
 {
     const std::lock_guard lock(m_mutex);
     m_cache.clear();
+}
+
+void confineCompiles(std::vector<std::string> readable)
+{
+    const std::lock_guard lock(g_confinementMutex);
+    g_confinedReadable = std::move(readable);
+}
+
+bool compilesConfined()
+{
+    const std::lock_guard lock(g_confinementMutex);
+    return g_confinedReadable.has_value();
 }
 
 } // namespace cuwb

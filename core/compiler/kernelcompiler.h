@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace cuwb {
 
@@ -43,5 +44,17 @@ private:
     std::list<std::pair<std::string, CompileResult>> m_cache; // most recent first
     std::shared_ptr<const CompileCache> m_diskCache;
 };
+
+// Confines every nvcc this process runs from now on, with everything it starts (util/sandbox.h):
+// it may read the system's folders, the toolkit and `readable` (a graded submission's folder),
+// write only its own scratch folder, and reach no network, so no spelling of `#include` (a
+// digraph, a line splice, a comment between `#` and `include`, a trigraph, a chain of headers)
+// opens a file outside. NVRTC runs inside this process and cannot be confined: a compile that
+// asks for it runs nvcc, and without nvcc (or without Landlock) a compile fails with the
+// reason. Compiles are not looked up in, nor stored to, the disk cache. For graded projects
+// (`cuwb run DIR`) and `cuwb compile --confine`; there is no way back.
+void confineCompiles(std::vector<std::string> readable);
+// Whether confineCompiles() was called.
+[[nodiscard]] bool compilesConfined();
 
 } // namespace cuwb

@@ -44,7 +44,7 @@ NvdisasmTool findNvdisasm(const NvdisasmSearch &search = NvdisasmSearch::fromEnv
 
 // "13.5.37" from `nvdisasm --version`; empty when it cannot tell.
 std::string nvdisasmVersion(const std::string &path,
-                            const ToolLimits &limits = {10000, 1 << 20, {}});
+                            const ToolLimits &limits = {10000, 1 << 20, {}, {}, nullptr});
 
 enum class SassStatus {
     Ok,

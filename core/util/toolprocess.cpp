@@ -1,5 +1,6 @@
 #include "util/toolprocess.h"
 
+#include "util/sandbox.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -153,6 +154,93 @@ std::string ToolRun::failure(const std::string &name) const
     return text;
 }
 
+namespace {
+
+// The caller's environment with `overrides` ("NAME=value") replacing or added to it.
+std::vector<std::string> environmentWith(const std::vector<std::string> &overrides)
+{
+    std::vector<std::string> entries;
+    for (char **entry = environ; *entry; ++entry) {
+        const std::string_view text(*entry);
+        const std::string_view name = text.substr(0, text.find('='));
+        const bool replaced =
+            std::any_of(overrides.begin(), overrides.end(), [&](const std::string &o) {
+                return std::string_view(o).substr(0, o.find('=')) == name;
+            });
+        if (!replaced)
+            entries.emplace_back(text);
+    }
+    entries.insert(entries.end(), overrides.begin(), overrides.end());
+    return entries;
+}
+
+// Starts a tool in `sandbox`: fork, then only async-signal-safe calls until exec. A pipe that
+// closes on exec tells the parent whether the child got that far, and if not, what failed.
+pid_t forkConfined(const Sandbox &sandbox, char *const *arguments, char *const *environment,
+                   const ToolLimits &limits, int outFd, int errFd, std::string &error)
+{
+    int status[2];
+    if (pipe2(status, O_CLOEXEC) != 0) {
+        error = std::string("cannot create a pipe: ") + std::strerror(errno);
+        return -1;
+    }
+    const char *const directory =
+        limits.workingDirectory.empty() ? nullptr : limits.workingDirectory.c_str();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        // phase 1: setting up, 2: the sandbox, 3: exec; then the errno.
+        const auto fail = [&](int phase) {
+            const int report[2] = {phase, errno};
+            [[maybe_unused]] const ssize_t ignored = ::write(status[1], report, sizeof report);
+            ::_exit(127);
+        };
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        struct sigaction byDefault = {};
+        byDefault.sa_handler = SIG_DFL;
+        for (int signal = 1; signal < NSIG; ++signal) {
+            if (signal != SIGKILL && signal != SIGSTOP)
+                ::sigaction(signal, &byDefault, nullptr);
+        }
+        const int input = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (input < 0 || ::dup2(input, 0) < 0 || ::dup2(outFd, 1) < 0 || ::dup2(errFd, 2) < 0)
+            fail(1);
+        if (directory && ::chdir(directory) != 0)
+            fail(1);
+        if (const int applied = sandbox.applyInChild(); applied != 0) {
+            errno = applied;
+            fail(2);
+        }
+        ::execve(arguments[0], arguments, environment);
+        fail(3);
+    }
+    ::close(status[1]);
+    if (pid < 0) {
+        error = std::string("cannot fork: ") + std::strerror(errno);
+        ::close(status[0]);
+        return -1;
+    }
+    int report[2] = {0, 0};
+    ssize_t got = 0;
+    do {
+        got = ::read(status[0], report, sizeof report);
+    } while (got < 0 && errno == EINTR);
+    ::close(status[0]);
+    if (got == sizeof report) {
+        int ignored = 0;
+        while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
+        }
+        const char *const phases[] = {
+            "", "cannot set up the tool's process: ", "cannot confine the tool: ", ""};
+        error = std::string(phases[std::clamp(report[0], 0, 3)]) + std::strerror(report[1]);
+        return -1;
+    }
+    return pid;
+}
+
+} // namespace
+
 ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
 {
     ToolRun run;
@@ -190,14 +278,31 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
     for (const std::string &argument : argv)
         arguments.push_back(const_cast<char *>(argument.c_str()));
     arguments.push_back(nullptr);
+    const std::vector<std::string> environmentEntries = limits.environment.empty()
+                                                            ? std::vector<std::string>()
+                                                            : environmentWith(limits.environment);
+    std::vector<char *> environment;
+    for (const std::string &entry : environmentEntries)
+        environment.push_back(const_cast<char *>(entry.c_str()));
+    environment.push_back(nullptr);
+    char *const *const envp = limits.environment.empty() ? environ : environment.data();
     pid_t pid = -1;
-    const int spawned =
-        posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, arguments.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    if (spawned != 0) {
-        run.startError = std::strerror(spawned);
-        return run;
+    if (limits.sandbox) {
+        pid = forkConfined(*limits.sandbox, arguments.data(), envp, limits, out.write(),
+                           err.write(), run.startError);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attributes);
+        if (pid < 0)
+            return run;
+    } else {
+        const int spawned =
+            posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, arguments.data(), envp);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attributes);
+        if (spawned != 0) {
+            run.startError = std::strerror(spawned);
+            return run;
+        }
     }
     run.started = true;
     out.closeWrite();

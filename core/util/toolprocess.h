@@ -3,8 +3,8 @@
 // print. A tool stopped at a limit is killed with every process it started (nvcc's cicc, ptxas
 // and host preprocessor), so nothing it left behind goes on using the machine.
 // Whatever the tool does — crash, hang, flood, fail to start — comes back as data; nothing
-// here throws or waits forever. Qt-free (posix_spawn), so the CLI, the GUI's threads and the
-// tests share it.
+// here throws or waits forever. Qt-free (posix_spawn; fork and exec for a tool run in a
+// sandbox, util/sandbox.h), so the CLI, the GUI's threads and the tests share it.
 #pragma once
 
 #include <cstddef>
@@ -13,11 +13,18 @@
 
 namespace cuwb {
 
+class Sandbox;
+
 struct ToolLimits
 {
     int timeoutMs = 60000;
     std::size_t maxOutputBytes = std::size_t(64) << 20; // standard output and error together
     std::string workingDirectory;                       // empty: the caller's
+    // "NAME=value" entries that replace or add to the caller's environment for the tool.
+    std::vector<std::string> environment;
+    // Confines the tool and everything it starts (util/sandbox.h); null: not confined. A tool
+    // the sandbox cannot be applied to does not run (startError says why).
+    const Sandbox *sandbox = nullptr;
 };
 
 struct ToolRun

@@ -85,11 +85,11 @@ void TestNvdisasm::runToolReportsWhatWentWrong()
     QVERIFY(!missing.started);
     QVERIFY(missing.failure("nvdisasm").starts_with("nvdisasm could not be started: "));
 
-    const ToolRun hung = runTool({"/bin/sh", "-c", "sleep 30"}, {200, 1 << 20, {}});
+    const ToolRun hung = runTool({"/bin/sh", "-c", "sleep 30"}, {200, 1 << 20, {}, {}, nullptr});
     QVERIFY(hung.timedOut);
     QVERIFY(hung.failure("nvdisasm").find("did not finish in time") != std::string::npos);
 
-    const ToolRun flood = runTool({"/bin/sh", "-c", "yes"}, {30000, 100000, {}});
+    const ToolRun flood = runTool({"/bin/sh", "-c", "yes"}, {30000, 100000, {}, {}, nullptr});
     QVERIFY(flood.tooMuchOutput);
     QVERIFY(!flood.succeeded());
 
@@ -102,7 +102,7 @@ void TestNvdisasm::runToolReportsWhatWentWrong()
     const QString pidFile = dir.filePath(QStringLiteral("child.pid"));
     const ToolRun parent =
         runTool({"/bin/sh", "-c", "sleep 30 & echo $! > " + pidFile.toStdString() + "; wait"},
-                {300, 1 << 20, {}});
+                {300, 1 << 20, {}, {}, nullptr});
     QVERIFY(parent.timedOut);
     QFile file(pidFile);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -120,7 +120,8 @@ void TestNvdisasm::runToolReportsWhatWentWrong()
         5000);
 
     // The working folder is the one asked for.
-    const ToolRun here = runTool({"/bin/pwd"}, {5000, 1 << 20, dir.path().toStdString()});
+    const ToolRun here =
+        runTool({"/bin/pwd"}, {5000, 1 << 20, dir.path().toStdString(), {}, nullptr});
     QCOMPARE(QString::fromStdString(here.out).trimmed(), QDir(dir.path()).canonicalPath());
 }
 
@@ -207,7 +208,7 @@ void TestNvdisasm::failingDisassemblerIsAMessage()
     QVERIFY(result.message.starts_with("nvdisasm crashed"));
 
     writeScript(path, "[ \"$1\" = --version ] && exit 0; sleep 30");
-    result = disassembleCubin("garbage", tool, {300, 1 << 20, {}});
+    result = disassembleCubin("garbage", tool, {300, 1 << 20, {}, {}, nullptr});
     QCOMPARE(result.status, SassStatus::ToolFailed);
     QVERIFY(result.message.find("did not finish in time") != std::string::npos);
 

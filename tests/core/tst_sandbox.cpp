@@ -1,0 +1,131 @@
+// The sandbox a confined tool runs in (util/sandbox.h), through runTool: it reads what its
+// policy names and nothing else (a file one folder over is "Permission denied"), writes only
+// where it may, cannot open a network socket (a local one still works), and its children are
+// held to the same rules; a tool whose sandbox cannot be applied does not run. The same
+// commands without the sandbox succeed, so each refusal is the sandbox's. Skips, saying why,
+// where the kernel has no Landlock.
+#include "util/sandbox.h"
+#include "util/toolprocess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cuwb;
+
+namespace {
+
+void writeFile(const QString &path, const QByteArray &text)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(text);
+}
+
+ToolRun shell(const std::string &script, const Sandbox *sandbox)
+{
+    ToolLimits limits;
+    limits.timeoutMs = 20000;
+    limits.sandbox = sandbox;
+    return runTool({"/bin/bash", "-c", script}, limits);
+}
+
+} // namespace
+
+class TestSandbox : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void readsOnlyWhatItMay();
+    void writesOnlyWhereItMay();
+    void reachesNoNetwork();
+    void childrenAreHeldToo();
+
+private:
+    QTemporaryDir m_root;
+    std::string m_inside;  // readable
+    std::string m_scratch; // writable
+    std::string m_outside; // neither
+    std::unique_ptr<Sandbox> m_sandbox;
+};
+
+void TestSandbox::initTestCase()
+{
+    if (const std::string why = sandboxUnavailableReason(); !why.empty())
+        QSKIP(why.c_str());
+    QVERIFY(m_root.isValid());
+    const QDir root(m_root.path());
+    for (const char *name : {"inside", "scratch", "outside"})
+        QVERIFY(root.mkdir(QString::fromLatin1(name)));
+    writeFile(root.filePath(QStringLiteral("inside/data.txt")), "inside data\n");
+    writeFile(root.filePath(QStringLiteral("outside/secret.txt")), "TOPSECRET\n");
+    m_inside = root.filePath(QStringLiteral("inside")).toStdString();
+    m_scratch = root.filePath(QStringLiteral("scratch")).toStdString();
+    m_outside = root.filePath(QStringLiteral("outside")).toStdString();
+    SandboxPolicy policy = compilerSandboxPolicy({});
+    policy.readable.push_back(m_inside);
+    policy.writable.push_back(m_scratch);
+    m_sandbox = std::make_unique<Sandbox>(policy);
+    QVERIFY(m_sandbox->abi() >= 1);
+}
+
+void TestSandbox::readsOnlyWhatItMay()
+{
+    const ToolRun in = shell("cat " + m_inside + "/data.txt", m_sandbox.get());
+    QVERIFY2(in.succeeded(), in.err.c_str());
+    QCOMPARE(in.out, std::string("inside data\n"));
+    const ToolRun out = shell("cat " + m_outside + "/secret.txt", m_sandbox.get());
+    QVERIFY(!out.succeeded());
+    QVERIFY2(out.err.find("Permission denied") != std::string::npos, out.err.c_str());
+    QVERIFY(out.out.find("TOPSECRET") == std::string::npos);
+    // Nor can it list the folder, or the home of whoever runs it.
+    QVERIFY(!shell("ls " + m_outside, m_sandbox.get()).succeeded());
+    QVERIFY(shell("cat " + m_outside + "/secret.txt", nullptr).succeeded());
+}
+
+void TestSandbox::writesOnlyWhereItMay()
+{
+    QVERIFY(
+        shell("echo x > " + m_scratch + "/made.txt && mkdir " + m_scratch + "/sub", m_sandbox.get())
+            .succeeded());
+    QVERIFY(QFile::exists(QString::fromStdString(m_scratch + "/made.txt")));
+    const ToolRun inside = shell("echo x > " + m_inside + "/made.txt", m_sandbox.get());
+    QVERIFY(!inside.succeeded());
+    QVERIFY2(inside.err.find("Permission denied") != std::string::npos, inside.err.c_str());
+    QVERIFY(!shell("rm " + m_inside + "/data.txt", m_sandbox.get()).succeeded());
+    QVERIFY(QFile::exists(QString::fromStdString(m_inside + "/data.txt")));
+    QVERIFY(shell("echo x > /dev/null", m_sandbox.get()).succeeded());
+}
+
+void TestSandbox::reachesNoNetwork()
+{
+    // bash opens a TCP socket for /dev/tcp: refused before any connection is tried. Without
+    // the sandbox the same line gets as far as the network (nothing listens on port 9).
+    const std::string connect = "exec 3<>/dev/tcp/127.0.0.1/9";
+    const ToolRun confined = shell(connect, m_sandbox.get());
+    QVERIFY(!confined.succeeded());
+    QVERIFY2(confined.err.find("Permission denied") != std::string::npos, confined.err.c_str());
+    const ToolRun open = shell(connect, nullptr);
+    QVERIFY2(open.err.find("Permission denied") == std::string::npos, open.err.c_str());
+    // A local socket is no network: a socket pair works.
+    if (!QFile::exists(QStringLiteral("/usr/bin/python3")))
+        QSKIP("the local socket's half needs /usr/bin/python3");
+    const ToolRun local = shell("/usr/bin/python3 -c 'import socket; a, b = socket.socketpair(); "
+                                "a.send(b\"ok\"); print(b.recv(2).decode())'",
+                                m_sandbox.get());
+    QVERIFY2(local.succeeded(), local.err.c_str());
+    QCOMPARE(local.out, std::string("ok\n"));
+}
+
+void TestSandbox::childrenAreHeldToo()
+{
+    const ToolRun nested = shell("bash -c 'cat " + m_outside + "/secret.txt'", m_sandbox.get());
+    QVERIFY(!nested.succeeded());
+    QVERIFY(nested.out.find("TOPSECRET") == std::string::npos);
+}
+
+QTEST_GUILESS_MAIN(TestSandbox)
+#include "tst_sandbox.moc"
