@@ -38,6 +38,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+int compileTimeLimitSeconds(); // below, with nvcc's other limits
+
 // confineCompiles(): the folders a confined nvcc may read besides the system's; nullopt when
 // compiles are not confined.
 std::mutex g_confinementMutex;
@@ -62,6 +64,10 @@ std::unique_ptr<Sandbox> compileSandbox(const fs::path &scratch, const std::stri
     SandboxPolicy policy = compilerSandboxPolicy(toolkit.string());
     policy.readable.insert(policy.readable.end(), readable->begin(), readable->end());
     policy.writable.push_back(scratch.string());
+    // CPU time as the compile's own limit (the wall-clock one is runTool's), and no file
+    // larger than what a module's CUBIN and PTX could need.
+    policy.cpuSeconds = std::uint64_t(compileTimeLimitSeconds());
+    policy.maxFileBytes = std::uint64_t(1) << 30;
     try {
         return std::make_unique<Sandbox>(policy);
     } catch (const std::exception &failure) {
