@@ -85,10 +85,6 @@ void confine(ToolLimits &limits, const Sandbox *sandbox, const fs::path &scratch
     limits.environment = {"TMPDIR=" + scratch.string()};
 }
 
-} // namespace
-
-namespace {
-
 // FNV-1a over length-prefixed parts: the cache key need not keep whole sources alive.
 std::string cacheKey(std::string_view source, std::string_view fileName,
                      const CompileOptions &options)
