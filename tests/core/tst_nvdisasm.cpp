@@ -123,6 +123,13 @@ void TestNvdisasm::runToolReportsWhatWentWrong()
     const ToolRun here =
         runTool({"/bin/pwd"}, {5000, 1 << 20, dir.path().toStdString(), {}, nullptr});
     QCOMPARE(QString::fromStdString(here.out).trimmed(), QDir(dir.path()).canonicalPath());
+    // Environment entries replace the caller's of the same name and add the others.
+    qputenv("CUWB_TOOL_TEST_A", "caller");
+    const ToolRun environment =
+        runTool({"/bin/sh", "-c", "echo $CUWB_TOOL_TEST_A $CUWB_TOOL_TEST_B $HOME"},
+                {5000, 1 << 20, {}, {"CUWB_TOOL_TEST_A=tool", "CUWB_TOOL_TEST_B=added"}, nullptr});
+    QCOMPARE(environment.out, "tool added " + qEnvironmentVariable("HOME").toStdString() + "\n");
+    qunsetenv("CUWB_TOOL_TEST_A");
 }
 
 void TestNvdisasm::overrideIsTheOnlyPlaceLookedAt()
