@@ -6,6 +6,7 @@
 #include "worker/protocol.h"
 
 #include "cuwbprocess.h"
+#include "util/sandbox.h"
 
 #include <QDir>
 #include <QFile>
@@ -24,6 +25,15 @@ using Run = CuwbRun;
 Run runCuwb(const QStringList &arguments, const QByteArray &input = QByteArray())
 {
     return runCuwbProcess(arguments, QString(), input);
+}
+
+// What grading a folder with the built-in worker needs on this machine: nothing where the
+// kernel can confine the compiles (Landlock), else --unconfined, without which grading refuses
+// (gradingWithoutASandboxIsRefused).
+QStringList gradingOptions()
+{
+    return cuwb::sandboxUnavailableReason().empty() ? QStringList()
+                                                    : QStringList{QStringLiteral("--unconfined")};
 }
 
 QString sampleProject()
@@ -92,6 +102,7 @@ private Q_SLOTS:
     void everyCheckIsReported();
     void aDeeplyNestedSubmissionFailsAlone();
     void aProjectFileLinkedOutIsRefusedUnread();
+    void gradingWithoutASandboxIsRefused();
 
 private:
     QString m_reason;
@@ -303,7 +314,9 @@ void TestCuwbRun::folderRunsEveryProjectSorted()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QStringList projects = makeSubmissions(dir, false);
-    const Run run = runCuwb({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+    const Run run =
+        runCuwb(QStringList{QStringLiteral("run"), dir.path(), QStringLiteral("--json")} +
+                gradingOptions());
     QCOMPARE(run.exitCode, 1);
     const nlohmann::json document = parseJson(run.out);
     // Without --summary the format is the one scripts know: an array for several projects.
@@ -335,8 +348,9 @@ void TestCuwbRun::folderSummaryJsonWithoutGpu()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QStringList projects = makeSubmissions(dir, true);
-    const Run run = runCuwb(
-        {QStringLiteral("run"), dir.path(), QStringLiteral("--json"), QStringLiteral("--summary")});
+    const Run run = runCuwb(QStringList{QStringLiteral("run"), dir.path(), QStringLiteral("--json"),
+                                        QStringLiteral("--summary")} +
+                            gradingOptions());
     QCOMPARE(run.exitCode, 2); // one project cannot be read
     const nlohmann::json document = parseJson(run.out);
     QVERIFY(document.is_object());
@@ -380,7 +394,9 @@ void TestCuwbRun::folderSummaryTextWithoutGpu()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QStringList projects = makeSubmissions(dir, false);
-    const Run run = runCuwb({QStringLiteral("run"), dir.path(), QStringLiteral("--summary")});
+    const Run run =
+        runCuwb(QStringList{QStringLiteral("run"), dir.path(), QStringLiteral("--summary")} +
+                gradingOptions());
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.out.contains(QStringLiteral("summary: 2 projects, 0 passed, 2 failed\n")),
              qPrintable(run.out));
@@ -390,7 +406,7 @@ void TestCuwbRun::folderSummaryTextWithoutGpu()
                  qPrintable(run.out));
     }
     // Without --summary, no summary.
-    const Run plain = runCuwb({QStringLiteral("run"), dir.path()});
+    const Run plain = runCuwb(QStringList{QStringLiteral("run"), dir.path()} + gradingOptions());
     QCOMPARE(plain.exitCode, 1);
     QVERIFY(!plain.out.contains(QStringLiteral("summary:")));
 }
@@ -599,6 +615,24 @@ void TestCuwbRun::aProjectFileLinkedOutIsRefusedUnread()
     QVERIFY2(reason.startsWith(QStringLiteral("refused: the project file is a symlink that leads "
                                               "out of its folder")),
              qPrintable(reason));
+}
+
+// Where the kernel cannot confine a graded compile, grading stops before any project is run
+// and says what to do; --unconfined grades with the text check alone.
+void TestCuwbRun::gradingWithoutASandboxIsRefused()
+{
+    const std::string why = cuwb::sandboxUnavailableReason();
+    if (why.empty())
+        QSKIP("this kernel confines graded compiles (Landlock); tst_cuwbconfine tests them");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    makeSubmissions(dir, false);
+    const Run run = runCuwb({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.out.isEmpty());
+    QVERIFY2(run.err.contains(QStringLiteral("cannot confine the graded projects' compiles")) &&
+                 run.err.contains(QStringLiteral("--unconfined")),
+             qPrintable(run.err));
 }
 
 QTEST_GUILESS_MAIN(TestCuwbRun)
