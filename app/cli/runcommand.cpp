@@ -549,8 +549,10 @@ void printRunHelp(std::ostream &out)
            "same reading is each result's \"outcome\" (docs/projects.md).\n"
            "\n"
            "Exit status: 0 every run succeeded and verified, 1 a run failed, did not verify,\n"
-           "was refused, or there is no GPU to run on, 2 usage error or a project that\n"
-           "cannot be read.\n";
+           "was refused, or there is no GPU to run on (a graded project that cannot be read\n"
+           "included: the others were graded), 2 usage error, a project named on the command\n"
+           "line that cannot be read, or grading that could not start, 5 the report could\n"
+           "not be written.\n";
 }
 
 int runRun(const std::vector<std::string> &arguments)
@@ -792,7 +794,12 @@ int runRun(const std::vector<std::string> &arguments)
                 status = status == ExitSuccess ? ExitFailure : status;
             } else if (!outcome.error.empty()) {
                 std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
-                status = ExitUsage;
+                // A submission that cannot be read failed; grading itself went on. A project
+                // the user named is a usage error.
+                if (!projects[reported].graded)
+                    status = ExitUsage;
+                else if (status == ExitSuccess)
+                    status = ExitFailure;
             } else {
                 const Project &project = *jobs[reported].project;
                 // A requested verification that did not run is no pass.
