@@ -68,6 +68,8 @@ std::unique_ptr<Sandbox> compileSandbox(const fs::path &scratch, const std::stri
     // larger than what a module's CUBIN and PTX could need.
     policy.cpuSeconds = std::uint64_t(compileTimeLimitSeconds());
     policy.maxFileBytes = std::uint64_t(1) << 30;
+    // Each process of the compile as much as the window's compile server has for all of it.
+    policy.maxAddressBytes = std::uint64_t(4) << 30;
     try {
         return std::make_unique<Sandbox>(policy);
     } catch (const std::exception &failure) {

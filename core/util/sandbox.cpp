@@ -138,6 +138,7 @@ std::string sandboxUnavailableReason()
 Sandbox::Sandbox(const SandboxPolicy &policy)
     : m_maxFileBytes(policy.maxFileBytes)
     , m_cpuSeconds(policy.cpuSeconds)
+    , m_maxAddressBytes(policy.maxAddressBytes)
     , m_network(policy.network)
     , m_filter(std::make_unique<Filter>())
 {
@@ -189,8 +190,14 @@ int Sandbox::applyInChild() const noexcept
             return errno;
     }
     if (m_cpuSeconds > 0) {
-        const rlimit limit{m_cpuSeconds, m_cpuSeconds};
+        // SIGXCPU at the limit ("CPU time limit exceeded"); SIGKILL a second later.
+        const rlimit limit{m_cpuSeconds, m_cpuSeconds + 1};
         if (::setrlimit(RLIMIT_CPU, &limit) != 0)
+            return errno;
+    }
+    if (m_maxAddressBytes > 0) {
+        const rlimit limit{m_maxAddressBytes, m_maxAddressBytes};
+        if (::setrlimit(RLIMIT_AS, &limit) != 0)
             return errno;
     }
     if (::syscall(__NR_landlock_restrict_self, m_rulesetFd, 0) != 0)

@@ -2,12 +2,12 @@
 // (Linux 5.13+, no root needed) limits the files the process and everything it starts may
 // read, write and execute to a list of folders; a seccomp filter refuses every socket but a
 // local (AF_UNIX) one and io_uring, so nothing reaches the network; no_new_privs keeps a
-// set-uid program from lifting either; resource limits cap file size and CPU time. The rules
-// are built in the parent (paths opened, the ruleset made, the filter assembled) and applied in
-// the child between fork and exec with async-signal-safe calls only, so a multi-threaded
-// parent may use it. runTool (util/toolprocess.h) applies one to the tools it starts; graded
+// set-uid program from lifting either; resource limits cap file size, CPU time and memory.
+// The rules are built in the parent (paths opened, the ruleset made, the filter assembled) and
+// applied in the child between fork and exec with async-signal-safe calls only, so a
+// multi-threaded parent may use it. runTool (util/toolprocess.h) applies one to the tools it starts; graded
 // compiles use it so that no spelling of `#include` reaches a file outside the submission
-// (docs/slurm.md, "What a graded project may read").
+// (docs/slurm.md, "Grading confinement").
 #pragma once
 
 #include <cstdint>
@@ -23,9 +23,10 @@ struct SandboxPolicy
     std::vector<std::string> readable;
     // Folders (or files) it may also write, create and remove in.
     std::vector<std::string> writable;
-    bool network = false;           // false: sockets other than AF_UNIX are refused
-    std::uint64_t maxFileBytes = 0; // RLIMIT_FSIZE; 0 leaves it
-    std::uint64_t cpuSeconds = 0;   // RLIMIT_CPU; 0 leaves it
+    bool network = false;              // false: sockets other than AF_UNIX are refused
+    std::uint64_t maxFileBytes = 0;    // RLIMIT_FSIZE; 0 leaves it
+    std::uint64_t cpuSeconds = 0;      // RLIMIT_CPU; 0 leaves it
+    std::uint64_t maxAddressBytes = 0; // RLIMIT_AS of each process; 0 leaves it
 };
 
 // What a compiler needs of the system to run, and nothing of anyone's home: the system's
@@ -59,6 +60,7 @@ private:
     int m_abi = 0;
     std::uint64_t m_maxFileBytes = 0;
     std::uint64_t m_cpuSeconds = 0;
+    std::uint64_t m_maxAddressBytes = 0;
     bool m_network = false;
     std::unique_ptr<Filter> m_filter;
 };

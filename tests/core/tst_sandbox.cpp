@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+
 using namespace cuwb;
 
 namespace {
@@ -43,6 +45,7 @@ private Q_SLOTS:
     void writesOnlyWhereItMay();
     void reachesNoNetwork();
     void childrenAreHeldToo();
+    void resourcesAreLimited();
 
 private:
     QTemporaryDir m_root;
@@ -125,6 +128,28 @@ void TestSandbox::childrenAreHeldToo()
     const ToolRun nested = shell("bash -c 'cat " + m_outside + "/secret.txt'", m_sandbox.get());
     QVERIFY(!nested.succeeded());
     QVERIFY(nested.out.find("TOPSECRET") == std::string::npos);
+}
+
+// CPU time, memory and file size: a busy loop is stopped by SIGXCPU after its second, an
+// allocation past the address-space limit fails, a file cannot grow past its limit.
+void TestSandbox::resourcesAreLimited()
+{
+    SandboxPolicy policy = compilerSandboxPolicy({});
+    policy.writable.push_back(m_scratch);
+    policy.cpuSeconds = 1;
+    policy.maxAddressBytes = std::uint64_t(256) << 20;
+    policy.maxFileBytes = 4096;
+    const Sandbox limited(policy);
+    const ToolRun busy = shell("while :; do :; done", &limited);
+    QCOMPARE(busy.signal, SIGXCPU);
+    const ToolRun big = shell("head -c 8192 /dev/zero > " + m_scratch + "/big.bin", &limited);
+    QVERIFY(!big.succeeded());
+    QCOMPARE(QFileInfo(QString::fromStdString(m_scratch + "/big.bin")).size(), qint64(4096));
+    if (QFile::exists(QStringLiteral("/usr/bin/python3"))) {
+        const ToolRun hog = shell("/usr/bin/python3 -c 'x = bytearray(512 << 20)'", &limited);
+        QVERIFY(!hog.succeeded());
+        QVERIFY2(hog.err.find("MemoryError") != std::string::npos, hog.err.c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSandbox)
