@@ -5,9 +5,9 @@
 // set-uid program from lifting either; resource limits cap file size, CPU time and memory.
 // The rules are built in the parent (paths opened, the ruleset made, the filter assembled) and
 // applied in the child between fork and exec with async-signal-safe calls only, so a
-// multi-threaded parent may use it. runTool (util/toolprocess.h) applies one to the tools it starts; graded
-// compiles use it so that no spelling of `#include` reaches a file outside the submission
-// (docs/slurm.md, "Grading confinement").
+// multi-threaded parent may use it. runTool (util/toolprocess.h) applies one to the tools it
+// starts; graded compiles use it so that no spelling of `#include` reaches a file outside the
+// submission (docs/slurm.md, "Grading confinement").
 #pragma once
 
 #include <cstdint>
