@@ -78,13 +78,23 @@ std::unique_ptr<Sandbox> compileSandbox(const fs::path &scratch, const std::stri
     }
 }
 
-// A confined tool writes its temporary files in its scratch folder, the only one it may.
-void confine(ToolLimits &limits, const Sandbox *sandbox, const fs::path &scratch)
+// Runs nvcc (argv[0]) in `folder`, under the compile's time limit, and in a sandbox when
+// compiles are confined; then its temporary files go to `folder`, the only one it may write.
+// nullopt, with `error`, when the sandbox cannot be made (nvcc must then not run).
+std::optional<ToolRun> runNvcc(const std::vector<std::string> &argv, const fs::path &folder,
+                               std::string &error)
 {
-    if (!sandbox)
-        return;
-    limits.sandbox = sandbox;
-    limits.environment = {"TMPDIR=" + scratch.string()};
+    ToolLimits limits;
+    limits.timeoutMs = compileTimeLimitSeconds() * 1000;
+    limits.workingDirectory = folder.string();
+    const std::unique_ptr<Sandbox> sandbox = compileSandbox(folder, argv.front(), error);
+    if (!error.empty())
+        return std::nullopt;
+    if (sandbox) {
+        limits.sandbox = sandbox.get();
+        limits.environment = {"TMPDIR=" + folder.string()};
+    }
+    return runTool(argv, limits);
 }
 
 // FNV-1a over length-prefixed parts: the cache key need not keep whole sources alive.
@@ -620,18 +630,11 @@ void addMissingHeaderNotes(CompileResult &result, std::string_view source,
     for (const std::string &extra :
          {std::string("-Xcompiler=-M,-MG"), name, std::string("-o"), std::string("-")})
         argv.push_back(extra);
-    ToolLimits limits;
-    limits.timeoutMs = compileTimeLimitSeconds() * 1000;
-    limits.workingDirectory = folder.string();
     std::string confinementError;
-    const std::unique_ptr<Sandbox> sandbox =
-        compileSandbox(folder, nvccInstallation().path, confinementError);
-    if (!confinementError.empty())
+    const std::optional<ToolRun> ran = runNvcc(argv, folder, confinementError);
+    if (!ran || !ran->succeeded())
         return;
-    confine(limits, sandbox.get(), folder);
-    const ToolRun run = runTool(argv, limits);
-    if (!run.succeeded())
-        return;
+    const ToolRun &run = *ran;
     // "name.o: name /usr/local/cuda/.../cuda_runtime.h nothere.h \\n sub/alsonot.h"
     std::vector<std::string> missing;
     std::string_view text = run.out;
@@ -878,6 +881,59 @@ void markNameExpressions(CompileResult &result, const CompileOptions &options)
     }
 }
 
+// Writes the editor's text into `folder` as `name` for nvcc, behind a #line directive that names
+// the user's file, with the template instantiations the options ask for after it, and for a
+// header (`mainName` differs from `name`) the .cu that includes it. False when a file could
+// not be written.
+bool writeNvccSources(const fs::path &folder, const std::string &name, const std::string &mainName,
+                      std::string_view source, std::string_view fileName,
+                      const CompileOptions &options)
+{
+    const bool header = mainName != name;
+    std::error_code error;
+    fs::create_directory(folder / "keep", error);
+    std::ofstream out(folder / name, std::ios::binary);
+    // Every location the compiler writes (messages, the PTX's .file, the CUBIN's line table,
+    // __FILE__) names the file as the user does, not the scratch copy; the search for
+    // "quoted" includes still starts beside the copy, and the caller's -I folders.
+    std::string presumed;
+    for (char c : fileName) {
+        if (c == '"' || c == '\\')
+            presumed += '\\';
+        presumed += c == '\n' ? ' ' : c;
+    }
+    out << "#line 1 \"" << presumed << "\"\n";
+    out.write(source.data(), std::streamsize(source.size()));
+    std::ofstream wrapper;
+    if (header) {
+        wrapper.open(folder / mainName, std::ios::binary);
+        wrapper << "#include \"" << name << "\"\n";
+    }
+    std::ofstream &tail = header ? wrapper : out;
+    // A template kernel is instantiated the way the user's host code would: by taking its
+    // address, after the source, so that no line of it moves.
+    if (!options.nameExpressions.empty()) {
+        tail << "\n#line 1 \"" << kNameExpressionFile << "\"\n";
+        for (std::size_t i = 0; i < options.nameExpressions.size(); ++i)
+            tail << "static void *const __cuwb_name_" << i << " = (void *)&"
+                 << options.nameExpressions[i] << ";\n";
+    }
+    return out && (!header || wrapper);
+}
+
+// The PTX nvcc kept (--keep) in `keep`: the module's, not a second compile; empty if none.
+std::string keptPtx(const fs::path &keep)
+{
+    std::error_code error;
+    for (const fs::directory_entry &entry : fs::directory_iterator(keep, error)) {
+        if (entry.path().extension() == ".ptx") {
+            std::ifstream ptx(entry.path(), std::ios::binary);
+            return {std::istreambuf_iterator<char>(ptx), std::istreambuf_iterator<char>()};
+        }
+    }
+    return {};
+}
+
 void compileWithNvcc(CompileResult &result, std::string_view source, std::string_view fileName,
                      const CompileOptions &options)
 {
@@ -909,40 +965,9 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
     const std::string mainName = header ? "cuwb_includes_" + name + ".cu" : name;
     const fs::path keep = scratch.path() / "keep";
     const fs::path cubinPath = scratch.path() / "module.cubin";
-    {
-        std::error_code error;
-        fs::create_directory(keep, error);
-        std::ofstream out(scratch.path() / name, std::ios::binary);
-        // Every location the compiler writes (messages, the PTX's .file, the CUBIN's line
-        // table, __FILE__) names the file as the user does, not the scratch copy; the search
-        // for "quoted" includes still starts beside the copy, and the caller's -I folders.
-        std::string presumed;
-        for (char c : fileName) {
-            if (c == '"' || c == '\\')
-                presumed += '\\';
-            presumed += c == '\n' ? ' ' : c;
-        }
-        out << "#line 1 \"" << presumed << "\"\n";
-        out.write(source.data(), std::streamsize(source.size()));
-        std::ofstream wrapper;
-        if (header) {
-            wrapper.open(scratch.path() / mainName, std::ios::binary);
-            wrapper << "#include \"" << name << "\"\n";
-        }
-        std::ofstream &tail = header ? wrapper : out;
-        // A template kernel is instantiated the way the user's host code would: by taking its
-        // address, after the source, so that no line of it moves.
-        if (!options.nameExpressions.empty()) {
-            tail << "\n#line 1 \"" << kNameExpressionFile << "\"\n";
-            for (std::size_t i = 0; i < options.nameExpressions.size(); ++i)
-                tail << "static void *const __cuwb_name_" << i << " = (void *)&"
-                     << options.nameExpressions[i] << ";\n";
-        }
-        if (!out || (header && !wrapper)) {
-            result.failureMessage =
-                "cannot write the source for nvcc into " + scratch.path().string();
-            return;
-        }
+    if (!writeNvccSources(scratch.path(), name, mainName, source, fileName, options)) {
+        result.failureMessage = "cannot write the source for nvcc into " + scratch.path().string();
+        return;
     }
     std::vector<std::string> shown{"nvcc"};
     for (const std::string &argument : options.toNvccArguments())
@@ -964,19 +989,14 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
     const std::vector<std::string> tail{
         "-x", "cu", "--keep", "--keep-dir=" + keep.string(), "-o", cubinPath.string(), mainName};
     argv.insert(argv.end(), tail.begin(), tail.end());
-    ToolLimits limits;
-    limits.timeoutMs = compileTimeLimitSeconds() * 1000;
-    limits.workingDirectory = scratch.path().string();
     std::string confinementError;
-    const std::unique_ptr<Sandbox> sandbox =
-        compileSandbox(scratch.path(), nvcc.path, confinementError);
-    if (!confinementError.empty()) {
+    const auto started = std::chrono::steady_clock::now();
+    const std::optional<ToolRun> ran = runNvcc(argv, scratch.path(), confinementError);
+    if (!ran) {
         result.failureMessage = confinementError;
         return;
     }
-    confine(limits, sandbox.get(), scratch.path());
-    const auto started = std::chrono::steady_clock::now();
-    const ToolRun run = runTool(argv, limits);
+    const ToolRun &run = *ran;
     result.compileTimeMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
@@ -1005,15 +1025,7 @@ void compileWithNvcc(CompileResult &result, std::string_view source, std::string
         return;
     }
     result.cubin.assign(std::istreambuf_iterator<char>(cubin), std::istreambuf_iterator<char>());
-    std::error_code error;
-    for (const fs::directory_entry &entry : fs::directory_iterator(keep, error)) {
-        if (entry.path().extension() == ".ptx") {
-            std::ifstream ptx(entry.path(), std::ios::binary);
-            result.ptx.assign(std::istreambuf_iterator<char>(ptx),
-                              std::istreambuf_iterator<char>());
-            break;
-        }
-    }
+    result.ptx = keptPtx(keep);
     result.lineMap = PtxLineMap::build(result.ptx, fileName);
     describeKernels(result, source, {});
     markNameExpressions(result, options);
