@@ -50,6 +50,28 @@ CompileOptions optionsFor(const QString &dir)
     return options;
 }
 
+// kSource with `sourceDir`'s header, compiled through `cache` by a compiler of its own (no
+// memory cache): what a new `cuwb` process finds.
+CompileResult compileThrough(const std::shared_ptr<CompileCache> &cache,
+                             const QTemporaryDir &sourceDir)
+{
+    KernelCompiler compiler(0);
+    compiler.setDiskCache(cache);
+    return compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+}
+
+// Writes the header into `sourceDir` and compiles through `cache` in `cacheDir`: the path of
+// the one entry that makes, or empty when the compile failed or stored no single entry.
+QString storeOneEntry(const std::shared_ptr<CompileCache> &cache, const QTemporaryDir &cacheDir,
+                      const QTemporaryDir &sourceDir)
+{
+    writeHeader(sourceDir.path(), "#define TILE 4\n");
+    if (!compileThrough(cache, sourceDir).success)
+        return {};
+    const QStringList files = QDir(cacheDir.path()).entryList({QStringLiteral("*.json")});
+    return files.size() == 1 ? QDir(cacheDir.path()).filePath(files.front()) : QString();
+}
+
 } // namespace
 
 void TestCompileCache::secondCompilerFindsTheFirstsResult()
@@ -174,23 +196,17 @@ void TestCompileCache::damagedFileIsAMiss()
 {
     QTemporaryDir cacheDir;
     QTemporaryDir sourceDir;
-    writeHeader(sourceDir.path(), "#define TILE 4\n");
     auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString());
-    KernelCompiler compiler(0);
-    compiler.setDiskCache(cache);
-    QVERIFY(compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).success);
-    const QStringList files = QDir(cacheDir.path()).entryList({QStringLiteral("*.json")});
-    QCOMPARE(files.size(), 1);
-    QFile file(QDir(cacheDir.path()).filePath(files.front()));
+    const QString entry = storeOneEntry(cache, cacheDir, sourceDir);
+    QVERIFY(!entry.isEmpty());
+    QFile file(entry);
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write("{\"format\": 1, \"ptx\": ");
     file.close();
-    const CompileResult again = compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    const CompileResult again = compileThrough(cache, sourceDir);
     QVERIFY(again.success);
     QVERIFY(!again.fromCache); // compiled again, and stored whole again
-    KernelCompiler fresh(0);
-    fresh.setDiskCache(cache);
-    QVERIFY(fresh.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).fromCache);
+    QVERIFY(compileThrough(cache, sourceDir).fromCache);
 }
 
 // An entry replaced by a FIFO once blocked `cuwb check` forever; one nested far deeper than an
@@ -200,21 +216,13 @@ void TestCompileCache::entryThatIsNoFileIsAMiss()
 {
     QTemporaryDir cacheDir;
     QTemporaryDir sourceDir;
-    writeHeader(sourceDir.path(), "#define TILE 4\n");
     auto cache = std::make_shared<CompileCache>(cacheDir.path().toStdString());
-    KernelCompiler compiler(0);
-    compiler.setDiskCache(cache);
-    QVERIFY(compiler.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).success);
-    const QStringList files = QDir(cacheDir.path()).entryList({QStringLiteral("*.json")});
-    QCOMPARE(files.size(), 1);
-    const QString entry = QDir(cacheDir.path()).filePath(files.front());
+    const QString entry = storeOneEntry(cache, cacheDir, sourceDir);
+    QVERIFY(!entry.isEmpty());
 
     QVERIFY(QFile::remove(entry));
     QCOMPARE(::mkfifo(QFile::encodeName(entry).constData(), 0600), 0);
-    KernelCompiler second(0);
-    second.setDiskCache(cache);
-    const CompileResult overFifo =
-        second.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    const CompileResult overFifo = compileThrough(cache, sourceDir);
     QVERIFY(overFifo.success);
     QVERIFY(!overFifo.fromCache);
 
@@ -222,14 +230,10 @@ void TestCompileCache::entryThatIsNoFileIsAMiss()
     QVERIFY(deep.open(QIODevice::WriteOnly | QIODevice::Truncate));
     deep.write("{\"format\": 3, \"x\": " + QByteArray(100000, '[') + QByteArray(100000, ']') + "}");
     deep.close();
-    KernelCompiler third(0);
-    third.setDiskCache(cache);
-    const CompileResult overDeep = third.compile(kSource, "scale.cu", optionsFor(sourceDir.path()));
+    const CompileResult overDeep = compileThrough(cache, sourceDir);
     QVERIFY(overDeep.success);
     QVERIFY(!overDeep.fromCache);
-    KernelCompiler fresh(0);
-    fresh.setDiskCache(cache);
-    QVERIFY(fresh.compile(kSource, "scale.cu", optionsFor(sourceDir.path())).fromCache);
+    QVERIFY(compileThrough(cache, sourceDir).fromCache);
 }
 
 void TestCompileCache::folderFromTheEnvironment()
