@@ -4,6 +4,8 @@
 // again, and a session without a kernel has none.
 #include "gui/launch/runcheckcontroller.h"
 
+#include "../support/sweeptesthelpers.h"
+
 #include "compiler/kernelcompiler.h"
 
 #include <QFileInfo>
@@ -14,34 +16,13 @@ using namespace cuwb;
 
 namespace {
 
-const char *const kSource = R"(__global__ void add_one(const float *a, float *c, int n)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + 1.0f;
-}
-)";
+using sweeptest::kAddOneSource;
 
+// The add_one launch of the sweep tests, over 4096 elements.
 LaunchSpec addOneLaunch()
 {
-    LaunchSpec spec;
-    spec.kernel = "add_one";
+    LaunchSpec spec = sweeptest::addOneRequest().launch;
     spec.variables = {{"N", "4096"}};
-    ArgumentSpec a;
-    a.parameter = "a";
-    a.elementType = parseElementType("float").value();
-    a.count = "N";
-    a.role = BufferRole::In;
-    ArgumentSpec c = a;
-    c.parameter = "c";
-    c.role = BufferRole::Out;
-    ArgumentSpec n;
-    n.parameter = "n";
-    n.isBuffer = false;
-    n.elementType = parseElementType("int").value();
-    n.value = "N";
-    spec.arguments = {a, c, n};
-    spec.grid = {"N / block.x", "1", "1"};
-    spec.block = {"256", "1", "1"};
     return spec;
 }
 
@@ -66,7 +47,7 @@ private Q_SLOTS:
         if (!QFileInfo::exists(QStringLiteral(CUWB_CLI_PATH)))
             QSKIP("the cuwb that serves compile-server is not built");
         KernelCompiler compiler(0);
-        m_module = compiler.compile(kSource, "add_one.cu", CompileOptions{});
+        m_module = compiler.compile(kAddOneSource, "add_one.cu", CompileOptions{});
         QVERIFY2(m_module.success, m_module.log.c_str());
     }
 
@@ -77,7 +58,7 @@ private Q_SLOTS:
         controller.setDebounceInterval(0);
         QSignalSpy changed(&controller, &RunCheckController::findingsChanged);
         LaunchSession session;
-        session.setModule(m_module, kSource, "add_one.cu");
+        session.setModule(m_module, kAddOneSource, "add_one.cu");
         session.setLaunch(addOneLaunch(), expression("a[i] + one[i]"));
 
         controller.check(session);
@@ -120,7 +101,7 @@ private Q_SLOTS:
         controller.setCliPath(QStringLiteral(CUWB_CLI_PATH));
         QSignalSpy changed(&controller, &RunCheckController::findingsChanged);
         LaunchSession session;
-        session.setModule(m_module, kSource, "add_one.cu");
+        session.setModule(m_module, kAddOneSource, "add_one.cu");
         session.setLaunch(addOneLaunch(), expression("a[i] + first[i]"));
         controller.check(session);
         session.setVerification(expression("a[i] + second[i]"));
