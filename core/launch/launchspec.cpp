@@ -486,18 +486,7 @@ private:
                 m_out.buffers.push_back(std::move(buffer));
             } else {
                 m_out.parameterSlots.push_back(-int(m_out.scalars.size()) - 1);
-                ResolvedScalar scalar;
-                scalar.parameter = parameter.name;
-                scalar.elementType = parameter.elementType;
-                if (!argument) {
-                    issue(field, "no value is given for this parameter");
-                } else if (argument->isBuffer) {
-                    issue(field, "the parameter is a " + parameter.elementType.name() +
-                                     " value, not a pointer; it needs a value, not a buffer");
-                } else if (parameter.supported) {
-                    resolveScalar(*argument, parameter, field, scalar);
-                }
-                m_out.scalars.push_back(std::move(scalar));
+                m_out.scalars.push_back(scalarFor(argument, parameter, field));
             }
         }
         for (const GlobalSpec &global : m_spec.globals) {
@@ -641,6 +630,25 @@ private:
     }
 
     // "5e9" as written when it is a plain number, else "N * 4 = 8589934592".
+    // A scalar parameter's value from its argument, of the first kernel or a later one; an
+    // issue when none is given or the argument is a buffer.
+    ResolvedScalar scalarFor(const ArgumentSpec *argument, const KernelParameter &parameter,
+                             const std::string &field)
+    {
+        ResolvedScalar scalar;
+        scalar.parameter = parameter.name;
+        scalar.elementType = parameter.elementType;
+        if (!argument) {
+            issue(field, "no value is given for this parameter");
+        } else if (argument->isBuffer) {
+            issue(field, "the parameter is a " + parameter.elementType.name() +
+                             " value, not a pointer; it needs a value, not a buffer");
+        } else if (parameter.supported) {
+            resolveScalar(*argument, parameter, field, scalar);
+        }
+        return scalar;
+    }
+
     static std::string shownValue(const std::string &expression, double value)
     {
         const std::string text = trimmed(expression);
@@ -719,18 +727,7 @@ private:
                 continue;
             }
             resolved.parameterSlots.push_back(-int(resolved.scalars.size()) - 1);
-            ResolvedScalar scalar;
-            scalar.parameter = parameter.name;
-            scalar.elementType = parameter.elementType;
-            if (!given) {
-                issue(field, "no value is given for this parameter");
-            } else if (argument->isBuffer) {
-                issue(field, "the parameter is a " + parameter.elementType.name() +
-                                 " value, not a pointer; it needs a value, not a buffer");
-            } else if (parameter.supported) {
-                resolveScalar(*argument, parameter, field, scalar);
-            }
-            resolved.scalars.push_back(std::move(scalar));
+            resolved.scalars.push_back(scalarFor(given ? &*argument : nullptr, parameter, field));
         }
         for (const ArgumentSpec &argument : step.arguments) {
             const bool known =
