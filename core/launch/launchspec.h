@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kernel/elementtype.h"
+#include "kernel/kernelsignature.h"
 #include "launch/devicenames.h"
 #include "launch/expression.h"
 
@@ -112,7 +113,6 @@ struct LaunchSpec
 // Builds a default spec from a signature: a variable N = 1 << 20, every pointer a buffer of N
 // elements (role In for const pointees, else Out; inputs get a range or uniform random init),
 // every scalar named n/N/count/size... = N, others 1.
-struct KernelSignature;
 LaunchSpec defaultLaunchSpec(const KernelSignature &signature);
 
 struct ResolvedBuffer

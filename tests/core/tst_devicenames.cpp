@@ -84,7 +84,8 @@ void TestDeviceNames::everyNameIsListed()
     DeviceInfo device = testing::h200();
     device.totalMemoryBytes = 1;
     const DeviceNames names = deviceNamesOf(device);
-    for (const auto &[name, value] : names.values) {
+    for (const auto &entry : names.values) {
+        const std::string &name = entry.first;
         const auto &list = deviceNameList();
         QVERIFY2(std::any_of(list.begin(), list.end(),
                              [&](const DeviceNameInfo &info) { return name == info.name; }),
