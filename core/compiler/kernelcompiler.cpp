@@ -70,6 +70,9 @@ std::unique_ptr<Sandbox> compileSandbox(const fs::path &scratch, const std::stri
     policy.maxFileBytes = std::uint64_t(1) << 30;
     // Each process of the compile as much as the window's compile server has for all of it.
     policy.maxAddressBytes = std::uint64_t(4) << 30;
+    // nvcc runs its phases one after another (cudafe++, cicc, ptxas, fatbinary, the host
+    // preprocessor), a few at a time; a fork bomb among them stops at 64 more.
+    policy.moreProcesses = 64;
     try {
         return std::make_unique<Sandbox>(policy);
     } catch (const std::exception &failure) {

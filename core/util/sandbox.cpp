@@ -2,7 +2,10 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -126,6 +129,31 @@ SandboxPolicy compilerSandboxPolicy(const std::string &toolkitRoot)
     return policy;
 }
 
+std::uint64_t userTaskCount()
+{
+    const uid_t user = ::getuid();
+    std::uint64_t tasks = 0;
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc", error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        struct stat status = {};
+        // A process's folder belongs to its real user; one that ended meanwhile is skipped.
+        if (::stat(entry.path().c_str(), &status) != 0 || status.st_uid != user)
+            continue;
+        std::ifstream file(entry.path() / "status");
+        std::string line;
+        while (std::getline(file, line)) {
+            if (line.rfind("Threads:", 0) == 0) {
+                tasks += std::strtoull(line.c_str() + 8, nullptr, 10);
+                break;
+            }
+        }
+    }
+    return tasks;
+}
+
 std::string sandboxUnavailableReason()
 {
     if (landlockAbi() < 1)
@@ -139,6 +167,7 @@ Sandbox::Sandbox(const SandboxPolicy &policy)
     : m_maxFileBytes(policy.maxFileBytes)
     , m_cpuSeconds(policy.cpuSeconds)
     , m_maxAddressBytes(policy.maxAddressBytes)
+    , m_maxProcesses(policy.moreProcesses > 0 ? userTaskCount() + policy.moreProcesses : 0)
     , m_network(policy.network)
     , m_filter(std::make_unique<Filter>())
 {
@@ -198,6 +227,11 @@ int Sandbox::applyInChild() const noexcept
     if (m_maxAddressBytes > 0) {
         const rlimit limit{m_maxAddressBytes, m_maxAddressBytes};
         if (::setrlimit(RLIMIT_AS, &limit) != 0)
+            return errno;
+    }
+    if (m_maxProcesses > 0) {
+        const rlimit limit{m_maxProcesses, m_maxProcesses};
+        if (::setrlimit(RLIMIT_NPROC, &limit) != 0)
             return errno;
     }
     if (::syscall(__NR_landlock_restrict_self, m_rulesetFd, 0) != 0)

@@ -7,7 +7,7 @@
 // applied in the child between fork and exec with async-signal-safe calls only, so a
 // multi-threaded parent may use it. runTool (util/toolprocess.h) applies one to the tools it
 // starts; graded compiles use it so that no spelling of `#include` reaches a file outside the
-// submission (docs/slurm.md, "Grading confinement").
+// submission, and `cuwb read-submission` confines itself with one (docs/grading.md).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,10 @@ struct SandboxPolicy
     std::uint64_t maxFileBytes = 0;    // RLIMIT_FSIZE; 0 leaves it
     std::uint64_t cpuSeconds = 0;      // RLIMIT_CPU; 0 leaves it
     std::uint64_t maxAddressBytes = 0; // RLIMIT_AS of each process; 0 leaves it
+    // How many more processes and threads the confined process may start than its user runs
+    // when the sandbox is made (RLIMIT_NPROC counts all of the user's tasks, so the limit is
+    // that count plus this); 0 leaves it. The kernel does not hold root to it.
+    std::uint64_t moreProcesses = 0;
 };
 
 // What a compiler needs of the system to run, and nothing of anyone's home: the system's
@@ -61,9 +65,13 @@ private:
     std::uint64_t m_maxFileBytes = 0;
     std::uint64_t m_cpuSeconds = 0;
     std::uint64_t m_maxAddressBytes = 0;
+    std::uint64_t m_maxProcesses = 0;
     bool m_network = false;
     std::unique_ptr<Filter> m_filter;
 };
+
+// How many tasks (processes and their threads) the user of this process runs now, from /proc.
+std::uint64_t userTaskCount();
 
 // Empty when this kernel can confine a process with Landlock; otherwise why not ("the kernel
 // has no Landlock (Linux 5.13 or newer with landlock among its security modules)").

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void reachesNoNetwork();
     void childrenAreHeldToo();
     void resourcesAreLimited();
+    void processesAreLimited();
 
 private:
     QTemporaryDir m_root;
@@ -150,6 +151,43 @@ void TestSandbox::resourcesAreLimited()
         QVERIFY(!hog.succeeded());
         QVERIFY2(hog.err.find("MemoryError") != std::string::npos, hog.err.c_str());
     }
+}
+
+// A fork bomb stops at the limit: a spawner that tries to start more children (each asleep)
+// than the user's tasks plus the sandbox's allowance gets EAGAIN before the end. Root is not
+// held to RLIMIT_NPROC, so as root the spawner runs as nobody (setpriv).
+void TestSandbox::processesAreLimited()
+{
+    if (!QFile::exists(QStringLiteral("/usr/bin/python3")))
+        QSKIP("needs /usr/bin/python3 for a spawner that stops at its first refused fork");
+    const bool root = ::getuid() == 0;
+    if (root && !QFile::exists(QStringLiteral("/usr/bin/setpriv")))
+        QSKIP("runs as root, whom RLIMIT_NPROC does not hold, and has no setpriv to run as nobody");
+    SandboxPolicy policy = compilerSandboxPolicy({});
+    policy.moreProcesses = 16;
+    const Sandbox limited(policy);
+    const std::uint64_t tries = userTaskCount() + 200;
+    const std::string spawner = "import os, sys, time\n"
+                                "started = 0\n"
+                                "for i in range(" +
+                                std::to_string(tries) +
+                                "):\n"
+                                "    try:\n"
+                                "        if os.fork() == 0:\n"
+                                "            time.sleep(2)\n"
+                                "            os._exit(0)\n"
+                                "        started += 1\n"
+                                "    except OSError as e:\n"
+                                "        print(\"refused after\", started, e.errno)\n"
+                                "        break\n"
+                                "else:\n"
+                                "    print(\"all started\", started)\n";
+    const std::string as =
+        root ? "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+    // Inline: nobody may not read the test's own folder.
+    const ToolRun bomb = shell(as + "/usr/bin/python3 -c '" + spawner + "'", &limited);
+    QVERIFY2(bomb.out.find("refused after") == 0, (bomb.out + bomb.err).c_str());
+    QVERIFY2(bomb.out.find(" " + std::to_string(EAGAIN)) != std::string::npos, bomb.out.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSandbox)
