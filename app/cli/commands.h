@@ -33,8 +33,10 @@ int runCompare(const std::vector<std::string> &arguments);
 int runSweep(const std::vector<std::string> &arguments);
 int runSass(const std::vector<std::string> &arguments);
 int runMerge(const std::vector<std::string> &arguments);
+int runReadSubmission(const std::vector<std::string> &arguments);
 
 void printCompileHelp(std::ostream &out);
+void printReadSubmissionHelp(std::ostream &out);
 void printOccupancyHelp(std::ostream &out);
 void printDevicesHelp(std::ostream &out);
 void printCheckHelp(std::ostream &out);

@@ -33,6 +33,7 @@ void printUsage(std::ostream &out)
            "  compare A.cuwb B.cuwb two variants side by side: time, metrics, counters\n"
            "  worker              serve the worker protocol on stdin/stdout (for the GUI)\n"
            "  compile-server      serve compile requests on stdin/stdout (for the GUI)\n"
+           "  read-submission     read one graded project, confined (for `cuwb run DIR`)\n"
            "  help [COMMAND]      show this help, or a command's options\n"
            "\n"
            "Options:\n"
@@ -88,6 +89,8 @@ int help(const std::vector<std::string> &arguments)
         printWorkerHelp(std::cout);
     } else if (arguments.front() == "compile-server") {
         printCompileServerHelp(std::cout);
+    } else if (arguments.front() == "read-submission") {
+        printReadSubmissionHelp(std::cout);
     } else {
         std::cerr << "cuwb: no help for unknown command '" << arguments.front() << "'\n";
         return ExitUsage;
@@ -146,6 +149,9 @@ int run(const std::vector<std::string> &arguments)
     }
     if (command == "worker") {
         return runWorker(rest);
+    }
+    if (command == "read-submission") {
+        return runReadSubmission(rest);
     }
     if (command == "compile-server") {
         return runCompileServer(rest);

@@ -8,9 +8,11 @@
 #include "util/tempfolder.h"
 #include "workeroptions.h"
 
-#include "grading/confinement.h"
+#include "grading/submission.h"
 #include "sweep/sweepexport.h" // writeTextFile
 #include "sweep/sweepshard.h"
+#include "util/boundedfile.h"
+#include "util/toolprocess.h"
 
 #include "project/project.h"
 #include "run/runjson.h"
@@ -340,6 +342,28 @@ std::vector<ProjectArgument> expandProjectArguments(const std::vector<std::strin
 } // namespace
 
 namespace {
+
+// A graded project, read by `cuwb read-submission` in a process of its own, confined to the
+// project's folder when `confine`: a file that crashes, hangs or exhausts the reader fails this
+// submission alone, and nothing outside the folder is read on its say-so.
+SubmissionRead readGradedProject(const std::string &path, bool confine)
+{
+    std::vector<std::string> argv = {selfExecutable(), "read-submission", path};
+    if (confine) {
+        argv.push_back("--confine");
+    }
+    ToolLimits limits;
+    limits.timeoutMs = 30000;
+    // The reply: the project and its source (twice when inline), each escaped at worst 6 times.
+    limits.maxOutputBytes = 6 * (kMaxProjectFileBytes + 2 * kMaxSourceFileBytes) + (1u << 20);
+    const ToolRun run = runTool(argv, limits);
+    if (!run.succeeded()) {
+        SubmissionRead read;
+        read.error = run.failure("reading the submission");
+        return read;
+    }
+    return submissionReadFromJson(run.out);
+}
 
 // `cuwb run FOLDER --slurm`: the projects graded by an array job, task K grading shard K of
 // the sorted project list (round-robin) with --json --summary into task-K.json, in its own
@@ -682,6 +706,10 @@ int runRun(const std::vector<std::string> &arguments)
             return ExitUsage;
         }
     }
+    // A graded project is read in a process of its own, confined wherever a sandbox can be made
+    // (with --worker or --on too: the reading is this machine's).
+    const bool confineReading = anyGraded && !parser.isSet("--unconfined") &&
+                                (confine || sandboxUnavailableReason().empty());
     if (anyGraded) {
         if (const auto dir = parser.value("--scratch")) {
             fs::create_directories(*dir, code);
@@ -723,37 +751,24 @@ int runRun(const std::vector<std::string> &arguments)
         const bool graded = projects[index].graded;
         const std::string absolute = fs::absolute(path, code).lexically_normal().string();
         outcome.project = path;
-        // A graded project file that leads out of its folder is refused before it is read.
+        // A graded project is read in a process of its own, confined to its folder; a project
+        // the user named, here.
+        SubmissionRead read;
         if (graded) {
-            outcome.refused = checkProjectFileConfinement(absolute);
-            if (!outcome.refused.empty()) {
-                job.done = true;
-                continue;
-            }
+            read = readGradedProject(absolute, confineReading);
+        } else if (ProjectLoad load = loadProject(absolute); !load.project) {
+            read.error = load.error;
+        } else if (readProjectSource(*load.project, absolute, read.source, read.error)) {
+            read.project = std::move(load.project);
         }
-        const ProjectLoad load = loadProject(absolute);
-        std::string source;
-        std::string error;
-        if (!load.project) {
-            outcome.error = load.error;
-        } else if (graded) {
-            // Checked before anything is read on the project's say-so, the source included.
-            outcome.refused = checkProjectConfinement(*load.project, absolute, std::string());
-            if (outcome.refused.empty() &&
-                !readProjectSource(*load.project, absolute, source, error)) {
-                outcome.error = error;
-            }
-            if (outcome.refused.empty() && outcome.error.empty()) {
-                outcome.refused = checkProjectConfinement(*load.project, absolute, source);
-            }
-        } else if (!readProjectSource(*load.project, absolute, source, error)) {
-            outcome.error = error;
-        }
-        if (!outcome.refused.empty() || !outcome.error.empty()) {
+        outcome.refused = read.refused;
+        outcome.error = read.error;
+        if (!read.ok()) {
             job.done = true;
             continue;
         }
-        Project project = *load.project;
+        std::string source = std::move(read.source);
+        Project project = std::move(*read.project);
         resolveProjectPaths(project, absolute);
         RunRequest &request = job.request;
         request.source = std::move(source);

@@ -6,8 +6,8 @@
 // "..", a symlink (anywhere on the way) that leads out of the folder, an #include whose name
 // is a macro, and a project file that is itself a symlink out of its folder. Angle-bracket
 // includes of plain names (<cuda_fp16.h>) are allowed: they come from the toolkit. This
-// checks what the project names; it is no sandbox: the kernel and the worker still run with
-// the grader's rights (docs/slurm.md says what is and is not isolated). Qt-free, no GPU.
+// checks what the project names, an early and friendly message; the kernel enforces it on the
+// reader and the compiles (docs/grading.md says what is and is not isolated). Qt-free, no GPU.
 #pragma once
 
 #include "project/project.h"

@@ -1,0 +1,1 @@
+#include "h02.h"

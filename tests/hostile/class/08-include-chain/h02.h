@@ -1,0 +1,1 @@
+#include "h03.h"

@@ -1,0 +1,1 @@
+#include "h04.h"

@@ -1,0 +1,1 @@
+#include "h05.h"

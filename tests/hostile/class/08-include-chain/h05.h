@@ -1,0 +1,1 @@
+#include "h06.h"

@@ -1,0 +1,1 @@
+#include "h07.h"

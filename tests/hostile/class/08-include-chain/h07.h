@@ -1,0 +1,1 @@
+#include "h08.h"

@@ -1,0 +1,1 @@
+#include "h09.h"
