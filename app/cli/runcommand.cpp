@@ -8,10 +8,13 @@
 #include "util/tempfolder.h"
 #include "workeroptions.h"
 
+#include "grading/classreport.h"
 #include "grading/submission.h"
+#include "measure/measurejson.h"
 #include "sweep/sweepexport.h" // writeTextFile
 #include "sweep/sweepshard.h"
 #include "util/boundedfile.h"
+#include "util/format.h"
 #include "util/toolprocess.h"
 
 #include "project/project.h"
@@ -74,6 +77,7 @@ struct Outcome
     RunOutcome verdict;     // what the result means, knowing whether the project verifies
     std::optional<int> gpu; // with --devices: the GPU it ran on
     bool passed = false;
+    std::optional<Measurement> measurement; // with --measure, of a run that passed
 };
 
 void printStderrTail(const WorkerProcess &worker)
@@ -209,6 +213,17 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
         }
     }
     out << "  checks: " << verdict.checksLine() << '\n';
+    if (const std::optional<Measurement> &m = outcome.measurement) {
+        if (!m->faultStatus.empty()) {
+            out << "  measured: failed (" << m->faultStatus << "): " << m->faultMessage << '\n';
+        } else {
+            char noise[32];
+            std::snprintf(noise, sizeof noise, "%.2f %%", m->statistics.relativeNoise * 100.0);
+            out << "  measured: median " << formatMicroseconds(m->statistics.medianNs) << " over "
+                << plural(m->statistics.count, "sample") << ", noise " << noise << " ("
+                << m->stop.message << ")\n";
+        }
+    }
 }
 
 nlohmann::json outcomeJson(const Outcome &outcome)
@@ -226,6 +241,9 @@ nlohmann::json outcomeJson(const Outcome &outcome)
     }
     if (outcome.gpu) {
         entry["device"] = *outcome.gpu;
+    }
+    if (outcome.measurement) {
+        entry["measurement"] = *outcome.measurement;
     }
     return entry;
 }
@@ -365,6 +383,48 @@ SubmissionRead readGradedProject(const std::string &path, bool confine)
     return submissionReadFromJson(run.out);
 }
 
+// --report DIR: the class report of a summary document (grading/classreport.h): class.json,
+// class.csv, class.html and students/NN-NAME.txt and .json. Empty, or what could not be
+// written.
+std::string writeClassReport(const nlohmann::json &summary, const std::string &folder)
+{
+    namespace fs = std::filesystem;
+    std::error_code code;
+    fs::create_directories(fs::path(folder) / "students", code);
+    if (code) {
+        return "cannot create the report folder " + folder + ": " + code.message();
+    }
+    const std::vector<ClassEntry> entries = classEntries(summary);
+    const std::size_t ranked = std::size_t(std::count_if(
+        entries.begin(), entries.end(), [](const ClassEntry &e) { return e.rank > 0; }));
+    const auto dump = [](const nlohmann::json &json) {
+        return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+    };
+    const fs::path root(folder);
+    std::string problem = writeTextFile((root / "class.json").string(), dump(summary));
+    if (problem.empty()) {
+        problem = writeTextFile((root / "class.csv").string(), classCsv(entries));
+    }
+    if (problem.empty()) {
+        problem =
+            writeTextFile((root / "class.html").string(),
+                          classHtml(entries, "Grading of " + plural(entries.size(), "submission")));
+    }
+    for (std::size_t i = 0; i < entries.size() && problem.empty(); ++i) {
+        nlohmann::json own = entries[i].result;
+        if (entries[i].rank > 0) {
+            own["rank"] = entries[i].rank;
+            own["tiedWith"] = entries[i].tiedWith;
+        }
+        const fs::path base = root / "students" / studentFileName(i + 1, entries[i].student);
+        problem = writeTextFile(base.string() + ".txt", studentReport(entries[i], ranked));
+        if (problem.empty()) {
+            problem = writeTextFile(base.string() + ".json", dump(own));
+        }
+    }
+    return problem;
+}
+
 // `cuwb run FOLDER --slurm`: the projects graded by an array job, task K grading shard K of
 // the sorted project list (round-robin) with --json --summary into task-K.json, in its own
 // scratch folders; the tasks' documents put back together in the order a local run gives.
@@ -400,6 +460,9 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
         if (const auto value = parser.value(option)) {
             script.command.insert(script.command.end(), {option, *value});
         }
+    }
+    if (parser.isSet("--measure")) {
+        script.command.emplace_back("--measure");
     }
     if (parser.isSet("--unconfined")) {
         script.command.emplace_back("--unconfined");
@@ -474,7 +537,10 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
             ++passed;
             continue;
         }
-        status = entry.contains("error") ? ExitUsage : std::max(status, int(ExitFailure));
+        // A submission that cannot be read failed; a project the user named is a usage error.
+        status = entry.contains("error") && !projects[i].graded
+                     ? ExitUsage
+                     : std::max(status, int(ExitFailure));
         for (const nlohmann::json &each : documents[std::size_t(task)]["failed"]) {
             if (each.value("project", std::string()) == entry.value("project", std::string())) {
                 failed.push_back(each);
@@ -491,6 +557,12 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
         !problem.empty()) {
         std::cerr << "cuwb run: " << problem << '\n';
         return ExitUsage;
+    }
+    if (const auto folder = parser.value("--report")) {
+        if (const std::string problem = writeClassReport(summary, *folder); !problem.empty()) {
+            std::cerr << "cuwb run: the report: " << problem << '\n';
+            return ExitOutput;
+        }
     }
     if (json) {
         nlohmann::json document = parser.isSet("--summary") ? summary : results;
@@ -518,7 +590,7 @@ void printRunHelp(std::ostream &out)
     out << "Usage: cuwb run PROJECT.cuwb|FOLDER... [--json] [--summary] [--deadline S]\n"
            "                [--device N | --worker COMMAND | --on TARGET] [--shard K/N]\n"
            "                [--devices all|N,M,...]\n"
-           "                [--scratch DIR]\n"
+           "                [--scratch DIR] [--measure] [--report DIR]\n"
            "                [--slurm [--gpus N] [--partition P] [--time T]\n"
            "                 [--sbatch-option OPT]... [--gres SPEC] [--job-dir DIR]\n"
            "                 [--dry-run]]\n"
@@ -537,7 +609,8 @@ void printRunHelp(std::ostream &out)
            "its own folder (an absolute path, '..' or a symlink out, in any file it names\n"
            "or #includes, refuses it with the reason), and its worker runs in a scratch\n"
            "folder of its own; its compiles run in a sandbox that may read only its folder,\n"
-           "the toolkit and the system (docs/slurm.md says what is and is not isolated).\n"
+           "the toolkit and the system; it is read in a process confined to its folder\n"
+           "(docs/grading.md: the threat model, and what is not yet defended).\n"
            "\n"
            "  --json         print one JSON document: for each project \"project\", \"passed\"\n"
            "                 and \"result\" (an array when several projects are given)\n"
@@ -547,6 +620,12 @@ void printRunHelp(std::ostream &out)
            "                 {\"projects\": N, \"passed\": K, \"failed\": [{\"project\",\n"
            "                 \"reason\"}...], \"results\": [the array above, always an\n"
            "                 array]}. Without --summary the --json format is unchanged.\n"
+           "  --measure      time the kernel of every project that passed, as 'cuwb measure'\n"
+           "                 does with the project's settings (\"measurement\" in the JSON)\n"
+           "  --report DIR   write the class report there: class.json (the --summary\n"
+           "                 document), class.csv, class.html and students/NN-NAME.txt and\n"
+           "                 .json; with --measure ranked by median time, submissions that do\n"
+           "                 not differ beyond the noise sharing a rank\n"
            "  --deadline S   stop a kernel that runs longer than S seconds (default: the\n"
            "                 project's, 10 s unless it says otherwise)\n"
            "  --device N     the GPU to run on (default 0)\n"
@@ -589,6 +668,8 @@ int runRun(const std::vector<std::string> &arguments)
     parser.addOption({"--shard"});
     parser.addOption({"--scratch"});
     parser.addFlag({"--unconfined"});
+    parser.addFlag({"--measure"});
+    parser.addOption({"--report"});
     addWorkerOptions(parser);
     parser.addOption({"--devices"});
     addSlurmOptions(parser);
@@ -681,6 +762,7 @@ int runRun(const std::vector<std::string> &arguments)
     }
     const bool json = parser.isSet("--json");
     const bool summary = parser.isSet("--summary");
+    const bool measure = parser.isSet("--measure");
 
     // Graded projects run with a scratch folder as the working directory, so the worker, not
     // started from the project's folder, is named by an absolute path.
@@ -852,6 +934,12 @@ int runRun(const std::vector<std::string> &arguments)
         }
         WorkerProcess &worker = own ? *own : shared;
         job.outcome.result = WorkerClient(worker).run(job.request);
+        // --measure: the kernel of a run that passed, timed as `cuwb measure` times it.
+        if (measure &&
+            describeRun(job.outcome.result, job.project->verification.configured()).passed) {
+            job.outcome.measurement = WorkerClient(worker).measure(
+                job.request, job.project->measure.settings, job.project->measure.throughput);
+        }
         if (job.outcome.result.status == RunStatus::WorkerCrashed ||
             job.outcome.result.status == RunStatus::Timeout) {
             const std::lock_guard<std::mutex> lock(output);
@@ -913,20 +1001,28 @@ int runRun(const std::vector<std::string> &arguments)
         }
     }
 
-    if (json) {
-        nlohmann::json document = nlohmann::json::array();
+    const auto report = parser.value("--report");
+    if (json || report) {
+        nlohmann::json results = nlohmann::json::array();
         for (const GradedOutcome &entry : outcomes) {
-            document.push_back(outcomeJson(entry.outcome));
+            results.push_back(outcomeJson(entry.outcome));
         }
-        if (summary) {
-            nlohmann::json object = summaryJson(outcomes);
-            object["results"] = std::move(document);
-            document = std::move(object);
-        } else if (outcomes.size() == 1) {
-            document = nlohmann::json(document.front());
+        nlohmann::json object = summaryJson(outcomes);
+        object["results"] = results;
+        if (report) {
+            if (const std::string problem = writeClassReport(object, *report); !problem.empty()) {
+                std::cerr << "cuwb run: the report: " << problem << '\n';
+                status = ExitOutput;
+            }
         }
-        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    } else if (summary) {
+        if (json) {
+            const nlohmann::json &document =
+                summary ? object : (outcomes.size() == 1 ? results.front() : results);
+            std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                      << '\n';
+        }
+    }
+    if (!json && summary) {
         printSummary(std::cout, outcomes);
     }
     return status;

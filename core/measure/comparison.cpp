@@ -63,6 +63,15 @@ std::optional<double> Delta::ratio() const
     return a != 0.0 ? std::optional<double>(b / a) : std::nullopt;
 }
 
+bool timesDiffer(const SampleStatistics &a, const SampleStatistics &b)
+{
+    if (a.medianNs <= 0.0)
+        return b.medianNs > 0.0;
+    const double noise = std::max(a.relativeNoise, b.relativeNoise);
+    const double change = std::abs(b.medianNs - a.medianNs) / a.medianNs;
+    return change > std::max(kNoiseFactor * noise, kMinTimeChange);
+}
+
 Comparison compareSides(const ComparisonSide &a, const ComparisonSide &b)
 {
     Comparison c;
@@ -74,9 +83,7 @@ Comparison compareSides(const ComparisonSide &a, const ComparisonSide &b)
         const SampleStatistics &sa = a.measurement->statistics;
         const SampleStatistics &sb = b.measurement->statistics;
         const double noise = std::max(sa.relativeNoise, sb.relativeNoise);
-        const double change = std::abs(sb.medianNs - sa.medianNs) / sa.medianNs;
-        Delta time{"median time (ns)", sa.medianNs, sb.medianNs,
-                   change > std::max(kNoiseFactor * noise, kMinTimeChange)};
+        Delta time{"median time (ns)", sa.medianNs, sb.medianNs, timesDiffer(sa, sb)};
         char text[200];
         if (!time.significant) {
             std::snprintf(text, sizeof text,

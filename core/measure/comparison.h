@@ -57,4 +57,9 @@ struct Comparison
 
 Comparison compareSides(const ComparisonSide &a, const ComparisonSide &b);
 
+// Whether two timings differ beyond their noise: the medians further apart, relative to a's,
+// than three times the larger relative noise and 1 %. The rule of compareSides, and of a
+// class's ranking (grading/classreport.h), where those that do not differ share a rank.
+bool timesDiffer(const SampleStatistics &a, const SampleStatistics &b);
+
 } // namespace cuwb
