@@ -383,48 +383,6 @@ SubmissionRead readGradedProject(const std::string &path, bool confine)
     return submissionReadFromJson(run.out);
 }
 
-// --report DIR: the class report of a summary document (grading/classreport.h): class.json,
-// class.csv, class.html and students/NN-NAME.txt and .json. Empty, or what could not be
-// written.
-std::string writeClassReport(const nlohmann::json &summary, const std::string &folder)
-{
-    namespace fs = std::filesystem;
-    std::error_code code;
-    fs::create_directories(fs::path(folder) / "students", code);
-    if (code) {
-        return "cannot create the report folder " + folder + ": " + code.message();
-    }
-    const std::vector<ClassEntry> entries = classEntries(summary);
-    const std::size_t ranked = std::size_t(std::count_if(
-        entries.begin(), entries.end(), [](const ClassEntry &e) { return e.rank > 0; }));
-    const auto dump = [](const nlohmann::json &json) {
-        return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
-    };
-    const fs::path root(folder);
-    std::string problem = writeTextFile((root / "class.json").string(), dump(summary));
-    if (problem.empty()) {
-        problem = writeTextFile((root / "class.csv").string(), classCsv(entries));
-    }
-    if (problem.empty()) {
-        problem =
-            writeTextFile((root / "class.html").string(),
-                          classHtml(entries, "Grading of " + plural(entries.size(), "submission")));
-    }
-    for (std::size_t i = 0; i < entries.size() && problem.empty(); ++i) {
-        nlohmann::json own = entries[i].result;
-        if (entries[i].rank > 0) {
-            own["rank"] = entries[i].rank;
-            own["tiedWith"] = entries[i].tiedWith;
-        }
-        const fs::path base = root / "students" / studentFileName(i + 1, entries[i].student);
-        problem = writeTextFile(base.string() + ".txt", studentReport(entries[i], ranked));
-        if (problem.empty()) {
-            problem = writeTextFile(base.string() + ".json", dump(own));
-        }
-    }
-    return problem;
-}
-
 // `cuwb run FOLDER --slurm`: the projects graded by an array job, task K grading shard K of
 // the sorted project list (round-robin) with --json --summary into task-K.json, in its own
 // scratch folders; the tasks' documents put back together in the order a local run gives.

@@ -2,6 +2,7 @@
 
 #include "measure/comparison.h"
 #include "measure/measurejson.h"
+#include "sweep/sweepexport.h" // writeTextFile
 #include "util/format.h"
 
 #include <algorithm>
@@ -306,6 +307,45 @@ std::string studentFileName(std::size_t number, const std::string &student)
     char prefix[32];
     std::snprintf(prefix, sizeof prefix, "%02zu-", number);
     return prefix + name;
+}
+
+std::string writeClassReport(const nlohmann::json &summary, const std::string &folder)
+{
+    namespace fs = std::filesystem;
+    std::error_code code;
+    fs::create_directories(fs::path(folder) / "students", code);
+    if (code) {
+        return "cannot create the report folder " + folder + ": " + code.message();
+    }
+    const std::vector<ClassEntry> entries = classEntries(summary);
+    const std::size_t ranked = std::size_t(std::count_if(
+        entries.begin(), entries.end(), [](const ClassEntry &e) { return e.rank > 0; }));
+    const auto dump = [](const nlohmann::json &json) {
+        return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+    };
+    const fs::path root(folder);
+    std::string problem = writeTextFile((root / "class.json").string(), dump(summary));
+    if (problem.empty()) {
+        problem = writeTextFile((root / "class.csv").string(), classCsv(entries));
+    }
+    if (problem.empty()) {
+        problem =
+            writeTextFile((root / "class.html").string(),
+                          classHtml(entries, "Grading of " + plural(entries.size(), "submission")));
+    }
+    for (std::size_t i = 0; i < entries.size() && problem.empty(); ++i) {
+        nlohmann::json own = entries[i].result;
+        if (entries[i].rank > 0) {
+            own["rank"] = entries[i].rank;
+            own["tiedWith"] = entries[i].tiedWith;
+        }
+        const fs::path base = root / "students" / studentFileName(i + 1, entries[i].student);
+        problem = writeTextFile(base.string() + ".txt", studentReport(entries[i], ranked));
+        if (problem.empty()) {
+            problem = writeTextFile(base.string() + ".json", dump(own));
+        }
+    }
+    return problem;
 }
 
 } // namespace cuwb

@@ -55,6 +55,11 @@ std::string classHtml(const std::vector<ClassEntry> &entries, const std::string 
 // `rankedCount` ranked submissions.
 std::string studentReport(const ClassEntry &entry, std::size_t rankedCount);
 
+// The whole report in `folder` (made when missing): class.json (the summary document as it
+// is), class.csv, class.html, and students/NN-NAME.txt and .json (the student's result with
+// "rank" and "tiedWith"). Empty, or what could not be written.
+std::string writeClassReport(const nlohmann::json &summary, const std::string &folder);
+
 // A file name for a student's report: "07-alice", from its place in the grading and the
 // student's folder, with anything but letters, digits, '-', '_' and '.' replaced by '_' (so
 // no '/'; the number in front keeps it from being "." or "..").

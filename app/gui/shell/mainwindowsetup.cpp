@@ -21,6 +21,7 @@
 #include "gui/editor/findreplacebar.h"
 #include "gui/editor/ptxview.h"
 #include "gui/editor/sourceeditor.h"
+#include "gui/grading/gradingdialog.h"
 #include "gui/history/historypanel.h"
 #include "gui/inspect/inspectpanel.h"
 #include "gui/inspect/sassview.h"
@@ -380,6 +381,8 @@ void MainWindow::createMenus()
         m_sweepPanel->runSweep();
     });
     run->addAction(tr("Cancel Sweep"), m_sweepPanel, &SweepPanel::cancelSweep);
+    run->addSeparator();
+    addGradeFolderAction(run, this);
 
     connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
 }
