@@ -100,6 +100,37 @@ std::string rankText(const ClassEntry &entry)
     return (entry.tiedWith.empty() ? "" : "=") + std::to_string(entry.rank);
 }
 
+// The flag of a measurement faster than the physical floor (ClassEntry::flag), or empty.
+std::string physicalFloorFlag(const nlohmann::json &measurement)
+{
+    const auto settings = measurement.find("settings");
+    const auto throughput = measurement.find("throughput");
+    if (settings == measurement.end() || !settings->is_object() ||
+        throughput == measurement.end() || !throughput->is_object())
+        return {};
+    // Hot samples may be served by the L2 cache, faster than DRAM: no floor there.
+    if (stringField(*settings, "mode") != "cold")
+        return {};
+    const auto number = [&](const char *key) -> std::optional<double> {
+        const auto found = throughput->find(key);
+        return found != throughput->end() && found->is_number()
+                   ? std::optional(found->get<double>())
+                   : std::nullopt;
+    };
+    const std::optional<double> effective = number("effectiveGBps");
+    const std::optional<double> peak = number("theoreticalPeakGBps");
+    const std::optional<double> bytes = number("bytes");
+    if (!effective || !peak || !bytes || *peak <= 0.0 || *effective <= *peak)
+        return {};
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "faster than the physical floor: %s in the median time is %.0f GB/s, above the "
+                  "device's DRAM peak of %.0f GB/s with the L2 cache flushed before every sample; "
+                  "the timed launches cannot have done the work the project declares",
+                  formatDecimalBytes(*bytes).c_str(), *effective, *peak);
+    return text;
+}
+
 } // namespace
 
 std::vector<ClassEntry> classEntries(const nlohmann::json &summary)
@@ -149,6 +180,7 @@ std::vector<ClassEntry> classEntries(const nlohmann::json &summary)
                     // Not as the grading writes it: the entry stays unranked.
                 }
             }
+            entry.flag = physicalFloorFlag(*measured);
         }
         entries.push_back(std::move(entry));
     }
@@ -162,7 +194,7 @@ void rankClass(std::vector<ClassEntry> &entries)
     for (ClassEntry &entry : entries) {
         entry.rank = 0;
         entry.tiedWith.clear();
-        if (entry.passed && entry.timing)
+        if (entry.passed && entry.timing && entry.flag.empty())
             measured.push_back(&entry);
     }
     std::stable_sort(measured.begin(), measured.end(),
@@ -190,7 +222,7 @@ void rankClass(std::vector<ClassEntry> &entries)
 std::string classCsv(const std::vector<ClassEntry> &entries)
 {
     std::string csv = "student,project,passed,rank,tied_with,median_us,noise_percent,samples,"
-                      "run_kernel_ms,reason\n";
+                      "run_kernel_ms,reason,flag\n";
     for (const ClassEntry &entry : entries) {
         char median[32] = "";
         char noise[32] = "";
@@ -207,7 +239,7 @@ std::string classCsv(const std::vector<ClassEntry> &entries)
                (entry.passed ? "yes" : "no") + ',' +
                (entry.rank > 0 ? std::to_string(entry.rank) : std::string()) + ',' +
                csvField(joined(entry.tiedWith, " ")) + ',' + median + ',' + noise + ',' + samples +
-               ',' + kernel + ',' + csvField(entry.reason) + '\n';
+               ',' + kernel + ',' + csvField(entry.reason) + ',' + csvField(entry.flag) + '\n';
     }
     return csv;
 }
@@ -259,8 +291,12 @@ std::string classHtml(const std::vector<ClassEntry> &entries, const std::string 
         if (entry.kernelTimeMs)
             std::snprintf(kernel, sizeof kernel, "%.3f ms", *entry.kernelTimeMs);
         out << "<tr><td>" << html(entry.student) << "</td><td>" << html(entry.project)
-            << "</td><td>" << (entry.passed ? "passed" : "FAILED") << "</td><td class=\"number\">"
-            << kernel << "</td><td>" << html(entry.reason) << "</td></tr>\n";
+            << "</td><td>"
+            << (!entry.passed        ? "FAILED"
+                : entry.flag.empty() ? "passed"
+                                     : "FLAGGED")
+            << "</td><td class=\"number\">" << kernel << "</td><td>"
+            << html(entry.flag.empty() ? entry.reason : entry.flag) << "</td></tr>\n";
     }
     out << "</table>\n</body></html>\n";
     return out.str();
@@ -273,6 +309,8 @@ std::string studentReport(const ClassEntry &entry, std::size_t rankedCount)
         << (entry.passed ? "PASSED" : "FAILED") << '\n';
     if (!entry.passed)
         out << "reason: " << entry.reason << '\n';
+    if (!entry.flag.empty())
+        out << "FLAGGED, not ranked: " << entry.flag << '\n';
     if (entry.kernelTimeMs) {
         char text[64];
         std::snprintf(text, sizeof text, "%.3f ms", *entry.kernelTimeMs);

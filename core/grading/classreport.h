@@ -25,9 +25,14 @@ struct ClassEntry
     std::string reason;                     // why it did not pass; empty when it did
     std::optional<double> kernelTimeMs;     // the verified run's one launch
     std::optional<SampleStatistics> timing; // measured (cuwb run --measure), when it passed
-    // 1-based among the measured submissions that passed, fastest first; submissions whose
-    // times do not differ beyond the noise (measure/comparison.h, timesDiffer) share the rank
-    // of the fastest of them, and the next rank counts them all ("1, 1, 3"). 0: not ranked.
+    // Why its time cannot be what the timed launches did, when it cannot: in a cold-L2
+    // measurement (every sample starts with the L2 flushed) the bytes the project declares,
+    // over the median time, exceed the device's theoretical DRAM peak. Flagged, not ranked.
+    std::string flag;
+    // 1-based among the measured submissions that passed and are not flagged, fastest first;
+    // submissions whose times do not differ beyond the noise (measure/comparison.h, timesDiffer)
+    // share the rank of the fastest of them, and the next rank counts them all ("1, 1, 3"). 0: not
+    // ranked.
     std::size_t rank = 0;
     std::vector<std::string> tiedWith; // the students sharing the rank
     nlohmann::json result;             // the submission's whole entry of the document
@@ -43,7 +48,7 @@ void rankClass(std::vector<ClassEntry> &entries);
 
 // One header line, then a line per submission in the grading's order: student, project,
 // passed, rank, tied with, median and noise of the measured time, the run's kernel time,
-// reason. Fields quoted as RFC 4180 says; a leading =, +, - or @ is escaped with a quote so
+// reason, flag. Fields quoted as RFC 4180 says; a leading =, +, - or @ is escaped with a quote so
 // that a spreadsheet does not take a student's text for a formula.
 std::string classCsv(const std::vector<ClassEntry> &entries);
 

@@ -2,8 +2,8 @@
 // (support/fakeworker.cpp, "measure-ok", whose measurement is scaled by the source's
 // FAKE_TIME_SCALE) is measured where it passed and reported as class.json (the --summary
 // document), class.csv, class.html and a text and JSON report per student, ranked with ties
-// within the noise; a report folder that cannot be written is exit status 5, with the grading
-// itself still printed.
+// within the noise, a time faster than the device's DRAM allows flagged and not ranked; a report
+// folder that cannot be written is exit status 5, with the grading itself still printed.
 #include "cuwbprocess.h"
 #include "util/sandbox.h"
 
@@ -55,27 +55,29 @@ void TestCuwbClassReport::aClassIsMeasuredRankedAndReported()
     const QDir root(dir.filePath(QStringLiteral("class")));
     addSubmission(root, QStringLiteral("alice"), "1.0");
     addSubmission(root, QStringLiteral("bob"), "1.002"); // 0.2 % slower: no difference
-    addSubmission(root, QStringLiteral("carol"), "0.5");
+    addSubmission(root, QStringLiteral("carol"), "0.8");
     addSubmission(root, QStringLiteral("dave"), "0.1", true);
+    // 512 MiB in 20 µs: faster than the device's DRAM allows (the stand-in's peak: 4,814 GB/s).
+    addSubmission(root, QStringLiteral("mallory"), "0.1");
     const QString report = dir.filePath(QStringLiteral("report"));
     const CuwbRun run = runCuwbProcess(
         {QStringLiteral("run"), root.path(), QStringLiteral("--measure"),
          QStringLiteral("--report"), report, QStringLiteral("--worker"),
          QStringLiteral(CUWB_FAKE_WORKER_PATH " measure-ok"), QStringLiteral("--summary")});
     QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err)); // dave failed
-    QVERIFY2(run.out.contains(QStringLiteral("summary: 4 projects, 3 passed, 1 failed")),
+    QVERIFY2(run.out.contains(QStringLiteral("summary: 5 projects, 4 passed, 1 failed")),
              qPrintable(run.out));
 
     const nlohmann::json summary =
         nlohmann::json::parse(readAll(report + QStringLiteral("/class.json")).toStdString());
-    QCOMPARE(summary["projects"], 4);
-    QCOMPARE(summary["passed"], 3);
+    QCOMPARE(summary["projects"], 5);
+    QCOMPARE(summary["passed"], 4);
     QVERIFY(summary["results"][0].contains("measurement"));
     QVERIFY(!summary["results"][3].contains("measurement")); // a failed run is not measured
 
     const QStringList csv = QString::fromUtf8(readAll(report + QStringLiteral("/class.csv")))
                                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(csv.size(), 5);
+    QCOMPARE(csv.size(), 6);
     QVERIFY2(csv[1].startsWith(QStringLiteral("alice,")) &&
                  csv[1].contains(QStringLiteral(",yes,2,bob,")),
              qPrintable(csv[1]));
@@ -88,8 +90,12 @@ void TestCuwbClassReport::aClassIsMeasuredRankedAndReported()
     QVERIFY2(csv[4].startsWith(QStringLiteral("dave,")) && csv[4].contains(QStringLiteral(",no,,")),
              qPrintable(csv[4]));
 
+    QVERIFY2(csv[5].startsWith(QStringLiteral("mallory,")) &&
+                 csv[5].contains(QStringLiteral(",yes,,,")) &&
+                 csv[5].contains(QStringLiteral(",\"faster than the physical floor")),
+             qPrintable(csv[5]));
     const QString page = QString::fromUtf8(readAll(report + QStringLiteral("/class.html")));
-    QVERIFY2(page.contains(QStringLiteral("4 submissions, 3 passed, 1 failed.")), qPrintable(page));
+    QVERIFY2(page.contains(QStringLiteral("5 submissions, 4 passed, 1 failed.")), qPrintable(page));
     QVERIFY(page.contains(QStringLiteral("<td>=2</td><td>alice</td>")));
 
     const QString bob = QString::fromUtf8(readAll(report + QStringLiteral("/students/02-bob.txt")));

@@ -43,6 +43,7 @@ private Q_SLOTS:
     void aTieIsAnchoredAtItsFastest();
     void failedAndUnmeasuredAreNotRanked();
     void csvQuotesAndDefusesFormulas();
+    void fasterThanThePhysicalFloorIsFlagged();
     void htmlEscapesEverything();
     void studentFilesStayInTheirFolder();
 };
@@ -115,13 +116,41 @@ void TestClassReport::csvQuotesAndDefusesFormulas()
     const std::string csv = classCsv(entries);
     const QStringList lines = QString::fromStdString(csv).split(QLatin1Char('\n'));
     QCOMPARE(lines[0], QStringLiteral("student,project,passed,rank,tied_with,median_us,"
-                                      "noise_percent,samples,run_kernel_ms,reason"));
-    QCOMPARE(lines[1], QStringLiteral("alice,c/alice/p.cuwb,yes,1,,100.000,0.100,50,0.100000,"));
+                                      "noise_percent,samples,run_kernel_ms,reason,flag"));
+    QCOMPARE(lines[1], QStringLiteral("alice,c/alice/p.cuwb,yes,1,,100.000,0.100,50,0.100000,,"));
     QVERIFY2(
         csv.find(
-            "'=HYPERLINK(1),c/=HYPERLINK(1)/p.cuwb,no,,,,,,,\"a, \"\"quoted\"\"\nreason\"\n") !=
+            "'=HYPERLINK(1),c/=HYPERLINK(1)/p.cuwb,no,,,,,,,\"a, \"\"quoted\"\"\nreason\",\n") !=
             std::string::npos,
         csv.c_str());
+}
+
+// 512 MiB declared in 100 µs is 5,369 GB/s, above a 4,800 GB/s peak: with the L2 flushed
+// before every sample that cannot be what the launches did. Hot samples may come from L2.
+void TestClassReport::fasterThanThePhysicalFloorIsFlagged()
+{
+    const auto withThroughput = [](nlohmann::json entry, const char *mode, double effective) {
+        entry["measurement"]["settings"] = {{"mode", mode}};
+        entry["measurement"]["throughput"] = {
+            {"bytes", 536870912.0}, {"effectiveGBps", effective}, {"theoreticalPeakGBps", 4800.0}};
+        return entry;
+    };
+    const std::vector<ClassEntry> entries =
+        classEntries(document({withThroughput(measured("c/mallory/p.cuwb", 100.0), "cold", 5368.7),
+                               withThroughput(measured("c/trent/p.cuwb", 100.0), "hot", 5368.7),
+                               withThroughput(measured("c/alice/p.cuwb", 200.0), "cold", 2684.4)}));
+    QVERIFY2(entries[0].flag.find("faster than the physical floor: 0.54 GB in the median time "
+                                  "is 5369 GB/s, above the device's DRAM peak of 4800 GB/s") == 0,
+             entries[0].flag.c_str());
+    QCOMPARE(entries[0].rank, std::size_t(0));
+    QVERIFY(entries[1].flag.empty());
+    QCOMPARE(entries[1].rank, std::size_t(1));
+    QVERIFY(entries[2].flag.empty());
+    QCOMPARE(entries[2].rank, std::size_t(2));
+    QVERIFY(studentReport(entries[0], 2).find("FLAGGED, not ranked: faster than") !=
+            std::string::npos);
+    QVERIFY(classCsv(entries).find(",\"faster than the physical floor") != std::string::npos);
+    QVERIFY(classHtml(entries, "t").find("<td>FLAGGED</td>") != std::string::npos);
 }
 
 void TestClassReport::htmlEscapesEverything()

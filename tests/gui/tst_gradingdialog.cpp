@@ -60,7 +60,7 @@ void TestGradingDialog::aClassIsGradedAndRanked()
     const QDir root(dir.filePath(QStringLiteral("lab3")));
     addSubmission(root, QStringLiteral("ada"), "1.0");
     addSubmission(root, QStringLiteral("alan"), "1.003");
-    addSubmission(root, QStringLiteral("grace"), "0.62");
+    addSubmission(root, QStringLiteral("grace"), "0.82");
     addSubmission(root, QStringLiteral("linus"), "0.9", true);
 
     GradingDialog dialog;

@@ -120,6 +120,11 @@ void scaleBySource(Measurement &m, const std::string &source)
     m.eventSamplesNs = m.samplesNs;
     m.statistics = computeStatistics(m.samplesNs);
     m.eventStatistics = m.statistics;
+    Throughput &t = m.throughput;
+    t.effectiveGBps = *t.bytes / m.statistics.medianNs;
+    t.percentOfPeak = *t.effectiveGBps / *t.theoreticalPeakGBps * 100.0;
+    t.percentOfCeiling = *t.effectiveGBps / *t.copyCeilingGBps * 100.0;
+    t.exceedsPeak = *t.effectiveGBps > *t.theoreticalPeakGBps;
 }
 
 // 60 samples around 199.3 µs, as the copy sample measures on an H200.

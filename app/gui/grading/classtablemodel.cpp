@@ -38,7 +38,7 @@ QVariant ClassTableModel::data(const QModelIndex &index, int role) const
         case Student:
             return toQString(entry.student);
         case Verdict:
-            return entry.passed ? tr("passed") : tr("FAILED");
+            return !entry.passed ? tr("FAILED") : entry.flag.empty() ? tr("passed") : tr("FLAGGED");
         case Median:
             return entry.timing ? toQString(formatMicroseconds(entry.timing->medianNs)) : QString();
         case Noise:
@@ -46,7 +46,7 @@ QVariant ClassTableModel::data(const QModelIndex &index, int role) const
                        ? QStringLiteral("%1 %").arg(entry.timing->relativeNoise * 100.0, 0, 'f', 2)
                        : QString();
         case Reason:
-            return toQString(entry.reason);
+            return toQString(entry.flag.empty() ? entry.reason : entry.flag);
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -57,10 +57,15 @@ QVariant ClassTableModel::data(const QModelIndex &index, int role) const
             return tr("Tied with %1: no difference beyond the noise").arg(names.join(tr(", ")));
         }
         if (index.column() == Reason || index.column() == Student)
-            return toQString(entry.project + (entry.reason.empty() ? "" : "\n" + entry.reason));
+            return toQString(entry.project + (entry.reason.empty() ? "" : "\n" + entry.reason) +
+                             (entry.flag.empty() ? "" : "\n" + entry.flag));
     }
-    if (role == Qt::DecorationRole && index.column() == Verdict)
-        return entry.passed ? QVariant() : QVariant(SeverityIcons::icon(Severity::Error));
+    if (role == Qt::DecorationRole && index.column() == Verdict) {
+        if (!entry.passed)
+            return SeverityIcons::icon(Severity::Error);
+        if (!entry.flag.empty())
+            return SeverityIcons::icon(Severity::Warning);
+    }
     if (role == Qt::TextAlignmentRole &&
         (index.column() == Rank || index.column() == Median || index.column() == Noise))
         return int(Qt::AlignRight | Qt::AlignVCenter);

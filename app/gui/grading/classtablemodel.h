@@ -1,6 +1,6 @@
 // ClassTableModel: a graded class, one row per submission in the grading's order — rank (with
 // "=" for a tie), student, verdict, measured median and noise, and the reason it failed
-// (grading/classreport.h). Failed rows are marked; the full reason is the tooltip.
+// (grading/classreport.h). Failed and flagged rows are marked; the full reason is the tooltip.
 #pragma once
 
 #include "grading/classreport.h"
