@@ -39,7 +39,7 @@ namespace cuwb::cli {
 
 namespace {
 
-const char *const kCommand = "check";
+const char *const kCheckCommand = "check";
 
 // A kernel the project launches (its own, a sequence's further kernels, and the reference
 // kernels that run with the first kernel's launch), with its resources and theoretical
@@ -187,14 +187,15 @@ int runCheck(const std::vector<std::string> &arguments)
     parser.addFlag({"--no-sweep"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments))
-        return usageError(kCommand, parser.error());
+        return usageError(kCheckCommand, parser.error());
     if (parser.isSet("--help")) {
         printCheckHelp(std::cout);
         return ExitSuccess;
     }
     if (parser.positionals().size() != 1)
-        return usageError(kCommand, parser.positionals().empty() ? "no project file"
-                                                                 : "one project file at a time");
+        return usageError(kCheckCommand, parser.positionals().empty()
+                                             ? "no project file"
+                                             : "one project file at a time");
     const std::string projectPath = parser.positionals().front();
     const bool asJson = parser.isSet("--json");
 
@@ -223,7 +224,8 @@ int runCheck(const std::vector<std::string> &arguments)
         std::string known;
         for (const std::string &arch : knownArchs())
             known += (known.empty() ? "" : ", ") + arch;
-        return usageError(kCommand, "unknown architecture '" + options.arch + "'; known: " + known);
+        return usageError(kCheckCommand,
+                          "unknown architecture '" + options.arch + "'; known: " + known);
     }
     std::string shownSource = projectPath;
     if (!project.sourcePath.empty()) {

@@ -33,7 +33,7 @@ struct Loaded
     ThroughputExpressions throughput;
 };
 
-std::string number(double value)
+std::string comparedValue(double value)
 {
     char text[48];
     std::snprintf(
@@ -47,8 +47,8 @@ void printDelta(std::ostream &out, const Delta &d)
     char line[200];
     const std::optional<double> ratio = d.ratio();
     std::snprintf(line, sizeof line, "  %-66s %14s %14s %8s %s\n", d.what.c_str(),
-                  number(d.a).c_str(), number(d.b).c_str(), ratio ? number(*ratio).c_str() : "-",
-                  d.significant ? "*" : "");
+                  comparedValue(d.a).c_str(), comparedValue(d.b).c_str(),
+                  ratio ? comparedValue(*ratio).c_str() : "-", d.significant ? "*" : "");
     out << line;
 }
 

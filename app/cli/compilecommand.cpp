@@ -32,7 +32,7 @@ namespace cuwb::cli {
 
 namespace {
 
-const char *const kCommand = "compile";
+const char *const kCompileCommand = "compile";
 
 struct SourceFile
 {
@@ -237,18 +237,19 @@ int runCompile(const std::vector<std::string> &arguments)
     parser.addFlag({"--ptx"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
-        return usageError(kCommand, parser.error());
+        return usageError(kCompileCommand, parser.error());
     }
     if (parser.isSet("--help")) {
         printCompileHelp(std::cout);
         return ExitSuccess;
     }
     if (parser.positionals().empty()) {
-        return usageError(kCommand, "no input file");
+        return usageError(kCompileCommand, "no input file");
     }
     if (parser.positionals().size() > 1) {
-        return usageError(kCommand, "one input file at a time (got '" + parser.positionals()[0] +
-                                        "' and '" + parser.positionals()[1] + "')");
+        return usageError(kCompileCommand, "one input file at a time (got '" +
+                                               parser.positionals()[0] + "' and '" +
+                                               parser.positionals()[1] + "')");
     }
 
     const std::string input = parser.positionals().front();
@@ -291,11 +292,11 @@ int runCompile(const std::vector<std::string> &arguments)
         options.arch = *arch;
     }
     if (const auto problem = checkArch(options.arch)) {
-        return usageError(kCommand, *problem);
+        return usageError(kCompileCommand, *problem);
     }
     if (const auto level = parser.value("-O")) {
         if (level->size() != 1 || (*level)[0] < '0' || (*level)[0] > '3') {
-            return usageError(kCommand,
+            return usageError(kCompileCommand,
                               "optimisation level must be -O0, -O1, -O2 or -O3, not -O" + *level);
         }
         options.optLevel = (*level)[0] - '0';
@@ -313,8 +314,9 @@ int runCompile(const std::vector<std::string> &arguments)
     if (const auto registers = parser.value("--maxrregcount")) {
         const auto count = parseCount(*registers);
         if (!count || *count > 255) {
-            return usageError(kCommand, "--maxrregcount needs a number from 0 to 255, not '" +
-                                            *registers + "'");
+            return usageError(kCompileCommand,
+                              "--maxrregcount needs a number from 0 to 255, not '" + *registers +
+                                  "'");
         }
         options.maxRegisters = int(*count);
     }
@@ -340,7 +342,7 @@ int runCompile(const std::vector<std::string> &arguments)
             options.includeDirs.push_back(folder);
         }
         if (const auto problem = readFile(file.path, source)) {
-            std::cerr << "cuwb " << kCommand << ": " << *problem << "\n";
+            std::cerr << "cuwb " << kCompileCommand << ": " << *problem << "\n";
             return ExitUsage;
         }
     }
@@ -348,9 +350,9 @@ int runCompile(const std::vector<std::string> &arguments)
     const std::vector<std::string> problems = options.validate();
     if (!problems.empty()) {
         for (std::size_t i = 0; i + 1 < problems.size(); ++i) {
-            std::cerr << "cuwb " << kCommand << ": " << problems[i] << "\n";
+            std::cerr << "cuwb " << kCompileCommand << ": " << problems[i] << "\n";
         }
-        return usageError(kCommand, problems.back());
+        return usageError(kCompileCommand, problems.back());
     }
 
     if (parser.isSet("--confine")) {
@@ -376,7 +378,7 @@ int runCompile(const std::vector<std::string> &arguments)
         std::ofstream out(*cubinPath, std::ios::binary | std::ios::trunc);
         out.write(result.cubin.data(), std::streamsize(result.cubin.size()));
         if (!out) {
-            std::cerr << "cuwb " << kCommand << ": cannot write " << *cubinPath << ": "
+            std::cerr << "cuwb " << kCompileCommand << ": cannot write " << *cubinPath << ": "
                       << std::strerror(errno) << "\n";
             return ExitUsage;
         }
@@ -415,7 +417,7 @@ int runCompile(const std::vector<std::string> &arguments)
         printDiagnostic(report, diagnostic, 0);
     }
     if (!result.failureMessage.empty() && result.diagnostics.empty()) {
-        std::cerr << "cuwb " << kCommand << ": " << result.failureMessage << "\n";
+        std::cerr << "cuwb " << kCompileCommand << ": " << result.failureMessage << "\n";
     }
     for (const KernelInfo &kernel : result.kernels) {
         printKernel(report, kernel);

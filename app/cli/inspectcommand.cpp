@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::size_t kHotLines = 5;
 
-std::string number(double value, const char *pattern = "%.0f")
+std::string formattedValue(double value, const char *pattern = "%.0f")
 {
     char text[48];
     std::snprintf(text, sizeof text, pattern, value);
@@ -50,27 +50,28 @@ void printSummary(std::ostream &out, const std::string &path, const InspectSumma
 {
     const CounterTotals &t = summary.totals;
     out << path << ": " << summary.kernel << "\n";
-    out << "  " << number(double(t.instructions)) << " warp instructions executed";
+    out << "  " << formattedValue(double(t.instructions)) << " warp instructions executed";
     if (t.instructions > 0) {
         out << ", "
-            << number(100.0 * double(t.predicatedOnThreads) / double(t.instructions * 32), "%.1f")
+            << formattedValue(100.0 * double(t.predicatedOnThreads) / double(t.instructions * 32),
+                              "%.1f")
             << " % of their threads active";
     }
     out << "\n";
     if (t.globalRequests > 0) {
-        out << "  global memory: " << number(double(t.globalRequests)) << " requests, "
-            << number(double(t.globalSectors)) << " sectors ("
-            << number(t.sectorsPerRequest(), "%.1f") << " per request, "
-            << number(t.idealSectorsPerRequest(), "%.1f") << " ideal)\n";
+        out << "  global memory: " << formattedValue(double(t.globalRequests)) << " requests, "
+            << formattedValue(double(t.globalSectors)) << " sectors ("
+            << formattedValue(t.sectorsPerRequest(), "%.1f") << " per request, "
+            << formattedValue(t.idealSectorsPerRequest(), "%.1f") << " ideal)\n";
     }
     if (t.sharedRequests > 0) {
-        out << "  shared memory: " << number(double(t.sharedRequests)) << " requests, "
-            << number(double(t.sharedWavefronts)) << " wavefronts ("
-            << number(double(t.sharedWavefrontsIdeal)) << " ideal)\n";
+        out << "  shared memory: " << formattedValue(double(t.sharedRequests)) << " requests, "
+            << formattedValue(double(t.sharedWavefronts)) << " wavefronts ("
+            << formattedValue(double(t.sharedWavefrontsIdeal)) << " ideal)\n";
     }
     if (t.localRequests > 0) {
-        out << "  local memory: " << number(double(t.localRequests)) << " requests, "
-            << number(double(t.localSectors)) << " sectors\n";
+        out << "  local memory: " << formattedValue(double(t.localRequests)) << " requests, "
+            << formattedValue(double(t.localSectors)) << " sectors\n";
     }
 
     out << "\n  line  stalls  share  warp inst  sectors/req  source\n";
@@ -80,8 +81,9 @@ void printSummary(std::ostream &out, const std::string &path, const InspectSumma
                       100.0 * line.stallShare, 100.0 * line.share,
                       double(line.totals.instructions));
         out << head;
-        out << (line.totals.globalRequests > 0 ? number(line.totals.sectorsPerRequest(), "%11.1f")
-                                               : std::string(11, ' '));
+        out << (line.totals.globalRequests > 0
+                    ? formattedValue(line.totals.sectorsPerRequest(), "%11.1f")
+                    : std::string(11, ' '));
         out << "  " << sourceText(line, fileName, source) << "\n";
         for (const Finding &finding : line.findings) {
             out << "                                               ^ " << finding.message << "\n";
@@ -89,18 +91,21 @@ void printSummary(std::ostream &out, const std::string &path, const InspectSumma
     }
     const std::vector<const LineCounters *> stalled = stalledLines(summary, kHotLines);
     if (!stalled.empty()) {
-        out << "\n  where the warps spent their time (" << number(double(summary.stallSamples))
+        out << "\n  where the warps spent their time ("
+            << formattedValue(double(summary.stallSamples))
             << " PC samples: " << topReasons(summary.stallReasons, 3) << "):\n";
         for (const LineCounters *line : stalled) {
-            out << "    line " << line->line << ": " << number(100.0 * line->stallShare, "%.1f")
-                << " % (" << topReasons(line->stallReasons, 3) << ")\n";
+            out << "    line " << line->line << ": "
+                << formattedValue(100.0 * line->stallShare, "%.1f") << " % ("
+                << topReasons(line->stallReasons, 3) << ")\n";
         }
     }
     const std::vector<const LineCounters *> hot = hottestLines(summary, kHotLines);
     if (!hot.empty()) {
         out << "  most instructions executed:";
         for (const LineCounters *line : hot) {
-            out << " line " << line->line << " (" << number(100.0 * line->share, "%.1f") << " %)";
+            out << " line " << line->line << " (" << formattedValue(100.0 * line->share, "%.1f")
+                << " %)";
         }
         out << "\n";
     }

@@ -12,7 +12,7 @@ namespace cuwb::cli {
 
 namespace {
 
-const char *const kCommand = "occupancy";
+const char *const kOccupancyCommand = "occupancy";
 
 std::string blocksText(int blocks)
 {
@@ -68,25 +68,26 @@ int runOccupancy(const std::vector<std::string> &arguments)
     parser.addFlag({"--json"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments)) {
-        return usageError(kCommand, parser.error());
+        return usageError(kOccupancyCommand, parser.error());
     }
     if (parser.isSet("--help")) {
         printOccupancyHelp(std::cout);
         return ExitSuccess;
     }
     if (!parser.positionals().empty()) {
-        return usageError(kCommand, "unexpected argument '" + parser.positionals().front() + "'");
+        return usageError(kOccupancyCommand,
+                          "unexpected argument '" + parser.positionals().front() + "'");
     }
     for (const char *required : {"--arch", "--registers", "--block"}) {
         if (!parser.isSet(required)) {
-            return usageError(kCommand, std::string("missing ") + required);
+            return usageError(kOccupancyCommand, std::string("missing ") + required);
         }
     }
 
     const std::string arch = *parser.value("--arch");
     const std::optional<ArchLimits> limits = archLimits(arch);
     if (!limits) {
-        return usageError(kCommand,
+        return usageError(kOccupancyCommand,
                           "unknown architecture '" + arch + "'; known: " + joined(knownArchs()));
     }
 
@@ -116,7 +117,7 @@ int runOccupancy(const std::vector<std::string> &arguments)
           number("--shared-static", kIntMax, sharedStatic),
           number("--shared-dynamic", kIntMax, sharedDynamic)}) {
         if (problem) {
-            return usageError(kCommand, *problem);
+            return usageError(kOccupancyCommand, *problem);
         }
     }
     input.registersPerThread = int(registers);

@@ -47,7 +47,7 @@ namespace {
 // Time the worker gets beyond the kernel's deadline: NVRTC, context creation, allocation,
 // initialisation and verification. Only a worker that is stuck outside the kernel hits it.
 
-std::string number(double value)
+std::string valueText(double value)
 {
     if (std::isnan(value)) {
         return "nan";
@@ -154,8 +154,8 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
         out << "  " << what << ' ' << buffer.parameter << ": " << buffer.count << " elements, "
             << buffer.bytes << " bytes";
         if (buffer.stats.valid) {
-            out << "; min " << number(buffer.stats.min) << ", max " << number(buffer.stats.max)
-                << ", mean " << number(buffer.stats.mean);
+            out << "; min " << valueText(buffer.stats.min) << ", max "
+                << valueText(buffer.stats.max) << ", mean " << valueText(buffer.stats.mean);
             if (buffer.stats.nanCount > 0 || buffer.stats.infCount > 0) {
                 out << "; " << buffer.stats.nanCount << " NaN, " << buffer.stats.infCount << " Inf";
             }
@@ -193,7 +193,7 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
             out << "did not run";
         } else {
             out << (verification.passed ? "passed" : "FAILED") << " (" << verification.checked
-                << " elements checked, largest error " << number(verification.maxError)
+                << " elements checked, largest error " << valueText(verification.maxError)
                 << " at index " << verification.maxErrorIndex;
             if (const std::string errors = largestErrorText(verification); !errors.empty()) {
                 out << "; " << errors;
@@ -208,8 +208,8 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
             out << "    index " << mismatch.index << " (block " << mismatch.block[0] << ","
                 << mismatch.block[1] << "," << mismatch.block[2] << ", thread "
                 << mismatch.thread[0] << "," << mismatch.thread[1] << "," << mismatch.thread[2]
-                << "): got " << number(mismatch.actual) << ", expected "
-                << number(mismatch.expected) << ", error " << number(mismatch.error) << '\n';
+                << "): got " << valueText(mismatch.actual) << ", expected "
+                << valueText(mismatch.expected) << ", error " << valueText(mismatch.error) << '\n';
         }
     }
     out << "  checks: " << verdict.checksLine() << '\n';

@@ -35,7 +35,7 @@ namespace cuwb::cli {
 
 namespace {
 
-const char *const kCommand = "sass";
+const char *const kSassCommand = "sass";
 
 // What to compile: the source, the name NVRTC compiles it under, the options, and how the user
 // named the main file (for what is printed).
@@ -293,15 +293,15 @@ int runSass(const std::vector<std::string> &arguments)
     parser.addOption({"--name-expression"});
     parser.addFlag({"--help", "-h"});
     if (!parser.parse(arguments))
-        return usageError(kCommand, parser.error());
+        return usageError(kSassCommand, parser.error());
     if (parser.isSet("--help")) {
         printSassHelp(std::cout);
         return ExitSuccess;
     }
     if (parser.positionals().size() != 1)
-        return usageError(kCommand, parser.positionals().empty()
-                                        ? "no project or source file"
-                                        : "one project or source file at a time");
+        return usageError(kSassCommand, parser.positionals().empty()
+                                            ? "no project or source file"
+                                            : "one project or source file at a time");
     const std::string path = parser.positionals().front();
     const bool isProject = path.ends_with(".cuwb");
     const bool asJson = parser.isSet("--json");
@@ -311,15 +311,15 @@ int runSass(const std::vector<std::string> &arguments)
         for (const char *option :
              {"-D", "-I", "-O", "--maxrregcount", "--use_fast_math", "-std", "--name-expression"}) {
             if (parser.isSet(option))
-                return usageError(kCommand, std::string(option) +
-                                                " applies to a .cu file; a project has its own "
-                                                "compile options");
+                return usageError(kSassCommand, std::string(option) +
+                                                    " applies to a .cu file; a project has its own "
+                                                    "compile options");
         }
         if (const auto status = loadProjectTarget(path, target))
             return *status;
     } else {
         if (const auto problem = readFile(path, target.source)) {
-            std::cerr << "cuwb " << kCommand << ": " << *problem << "\n";
+            std::cerr << "cuwb " << kSassCommand << ": " << *problem << "\n";
             return ExitUsage;
         }
         target.fileName = std::filesystem::path(path).filename().string();
@@ -327,16 +327,17 @@ int runSass(const std::vector<std::string> &arguments)
         CompileOptions &options = target.options;
         if (const auto level = parser.value("-O")) {
             if (level->size() != 1 || (*level)[0] < '0' || (*level)[0] > '3')
-                return usageError(kCommand, "optimisation level must be -O0, -O1, -O2 or -O3, "
-                                            "not -O" +
-                                                *level);
+                return usageError(kSassCommand, "optimisation level must be -O0, -O1, -O2 or -O3, "
+                                                "not -O" +
+                                                    *level);
             options.optLevel = (*level)[0] - '0';
         }
         if (const auto registers = parser.value("--maxrregcount")) {
             const auto count = parseCount(*registers);
             if (!count || *count > 255)
-                return usageError(kCommand, "--maxrregcount needs a number from 0 to 255, not '" +
-                                                *registers + "'");
+                return usageError(kSassCommand,
+                                  "--maxrregcount needs a number from 0 to 255, not '" +
+                                      *registers + "'");
             options.maxRegisters = int(*count);
         }
         options.fastMath = parser.isSet("--use_fast_math");
@@ -359,8 +360,8 @@ int runSass(const std::vector<std::string> &arguments)
         target.options.lineInfo = true;
     if (const std::vector<std::string> problems = target.options.validate(); !problems.empty()) {
         for (std::size_t i = 0; i + 1 < problems.size(); ++i)
-            std::cerr << "cuwb " << kCommand << ": " << problems[i] << "\n";
-        return usageError(kCommand, problems.back());
+            std::cerr << "cuwb " << kSassCommand << ": " << problems[i] << "\n";
+        return usageError(kSassCommand, problems.back());
     }
     // nvdisasm first: without it, compiling would only lead to the same message.
     const NvdisasmTool tool = findNvdisasm();
@@ -371,7 +372,7 @@ int runSass(const std::vector<std::string> &arguments)
                                         {"error", tool.problem}}
                              .dump(2)
                       << "\n";
-        std::cerr << "cuwb " << kCommand << ": " << tool.problem << "\n";
+        std::cerr << "cuwb " << kSassCommand << ": " << tool.problem << "\n";
         return ExitToolMissing;
     }
 
@@ -380,10 +381,10 @@ int runSass(const std::vector<std::string> &arguments)
     if (!compiled.success) {
         printDiagnostics(std::cerr, compiled.diagnostics, target.fileName, target.shownFile);
         if (!compiled.failureMessage.empty())
-            std::cerr << "cuwb " << kCommand << ": " << compiled.failureMessage << "\n";
+            std::cerr << "cuwb " << kSassCommand << ": " << compiled.failureMessage << "\n";
         const std::string message =
             target.shownFile + " does not compile for " + target.options.arch;
-        std::cerr << "cuwb " << kCommand << ": " << message << "\n";
+        std::cerr << "cuwb " << kSassCommand << ": " << message << "\n";
         if (asJson)
             std::cout << nlohmann::json{{"ok", false},
                                         {"error", message},
@@ -398,7 +399,7 @@ int runSass(const std::vector<std::string> &arguments)
         const KernelLookup lookup = findKernel(compiled, target.kernel);
         if (!lookup.found()) {
             if (parser.value("--kernel"))
-                return usageError(kCommand, lookup.error);
+                return usageError(kSassCommand, lookup.error);
             std::cerr << path << ": launch: kernel: " << lookup.error << "\n";
             return ExitFailure;
         }
@@ -407,7 +408,7 @@ int runSass(const std::vector<std::string> &arguments)
 
     const SassDisassembly sass = disassemble(compiled, tool);
     if (!sass.ok()) {
-        std::cerr << "cuwb " << kCommand << ": " << sass.message << "\n";
+        std::cerr << "cuwb " << kSassCommand << ": " << sass.message << "\n";
         if (asJson)
             std::cout << nlohmann::json{{"ok", false}, {"error", sass.message}}.dump(2) << "\n";
         return sass.status == SassStatus::NoCubin ? ExitUsage : ExitInternal;

@@ -420,20 +420,16 @@ std::string_view sourceLine(std::string_view source, int number)
     return text;
 }
 
-bool isWordChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 // The offsets in `line` where `token` starts as a whole token.
 std::vector<std::size_t> tokenOffsets(std::string_view line, std::string_view token)
 {
     std::vector<std::size_t> offsets;
-    const bool word = isWordChar(token.front());
+    const bool word = isIdentifierChar(token.front());
     for (std::size_t at = line.find(token); at != std::string_view::npos;
          at = line.find(token, at + 1)) {
-        if (word && ((at > 0 && isWordChar(line[at - 1])) ||
-                     (at + token.size() < line.size() && isWordChar(line[at + token.size()]))))
+        if (word &&
+            ((at > 0 && isIdentifierChar(line[at - 1])) ||
+             (at + token.size() < line.size() && isIdentifierChar(line[at + token.size()]))))
             continue;
         offsets.push_back(at);
     }
@@ -458,10 +454,10 @@ int columnOnSourceLine(std::string_view copy, int column, std::string_view line)
     if (at >= copy.size() || std::isspace(static_cast<unsigned char>(copy[at])))
         return 0;
     std::size_t end = at + 1;
-    if (isWordChar(copy[at])) {
-        while (end < copy.size() && isWordChar(copy[end]))
+    if (isIdentifierChar(copy[at])) {
+        while (end < copy.size() && isIdentifierChar(copy[end]))
             ++end;
-        if (at > 0 && isWordChar(copy[at - 1]))
+        if (at > 0 && isIdentifierChar(copy[at - 1]))
             return 0; // the caret is inside a token: no place to find again
     }
     const std::string_view token = copy.substr(at, end - at);

@@ -156,11 +156,6 @@ std::string plainIdentifier(const std::string &readableName)
     return name;
 }
 
-bool isIdentifierChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 // The parameter types of a demangled name, reduced to their words: "(double*, int const*)"
 // -> {"double", "int const"}.
 std::vector<std::string> parameterTypeWords(const std::string &readableName)

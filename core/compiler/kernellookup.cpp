@@ -17,14 +17,9 @@ bool isWordStart(char c)
     return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
 
-bool isWordChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 bool isWord(const std::string &token)
 {
-    return !token.empty() && isWordChar(token.front());
+    return !token.empty() && isIdentifierChar(token.front());
 }
 
 // Words that are part of a type, so that the word after them is not taken for a
@@ -103,13 +98,13 @@ std::string withoutSpaces(std::string_view text)
             ++i;
         } else if (isWordStart(c)) {
             std::size_t j = i;
-            while (j < text.size() && isWordChar(text[j]))
+            while (j < text.size() && isIdentifierChar(text[j]))
                 ++j;
             tokens.emplace_back(text.substr(i, j - i));
             i = j;
         } else if (std::isdigit(static_cast<unsigned char>(c))) {
             std::size_t j = i;
-            while (j < text.size() && (isWordChar(text[j]) || text[j] == '.'))
+            while (j < text.size() && (isIdentifierChar(text[j]) || text[j] == '.'))
                 ++j;
             std::string number(text.substr(i, j - i));
             // 32u, 32ul, 32LL: the demangler writes an unsigned template argument as 32u.
@@ -363,14 +358,11 @@ std::string declaredVariableType(std::string_view text, const std::string &name)
     // Comments and literals blanked, so neither a word nor a ';' in them counts.
     const std::string code = codeOnly(text);
     const std::string_view source = code;
-    const auto isWordChar = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    };
     for (std::size_t at = source.find(name); at != std::string_view::npos;
          at = source.find(name, at + 1)) {
         const std::size_t end = at + name.size();
-        if ((at > 0 && isWordChar(source[at - 1])) ||
-            (end < source.size() && isWordChar(source[end])))
+        if ((at > 0 && isIdentifierChar(source[at - 1])) ||
+            (end < source.size() && isIdentifierChar(source[end])))
             continue;
         std::size_t next = end;
         while (next < source.size() && std::isspace(static_cast<unsigned char>(source[next])))
@@ -397,10 +389,10 @@ std::string declaredVariableType(std::string_view text, const std::string &name)
             continue;
         std::string type;
         for (std::size_t i = 0; i < declaration.size();) {
-            while (i < declaration.size() && !isWordChar(declaration[i]))
+            while (i < declaration.size() && !isIdentifierChar(declaration[i]))
                 ++i;
             std::size_t j = i;
-            while (j < declaration.size() && isWordChar(declaration[j]))
+            while (j < declaration.size() && isIdentifierChar(declaration[j]))
                 ++j;
             const std::string_view word = declaration.substr(i, j - i);
             i = j;

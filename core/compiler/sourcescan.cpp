@@ -9,11 +9,6 @@ namespace cuwb {
 
 namespace {
 
-bool isWordChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 // The index of the bracket that closes the one at `open` ('(' or '{'), or npos.
 std::size_t matching(std::string_view code, std::size_t open)
 {
@@ -33,8 +28,9 @@ bool containsWord(std::string_view text, std::string_view word)
 {
     for (std::size_t at = text.find(word); at != std::string_view::npos;
          at = text.find(word, at + 1)) {
-        const bool before = at == 0 || !isWordChar(text[at - 1]);
-        const bool after = at + word.size() >= text.size() || !isWordChar(text[at + word.size()]);
+        const bool before = at == 0 || !isIdentifierChar(text[at - 1]);
+        const bool after =
+            at + word.size() >= text.size() || !isIdentifierChar(text[at + word.size()]);
         if (before && after)
             return true;
     }
@@ -82,7 +78,7 @@ void scanScope(std::string_view code, std::size_t begin, std::size_t end, const 
         const std::string_view head = trimmed(code.substr(statementStart, i - statementStart));
         // namespace N { ... } and extern "C" { ... } hold more definitions.
         const bool namespaceBlock = head.starts_with("namespace") &&
-                                    (head.size() == 9 || !isWordChar(head[9])) &&
+                                    (head.size() == 9 || !isIdentifierChar(head[9])) &&
                                     head.find('(') == std::string_view::npos;
         // extern "C" { ... }: the string is blanked, so nothing follows the word.
         const bool linkageBlock = head == "extern";
@@ -106,7 +102,7 @@ void scanScope(std::string_view code, std::size_t begin, std::size_t end, const 
                     --nameEnd;
                 std::size_t nameStart = nameEnd;
                 while (nameStart > 0 &&
-                       (isWordChar(head[nameStart - 1]) || head[nameStart - 1] == ':'))
+                       (isIdentifierChar(head[nameStart - 1]) || head[nameStart - 1] == ':'))
                     --nameStart;
                 const std::string name(head.substr(nameStart, nameEnd - nameStart));
                 if (!name.empty() && !std::isdigit(static_cast<unsigned char>(name.front()))) {
@@ -154,7 +150,7 @@ std::string templateParameterName(std::string_view parameter)
         head = trimmed(head.substr(0, head.size() - 3));
     std::size_t end = head.size();
     std::size_t start = end;
-    while (start > 0 && isWordChar(head[start - 1]))
+    while (start > 0 && isIdentifierChar(head[start - 1]))
         --start;
     const std::string_view name = head.substr(start, end - start);
     if (name.empty() || start == 0)
@@ -193,7 +189,7 @@ std::vector<KernelTemplate> kernelTemplates(std::string_view source)
                 boundary == std::string::npos ? 0 : boundary + 1,
                 i - (boundary == std::string::npos ? 0 : boundary + 1)));
             ++depth;
-            if (head.starts_with("namespace") && (head.size() == 9 || !isWordChar(head[9])))
+            if (head.starts_with("namespace") && (head.size() == 9 || !isIdentifierChar(head[9])))
                 namespaces.emplace_back(depth, std::string(trimmed(head.substr(9))));
             continue;
         }
@@ -203,8 +199,9 @@ std::vector<KernelTemplate> kernelTemplates(std::string_view source)
             --depth;
             continue;
         }
-        if (c != 't' || code.compare(i, 8, "template") != 0 || (i > 0 && isWordChar(code[i - 1])) ||
-            (i + 8 < code.size() && isWordChar(code[i + 8])))
+        if (c != 't' || code.compare(i, 8, "template") != 0 ||
+            (i > 0 && isIdentifierChar(code[i - 1])) ||
+            (i + 8 < code.size() && isIdentifierChar(code[i + 8])))
             continue;
         std::size_t open = i + 8;
         while (open < code.size() && std::isspace(static_cast<unsigned char>(code[open])))
@@ -229,7 +226,7 @@ std::vector<KernelTemplate> kernelTemplates(std::string_view source)
             while (wordEnd > close && std::isspace(static_cast<unsigned char>(code[wordEnd - 1])))
                 --wordEnd;
             std::size_t wordStart = wordEnd;
-            while (wordStart > close && isWordChar(code[wordStart - 1]))
+            while (wordStart > close && isIdentifierChar(code[wordStart - 1]))
                 --wordStart;
             const std::string_view word =
                 std::string_view(code).substr(wordStart, wordEnd - wordStart);
@@ -250,7 +247,7 @@ std::vector<KernelTemplate> kernelTemplates(std::string_view source)
         while (nameEnd > close && std::isspace(static_cast<unsigned char>(code[nameEnd - 1])))
             --nameEnd;
         std::size_t nameStart = nameEnd;
-        while (nameStart > close && isWordChar(code[nameStart - 1]))
+        while (nameStart > close && isIdentifierChar(code[nameStart - 1]))
             --nameStart;
         const std::size_t parametersEnd = matching(code, paren);
         if (nameStart == nameEnd || parametersEnd == std::string::npos)

@@ -10,11 +10,6 @@ namespace cuwb {
 
 namespace {
 
-bool isIdentifierChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 bool isWholeNumber(std::string_view text)
 {
     if (!text.empty() && (text.front() == '-' || text.front() == '+'))

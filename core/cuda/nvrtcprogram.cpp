@@ -28,7 +28,7 @@ void loadNvrtcBuiltins()
         int major = 0;
         int minor = 0;
         if (!symbol || !dladdr(symbol, &where) || !where.dli_fname ||
-            nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
+            ::nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
             return;
         }
         const std::filesystem::path builtins =

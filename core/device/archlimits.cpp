@@ -28,7 +28,7 @@ struct ArchRow
 // 100 103 110 120 121). sm_101 was renamed sm_110 in CUDA 13; sm_88 is new in CUDA 13 and
 // not yet in the guide's table: it gets the sm_86 row, which is what cuda_occupancy.h assumes
 // for an 8.x part other than 8.0/8.7/8.9 (16 blocks, at most 100 KB of shared memory).
-constexpr std::array kRows = {
+constexpr std::array kArchRows = {
     ArchRow{7, 5, 1024, 16, 64 * KiB, 0},         ArchRow{8, 0, 2048, 32, 164 * KiB, 1 * KiB},
     ArchRow{8, 6, 1536, 16, 100 * KiB, 1 * KiB},  ArchRow{8, 7, 1536, 16, 164 * KiB, 1 * KiB},
     ArchRow{8, 8, 1536, 16, 100 * KiB, 1 * KiB},  ArchRow{8, 9, 1536, 24, 100 * KiB, 1 * KiB},
@@ -94,7 +94,7 @@ std::optional<ArchLimits> archLimits(std::string_view arch)
     if (!version) {
         return std::nullopt;
     }
-    for (const ArchRow &row : kRows) {
+    for (const ArchRow &row : kArchRows) {
         if (row.major == version->first && row.minor == version->second) {
             return limitsFromRow(row);
         }
@@ -105,8 +105,8 @@ std::optional<ArchLimits> archLimits(std::string_view arch)
 std::vector<std::string> knownArchs()
 {
     std::vector<std::string> names;
-    names.reserve(kRows.size());
-    for (const ArchRow &row : kRows) {
+    names.reserve(kArchRows.size());
+    for (const ArchRow &row : kArchRows) {
         names.push_back(limitsFromRow(row).name());
     }
     return names;

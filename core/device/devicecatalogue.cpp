@@ -20,7 +20,7 @@ constexpr int MiB = 1024 * 1024;
 
 // The GPU most often met of each architecture. The H200's row is what the driver reported on
 // the H200 this project's GPU evidence was measured on (docs/results/h200-foundation).
-constexpr std::array kRows = {
+constexpr std::array kCatalogueRows = {
     CatalogueRow{7, 5, "Tesla T4", 40, 4 * MiB, 1590000},
     CatalogueRow{8, 0, "NVIDIA A100-SXM4-80GB", 108, 40 * MiB, 1410000},
     CatalogueRow{8, 6, "NVIDIA GeForce RTX 3090", 82, 6 * MiB, 1695000},
@@ -38,7 +38,7 @@ std::optional<DeviceInfo> catalogueDevice(std::string_view arch)
     if (!limits) {
         return std::nullopt;
     }
-    for (const CatalogueRow &row : kRows) {
+    for (const CatalogueRow &row : kCatalogueRows) {
         if (row.major != limits->major || row.minor != limits->minor) {
             continue;
         }

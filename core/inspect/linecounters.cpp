@@ -29,7 +29,7 @@ double ratio(std::uint64_t a, std::uint64_t b)
     return b == 0 ? 0.0 : double(a) / double(b);
 }
 
-std::string format(const char *pattern, double a, double b = 0.0)
+std::string formatFinding(const char *pattern, double a, double b = 0.0)
 {
     char text[160];
     std::snprintf(text, sizeof text, pattern, a, b);
@@ -54,38 +54,39 @@ void findOn(LineCounters &line)
         if (a.requests > 0 && double(a.sectors) > double(a.ideal) * kExcessRatio) {
             line.findings.push_back(
                 {FindingKind::Uncoalesced,
-                 a.what + format(": %.1f sectors per request, %.1f ideal",
-                                 ratio(a.sectors, a.requests), ratio(a.ideal, a.requests))});
+                 a.what + formatFinding(": %.1f sectors per request, %.1f ideal",
+                                        ratio(a.sectors, a.requests), ratio(a.ideal, a.requests))});
         }
     }
     if (t.sharedRequests > 0 &&
         double(t.sharedWavefronts) > double(t.sharedWavefrontsIdeal) * kExcessRatio) {
         line.findings.push_back(
             {FindingKind::BankConflict,
-             format("%.0f-way bank conflict", std::round(t.bankConflictWays())) +
-                 format(": %.0f shared-memory wavefronts, %.0f ideal", double(t.sharedWavefronts),
-                        double(t.sharedWavefrontsIdeal))});
+             formatFinding("%.0f-way bank conflict", std::round(t.bankConflictWays())) +
+                 formatFinding(": %.0f shared-memory wavefronts, %.0f ideal",
+                               double(t.sharedWavefronts), double(t.sharedWavefrontsIdeal))});
     }
     if (t.localSectors > 0 || t.localRequests > 0) {
         line.findings.push_back(
-            {FindingKind::LocalMemory, format("local memory: %.0f requests, %.0f sectors (register "
-                                              "spills or a local array)",
-                                              double(t.localRequests), double(t.localSectors))});
+            {FindingKind::LocalMemory,
+             formatFinding("local memory: %.0f requests, %.0f sectors (register "
+                           "spills or a local array)",
+                           double(t.localRequests), double(t.localSectors))});
     }
     const std::uint64_t branches = t.divergentBranches + t.uniformBranches;
     if (branches > 0 && ratio(t.divergentBranches, branches) > kDivergentShare) {
         line.findings.push_back(
             {FindingKind::Divergence,
-             format("divergent branch: %.0f %% of its executions split the warp",
-                    100.0 * ratio(t.divergentBranches, branches))});
+             formatFinding("divergent branch: %.0f %% of its executions split the warp",
+                           100.0 * ratio(t.divergentBranches, branches))});
     }
     if (line.share >= kLineShareForIdle && t.instructions > 0 &&
         ratio(t.predicatedOnThreads, t.instructions * 32) < kIdleThreadsShare) {
         line.findings.push_back(
             {FindingKind::IdleThreads,
-             format("%.0f %% of the warp's threads do work here (the rest are inactive or "
-                    "predicated off)",
-                    100.0 * ratio(t.predicatedOnThreads, t.instructions * 32))});
+             formatFinding("%.0f %% of the warp's threads do work here (the rest are inactive or "
+                           "predicated off)",
+                           100.0 * ratio(t.predicatedOnThreads, t.instructions * 32))});
     }
 }
 
@@ -190,17 +191,17 @@ InspectSummary summarise(const InspectResult &result)
                                 "counters cannot be placed on source lines: turn on -lineinfo "
                                 "(compile option \"lineInfo\": true) and inspect again");
     } else if (summary.unplacedInstructions > 0) {
-        summary.notes.push_back(
-            format("%.1f %% of the executed instructions have no source line (code the "
-                   "compiler added)",
-                   100.0 * ratio(summary.unplacedInstructions, summary.totals.instructions)));
+        summary.notes.push_back(formatFinding(
+            "%.1f %% of the executed instructions have no source line (code the "
+            "compiler added)",
+            100.0 * ratio(summary.unplacedInstructions, summary.totals.instructions)));
     }
     if (!result.stallError.empty()) {
         summary.notes.push_back("no PC samples (where the warps waited): " + result.stallError);
     } else if (result.droppedStallSamples > 0) {
         summary.notes.push_back(
-            format("%.1f %% of the PC samples were dropped by the GPU",
-                   100.0 * ratio(result.droppedStallSamples, result.stallSamples)));
+            formatFinding("%.1f %% of the PC samples were dropped by the GPU",
+                          100.0 * ratio(result.droppedStallSamples, result.stallSamples)));
     }
     if (result.droppedRecords > 0) {
         summary.notes.push_back(std::to_string(result.droppedRecords) +
@@ -253,7 +254,7 @@ std::string topReasons(const std::map<std::string, std::uint64_t> &reasons, std:
     std::string text;
     for (std::size_t k = 0; k < std::min(count, sorted.size()); ++k) {
         text += (k == 0 ? "" : ", ") + sorted[k].first +
-                format(" %.0f %%", 100.0 * ratio(sorted[k].second, total));
+                formatFinding(" %.0f %%", 100.0 * ratio(sorted[k].second, total));
     }
     return text;
 }

@@ -1,4 +1,5 @@
 #include "kernel/kernelsignature.h"
+#include "util/text.h"
 
 #include "compiler/kernelinfo.h"
 
@@ -22,11 +23,6 @@ namespace {
 bool isIdentifierStart(char c)
 {
     return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
-
-bool isIdentifierChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
 // The source with comments, string and character literals replaced by spaces (newlines

@@ -35,11 +35,6 @@ std::string trim(std::string_view text)
     return std::string(text.substr(first, last - first + 1));
 }
 
-bool isIdentifierChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
 bool isIdentifier(std::string_view name)
 {
     return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&

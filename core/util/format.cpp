@@ -77,4 +77,11 @@ std::string formatCount(std::uint64_t count)
     return digits;
 }
 
+std::string formatSeconds(double seconds)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", seconds);
+    return text;
+}
+
 } // namespace cuwb

@@ -27,6 +27,9 @@ std::string formatDecimalBytes(double bytes);
 // not finite.
 std::string formatDuration(double seconds);
 
+// A number of seconds as a limit is quoted: "2", "0.5", "1e+03" (printf's %g).
+std::string formatSeconds(double seconds);
+
 // A kernel time given in nanoseconds, in microseconds with three decimals: "203.424 µs".
 std::string formatMicroseconds(double nanoseconds);
 

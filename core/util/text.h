@@ -8,6 +8,12 @@
 
 namespace cuwb {
 
+// A character of a C/C++ identifier after its first: a letter, a digit or '_'.
+inline bool isIdentifierChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 // Without leading and trailing spaces, tabs and line ends.
 inline std::string_view trimmed(std::string_view text)
 {

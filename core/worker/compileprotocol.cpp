@@ -10,7 +10,7 @@ namespace {
 
 using json = nlohmann::json;
 
-void requireType(const json &message, const char *type)
+void requireCompileType(const json &message, const char *type)
 {
     if (!message.is_object() || message.value("type", std::string()) != type)
         jsonread::malformed(message, std::string("not a '") + type + "' message");
@@ -29,7 +29,7 @@ json makeCompileRequest(std::string_view source, std::string_view fileName,
 
 CompileJob parseCompileRequest(const json &message)
 {
-    requireType(message, message::kCompile);
+    requireCompileType(message, message::kCompile);
     CompileJob job;
     message.at("source").get_to(job.source);
     message.at("fileName").get_to(job.fileName);
@@ -58,7 +58,7 @@ json makeCompiledReply(const json &id, const CompileResult &result)
 
 CompileResult parseCompiledReply(const json &message)
 {
-    requireType(message, message::kCompiled);
+    requireCompileType(message, message::kCompiled);
     const json &body = message.at("result");
     CompileResult result;
     body.at("success").get_to(result.success);

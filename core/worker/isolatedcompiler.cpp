@@ -1,4 +1,5 @@
 #include "worker/isolatedcompiler.h"
+#include "util/format.h"
 
 #include "worker/compileprotocol.h"
 #include "worker/compileserver.h"
@@ -49,13 +50,6 @@ std::string signalName(int signal)
     default:
         return "signal " + std::to_string(signal);
     }
-}
-
-std::string formatSeconds(double seconds)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", seconds);
-    return text;
 }
 
 // What decides a compile's result, length-prefixed so that no field can imitate another.

@@ -1,4 +1,5 @@
 #include "worker/workerprocess.h"
+#include "util/format.h"
 
 #include "worker/protocol.h"
 #include "worker/workertarget.h"
@@ -43,13 +44,6 @@ Clock::time_point deadlineAfter(double seconds)
 std::string errnoText(int error)
 {
     return std::system_category().message(error);
-}
-
-std::string formatSeconds(double seconds)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", seconds);
-    return text;
 }
 
 // "the worker crashed (signal 11, Segmentation fault)", "the worker exited with status 3".
