@@ -1,321 +1,33 @@
 // cuwb run: runs projects headless — each through a `cuwb worker` child of this same
-// executable, so that a kernel that faults or hangs ends one run, not the batch. With --devices,
-// one worker per GPU runs the projects at once, each on the next free GPU (docs/multigpu.md).
+// executable, so that a kernel that faults or hangs ends one run, not the batch. Its options
+// are read here; the run on this machine is localrun.h's, its reports runreport.h's; with
+// --slurm the projects are graded by an array job whose tasks each run that on a shard.
 #include "argumentparser.h"
-
 #include "commands.h"
+#include "localrun.h"
 #include "slurmjob.h"
-#include "util/tempfolder.h"
 #include "workeroptions.h"
 
 #include "grading/classreport.h"
-#include "grading/submission.h"
-#include "measure/measurejson.h"
 #include "sweep/sweepexport.h" // writeTextFile
 #include "sweep/sweepshard.h"
-#include "util/boundedfile.h"
-#include "util/format.h"
-#include "util/toolprocess.h"
 
-#include "project/project.h"
-#include "run/runjson.h"
-#include "run/runoutcome.h"
-#include "util/sandbox.h"
-#include "worker/protocol.h"
-#include "worker/workerclient.h"
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <memory>
-#include <mutex>
 #include <optional>
-#include <sstream>
-#include <stdlib.h>
-#include <thread>
-#include <unistd.h>
+#include <string>
+#include <variant>
+#include <vector>
 
 namespace cuwb::cli {
 
 namespace {
-
-// Time the worker gets beyond the kernel's deadline: NVRTC, context creation, allocation,
-// initialisation and verification. Only a worker that is stuck outside the kernel hits it.
-
-std::string valueText(double value)
-{
-    if (std::isnan(value)) {
-        return "nan";
-    }
-    if (std::isinf(value)) {
-        return value > 0 ? "inf" : "-inf";
-    }
-    char text[48];
-    std::snprintf(text, sizeof text, "%.6g", value);
-    return text;
-}
-
-std::string milliseconds(double value)
-{
-    char text[48];
-    std::snprintf(text, sizeof text, "%.4g ms", value);
-    return text;
-}
-
-// One project's outcome: a RunResult, or why the project could not even be sent.
-struct Outcome
-{
-    std::string project;
-    std::string error;   // malformed or unreadable project: exit status 2
-    std::string refused; // a graded project that names a file outside its folder: exit 1
-    RunResult result;
-    RunOutcome verdict;     // what the result means, knowing whether the project verifies
-    std::optional<int> gpu; // with --devices: the GPU it ran on
-    bool passed = false;
-    std::optional<Measurement> measurement; // with --measure, of a run that passed
-};
-
-void printStderrTail(const WorkerProcess &worker)
-{
-    const std::string &tail = worker.stderrTail();
-    if (tail.find_first_not_of(" \n") == std::string::npos) {
-        return;
-    }
-    std::cerr << "cuwb run: the worker's last messages:\n" << tail;
-    if (tail.back() != '\n') {
-        std::cerr << '\n';
-    }
-}
-
-void printIndented(std::ostream &out, const std::string &text, const char *indent)
-{
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-        out << indent << line << '\n';
-    }
-}
-
-// The verdict first, with its reasons, then what the kernel did, the buffers and the checks,
-// in the words of run/runoutcome.h.
-void printReport(std::ostream &out, const Outcome &outcome, const Project &project)
-{
-    const RunResult &result = outcome.result;
-    const RunOutcome &verdict = outcome.verdict;
-    out << outcome.project << ": " << verdict.headline() << '\n';
-    if (project.launch.then.empty()) {
-        out << "  kernel " << project.launch.kernel << ": ";
-    } else {
-        out << "  kernels " << project.launch.kernel;
-        for (const KernelStep &step : project.launch.then) {
-            out << ", " << step.kernel;
-        }
-        out << ": ";
-    }
-    switch (verdict.kernel) {
-    case KernelOutcome::Ran:
-        out << "ran in " << milliseconds(result.kernelTimeMs) << " (whole run "
-            << milliseconds(result.wallTimeMs) << ")";
-        break;
-    case KernelOutcome::Faulted:
-        out << "faulted";
-        break;
-    case KernelOutcome::TimedOut:
-        out << "timed out";
-        break;
-    case KernelOutcome::NotStarted:
-        out << "could not start (" << runStatusName(result.status) << ")";
-        break;
-    }
-    if (!result.device.empty()) {
-        out << " on " << result.device;
-    }
-    if (outcome.gpu) {
-        out << " (GPU " << *outcome.gpu << ")";
-    }
-    out << '\n';
-    if (verdict.kernel != KernelOutcome::Ran) {
-        // The headline carries the message's first line; the rest follows here.
-        const std::size_t firstBreak = result.message.find('\n');
-        if (firstBreak != std::string::npos) {
-            printIndented(out, result.message.substr(firstBreak + 1), "    ");
-        }
-        if (!result.deviceError.empty()) {
-            out << "    device error: " << result.deviceError << '\n';
-        }
-        return;
-    }
-    const auto printSizeAndStats = [&](const char *what, const BufferReport &buffer) {
-        out << "  " << what << ' ' << buffer.parameter << ": " << buffer.count << " elements, "
-            << buffer.bytes << " bytes";
-        if (buffer.stats.valid) {
-            out << "; min " << valueText(buffer.stats.min) << ", max "
-                << valueText(buffer.stats.max) << ", mean " << valueText(buffer.stats.mean);
-            if (buffer.stats.nanCount > 0 || buffer.stats.infCount > 0) {
-                out << "; " << buffer.stats.nanCount << " NaN, " << buffer.stats.infCount << " Inf";
-            }
-        }
-        out << '\n';
-    };
-    for (const BufferReport &buffer : result.buffers) {
-        printSizeAndStats("buffer", buffer);
-        for (const GuardViolation &violation : buffer.guardViolations) {
-            out << "    " << violation.message << '\n';
-        }
-        if (buffer.unwritten > 0) {
-            out << "    " << buffer.unwritten << " elements never written, first at index "
-                << buffer.firstUnwritten << '\n';
-        }
-    }
-    for (const BufferReport &global : result.globals) {
-        printSizeAndStats("global", global);
-    }
-    // A sequence: each kernel's time, as the events between them measured it.
-    for (const KernelRunTime &time : result.kernelTimes) {
-        out << "    " << time.kernel << ": " << milliseconds(time.timeMs) << '\n';
-    }
-    // Each check, in the project's order (one result with an older worker).
-    std::vector<VerificationResult> checks = result.checks;
-    if (checks.empty() && (project.verification.configured() || result.verification.ran)) {
-        checks.push_back(result.verification);
-        if (checks.back().output.empty() && project.verification.configured()) {
-            checks.back().output = project.verification.checks.front().output;
-        }
-    }
-    for (const VerificationResult &verification : checks) {
-        out << "  verification of " << verification.output << ": ";
-        if (!verification.ran) {
-            out << "did not run";
-        } else {
-            out << (verification.passed ? "passed" : "FAILED") << " (" << verification.checked
-                << " elements checked, largest error " << valueText(verification.maxError)
-                << " at index " << verification.maxErrorIndex;
-            if (const std::string errors = largestErrorText(verification); !errors.empty()) {
-                out << "; " << errors;
-            }
-            out << ")";
-        }
-        out << '\n';
-        if (!verification.message.empty()) {
-            printIndented(out, verification.message, "    ");
-        }
-        for (const Mismatch &mismatch : verification.firstMismatches) {
-            out << "    index " << mismatch.index << " (block " << mismatch.block[0] << ","
-                << mismatch.block[1] << "," << mismatch.block[2] << ", thread "
-                << mismatch.thread[0] << "," << mismatch.thread[1] << "," << mismatch.thread[2]
-                << "): got " << valueText(mismatch.actual) << ", expected "
-                << valueText(mismatch.expected) << ", error " << valueText(mismatch.error) << '\n';
-        }
-    }
-    out << "  checks: " << verdict.checksLine() << '\n';
-    if (const std::optional<Measurement> &m = outcome.measurement) {
-        if (!m->faultStatus.empty()) {
-            out << "  measured: failed (" << m->faultStatus << "): " << m->faultMessage << '\n';
-        } else {
-            char noise[32];
-            std::snprintf(noise, sizeof noise, "%.2f %%", m->statistics.relativeNoise * 100.0);
-            out << "  measured: median " << formatMicroseconds(m->statistics.medianNs) << " over "
-                << plural(m->statistics.count, "sample") << ", noise " << noise << " ("
-                << m->stop.message << ")\n";
-        }
-    }
-}
-
-nlohmann::json outcomeJson(const Outcome &outcome)
-{
-    nlohmann::json entry{{"project", outcome.project}, {"passed", outcome.passed}};
-    if (!outcome.refused.empty()) {
-        entry["refused"] = outcome.refused;
-    } else if (!outcome.error.empty()) {
-        entry["error"] = outcome.error;
-    } else {
-        entry["result"] = outcome.result;
-        // Read knowing whether the project asks for a verification, which the result alone
-        // cannot tell: a requested one that did not run reads "not-run" and fails.
-        entry["result"]["outcome"] = outcome.verdict;
-    }
-    if (outcome.gpu) {
-        entry["device"] = *outcome.gpu;
-    }
-    if (outcome.measurement) {
-        entry["measurement"] = *outcome.measurement;
-    }
-    return entry;
-}
-
-std::string firstLine(const std::string &text)
-{
-    const std::size_t start = text.find_first_not_of(" \n");
-    if (start == std::string::npos) {
-        return {};
-    }
-    return text.substr(start, text.find('\n', start) - start);
-}
-
-// Why a project did not pass, in one line, for the grading summary.
-std::string failureReason(const Outcome &outcome)
-{
-    if (!outcome.refused.empty()) {
-        return "refused: " + outcome.refused;
-    }
-    if (!outcome.error.empty()) {
-        return "cannot be read: " + firstLine(outcome.error);
-    }
-    std::string reason;
-    for (const std::string &each : outcome.verdict.reasons) {
-        reason += (reason.empty() ? "" : "; ") + each;
-    }
-    return reason.empty() ? std::string("failed") : reason;
-}
-
-struct GradedOutcome
-{
-    Outcome outcome;
-    std::string reason; // empty when it passed
-};
-
-nlohmann::json summaryJson(const std::vector<GradedOutcome> &graded)
-{
-    nlohmann::json failed = nlohmann::json::array();
-    std::size_t passed = 0;
-    for (const GradedOutcome &entry : graded) {
-        if (entry.outcome.passed) {
-            ++passed;
-        } else {
-            failed.push_back({{"project", entry.outcome.project}, {"reason", entry.reason}});
-        }
-    }
-    return {{"projects", graded.size()}, {"passed", passed}, {"failed", std::move(failed)}};
-}
-
-void printSummary(std::ostream &out, const std::vector<GradedOutcome> &graded)
-{
-    std::size_t passed = 0;
-    for (const GradedOutcome &entry : graded) {
-        passed += entry.outcome.passed ? 1 : 0;
-    }
-    out << "summary: " << graded.size() << (graded.size() == 1 ? " project, " : " projects, ")
-        << passed << " passed, " << graded.size() - passed << " failed\n";
-    for (const GradedOutcome &entry : graded) {
-        if (!entry.outcome.passed) {
-            out << "  FAILED " << entry.outcome.project << ": " << entry.reason << '\n';
-        }
-    }
-}
-
-// A project to run; `graded` when it was found in a folder of submissions (confined, see
-// grading/confinement.h), not named by the user.
-struct ProjectArgument
-{
-    std::string path;
-    bool graded = false;
-    std::size_t number = 0; // 1-based, in the whole sorted list (a shard keeps it)
-};
 
 // The projects the arguments name: a file as given, a folder as every *.cuwb file under it
 // (recursively, sorted). Empty with `error` set when a folder holds none or cannot be read.
@@ -355,32 +67,6 @@ std::vector<ProjectArgument> expandProjectArguments(const std::vector<std::strin
         }
     }
     return projects;
-}
-
-} // namespace
-
-namespace {
-
-// A graded project, read by `cuwb read-submission` in a process of its own, confined to the
-// project's folder when `confine`: a file that crashes, hangs or exhausts the reader fails this
-// submission alone, and nothing outside the folder is read on its say-so.
-SubmissionRead readGradedProject(const std::string &path, bool confine)
-{
-    std::vector<std::string> argv = {selfExecutable(), "read-submission", path};
-    if (confine) {
-        argv.push_back("--confine");
-    }
-    ToolLimits limits;
-    limits.timeoutMs = 30000;
-    // The reply: the project and its source (twice when inline), each escaped at worst 6 times.
-    limits.maxOutputBytes = 6 * (kMaxProjectFileBytes + 2 * kMaxSourceFileBytes) + (1u << 20);
-    const ToolRun run = runTool(argv, limits);
-    if (!run.succeeded()) {
-        SubmissionRead read;
-        read.error = run.failure("reading the submission");
-        return read;
-    }
-    return submissionReadFromJson(run.out);
 }
 
 // `cuwb run FOLDER --slurm`: the projects graded by an array job, task K grading shard K of
@@ -705,7 +391,6 @@ int runRun(const std::vector<std::string> &arguments)
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("run", *problem);
     }
-    WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
     if (slurm) {
         return runSlurmGrading(parser, *slurm, projects);
     }
@@ -718,272 +403,19 @@ int runRun(const std::vector<std::string> &arguments)
         }
         projects = std::move(mine);
     }
-    const bool json = parser.isSet("--json");
-    const bool summary = parser.isSet("--summary");
-    const bool measure = parser.isSet("--measure");
-
-    // Graded projects run with a scratch folder as the working directory, so the worker, not
-    // started from the project's folder, is named by an absolute path.
-    std::error_code code;
-    const fs::path here = fs::current_path(code);
-    options.executable = findOnPath(options.executable);
-    if (options.executable.find('/') != std::string::npos &&
-        fs::path(options.executable).is_relative()) {
-        options.executable = (here / options.executable).lexically_normal().string();
-    }
-    std::string scratchRoot;
-    const bool anyGraded = std::any_of(projects.begin(), projects.end(),
-                                       [](const ProjectArgument &p) { return p.graded; });
-    // A graded project's compiles run in a sandbox (Landlock) when its worker is this cuwb's;
-    // a machine that cannot make one grades only when the grader says so.
-    const bool ownWorker = !parser.isSet("--worker") && !parser.isSet("--on");
-    const bool confine = anyGraded && ownWorker && !parser.isSet("--unconfined");
-    if (confine) {
-        if (const std::string why = sandboxUnavailableReason(); !why.empty()) {
-            std::cerr << "cuwb run: cannot confine the graded projects' compiles: " << why
-                      << ". Grade them with --unconfined to rely on the text check of what each "
-                         "project names and #includes alone.\n";
-            return ExitUsage;
-        }
-    }
-    // A graded project is read in a process of its own, confined wherever a sandbox can be made
-    // (with --worker or --on too: the reading is this machine's).
-    const bool confineReading = anyGraded && !parser.isSet("--unconfined") &&
-                                (confine || sandboxUnavailableReason().empty());
-    if (anyGraded) {
-        if (const auto dir = parser.value("--scratch")) {
-            fs::create_directories(*dir, code);
-            scratchRoot = fs::absolute(*dir, code).lexically_normal().string();
-            if (!fs::is_directory(scratchRoot, code)) {
-                return usageError("run", "--scratch: cannot create the folder " + *dir);
-            }
-        } else {
-            std::string pattern = temporaryPattern("cuwb-grading");
-            if (::mkdtemp(pattern.data()) == nullptr) {
-                std::cerr << "cuwb run: cannot create a scratch folder in " << temporaryFolder()
-                          << ": " << std::strerror(errno) << '\n';
-                return ExitUsage;
-            }
-            scratchRoot = pattern;
-            std::cerr << "cuwb run: graded projects run in scratch folders under " << scratchRoot
-                      << '\n';
-        }
-    }
-
-    // First every project is read and checked, in order; then the runnable ones run, on one
-    // worker or, with --devices, on one worker per GPU at once; each is reported in order.
-    struct Job
-    {
-        Outcome outcome;
-        std::optional<Project> project;
-        RunRequest request;
-        std::string scratch; // a graded project's working directory
-        std::string folder;  // a graded project's own folder, all its compiles may read
-        bool runs = false;   // read, confined and ready for the worker
-        bool done = false;
-    };
-    std::vector<Job> jobs(projects.size());
-    int status = ExitSuccess;
-    for (std::size_t index = 0; index < projects.size(); ++index) {
-        Job &job = jobs[index];
-        Outcome &outcome = job.outcome;
-        const std::string &path = projects[index].path;
-        const bool graded = projects[index].graded;
-        const std::string absolute = fs::absolute(path, code).lexically_normal().string();
-        outcome.project = path;
-        // A graded project is read in a process of its own, confined to its folder; a project
-        // the user named, here.
-        SubmissionRead read;
-        if (graded) {
-            read = readGradedProject(absolute, confineReading);
-        } else if (ProjectLoad load = loadProject(absolute); !load.project) {
-            read.error = load.error;
-        } else if (readProjectSource(*load.project, absolute, read.source, read.error)) {
-            read.project = std::move(load.project);
-        }
-        outcome.refused = read.refused;
-        outcome.error = read.error;
-        if (!read.ok()) {
-            job.done = true;
-            continue;
-        }
-        std::string source = std::move(read.source);
-        Project project = std::move(*read.project);
-        resolveProjectPaths(project, absolute);
-        RunRequest &request = job.request;
-        request.source = std::move(source);
-        request.fileName =
-            project.sourcePath.empty()
-                ? (project.name.empty() ? std::string("kernel") : project.name) + ".cu"
-                : std::filesystem::path(project.sourcePath).filename().string();
-        request.options = project.options;
-        request.launch = project.launch;
-        if (deadline) {
-            request.launch.deadlineSeconds = *deadline;
-        }
-        request.verification = project.verification;
-        job.project = std::move(project);
-        if (graded) {
-            // A worker of its own, started in the project's scratch folder.
-            const fs::path scratch =
-                fs::path(scratchRoot) /
-                (std::to_string(projects[index].number) + "-" + fs::path(path).stem().string());
-            fs::create_directories(scratch, code);
-            job.scratch = scratch.string();
-            job.folder = fs::path(absolute).parent_path().string();
-        }
-        job.runs = true;
-    }
-
-    std::vector<GradedOutcome> outcomes;
-    std::size_t reported = 0;
-    // Reports the finished jobs at the front of the list, in order.
-    const auto reportReady = [&] {
-        for (; reported < jobs.size() && jobs[reported].done; ++reported) {
-            Outcome &outcome = jobs[reported].outcome;
-            const std::string &path = outcome.project;
-            if (!outcome.refused.empty()) {
-                if (!json) {
-                    std::cout << path << ": REFUSED: " << outcome.refused << '\n';
-                }
-                status = status == ExitSuccess ? ExitFailure : status;
-            } else if (!outcome.error.empty()) {
-                std::cerr << "cuwb run: " << path << ": " << outcome.error << '\n';
-                // A submission that cannot be read failed; grading itself went on. A project
-                // the user named is a usage error.
-                if (!projects[reported].graded)
-                    status = ExitUsage;
-                else if (status == ExitSuccess)
-                    status = ExitFailure;
-            } else {
-                const Project &project = *jobs[reported].project;
-                // A requested verification that did not run is no pass.
-                outcome.verdict = describeRun(outcome.result, project.verification.configured());
-                outcome.passed = outcome.verdict.passed;
-                if (!outcome.passed && status == ExitSuccess) {
-                    status = ExitFailure;
-                }
-                if (!json) {
-                    printReport(std::cout, outcome, project);
-                }
-            }
-            std::string reason;
-            if (!outcome.passed) {
-                reason = failureReason(outcome);
-            }
-            outcomes.push_back({outcome, std::move(reason)});
-        }
-        std::cout << std::flush;
-    };
-    // One job on `shared` (a project of the command line) or on a worker of its own in its
-    // scratch folder (a graded one), started from `options`.
-    std::mutex output; // stderr and the reports, with --devices
-    const auto execute = [&](Job &job, WorkerProcess &shared,
-                             const WorkerProcess::Options &options) {
-        std::unique_ptr<WorkerProcess> own;
-        if (!job.scratch.empty()) {
-            WorkerProcess::Options inScratch = options;
-            inScratch.workingDirectory = job.scratch;
-            if (confine) {
-                inScratch.arguments.insert(inScratch.arguments.end(),
-                                           {"--confine-compiles", job.folder});
-            }
-            own = std::make_unique<WorkerProcess>(inScratch);
-        }
-        WorkerProcess &worker = own ? *own : shared;
-        job.outcome.result = WorkerClient(worker).run(job.request);
-        // --measure: the kernel of a run that passed, timed as `cuwb measure` times it.
-        if (measure &&
-            describeRun(job.outcome.result, job.project->verification.configured()).passed) {
-            job.outcome.measurement = WorkerClient(worker).measure(
-                job.request, job.project->measure.settings, job.project->measure.throughput);
-        }
-        if (job.outcome.result.status == RunStatus::WorkerCrashed ||
-            job.outcome.result.status == RunStatus::Timeout) {
-            const std::lock_guard<std::mutex> lock(output);
-            printStderrTail(worker);
-        }
-        if (own) {
-            own->stop();
-        }
-    };
-
-    if (!devices) {
-        WorkerProcess worker(options);
-        reportReady();
-        for (Job &job : jobs) {
-            if (job.runs) {
-                execute(job, worker, options);
-                job.done = true;
-            }
-            reportReady();
-        }
-        worker.stop();
-    } else {
-        // One project per free GPU: each GPU's thread starts its workers (a worker dies with
-        // the thread that started it) and takes the next project when it is done with one.
-        std::size_t next = 0;
-        {
-            const std::lock_guard<std::mutex> lock(output);
-            reportReady();
-        }
-        std::vector<std::thread> threads;
-        for (const int device : *devices) {
-            threads.emplace_back([&, device] {
-                WorkerProcess::Options forDevice = optionsForDevice(device);
-                forDevice.executable = options.executable;
-                WorkerProcess worker(forDevice);
-                for (;;) {
-                    Job *job = nullptr;
-                    {
-                        const std::lock_guard<std::mutex> lock(output);
-                        while (next < jobs.size() && !jobs[next].runs) {
-                            ++next;
-                        }
-                        if (next == jobs.size()) {
-                            break;
-                        }
-                        job = &jobs[next++];
-                    }
-                    job->outcome.gpu = device;
-                    execute(*job, worker, forDevice);
-                    const std::lock_guard<std::mutex> lock(output);
-                    job->done = true;
-                    reportReady();
-                }
-                worker.stop();
-            });
-        }
-        for (std::thread &thread : threads) {
-            thread.join();
-        }
-    }
-
-    const auto report = parser.value("--report");
-    if (json || report) {
-        nlohmann::json results = nlohmann::json::array();
-        for (const GradedOutcome &entry : outcomes) {
-            results.push_back(outcomeJson(entry.outcome));
-        }
-        nlohmann::json object = summaryJson(outcomes);
-        object["results"] = results;
-        if (report) {
-            if (const std::string problem = writeClassReport(object, *report); !problem.empty()) {
-                std::cerr << "cuwb run: the report: " << problem << '\n';
-                status = ExitOutput;
-            }
-        }
-        if (json) {
-            const nlohmann::json &document =
-                summary ? object : (outcomes.size() == 1 ? results.front() : results);
-            std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                      << '\n';
-        }
-    }
-    if (!json && summary) {
-        printSummary(std::cout, outcomes);
-    }
-    return status;
+    LocalRunSettings settings;
+    settings.options = std::get<WorkerProcess::Options>(workerChoice);
+    settings.devices = std::move(devices);
+    settings.optionsForDevice = std::move(optionsForDevice);
+    settings.deadline = deadline;
+    settings.scratch = parser.value("--scratch");
+    settings.report = parser.value("--report");
+    settings.ownWorker = !parser.isSet("--worker") && !parser.isSet("--on");
+    settings.unconfined = parser.isSet("--unconfined");
+    settings.json = parser.isSet("--json");
+    settings.summary = parser.isSet("--summary");
+    settings.measure = parser.isSet("--measure");
+    return runLocally(std::move(projects), std::move(settings));
 }
 
 } // namespace cuwb::cli
