@@ -1,7 +1,7 @@
 #include "gui/compile/compilecontroller.h"
 
+#include "gui/common/cuwbcli.h"
 #include "gui/common/qtconvert.h"
-#include "gui/device/deviceprobe.h"
 #include "worker/isolatedcompiler.h"
 
 #include <exception>
@@ -39,7 +39,7 @@ CompileResult runCompile(const std::shared_ptr<IsolatedCompiler> &compiler,
 CompileController::CompileController(QObject *parent)
     : QObject(parent)
     // The cuwb beside this program serves `compile-server`, as it serves `worker`.
-    , m_compiler(std::make_shared<IsolatedCompiler>(toStdString(DeviceProbe::findCli())))
+    , m_compiler(std::make_shared<IsolatedCompiler>(toStdString(findCuwbCli())))
     , m_jobs(
           this, &m_pool, [this](quint64 id, CompileResult &&result) { jobEnded(id, &result); },
           [this](quint64 id) { jobEnded(id, nullptr); },

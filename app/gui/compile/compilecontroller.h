@@ -67,7 +67,7 @@ public:
     // "stopped" result. Nothing happens when no compile runs.
     void cancel();
 
-    // The cuwb that serves `compile-server` (default: DeviceProbe::findCli()).
+    // The cuwb that serves `compile-server` (default: findCuwbCli()).
     void setCliPath(const QString &path);
     // The compiler process's time and memory limits (defaults: IsolatedCompiler::defaultLimits).
     void setLimits(double timeSeconds, quint64 memoryBytes);

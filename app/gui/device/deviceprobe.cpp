@@ -1,5 +1,7 @@
 #include "gui/device/deviceprobe.h"
 
+#include "gui/common/cuwbcli.h"
+
 #include "device/devicejson.h"
 #include "gui/common/qtconvert.h"
 
@@ -13,7 +15,7 @@ namespace cuwb {
 
 DeviceProbe::DeviceProbe(QObject *parent)
     : QObject(parent)
-    , m_cliPath(findCli())
+    , m_cliPath(findCuwbCli())
 {}
 
 DeviceProbe::~DeviceProbe()
@@ -23,18 +25,6 @@ DeviceProbe::~DeviceProbe()
         m_process->kill();
         m_process->waitForFinished(1000);
     }
-}
-
-QString DeviceProbe::findCli()
-{
-    const QString appDir = QCoreApplication::applicationDirPath();
-    for (const QString &candidate :
-         {appDir + QStringLiteral("/cuwb"), appDir + QStringLiteral("/../bin/cuwb")}) {
-        const QFileInfo info(candidate);
-        if (info.isFile() && info.isExecutable())
-            return QDir::cleanPath(info.absoluteFilePath());
-    }
-    return appDir + QStringLiteral("/cuwb");
 }
 
 void DeviceProbe::start()

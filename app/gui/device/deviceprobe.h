@@ -19,8 +19,6 @@ public:
     explicit DeviceProbe(QObject *parent = nullptr);
     ~DeviceProbe() override;
 
-    // The cuwb executable: beside this program, or in ../bin (test executables).
-    static QString findCli();
     void setCliPath(const QString &path) { m_cliPath = path; }
 
     // The worker target whose GPU to show (`cuwb devices --on TARGET`); empty: this machine.

@@ -1,12 +1,12 @@
 #include "gui/grading/gradingrun.h"
 
-#include "gui/device/deviceprobe.h"
+#include "gui/common/cuwbcli.h"
 
 namespace cuwb {
 
 GradingRun::GradingRun(QObject *parent)
     : QObject(parent)
-    , m_cliPath(DeviceProbe::findCli())
+    , m_cliPath(findCuwbCli())
 {
     m_process.setProcessChannelMode(QProcess::SeparateChannels);
     connect(&m_process, &QProcess::readyReadStandardError, this, &GradingRun::readMessages);

@@ -1,7 +1,7 @@
 #include "gui/launch/runcheckcontroller.h"
 
+#include "gui/common/cuwbcli.h"
 #include "gui/common/qtconvert.h"
-#include "gui/device/deviceprobe.h"
 #include "worker/isolatedcompiler.h"
 
 #include <exception>
@@ -32,7 +32,7 @@ std::vector<LaunchIssue> runCheck(const std::shared_ptr<IsolatedCompiler> &compi
 
 RunCheckController::RunCheckController(QObject *parent)
     : QObject(parent)
-    , m_compiler(std::make_shared<IsolatedCompiler>(toStdString(DeviceProbe::findCli())))
+    , m_compiler(std::make_shared<IsolatedCompiler>(toStdString(findCuwbCli())))
     , m_jobs(this, &m_pool,
              [this](quint64, std::vector<LaunchIssue> &&findings) { publish(std::move(findings)); })
 {

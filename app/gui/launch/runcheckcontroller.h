@@ -40,7 +40,7 @@ public:
     void check(const LaunchSession &session);
     // The pause before a check starts (default 300 ms; 0 starts at once).
     void setDebounceInterval(int milliseconds);
-    // The cuwb that serves `compile-server` (default: DeviceProbe::findCli()).
+    // The cuwb that serves `compile-server` (default: findCuwbCli()).
     void setCliPath(const QString &path);
 
     [[nodiscard]] const std::vector<LaunchIssue> &findings() const { return m_findings; }

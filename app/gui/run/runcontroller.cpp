@@ -1,8 +1,8 @@
 #include "gui/run/runcontroller.h"
 
+#include "gui/common/cuwbcli.h"
 #include "gui/common/qtconvert.h"
 #include "gui/common/sharedworker.h"
-#include "gui/device/deviceprobe.h"
 #include "gui/run/runworker.h"
 
 #include <QThread>
@@ -20,7 +20,7 @@ RunController::RunController(std::shared_ptr<SharedWorker> worker, QObject *pare
     , m_shared(worker ? std::move(worker) : std::make_shared<SharedWorker>())
     , m_thread(new QThread(this))
     , m_worker(new RunWorker(m_shared))
-    , m_cliPath(DeviceProbe::findCli())
+    , m_cliPath(findCuwbCli())
 {
     qRegisterMetaType<cuwb::RunResult>();
     qRegisterMetaType<cuwb::Page>();

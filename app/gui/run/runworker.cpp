@@ -1,7 +1,7 @@
 #include "gui/run/runworker.h"
 
+#include "gui/common/cuwbcli.h"
 #include "gui/common/qtconvert.h"
-#include "gui/device/deviceprobe.h"
 #include "worker/isolatedcompiler.h"
 
 #include <QCoreApplication>
@@ -86,8 +86,7 @@ WorkerClient RunWorker::client(WorkerProcess &process)
             // The cuwb beside this program, as for compiles as you type: the worker's command
             // may name a stand-in.
             if (!m_compiler)
-                m_compiler =
-                    std::make_unique<IsolatedCompiler>(toStdString(DeviceProbe::findCli()));
+                m_compiler = std::make_unique<IsolatedCompiler>(toStdString(findCuwbCli()));
             compiler = m_compiler.get();
         }
         return compiler->compile(source, fileName, options, ++m_compileJob);

@@ -69,7 +69,7 @@ public:
         bool restoreLayout = true;  // window geometry and dock layout from QSettings
         bool probeDevices = true;   // run `cuwb devices --json`
         bool prompts = true;        // ask before discarding edits (off for tests)
-        QString cliPath;            // the cuwb tool; empty: DeviceProbe::findCli()
+        QString cliPath;            // the cuwb tool; empty: findCuwbCli()
         bool runDocksFirst = false; // show Launch and Results in front (the --run screenshot)
         // The run history's database; empty: none (tests). The application passes
         // defaultHistoryPath().

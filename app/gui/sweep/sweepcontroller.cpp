@@ -1,8 +1,8 @@
 #include "gui/sweep/sweepcontroller.h"
 
+#include "gui/common/cuwbcli.h"
 #include "gui/common/qtconvert.h"
 #include "gui/common/sharedworker.h"
-#include "gui/device/deviceprobe.h"
 #include "gui/sweep/sweepjob.h"
 
 #include "device/archlimits.h"
@@ -26,7 +26,7 @@ SweepController::SweepController(std::shared_ptr<SharedWorker> worker, QObject *
     , m_shared(worker ? std::move(worker) : std::make_shared<SharedWorker>())
     , m_thread(new QThread(this))
     , m_job(new SweepJob(m_shared))
-    , m_program(DeviceProbe::findCli())
+    , m_program(findCuwbCli())
     , m_arguments({QStringLiteral("worker")})
     , m_cli(m_program)
     , m_slurmRun(new SlurmSweepRun(this))
@@ -64,14 +64,14 @@ SweepController::~SweepController()
 
 void SweepController::setCliPath(const QString &path)
 {
-    m_cli = path.isEmpty() ? DeviceProbe::findCli() : path;
+    m_cli = path.isEmpty() ? findCuwbCli() : path;
     setWorkerCommand(path, {QStringLiteral("worker")});
 }
 
 void SweepController::setWorkerCommand(const QString &program, const QStringList &arguments)
 {
     if (program.isEmpty()) {
-        m_program = DeviceProbe::findCli();
+        m_program = findCuwbCli();
         m_arguments = {QStringLiteral("worker")};
         return;
     }

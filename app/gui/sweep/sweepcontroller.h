@@ -62,7 +62,7 @@ public:
 
     [[nodiscard]] const std::shared_ptr<SharedWorker> &sharedWorker() const { return m_shared; }
 
-    // The cuwb executable whose `worker` command measures; DeviceProbe::findCli() by default.
+    // The cuwb executable whose `worker` command measures; findCuwbCli() by default.
     void setCliPath(const QString &path);
     // Another worker command instead of `CLI worker` (a stand-in worker in tests, `ssh host
     // cuwb worker`); an empty program returns to the CLI's. Takes effect at the next sweep,

@@ -1,6 +1,6 @@
 #include "gui/sweep/sweepjob.h"
 
-#include "gui/device/deviceprobe.h"
+#include "gui/common/cuwbcli.h"
 #include "sweep/multidevicesweep.h"
 #include "worker/isolatedcompiler.h"
 
@@ -29,7 +29,7 @@ IsolatedCompiler &SweepJob::compiler()
 {
     const std::lock_guard lock(m_mutex);
     if (!m_compiler)
-        m_compiler = std::make_unique<IsolatedCompiler>(DeviceProbe::findCli().toStdString());
+        m_compiler = std::make_unique<IsolatedCompiler>(findCuwbCli().toStdString());
     return *m_compiler;
 }
 
