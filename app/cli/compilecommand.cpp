@@ -1,4 +1,5 @@
 #include "argumentparser.h"
+#include "clitext.h"
 #include "commands.h"
 #include "diagnostictext.h"
 
@@ -113,15 +114,6 @@ void printKernel(std::ostream &out, const KernelInfo &kernel)
     out << r.barriers << (r.barriers == 1 ? " barrier" : " barriers") << "\n";
 }
 
-std::string joined(const std::vector<std::string> &items)
-{
-    std::string text;
-    for (const std::string &item : items) {
-        text += (text.empty() ? "" : ", ") + item;
-    }
-    return text;
-}
-
 // NVRTC's own message for an unknown --gpu-architecture is cryptic; check first and list
 // what this NVRTC can do. "sm_90a"/"sm_100f"/"compute_90" are variants of a supported base.
 std::optional<std::string> checkArch(const std::string &arch)
@@ -136,7 +128,7 @@ std::optional<std::string> checkArch(const std::string &arch)
         }
     }
     return "unsupported architecture '" + arch + "'; NVRTC " + nvrtcVersion() + " supports " +
-           joined(supported);
+           joinedWithCommas(supported);
 }
 
 // The kernels of the module that instantiate `kernel`, in display form.
@@ -152,15 +144,6 @@ std::vector<std::string> instantiationsOf(const std::vector<KernelInfo> &kernels
             names.push_back(display);
     }
     return names;
-}
-
-std::optional<std::string> readFile(const std::string &path, std::string &contents)
-{
-    BoundedRead read = readBoundedFile(path, kMaxSourceFileBytes, "source");
-    if (!read.ok())
-        return read.error;
-    contents = std::move(read.text);
-    return std::nullopt;
 }
 
 } // namespace
@@ -191,7 +174,7 @@ void printCompileHelp(std::ostream &out)
            "  --no-lineinfo              leave out -lineinfo (on by default)\n"
            "  --use_fast_math            fast, less precise math\n"
            "  -std=c++17                 C++ dialect ("
-        << joined(supportedCppStandards())
+        << joinedWithCommas(supportedCppStandards())
         << ")\n"
            "  --maxrregcount N           cap the registers per thread\n"
            "  --name-expression EXPR     instantiate a template kernel, e.g. 'scale<float>'\n"
@@ -341,7 +324,7 @@ int runCompile(const std::vector<std::string> &arguments)
             options.includeDirs.end()) {
             options.includeDirs.push_back(folder);
         }
-        if (const auto problem = readFile(file.path, source)) {
+        if (const auto problem = readSourceFile(file.path, source)) {
             std::cerr << "cuwb " << kCompileCommand << ": " << *problem << "\n";
             return ExitUsage;
         }

@@ -2,6 +2,7 @@
 // then cold or hot samples until the stopping criterion holds — in a `cuwb worker` child, and
 // prints the statistics and throughput (or the whole Measurement as JSON).
 #include "argumentparser.h"
+#include "clitext.h"
 #include "commands.h"
 #include "diagnostictext.h"
 #include "workeroptions.h"
@@ -33,13 +34,6 @@ namespace {
 // Beyond the time cap the worker needs time for NVRTC, the context, the allocations, the copy
 // ceiling and one deadline's worth of a kernel that overruns.
 
-std::string format(const char *pattern, double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
-}
-
 void printMeasurement(std::ostream &out, const std::string &path, const Measurement &m)
 {
     out << path << ": ";
@@ -60,7 +54,7 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
         out << "  median " << formatMicroseconds(s.medianNs) << ", mean "
             << formatMicroseconds(s.meanNs) << ", min " << formatMicroseconds(s.minNs) << ", max "
             << formatMicroseconds(s.maxNs) << ", stddev " << formatMicroseconds(s.stddevNs) << '\n';
-        out << "  noise " << format("%.2f %%", s.relativeNoise * 100.0) << ", " << s.count
+        out << "  noise " << formatNumber("%.2f %%", s.relativeNoise * 100.0) << ", " << s.count
             << " samples (" << sampleModeName(m.settings.mode) << "), timed by "
             << timingSourceName(m.timingSource);
         if (m.eventStatistics.count > 0 && m.timingSource == TimingSource::Cupti) {
@@ -76,26 +70,27 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
                 out << "  kernel " << kernel.kernel << ": median "
                     << formatMicroseconds(kernel.statistics.medianNs) << ", min "
                     << formatMicroseconds(kernel.statistics.minNs) << ", noise "
-                    << format("%.2f %%", kernel.statistics.relativeNoise * 100.0) << '\n';
+                    << formatNumber("%.2f %%", kernel.statistics.relativeNoise * 100.0) << '\n';
             }
         }
         if (!m.smClocksMHz.empty()) {
-            out << "  SM clock " << format("%.0f", m.smClockMinMHz) << "–"
-                << format("%.0f MHz", m.smClockMaxMHz);
+            out << "  SM clock " << formatNumber("%.0f", m.smClockMinMHz) << "–"
+                << formatNumber("%.0f MHz", m.smClockMaxMHz);
             if (m.provenance.defaultSmClockKHz > 0) {
-                out << " (default " << format("%.0f MHz", m.provenance.defaultSmClockKHz * 1e-3)
-                    << ")";
+                out << " (default "
+                    << formatNumber("%.0f MHz", m.provenance.defaultSmClockKHz * 1e-3) << ")";
             }
-            out << (m.throttled ? format(", throttled in %.0f samples", double(m.throttledSamples))
-                                : std::string(", not throttled"))
+            out << (m.throttled
+                        ? formatNumber(", throttled in %.0f samples", double(m.throttledSamples))
+                        : std::string(", not throttled"))
                 << '\n';
         }
     }
     const Throughput &t = m.throughput;
     if (t.effectiveGBps) {
-        out << "  effective bandwidth " << format("%.1f GB/s", *t.effectiveGBps);
+        out << "  effective bandwidth " << formatNumber("%.1f GB/s", *t.effectiveGBps);
         if (t.bytes) {
-            out << " (" << format("%.4g bytes", *t.bytes);
+            out << " (" << formatNumber("%.4g bytes", *t.bytes);
             if (!t.bytesExpression.empty()) {
                 out << " = " << t.bytesExpression;
             }
@@ -104,17 +99,18 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
         out << '\n';
     }
     if (t.percentOfPeak && t.theoreticalPeakGBps) {
-        out << "  " << format("%.1f %%", *t.percentOfPeak) << " of the theoretical peak "
-            << format("%.0f GB/s", *t.theoreticalPeakGBps) << '\n';
+        out << "  " << formatNumber("%.1f %%", *t.percentOfPeak) << " of the theoretical peak "
+            << formatNumber("%.0f GB/s", *t.theoreticalPeakGBps) << '\n';
     }
     if (t.percentOfCeiling && t.copyCeilingGBps) {
-        out << "  " << format("%.1f %%", *t.percentOfCeiling) << " of the measured copy ceiling "
-            << format("%.0f GB/s", *t.copyCeilingGBps) << '\n';
+        out << "  " << formatNumber("%.1f %%", *t.percentOfCeiling)
+            << " of the measured copy ceiling " << formatNumber("%.0f GB/s", *t.copyCeilingGBps)
+            << '\n';
     }
     if (t.gflops) {
-        out << "  " << format("%.2f GFLOP/s", *t.gflops);
+        out << "  " << formatNumber("%.2f GFLOP/s", *t.gflops);
         if (t.flops) {
-            out << " (" << format("%.4g FLOP", *t.flops) << " = " << t.flopsExpression << ")";
+            out << " (" << formatNumber("%.4g FLOP", *t.flops) << " = " << t.flopsExpression << ")";
         }
         out << '\n';
     }
@@ -161,18 +157,18 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
         if (read && written) {
             out << "  ";
             if (m.throughput.bytes) {
-                out << "declared " << format("%.2f GB", *m.throughput.bytes * 1e-9) << ", ";
+                out << "declared " << formatNumber("%.2f GB", *m.throughput.bytes * 1e-9) << ", ";
             }
-            out << "DRAM moved " << format("%.2f GB", (*read + *written) * 1e-9) << " (read "
-                << format("%.2f GB", *read * 1e-9) << ", written "
-                << format("%.2f GB", *written * 1e-9) << ")";
+            out << "DRAM moved " << formatNumber("%.2f GB", (*read + *written) * 1e-9) << " (read "
+                << formatNumber("%.2f GB", *read * 1e-9) << ", written "
+                << formatNumber("%.2f GB", *written * 1e-9) << ")";
             // The kernel's writes reach the L2; what is still there when it ends is not yet
             // DRAM traffic (docs/measurement.md).
             if (const auto l2 = metricValue(r, "lts__t_sectors_srcunit_tex_op_write.sum")) {
                 const double l2Bytes = *l2 * 32.0;
-                out << "; the kernel wrote " << format("%.2f GB", l2Bytes * 1e-9);
+                out << "; the kernel wrote " << formatNumber("%.2f GB", l2Bytes * 1e-9);
                 if (l2Bytes > *written) {
-                    out << ", " << format("%.3f GB", (l2Bytes - *written) * 1e-9)
+                    out << ", " << formatNumber("%.3f GB", (l2Bytes - *written) * 1e-9)
                         << " of it still in L2 when it ended";
                 }
             }
@@ -180,7 +176,7 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
         }
         if (const auto dram =
                 metricValue(r, "dram__throughput.avg.pct_of_peak_sustained_elapsed")) {
-            out << "  DRAM throughput " << format("%.1f %%", *dram) << " of peak\n";
+            out << "  DRAM throughput " << formatNumber("%.1f %%", *dram) << " of peak\n";
         }
         if (const auto time = metricValue(r, "gpu__time_duration.sum")) {
             out << "  GPU time in the metrics pass " << formatMicroseconds(*time) << '\n';
@@ -189,13 +185,13 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
     const auto achieved = metricValue(r, "sm__warps_active.avg.pct_of_peak_sustained_active");
     out << "  occupancy: ";
     if (achieved) {
-        out << "achieved " << format("%.1f %%", *achieved) << ", ";
+        out << "achieved " << formatNumber("%.1f %%", *achieved) << ", ";
     }
     if (r.occupancyError.empty() && r.activeBlocksPerSm > 0) {
-        out << "theoretical " << format("%.1f %%", r.theoreticalOccupancy * 100.0)
+        out << "theoretical " << formatNumber("%.1f %%", r.theoreticalOccupancy * 100.0)
             << " (limited by " << r.occupancyLimiter << ", " << r.activeBlocksPerSm << " blocks of "
             << r.blockThreads << " threads per SM, " << r.registersPerThread
-            << " registers per thread), " << format("%.2f waves", r.waves) << '\n';
+            << " registers per thread), " << formatNumber("%.2f waves", r.waves) << '\n';
     } else {
         out << "theoretical unknown"
             << (r.occupancyError.empty() ? std::string() : ": " + r.occupancyError) << '\n';
@@ -204,8 +200,8 @@ void printMetrics(std::ostream &out, const Measurement &m, const MetricsResult &
 
 std::string rate(double flopsPerSecond)
 {
-    return flopsPerSecond >= 1e12 ? format("%.1f TFLOP/s", flopsPerSecond * 1e-12)
-                                  : format("%.1f GFLOP/s", flopsPerSecond * 1e-9);
+    return flopsPerSecond >= 1e12 ? formatNumber("%.1f TFLOP/s", flopsPerSecond * 1e-12)
+                                  : formatNumber("%.1f GFLOP/s", flopsPerSecond * 1e-9);
 }
 
 // Speed of light and the roofline of a metrics pass that collected rooflineMetrics(), against
@@ -215,7 +211,7 @@ void printRoofline(std::ostream &out, const MetricsResult &r, const DeviceInfo &
 {
     const SpeedOfLight sol = speedOfLight(r.values);
     const auto percent = [](const std::optional<double> &value) {
-        return value ? format("%.1f %%", *value) : std::string("?");
+        return value ? formatNumber("%.1f %%", *value) : std::string("?");
     };
     out << "  speed of light: compute (SM) " << percent(sol.computePercent) << ", memory "
         << percent(sol.memoryPercent) << " (DRAM " << percent(sol.dramPercent) << ", L2 "
@@ -239,12 +235,12 @@ void printRoofline(std::ostream &out, const MetricsResult &r, const DeviceInfo &
     }
     const Precision precision = point->dominant();
     out << "  roofline: " << rate(point->flopsPerSecond()) << " " << precisionName(precision)
-        << " at " << format("%.3g FLOP/byte", point->intensity());
+        << " at " << formatNumber("%.3g FLOP/byte", point->intensity());
     const std::optional<RooflinePlacement> placed = placeOnRoofline(*point, peaks);
     if (placed) {
         out << ": " << (placed->memoryBound ? "memory-bound" : "compute-bound") << " (ridge "
-            << format("%.3g FLOP/byte", placed->ridgeIntensity) << "), "
-            << format("%.1f %%", placed->fractionOfRoof * 100.0) << " of the roof ("
+            << formatNumber("%.3g FLOP/byte", placed->ridgeIntensity) << "), "
+            << formatNumber("%.1f %%", placed->fractionOfRoof * 100.0) << " of the roof ("
             << rate(placed->roofFlopsPerSecond) << ")";
     } else {
         out << " (" << (peaks.note.empty() ? "no peak for this precision" : peaks.note) << ")";

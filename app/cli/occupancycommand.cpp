@@ -1,4 +1,5 @@
 #include "argumentparser.h"
+#include "clitext.h"
 #include "commands.h"
 
 #include "device/archlimits.h"
@@ -23,15 +24,6 @@ std::string percent(double fraction)
 {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f%%", fraction * 100.0);
-    return text;
-}
-
-std::string joined(const std::vector<std::string> &items)
-{
-    std::string text;
-    for (const std::string &item : items) {
-        text += (text.empty() ? "" : ", ") + item;
-    }
     return text;
 }
 
@@ -87,8 +79,8 @@ int runOccupancy(const std::vector<std::string> &arguments)
     const std::string arch = *parser.value("--arch");
     const std::optional<ArchLimits> limits = archLimits(arch);
     if (!limits) {
-        return usageError(kOccupancyCommand,
-                          "unknown architecture '" + arch + "'; known: " + joined(knownArchs()));
+        return usageError(kOccupancyCommand, "unknown architecture '" + arch +
+                                                 "'; known: " + joinedWithCommas(knownArchs()));
     }
 
     OccupancyInput input;

@@ -3,6 +3,7 @@
 // `cuwb check` does and disassembles the CUBIN with the toolkit's nvdisasm (core/inspect); no
 // GPU is involved. Without nvdisasm it says what to install and exits with its own status.
 #include "argumentparser.h"
+#include "clitext.h"
 #include "commands.h"
 #include "diagnostictext.h"
 
@@ -84,15 +85,6 @@ private:
     std::vector<std::string> m_main;
     std::map<std::string, std::vector<std::string>> m_files;
 };
-
-std::optional<std::string> readFile(const std::string &path, std::string &contents)
-{
-    BoundedRead read = readBoundedFile(path, kMaxSourceFileBytes, "source");
-    if (!read.ok())
-        return read.error;
-    contents = std::move(read.text);
-    return std::nullopt;
-}
 
 // A project: its source and options as `cuwb check` compiles them, launch defines bound.
 std::optional<int> loadProjectTarget(const std::string &projectPath, Target &target)
@@ -318,7 +310,7 @@ int runSass(const std::vector<std::string> &arguments)
         if (const auto status = loadProjectTarget(path, target))
             return *status;
     } else {
-        if (const auto problem = readFile(path, target.source)) {
+        if (const auto problem = readSourceFile(path, target.source)) {
             std::cerr << "cuwb " << kSassCommand << ": " << *problem << "\n";
             return ExitUsage;
         }

@@ -5,6 +5,7 @@
 // one worker per GPU of the machine measures the points at once (MultiDeviceSweep,
 // docs/multigpu.md).
 #include "argumentparser.h"
+#include "clitext.h"
 #include "commands.h"
 #include "diagnostictext.h"
 #include "slurmsweep.h"
@@ -43,13 +44,6 @@ constexpr std::size_t kConfirmPoints = 1000;
 // The exit status of a sweep cancelled with Ctrl+C (128 + SIGINT, as a shell reports it).
 constexpr int kExitInterrupted = 130;
 
-std::string format(const char *pattern, double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
-}
-
 // "[ 7/32]": the count padded to the total's width, so the lines align.
 std::string progressTag(std::size_t done, std::size_t total)
 {
@@ -64,22 +58,22 @@ std::string figures(const SweepPointResult &r)
     std::string text;
     if (r.measurement && r.measurement->statistics.count > 0) {
         const SampleStatistics &s = r.measurement->statistics;
-        text +=
-            "median " + formatMicroseconds(s.medianNs) + format(" ±%.1f%%", s.relativeNoise * 100);
+        text += "median " + formatMicroseconds(s.medianNs) +
+                formatNumber(" ±%.1f%%", s.relativeNoise * 100);
         const Throughput &t = r.measurement->throughput;
         if (t.effectiveGBps) {
-            text += format(", %.1f GB/s", *t.effectiveGBps);
+            text += formatNumber(", %.1f GB/s", *t.effectiveGBps);
             if (t.percentOfPeak) {
-                text += format(" (%.1f%% of peak)", *t.percentOfPeak);
+                text += formatNumber(" (%.1f%% of peak)", *t.percentOfPeak);
             }
         }
         if (t.gflops) {
-            text += format(", %.2f GFLOP/s", *t.gflops);
+            text += formatNumber(", %.2f GFLOP/s", *t.gflops);
         }
     }
     if (r.theoreticalOccupancy) {
         text += (text.empty() ? "" : ", ") +
-                format("occupancy %.0f%%", *r.theoreticalOccupancy * 100.0) +
+                formatNumber("occupancy %.0f%%", *r.theoreticalOccupancy * 100.0) +
                 (r.occupancyLimiter.empty() ? std::string() : " (" + r.occupancyLimiter + ")");
     }
     return text;
@@ -96,18 +90,19 @@ std::string rooflineFigures(const SweepPointResult &r, const DevicePeaks *peaks)
     std::string text;
     const SpeedOfLight sol = speedOfLight(r.metrics->values);
     if (sol.computePercent && sol.memoryPercent) {
-        text += format("SOL compute %.1f%%", *sol.computePercent) +
-                format(", memory %.1f%%", *sol.memoryPercent);
+        text += formatNumber("SOL compute %.1f%%", *sol.computePercent) +
+                formatNumber(", memory %.1f%%", *sol.memoryPercent);
     }
     std::string why;
     const std::optional<RooflinePoint> point = rooflinePoint(r.metrics->values, why);
     if (point && point->totalFlops() > 0.0) {
-        text += (text.empty() ? "" : "; ") + format("%.2f GFLOP/s", point->flopsPerSecond() / 1e9) +
-                " " + precisionName(point->dominant()) +
-                format(" at %.3g FLOP/byte", point->intensity());
+        text += (text.empty() ? "" : "; ") +
+                formatNumber("%.2f GFLOP/s", point->flopsPerSecond() / 1e9) + " " +
+                precisionName(point->dominant()) +
+                formatNumber(" at %.3g FLOP/byte", point->intensity());
         if (peaks) {
             if (const auto placed = placeOnRoofline(*point, *peaks)) {
-                text += format(", %.1f%% of the roof", placed->fractionOfRoof * 100.0);
+                text += formatNumber(", %.1f%% of the roof", placed->fractionOfRoof * 100.0);
                 text += placed->memoryBound ? " (memory-bound)" : " (compute-bound)";
             }
         }
@@ -231,8 +226,8 @@ void printSweepSummary(std::ostream &out, const SweepResult &result)
             << (b.deviceIndex ? " (on GPU " + std::to_string(*b.deviceIndex) + ")" : "") << ": "
             << figures(b);
         if (b.measurement && b.measurement->throughput.percentOfCeiling) {
-            out << format(", %.1f%% of the copy ceiling",
-                          *b.measurement->throughput.percentOfCeiling);
+            out << formatNumber(", %.1f%% of the copy ceiling",
+                                *b.measurement->throughput.percentOfCeiling);
         }
         out << '\n';
         const std::vector<std::size_t> tied = result.pointsTiedWithBest();
@@ -455,7 +450,7 @@ std::string listedLaunch(const SweepPointResult &r)
                 " static shared memory";
     }
     if (r.theoreticalOccupancy) {
-        text += format(", occupancy %.0f%%", *r.theoreticalOccupancy * 100.0) +
+        text += formatNumber(", occupancy %.0f%%", *r.theoreticalOccupancy * 100.0) +
                 (r.occupancyLimiter.empty() ? std::string() : " (" + r.occupancyLimiter + ")");
     }
     return text;

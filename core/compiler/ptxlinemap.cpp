@@ -33,7 +33,7 @@ std::optional<int> readNumber(std::string_view &text)
     return static_cast<int>(value);
 }
 
-std::vector<std::string_view> splitLines(std::string_view text)
+std::vector<std::string_view> ptxLines(std::string_view text)
 {
     std::vector<std::string_view> lines;
     std::size_t start = 0;
@@ -102,7 +102,7 @@ bool isInstructionLine(std::string_view text)
 PtxLineMap PtxLineMap::build(std::string_view ptx, std::string_view mainFile)
 {
     PtxLineMap map;
-    const std::vector<std::string_view> lines = splitLines(ptx);
+    const std::vector<std::string_view> lines = ptxLines(ptx);
 
     // With -G the .file table comes after the code that refers to it, so read it first.
     std::map<int, std::string> files;

@@ -20,7 +20,7 @@ struct LoadedCupti
     std::string failure;
 };
 
-const LoadedCupti &loaded()
+const LoadedCupti &loadedCupti()
 {
     static const LoadedCupti cupti = [] {
         LoadedCupti c;
@@ -74,19 +74,19 @@ const LoadedCupti &loaded()
 
 void *cuptiLibrary(std::string &reason)
 {
-    const LoadedCupti &c = loaded();
+    const LoadedCupti &c = loadedCupti();
     reason = c.failure;
     return c.library;
 }
 
 std::string cuptiLibraryFolder()
 {
-    return loaded().folder;
+    return loadedCupti().folder;
 }
 
 void *cuptiSymbol(const char *name)
 {
-    void *library = loaded().library;
+    void *library = loadedCupti().library;
     return library ? dlsym(library, name) : nullptr;
 }
 

@@ -37,7 +37,7 @@ template <typename F> F symbol(void *library, const char *name)
 }
 
 // Loaded once and never unloaded, like the driver.
-const LoadedNvml &loaded()
+const LoadedNvml &loadedNvml()
 {
     static const LoadedNvml nvml = [] {
         LoadedNvml n;
@@ -73,7 +73,7 @@ std::string describe(const LoadedNvml &nvml, NvmlReturn status)
 
 SmClockReader::SmClockReader(const std::string &pciBusId)
 {
-    const LoadedNvml &nvml = loaded();
+    const LoadedNvml &nvml = loadedNvml();
     if (!nvml.library) {
         m_reason = nvml.failure;
         return;
@@ -97,7 +97,7 @@ SmClockReader::SmClockReader(const std::string &pciBusId)
 SmClockReader::~SmClockReader()
 {
     if (m_initialised) {
-        (void)loaded().shutdown();
+        (void)loadedNvml().shutdown();
     }
 }
 
@@ -107,7 +107,7 @@ std::optional<unsigned> SmClockReader::smClockMHz() const
         return std::nullopt;
     }
     unsigned mhz = 0;
-    if (loaded().clockInfo(m_device, kNvmlClockSm, &mhz) != kNvmlSuccess) {
+    if (loadedNvml().clockInfo(m_device, kNvmlClockSm, &mhz) != kNvmlSuccess) {
         return std::nullopt;
     }
     return mhz;

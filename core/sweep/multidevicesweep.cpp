@@ -1,4 +1,5 @@
 #include "sweep/multidevicesweep.h"
+#include "sweep/sweepclock.h"
 
 #include "sweep/sweephostcheck.h"
 #include "worker/protocol.h"
@@ -15,13 +16,6 @@ namespace cuwb {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-constexpr double kHelloTimeoutSeconds = 60.0;
 
 std::string gpuName(int index)
 {

@@ -47,6 +47,15 @@ std::string axisName(std::string_view target)
     return std::string(target);
 }
 
+const std::string *SweepPoint::valueOf(const std::string &target) const
+{
+    for (const auto &[t, v] : values) {
+        if (t == target)
+            return &v;
+    }
+    return nullptr;
+}
+
 std::string SweepPoint::label() const
 {
     std::string text;

@@ -159,6 +159,8 @@ struct SweepPoint
     [[nodiscard]] bool runnable() const { return skipReason.empty(); }
     // "block.x=256", "block.x=32 block.y=8", "TILE=16 N=1<<20"
     [[nodiscard]] std::string label() const;
+    // The value this point gives `target` ("block.x", "TILE"); null when it gives none.
+    [[nodiscard]] const std::string *valueOf(const std::string &target) const;
     // The user's compile options with the flags a sweep varies taken from this point (defines,
     // -maxrregcount, --use_fast_math, template name expressions); the rest (architecture,
     // include folders, line info...) stays the user's. For "apply this point to the editor".

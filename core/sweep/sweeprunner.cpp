@@ -1,4 +1,5 @@
 #include "sweep/sweeprunner.h"
+#include "sweep/sweepclock.h"
 
 #include "launch/launchvalidation.h"
 #include "measure/roofline.h"
@@ -19,11 +20,6 @@ namespace cuwb {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 } // namespace
 
@@ -63,7 +59,6 @@ void addExpandedPoints(SweepResult &result, const SweepExpansion &expansion,
 
 // What a point costs beyond its samples when all goes well (the goal of the worker path).
 constexpr double kPointOverheadSeconds = 0.02;
-constexpr double kHelloTimeoutSeconds = 60.0;
 
 } // namespace
 

@@ -29,6 +29,8 @@ inline const QColor preprocessor{0x9e, 0x6a, 0x00};
 inline const QColor error{0xd3, 0x2f, 0x2f};
 inline const QColor errorBackground{0xfd, 0xec, 0xec};
 inline const QColor warning{0xc7, 0x83, 0x00};
+// The text of a cell whose entry is wrong (an expression that does not evaluate).
+inline const QColor invalidEntry{0xc6, 0x28, 0x28};
 inline const QColor warningBackground{0xff, 0xf6, 0xe0};
 inline const QColor remark{0x1e, 0x88, 0xe5};
 inline const QColor remarkBackground{0xe8, 0xf2, 0xfd};

@@ -1,4 +1,5 @@
 #include "gui/launch/argumentsmodel.h"
+#include "gui/common/theme.h"
 
 #include "gui/common/expressionfield.h"
 #include "gui/common/qtconvert.h"
@@ -13,8 +14,6 @@
 namespace cuwb {
 
 namespace {
-
-const QColor kErrorColour(0xc6, 0x28, 0x28);
 
 ArgumentSpec defaultArgumentFor(const KernelParameter &parameter)
 {
@@ -258,7 +257,7 @@ QVariant ArgumentsModel::data(const QModelIndex &index, int role) const
             return QPalette().color(QPalette::Disabled, QPalette::Text);
         if (!error.isEmpty() &&
             (index.column() == ValueColumn || index.column() == ExpressionColumn))
-            return kErrorColour;
+            return Theme::invalidEntry;
         if (index.column() == ValueColumn || index.column() == TypeColumn)
             return QColor(0x60, 0x60, 0x60);
         return {};

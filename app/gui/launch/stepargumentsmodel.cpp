@@ -1,4 +1,5 @@
 #include "gui/launch/stepargumentsmodel.h"
+#include "gui/common/theme.h"
 
 #include "gui/common/expressionfield.h"
 #include "gui/common/qtconvert.h"
@@ -10,11 +11,7 @@
 
 namespace cuwb {
 
-namespace {
-
-const QColor kErrorColour(0xc6, 0x28, 0x28);
-
-} // namespace
+namespace {} // namespace
 
 StepArgumentsModel::StepArgumentsModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -144,7 +141,7 @@ QVariant StepArgumentsModel::data(const QModelIndex &index, int role) const
         break;
     case Qt::ForegroundRole:
         if (index.column() == ValueColumn && !value.ok())
-            return kErrorColour;
+            return Theme::invalidEntry;
         break;
     case Qt::ToolTipRole:
         if (index.column() == BindingColumn && argument.isBuffer)

@@ -65,15 +65,6 @@ std::optional<double> ceilingOf(const SweepResult &result)
     return std::nullopt;
 }
 
-const std::string *valueOf(const SweepPoint &point, const std::string &target)
-{
-    for (const auto &[t, v] : point.values) {
-        if (t == target)
-            return &v;
-    }
-    return nullptr;
-}
-
 QString number(double value, int digits = 4)
 {
     return QString::number(value, 'g', digits);
@@ -241,7 +232,7 @@ void SweepChartBuilder::chooseAxes()
         // Expressions over the launch variables ("N/4") need a point's variables.
         any = false;
         for (const SweepPointResult &p : first.points) {
-            const std::string *value = valueOf(p.point, candidate.target);
+            const std::string *value = p.point.valueOf(candidate.target);
             if (!value)
                 continue;
             if (!axisNumber(*value, p.point))
@@ -287,7 +278,7 @@ SweepChartBuilder::PointKey SweepChartBuilder::keyOf(const SweepPointResult &p)
     PointKey key;
     if (m_xTarget.empty()) {
         key.x = double(p.point.index + 1);
-    } else if (const std::string *value = valueOf(p.point, m_xTarget)) {
+    } else if (const std::string *value = p.point.valueOf(m_xTarget)) {
         key.x = axisNumber(*value, p.point);
     }
     if (key.x) {
@@ -311,9 +302,9 @@ SweepChartBuilder::PointKey SweepChartBuilder::keyOf(const SweepPointResult &p)
     key.achievedOccupancyPercent = achievedOccupancyPercent(p);
     key.waves = waves(p);
     if (m_heatmap) {
-        if (const std::string *value = valueOf(p.point, m_heatXTarget))
+        if (const std::string *value = p.point.valueOf(m_heatXTarget))
             key.heatX = axisNumber(*value, p.point);
-        if (const std::string *value = valueOf(p.point, m_heatYTarget))
+        if (const std::string *value = p.point.valueOf(m_heatYTarget))
             key.heatY = axisNumber(*value, p.point);
     }
     return key;

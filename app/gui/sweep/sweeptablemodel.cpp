@@ -42,15 +42,6 @@ QString noTabs(QString text)
     return text;
 }
 
-const std::string *valueOf(const SweepPoint &point, const std::string &target)
-{
-    for (const auto &[t, v] : point.values) {
-        if (t == target)
-            return &v;
-    }
-    return nullptr;
-}
-
 } // namespace
 
 SweepTableModel::SweepTableModel(QObject *parent)
@@ -90,7 +81,7 @@ std::vector<std::optional<double>> SweepTableModel::axisNumbers(const SweepPoint
     std::vector<std::optional<double>> numbers;
     numbers.reserve(m_axes.size());
     for (const std::string &target : m_axes) {
-        const std::string *value = valueOf(point.point, target);
+        const std::string *value = point.point.valueOf(target);
         numbers.push_back(value ? SweepChartBuilder::axisNumber(*value, point.point)
                                 : std::nullopt);
     }
@@ -311,7 +302,7 @@ QVariant SweepTableModel::display(int row, int column) const
 {
     const SweepPointResult &p = m_result.points[std::size_t(row)];
     if (column < axisCount()) {
-        const std::string *value = valueOf(p.point, m_axes[std::size_t(column)]);
+        const std::string *value = p.point.valueOf(m_axes[std::size_t(column)]);
         return value ? toQString(*value) : QString();
     }
     const Measurement *m = p.measurement ? &*p.measurement : nullptr;
