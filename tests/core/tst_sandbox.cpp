@@ -186,6 +186,10 @@ void TestSandbox::processesAreLimited()
         root ? "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
     // Inline: nobody may not read the test's own folder.
     const ToolRun bomb = shell(as + "/usr/bin/python3 -c '" + spawner + "'", &limited);
+    if (root && bomb.err.find("setpriv:") != std::string::npos)
+        QSKIP(
+            ("runs as root, whom RLIMIT_NPROC does not hold, and cannot become nobody: " + bomb.err)
+                .c_str());
     QVERIFY2(bomb.out.find("refused after") == 0, (bomb.out + bomb.err).c_str());
     QVERIFY2(bomb.out.find(" " + std::to_string(EAGAIN)) != std::string::npos, bomb.out.c_str());
 }
