@@ -1,3 +1,4 @@
+// clang-format off
 #/**/include "../../SECRET.h"
 __global__ void vector_add(const float *a, const float *b, float *c, int n)
 {

@@ -1,3 +1,4 @@
+// clang-format off
 // The preprocessor reads /dev/zero until its memory runs out.
 %:include "/dev/zero"
 __global__ void vector_add(const float *a, const float *b, float *c, int n)

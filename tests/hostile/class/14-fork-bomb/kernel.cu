@@ -1,3 +1,4 @@
+// clang-format off
 #include <unistd.h>
 #include <cstdio>
 

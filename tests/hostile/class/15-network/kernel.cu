@@ -1,3 +1,4 @@
+// clang-format off
 #include <arpa/inet.h>
 #include <cstdio>
 #include <sys/socket.h>
