@@ -51,11 +51,14 @@ std::string firstLine(const std::string &text)
 
 } // namespace
 
-void printReport(std::ostream &out, const Outcome &outcome, const Project &project)
+namespace {
+
+// "  kernel k: ran in 1.5 ms (whole run 2 ms) on NVIDIA H200 (sm_90)", and for a kernel that
+// did not run, the rest of its message.
+void printKernelLine(std::ostream &out, const Outcome &outcome, const Project &project)
 {
     const RunResult &result = outcome.result;
     const RunOutcome &verdict = outcome.verdict;
-    out << outcome.project << ": " << verdict.headline() << '\n';
     if (project.launch.then.empty()) {
         out << "  kernel " << project.launch.kernel << ": ";
     } else {
@@ -96,22 +99,29 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
         if (!result.deviceError.empty()) {
             out << "    device error: " << result.deviceError << '\n';
         }
-        return;
     }
-    const auto printSizeAndStats = [&](const char *what, const BufferReport &buffer) {
-        out << "  " << what << ' ' << buffer.parameter << ": " << buffer.count << " elements, "
-            << buffer.bytes << " bytes";
-        if (buffer.stats.valid) {
-            out << "; min " << valueText(buffer.stats.min) << ", max "
-                << valueText(buffer.stats.max) << ", mean " << valueText(buffer.stats.mean);
-            if (buffer.stats.nanCount > 0 || buffer.stats.infCount > 0) {
-                out << "; " << buffer.stats.nanCount << " NaN, " << buffer.stats.infCount << " Inf";
-            }
+}
+
+void printSizeAndStats(std::ostream &out, const char *what, const BufferReport &buffer)
+{
+    out << "  " << what << ' ' << buffer.parameter << ": " << buffer.count << " elements, "
+        << buffer.bytes << " bytes";
+    if (buffer.stats.valid) {
+        out << "; min " << valueText(buffer.stats.min) << ", max " << valueText(buffer.stats.max)
+            << ", mean " << valueText(buffer.stats.mean);
+        if (buffer.stats.nanCount > 0 || buffer.stats.infCount > 0) {
+            out << "; " << buffer.stats.nanCount << " NaN, " << buffer.stats.infCount << " Inf";
         }
-        out << '\n';
-    };
+    }
+    out << '\n';
+}
+
+// The buffers and globals with their statistics, guard violations and unwritten elements,
+// then a sequence's kernel times.
+void printBuffers(std::ostream &out, const RunResult &result)
+{
     for (const BufferReport &buffer : result.buffers) {
-        printSizeAndStats("buffer", buffer);
+        printSizeAndStats(out, "buffer", buffer);
         for (const GuardViolation &violation : buffer.guardViolations) {
             out << "    " << violation.message << '\n';
         }
@@ -121,13 +131,18 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
         }
     }
     for (const BufferReport &global : result.globals) {
-        printSizeAndStats("global", global);
+        printSizeAndStats(out, "global", global);
     }
     // A sequence: each kernel's time, as the events between them measured it.
     for (const KernelRunTime &time : result.kernelTimes) {
         out << "    " << time.kernel << ": " << milliseconds(time.timeMs) << '\n';
     }
-    // Each check, in the project's order (one result with an older worker).
+}
+
+// Each check, in the project's order (one result with an older worker), with its first
+// mismatches.
+void printChecks(std::ostream &out, const RunResult &result, const Project &project)
+{
     std::vector<VerificationResult> checks = result.checks;
     if (checks.empty() && (project.verification.configured() || result.verification.ran)) {
         checks.push_back(result.verification);
@@ -160,17 +175,36 @@ void printReport(std::ostream &out, const Outcome &outcome, const Project &proje
                 << valueText(mismatch.expected) << ", error " << valueText(mismatch.error) << '\n';
         }
     }
-    out << "  checks: " << verdict.checksLine() << '\n';
-    if (const std::optional<Measurement> &m = outcome.measurement) {
-        if (!m->faultStatus.empty()) {
-            out << "  measured: failed (" << m->faultStatus << "): " << m->faultMessage << '\n';
-        } else {
-            char noise[32];
-            std::snprintf(noise, sizeof noise, "%.2f %%", m->statistics.relativeNoise * 100.0);
-            out << "  measured: median " << formatMicroseconds(m->statistics.medianNs) << " over "
-                << plural(m->statistics.count, "sample") << ", noise " << noise << " ("
-                << m->stop.message << ")\n";
-        }
+}
+
+// With --measure: the median, samples and noise, or why the measurement failed.
+void printMeasurement(std::ostream &out, const Measurement &m)
+{
+    if (!m.faultStatus.empty()) {
+        out << "  measured: failed (" << m.faultStatus << "): " << m.faultMessage << '\n';
+        return;
+    }
+    char noise[32];
+    std::snprintf(noise, sizeof noise, "%.2f %%", m.statistics.relativeNoise * 100.0);
+    out << "  measured: median " << formatMicroseconds(m.statistics.medianNs) << " over "
+        << plural(m.statistics.count, "sample") << ", noise " << noise << " (" << m.stop.message
+        << ")\n";
+}
+
+} // namespace
+
+void printReport(std::ostream &out, const Outcome &outcome, const Project &project)
+{
+    out << outcome.project << ": " << outcome.verdict.headline() << '\n';
+    printKernelLine(out, outcome, project);
+    if (outcome.verdict.kernel != KernelOutcome::Ran) {
+        return;
+    }
+    printBuffers(out, outcome.result);
+    printChecks(out, outcome.result, project);
+    out << "  checks: " << outcome.verdict.checksLine() << '\n';
+    if (outcome.measurement) {
+        printMeasurement(out, *outcome.measurement);
     }
 }
 
