@@ -195,23 +195,23 @@ void Event::destroy() noexcept
     m_event = nullptr;
 }
 
-void copyToHost(void *destination, DevicePointer source, std::size_t bytes)
+void copyToHost(void *destination, DevicePointer source, std::size_t bytes, const Stream &stream)
 {
-    CUWB_CU_CHECK(cuMemcpyDtoH, destination, source, bytes);
+    CUWB_CU_CHECK(cuMemcpyDtoHAsync, destination, source, bytes,
+                  static_cast<CUstream>(stream.handle()));
+    stream.synchronize();
 }
 
-void copyToDevice(DevicePointer destination, const void *source, std::size_t bytes)
+void copyToDevice(DevicePointer destination, const void *source, std::size_t bytes,
+                  const Stream &stream)
 {
-    CUWB_CU_CHECK(cuMemcpyHtoD, destination, source, bytes);
+    CUWB_CU_CHECK(cuMemcpyHtoDAsync, destination, source, bytes,
+                  static_cast<CUstream>(stream.handle()));
+    stream.synchronize(); // the caller's host memory may go once this returns
 }
 
-void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::size_t bytes)
-{
-    CUWB_CU_CHECK(cuMemcpyDtoD, destination, source, bytes);
-}
-
-void copyDeviceToDeviceAsync(DevicePointer destination, DevicePointer source, std::size_t bytes,
-                             const Stream &stream)
+void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::size_t bytes,
+                        const Stream &stream)
 {
     CUWB_CU_CHECK(cuMemcpyDtoDAsync, destination, source, bytes,
                   static_cast<CUstream>(stream.handle()));

@@ -112,12 +112,16 @@ private:
     DevicePointer m_device = 0;
 };
 
-void copyToHost(void *destination, DevicePointer source, std::size_t bytes);
-void copyToDevice(DevicePointer destination, const void *source, std::size_t bytes);
-void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::size_t bytes);
-// Queued on `stream`, so events recorded on it time the copy alone (the copy ceiling).
-void copyDeviceToDeviceAsync(DevicePointer destination, DevicePointer source, std::size_t bytes,
-                             const Stream &stream);
+// Every copy is ordered on a stream, never on the legacy default stream: the runner's stream is
+// non-blocking, so a copy on the legacy stream would not wait for the kernels queued on it, nor
+// they for the copy (the softmax false verdict of issue 27: a reference kernel read its inputs
+// before the copy had made them). The copies to and from host memory return once done.
+void copyToHost(void *destination, DevicePointer source, std::size_t bytes, const Stream &stream);
+void copyToDevice(DevicePointer destination, const void *source, std::size_t bytes,
+                  const Stream &stream);
+// Queued on `stream` and returns at once; events recorded on it time the copy alone.
+void copyDeviceToDevice(DevicePointer destination, DevicePointer source, std::size_t bytes,
+                        const Stream &stream);
 void fillBytesAsync(DevicePointer destination, unsigned char value, std::size_t bytes,
                     const Stream &stream);
 void synchronizeContext();

@@ -42,9 +42,8 @@ struct DriverFunctions
     PFN_cuMemGetInfo_v3020 cuMemGetInfo = nullptr;
     PFN_cuMemsetD8Async_v3020 cuMemsetD8Async = nullptr;
     PFN_cuMemsetD32Async_v3020 cuMemsetD32Async = nullptr;
-    PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH = nullptr;
-    PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;
-    PFN_cuMemcpyDtoD_v3020 cuMemcpyDtoD = nullptr;
+    PFN_cuMemcpyDtoHAsync_v3020 cuMemcpyDtoHAsync = nullptr;
+    PFN_cuMemcpyHtoDAsync_v3020 cuMemcpyHtoDAsync = nullptr;
     PFN_cuMemcpyDtoDAsync_v3020 cuMemcpyDtoDAsync = nullptr;
     PFN_cuMemHostAlloc_v2020 cuMemHostAlloc = nullptr;
     PFN_cuMemFreeHost_v2000 cuMemFreeHost = nullptr;

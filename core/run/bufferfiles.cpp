@@ -121,7 +121,7 @@ std::uint64_t checkBufferFile(const std::string &path, const ElementType &type, 
 }
 
 void loadFileToDevice(const std::string &path, const ElementType &type, std::uint64_t count,
-                      DevicePointer destination, const std::string &forWhat)
+                      DevicePointer destination, const Stream &stream, const std::string &forWhat)
 {
     const std::uint64_t offset = checkBufferFile(path, type, count, forWhat);
     const std::uint64_t wanted = count * type.sizeBytes();
@@ -137,13 +137,13 @@ void loadFileToDevice(const std::string &path, const ElementType &type, std::uin
         if (!file.read(chunk.data(), std::streamsize(n))) {
             throw FileProblem("reading `" + path + "` failed part-way");
         }
-        copyToDevice(destination + done, chunk.data(), n);
+        copyToDevice(destination + done, chunk.data(), n, stream);
         done += n;
     }
 }
 
 std::uint64_t writeBufferFile(const std::string &path, ExportFormat format, DevicePointer data,
-                              const ElementType &type, std::uint64_t count)
+                              const ElementType &type, std::uint64_t count, const Stream &stream)
 {
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
     if (!file) {
@@ -175,7 +175,7 @@ std::uint64_t writeBufferFile(const std::string &path, ExportFormat format, Devi
     for (std::uint64_t first = 0; first < count; first += perChunk) {
         const std::uint64_t n = std::min(perChunk, count - first);
         chunk.resize(n * elementBytes);
-        copyToHost(chunk.data(), data + first * elementBytes, chunk.size());
+        copyToHost(chunk.data(), data + first * elementBytes, chunk.size(), stream);
         if (format != ExportFormat::Csv) {
             file.write(reinterpret_cast<const char *>(chunk.data()), std::streamsize(chunk.size()));
             written += chunk.size();

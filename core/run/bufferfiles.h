@@ -31,14 +31,14 @@ std::uint64_t checkBufferFile(const std::string &path, const ElementType &type, 
                               const std::string &forWhat);
 
 // Reads a .npy (by its magic) or raw file of `count` elements of `type` (checkBufferFile) and
-// copies it to the device in chunks. Throws FileProblem with a plain sentence that names
-// `forWhat`.
+// copies it to the device in chunks, in order on `stream`. Throws FileProblem with a plain
+// sentence that names `forWhat`.
 void loadFileToDevice(const std::string &path, const ElementType &type, std::uint64_t count,
-                      DevicePointer destination, const std::string &forWhat);
+                      DevicePointer destination, const Stream &stream, const std::string &forWhat);
 
 // Writes `count` elements of `type` at `data` to `path` as `format`; returns the bytes written.
 // Throws std::runtime_error with a plain message when the file cannot be written.
 std::uint64_t writeBufferFile(const std::string &path, ExportFormat format, DevicePointer data,
-                              const ElementType &type, std::uint64_t count);
+                              const ElementType &type, std::uint64_t count, const Stream &stream);
 
 } // namespace cuwb

@@ -577,14 +577,13 @@ PatternCount GpuHelpers::countPattern(DevicePointer pointer, std::uint64_t count
     }
     std::uint64_t initial[2] = {0, ~0ull};
     DeviceBuffer result(sizeof initial);
-    copyToDevice(result.pointer(), initial, sizeof initial);
+    copyToDevice(result.pointer(), initial, sizeof initial, stream);
     int elementBytesValue = int(elementBytes);
     DevicePointer resultPointer = result.pointer();
     Params params(pointer, count, elementBytesValue, unitBytes, pattern, resultPointer);
     m_countPattern.launch({blocksFor(count), 1, 1}, {kThreads, 1, 1}, 0, stream,
                           params.pointers.data());
-    stream.synchronize();
-    copyToHost(initial, result.pointer(), sizeof initial);
+    copyToHost(initial, result.pointer(), sizeof initial, stream);
     found.count = initial[0];
     found.first = initial[0] ? std::int64_t(initial[1]) : -1;
     return found;
@@ -603,9 +602,8 @@ ScalarStats GpuHelpers::stats(DevicePointer pointer, std::uint64_t scalars, Scal
     DevicePointer partialPointer = partial.pointer();
     Params params(pointer, scalars, kindValue, partialPointer);
     m_stats.launch({blocks, 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
-    stream.synchronize();
     std::vector<double> host(std::size_t(blocks) * 6);
-    copyToHost(host.data(), partial.pointer(), host.size() * sizeof(double));
+    copyToHost(host.data(), partial.pointer(), host.size() * sizeof(double), stream);
     bool any = false;
     for (unsigned b = 0; b < blocks; ++b) {
         const double *p = &host[std::size_t(b) * 6];
@@ -638,7 +636,7 @@ CompareSummary GpuHelpers::compare(DevicePointer actual, DevicePointer expected,
     DeviceBuffer counts(blocks * sizeof(std::uint64_t));
     DeviceBuffer first(sizeof(std::uint64_t));
     std::uint64_t none = ~0ull;
-    copyToDevice(first.pointer(), &none, sizeof none);
+    copyToDevice(first.pointer(), &none, sizeof none, stream);
     int kindValue = int(kind);
     DevicePointer errorsPointer = errors.pointer();
     DevicePointer indicesPointer = indices.pointer();
@@ -648,15 +646,15 @@ CompareSummary GpuHelpers::compare(DevicePointer actual, DevicePointer expected,
     Params params(actual, expected, scalars, kindValue, tolerance, bound, rtol, fromScalar,
                   errorsPointer, indicesPointer, countsPointer, firstPointer, mask, lanesValue);
     m_compare.launch({blocks, 1, 1}, {kThreads, 1, 1}, 0, stream, params.pointers.data());
-    stream.synchronize();
     std::vector<double> hostErrors(std::size_t(blocks) * 3);
     std::vector<std::uint64_t> hostIndices(std::size_t(blocks) * 3);
     std::vector<std::uint64_t> hostCounts(blocks);
-    copyToHost(hostErrors.data(), errors.pointer(), hostErrors.size() * sizeof(double));
-    copyToHost(hostIndices.data(), indices.pointer(), hostIndices.size() * sizeof(std::uint64_t));
-    copyToHost(hostCounts.data(), counts.pointer(), blocks * sizeof(std::uint64_t));
+    copyToHost(hostErrors.data(), errors.pointer(), hostErrors.size() * sizeof(double), stream);
+    copyToHost(hostIndices.data(), indices.pointer(), hostIndices.size() * sizeof(std::uint64_t),
+               stream);
+    copyToHost(hostCounts.data(), counts.pointer(), blocks * sizeof(std::uint64_t), stream);
     std::uint64_t firstIndex = 0;
-    copyToHost(&firstIndex, first.pointer(), sizeof firstIndex);
+    copyToHost(&firstIndex, first.pointer(), sizeof firstIndex, stream);
     return summariseCompare(hostErrors, hostIndices, hostCounts, firstIndex);
 }
 

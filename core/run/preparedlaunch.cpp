@@ -73,9 +73,8 @@ void initialiseElements(GpuHelpers &helpers, const Stream &gpu, DevicePointer da
                      gpu);
         break;
     case InitKind::File:
-        gpu.synchronize();
         try {
-            loadFileToDevice(r.init.file, type, count, data, "`" + r.parameter + "`");
+            loadFileToDevice(r.init.file, type, count, data, gpu, "`" + r.parameter + "`");
         } catch (const FileProblem &problem) {
             throw RunFailure{RunStatus::InvalidLaunch, field + ": " + problem.what()};
         }
@@ -386,7 +385,8 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
             }
             const Allocation &a = resources->buffers[k];
             phase = "initialising `" + a.parameter + "`";
-            copyDeviceToDevice(a.data(), resources->buffers[std::size_t(from)].data(), a.bytes);
+            copyDeviceToDevice(a.data(), resources->buffers[std::size_t(from)].data(), a.bytes,
+                               gpu);
             ready[k] = progress = true;
         }
     }
@@ -412,8 +412,8 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         DeviceBuffer scratch(std::max<std::uint64_t>(g.bytes, 1));
         initialiseElements(helpers, gpu, scratch.pointer(), g.elementType, g.count, g,
                            "global " + g.parameter);
-        gpu.synchronize();
-        copyDeviceToDevice(global->address, scratch.pointer(), g.bytes);
+        copyDeviceToDevice(global->address, scratch.pointer(), g.bytes, gpu);
+        gpu.synchronize(); // before `scratch` is freed
     }
 
     for (const Allocation &a : resources->buffers) {
@@ -482,7 +482,8 @@ BufferReport checkBuffer(const Allocation &a, const std::string &handle, GpuHelp
     const std::uint64_t bandElements = a.guardBytes / elementBytes;
     std::vector<unsigned char> band(a.guardBytes);
     for (const bool before : {true, false}) {
-        copyToHost(band.data(), before ? a.memory.pointer() : a.data() + a.bytes, a.guardBytes);
+        copyToHost(band.data(), before ? a.memory.pointer() : a.data() + a.bytes, a.guardBytes,
+                   gpu);
         std::uint64_t changed = 0;
         std::int64_t first = 0;
         for (std::uint64_t e = 0; e < bandElements; ++e) {

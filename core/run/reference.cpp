@@ -331,10 +331,11 @@ void Reference::referenceFromKernel()
     RunResources &resources = *m_prepared.resources;
     const KernelInfo *refKernel = refLookup.kernel;
     const Function refFunction = resources.module->function(refKernel->loweredName);
+    const Stream &gpu = *m_runner.stream;
     std::vector<DevicePointer> copyPointers;
     for (const Allocation &a : resources.buffers) {
         resources.copies.emplace_back(std::max<std::uint64_t>(a.bytes, 1));
-        copyDeviceToDevice(resources.copies.back().pointer(), a.data(), a.bytes);
+        copyDeviceToDevice(resources.copies.back().pointer(), a.data(), a.bytes, gpu);
         copyPointers.push_back(resources.copies.back().pointer());
     }
     const unsigned dynamicShared = m_prepared.dynamicShared;
@@ -343,7 +344,6 @@ void Reference::referenceFromKernel()
     }
     std::vector<void *> params = parameterPointerList(m_prepared.resolved, copyPointers);
     m_phase = "running the reference kernel `" + refKernel->loweredName + "`";
-    const Stream &gpu = *m_runner.stream;
     const Event done;
     refFunction.launch(m_prepared.grid, m_prepared.block, dynamicShared, gpu, params.data());
     done.record(gpu);
@@ -397,7 +397,7 @@ void Reference::referenceFromFile()
     m_phase = "reading the reference file";
     try {
         loadFileToDevice(m_verify.file, m_out->type, m_out->count, m_resources.reference.pointer(),
-                         "the reference of `" + m_out->name + "`");
+                         *m_runner.stream, "the reference of `" + m_out->name + "`");
         m_referenceReady = true;
     } catch (const FileProblem &problem) {
         m_verdict.message = std::string("cannot verify: ") + problem.what();
@@ -547,8 +547,8 @@ void Reference::checkElements()
         m.index = scalar / lanes;
         unsigned char actualBytes[8] = {};
         unsigned char expectedBytes[8] = {};
-        copyToHost(actualBytes, out.data + scalar * scalarBytes, scalarBytes);
-        copyToHost(expectedBytes, reference + scalar * scalarBytes, scalarBytes);
+        copyToHost(actualBytes, out.data + scalar * scalarBytes, scalarBytes, gpu);
+        copyToHost(expectedBytes, reference + scalar * scalarBytes, scalarBytes, gpu);
         m.actual = scalarToDouble(actualBytes, out.type.scalar);
         m.expected = scalarToDouble(expectedBytes, out.type.scalar);
         m.error = hostError(actualBytes, expectedBytes, out.type.scalar, verify);

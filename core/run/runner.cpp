@@ -264,7 +264,8 @@ Page Runner::page(const PageRequest &request)
     const std::size_t elementBytes = a.type.sizeBytes();
     std::vector<unsigned char> bytes(count * elementBytes);
     if (count > 0) {
-        copyToHost(bytes.data(), a.data() + request.first * elementBytes, bytes.size());
+        copyToHost(bytes.data(), a.data() + request.first * elementBytes, bytes.size(),
+                   *m_state->stream);
     }
     Page page;
     page.handle = request.handle;
@@ -281,7 +282,7 @@ std::uint64_t Runner::exportBuffer(const std::string &handle, const std::string 
 {
     const Allocation &a = m_state->keptBuffer(handle);
     m_state->context->makeCurrent();
-    return writeBufferFile(path, format, a.data(), a.type, a.count);
+    return writeBufferFile(path, format, a.data(), a.type, a.count, *m_state->stream);
 }
 
 namespace {

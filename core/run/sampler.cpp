@@ -142,7 +142,7 @@ void Sampler::measureCopyCeiling()
         std::vector<double> timesNs;
         for (int k = 0; k < 6; ++k) {
             started.record(stream);
-            copyDeviceToDeviceAsync(destination.pointer(), source.pointer(), kBytes, stream);
+            copyDeviceToDevice(destination.pointer(), source.pointer(), kBytes, stream);
             finished.record(stream);
             stream.synchronize();
             if (k > 0) { // the first copy is the warm-up

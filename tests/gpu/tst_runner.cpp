@@ -2,11 +2,14 @@
 // either end of a buffer with the right index; unwritten outputs are counted; illegal
 // addresses, traps and endless loops each end a worker process (a fresh `cuwb worker`, since
 // the context dies) with a plain message and the next worker runs fine; 4 GiB buffers
-// initialise and verify; every init kind, tolerance kind, page and export format works.
+// initialise and verify; every init kind, tolerance kind, page and export format works;
+// verification waits for the copies it reads even while the GPU is busy elsewhere.
 // Skips, saying why, where there is no driver or no GPU.
 #include "compiler/kernelcompiler.h"
 #include "compiler/kernellookup.h"
+#include "cuda/devicememory.h"
 #include "cuda/driverapi.h"
+#include "cuda/driverfunctions.h"
 #include "device/deviceinfo.h"
 #include "gpuavailability.h"
 #include "kernel/elementtype.h"
@@ -151,6 +154,21 @@ extern "C" __global__ void scale_reference(const float *in, float *out, int n)
 }
 )";
 
+// out = 2·in + again, where `again` is a copy of `in`; the reference computes 3·in, which
+// rounds the same (2·in is exact).
+const char *const kTwiceAndOnce = R"(
+extern "C" __global__ void twice_and_once(const float *in, float *out, const float *again, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * 2.0f + again[i];
+}
+extern "C" __global__ void thrice(const float *in, float *out, const float *again, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * 3.0f;
+}
+)";
+
 const char *const kMistakes = R"(
 extern "C" __global__ void off_by_one(const float *a, float *c, int n)
 {
@@ -248,6 +266,7 @@ private Q_SLOTS:
     void halfAndBfloat16();
     void toleranceKinds();
     void kernelAndFileReferences();
+    void verificationWaitsForItsCopies();
     void masksAndGlobals();
     void loopUnrollFactorsRunAndVerify();
     void hostCheckSaysWhatTheWorkerSays();
@@ -662,6 +681,53 @@ void TestRunner::kernelAndFileReferences()
     result = m_runner->run(r);
     QCOMPARE(result.status, RunStatus::InvalidLaunch);
     QVERIFY2(result.message.find("16384 bytes") != std::string::npos, result.message.c_str());
+}
+
+// The softmax false verdict (issue 27): the copies a reference kernel runs on, and a buffer
+// that is a copy of another, were made on the legacy default stream, which the runner's
+// non-blocking stream does not wait for; with the GPU busy elsewhere the reference kernel read
+// its inputs before they arrived and the copy of the poisoned output then overwrote its result.
+// Here the legacy stream is kept busy (memsets of a scratch buffer for ~0.1 s) while the
+// samples verify: every copy must be ordered on the runner's own stream.
+void TestRunner::verificationWaitsForItsCopies()
+{
+    CUWB_NEED_GPU();
+    const DriverFunctions &cu = detail::driverFunctions();
+    const std::size_t scratchBytes = std::size_t(2) << 30;
+    DeviceBuffer scratch(scratchBytes);
+    const auto keepLegacyStreamBusy = [&] {
+        for (int k = 0; k < 200; ++k) {
+            QCOMPARE(cu.cuMemsetD32Async(scratch.pointer(), unsigned(k), scratchBytes / 4, nullptr),
+                     CUDA_SUCCESS);
+        }
+    };
+    keepLegacyStreamBusy();
+    const RunResult softmax = runSample(QStringLiteral("softmax"));
+    QVERIFY2(softmax.passed(), describe(softmax));
+
+    RunRequest r = request(kTwiceAndOnce, "twice_and_once", "(1 << 24)",
+                           {buffer("in", "float", BufferRole::In, init(InitKind::Uniform)),
+                            buffer("out", "float", BufferRole::Out),
+                            buffer("again", "float", BufferRole::In), scalar("n", "int", "N")});
+    r.launch.arguments[2].init.kind = InitKind::CopyOf;
+    r.launch.arguments[2].init.copyOf = "in";
+    r.launch.grid = {"ceil(N / block.x)", "1", "1"};
+    r.verification.checks.assign(1, VerificationSpec{});
+    r.verification.checks[0].kind = ReferenceKind::Kernel;
+    r.verification.checks[0].output = "out";
+    r.verification.checks[0].referenceKernel = "thrice";
+    r.verification.checks[0].tolerance = ToleranceKind::Ulp;
+    r.verification.checks[0].toleranceValue = 0;
+    keepLegacyStreamBusy();
+    RunResult scaled = m_runner->run(r);
+    QVERIFY2(scaled.passed(), describe(scaled));
+    // `again` is `in` as the kernel found it: equal statistics.
+    const BufferReport *in = report(scaled, "in");
+    const BufferReport *again = report(scaled, "again");
+    QVERIFY(in && again);
+    QCOMPARE(again->stats.mean, in->stats.mean);
+    QCOMPARE(again->stats.min, in->stats.min);
+    synchronizeContext();
 }
 
 // Kernel Tuner's loop_unroll_factor: 0 (the pragma removed), 1 and 8 each compile, run and
