@@ -28,10 +28,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <memory>
 #include <set>
+#include <thread>
 #include <vector>
 
 using namespace cuwb;
@@ -685,23 +687,43 @@ void TestRunner::kernelAndFileReferences()
 
 // The softmax false verdict (issue 27): the copies a reference kernel runs on, and a buffer
 // that is a copy of another, were made on the legacy default stream, which the runner's
-// non-blocking stream does not wait for; with the GPU busy elsewhere the reference kernel read
-// its inputs before they arrived and the copy of the poisoned output then overwrote its result.
-// Here the legacy stream is kept busy (memsets of a scratch buffer for ~0.1 s) while the
-// samples verify: every copy must be ordered on the runner's own stream.
+// non-blocking stream does not wait for. Here another thread keeps the legacy stream busy
+// (memsets of a scratch buffer, queued without pause) while the samples verify: every copy the
+// runner makes must be ordered on its own stream, or the reference reads its inputs before
+// they arrive and the poisoned output's copy lands on the reference afterwards.
 void TestRunner::verificationWaitsForItsCopies()
 {
     CUWB_NEED_GPU();
     const DriverFunctions &cu = detail::driverFunctions();
-    const std::size_t scratchBytes = std::size_t(2) << 30;
+    CUcontext context = nullptr;
+    QCOMPARE(cu.cuCtxGetCurrent(&context), CUDA_SUCCESS);
+    const std::size_t scratchBytes = std::size_t(256) << 20;
     DeviceBuffer scratch(scratchBytes);
-    const auto keepLegacyStreamBusy = [&] {
-        for (int k = 0; k < 200; ++k) {
-            QCOMPARE(cu.cuMemsetD32Async(scratch.pointer(), unsigned(k), scratchBytes / 4, nullptr),
-                     CUDA_SUCCESS);
+    std::atomic<bool> stop = false;
+    std::atomic<int> failures = 0;
+    std::thread busy([&] {
+        if (cu.cuCtxSetCurrent(context) != CUDA_SUCCESS) {
+            ++failures;
+            return;
         }
-    };
-    keepLegacyStreamBusy();
+        for (unsigned k = 0; !stop; ++k) {
+            if (cu.cuMemsetD32Async(scratch.pointer(), k, scratchBytes / 4, nullptr) !=
+                CUDA_SUCCESS) {
+                ++failures;
+                return;
+            }
+        }
+    });
+    struct Join
+    {
+        std::atomic<bool> &stop;
+        std::thread &thread;
+        ~Join()
+        {
+            stop = true;
+            thread.join();
+        }
+    } join{stop, busy};
     const RunResult softmax = runSample(QStringLiteral("softmax"));
     QVERIFY2(softmax.passed(), describe(softmax));
 
@@ -718,7 +740,6 @@ void TestRunner::verificationWaitsForItsCopies()
     r.verification.checks[0].referenceKernel = "thrice";
     r.verification.checks[0].tolerance = ToleranceKind::Ulp;
     r.verification.checks[0].toleranceValue = 0;
-    keepLegacyStreamBusy();
     RunResult scaled = m_runner->run(r);
     QVERIFY2(scaled.passed(), describe(scaled));
     // `again` is `in` as the kernel found it: equal statistics.
@@ -727,7 +748,7 @@ void TestRunner::verificationWaitsForItsCopies()
     QVERIFY(in && again);
     QCOMPARE(again->stats.mean, in->stats.mean);
     QCOMPARE(again->stats.min, in->stats.min);
-    synchronizeContext();
+    QCOMPARE(failures.load(), 0);
 }
 
 // Kernel Tuner's loop_unroll_factor: 0 (the pragma removed), 1 and 8 each compile, run and
