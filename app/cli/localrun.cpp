@@ -252,6 +252,12 @@ void LocalRun::reportReady()
             const Project &project = *m_jobs[m_reported].project;
             // A requested verification that did not run is no pass.
             outcome.verdict = describeRun(outcome.result, project.verification.configured());
+            // A timed launch whose output was wrong: the run's pass was not the work measured.
+            if (outcome.measurement && !outcome.measurement->wrongSample.empty()) {
+                outcome.verdict.passed = false;
+                outcome.verdict.reasons.push_back("a timed launch's output was wrong (" +
+                                                  outcome.measurement->wrongSample + ")");
+            }
             outcome.passed = outcome.verdict.passed;
             if (!outcome.passed && m_status == ExitSuccess) {
                 m_status = ExitFailure;
@@ -285,11 +291,21 @@ void LocalRun::execute(Job &job, WorkerProcess &shared, const WorkerProcess::Opt
     }
     WorkerProcess &worker = own ? *own : shared;
     job.outcome.result = WorkerClient(worker).run(job.request);
-    // --measure: the kernel of a run that passed, timed as `cuwb measure` times it.
+    // --measure: the kernel of a run that passed, timed as `cuwb measure` times it. A graded
+    // submission is measured as the grader decides, not as its project asks: the default
+    // settings with a 5 s time cap (a class of 30 in minutes, thousands of samples each),
+    // guarded, so that every timed launch is verified and starts from the state the first one
+    // found (docs/grading.md).
     if (m_settings.measure &&
         describeRun(job.outcome.result, job.project->verification.configured()).passed) {
-        job.outcome.measurement = WorkerClient(worker).measure(
-            job.request, job.project->measure.settings, job.project->measure.throughput);
+        SampleSettings settings = job.project->measure.settings;
+        if (!job.scratch.empty()) {
+            settings = SampleSettings{};
+            settings.timeCapSeconds = 5.0;
+            settings.guarded = true;
+        }
+        job.outcome.measurement =
+            WorkerClient(worker).measure(job.request, settings, job.project->measure.throughput);
     }
     if (job.outcome.result.status == RunStatus::WorkerCrashed ||
         job.outcome.result.status == RunStatus::Timeout) {

@@ -64,6 +64,13 @@ void printMeasurement(std::ostream &out, const std::string &path, const Measurem
         if (!m.stop.message.empty()) {
             out << "  stopped: " << m.stop.message << '\n';
         }
+        if (m.settings.guarded) {
+            out << "  guarded: "
+                << (m.wrongSample.empty() ? plural(m.verifiedSamples, "sample") +
+                                                " verified, the GPU restored before each"
+                                          : "WRONG " + m.wrongSample)
+                << '\n';
+        }
         // A launch sequence: each kernel's part of the samples.
         for (const KernelSamples &kernel : m.kernels) {
             if (kernel.statistics.count > 0) {
@@ -308,7 +315,7 @@ bool parsePositive(const std::string &text, double &value)
 void printMeasureHelp(std::ostream &out)
 {
     out << "Usage: cuwb measure PROJECT.cuwb [--json] [--cold|--hot] [--samples N]\n"
-           "                    [--no-verify]\n"
+           "                    [--no-verify] [--guarded]\n"
            "                    [--timer cupti|profiler|events]\n"
            "                    [--min-samples N] [--min-time S] [--noise R] [--cap S]\n"
            "                    [--bytes EXPR] [--flops EXPR] [--metrics]\n"
@@ -328,6 +335,11 @@ void printMeasureHelp(std::ostream &out)
            "sequence is timed as a whole and each kernel on its own.\n"
            "\n"
            "  --no-verify       measure without the verification run first\n"
+           "  --guarded         as grading measures (docs/grading.md): before every sample\n"
+           "                    the module's globals, the inputs and the poisoned outputs\n"
+           "                    are put back as the first launch found them, and every\n"
+           "                    sample's output is verified; a wrong one voids the\n"
+           "                    measurement (untimed; costs host time per sample)\n"
            "  --json            print the whole measurement as JSON\n"
            "  --cold            flush L2 before each sample (the default)\n"
            "  --hot             back-to-back launches, L2 kept\n"
@@ -378,6 +390,7 @@ int runMeasure(const std::vector<std::string> &arguments)
     ArgumentParser parser;
     parser.addFlag({"--json"});
     parser.addFlag({"--no-verify"});
+    parser.addFlag({"--guarded"});
     parser.addFlag({"--cold"});
     parser.addFlag({"--hot"});
     parser.addOption({"--timer"});
@@ -432,6 +445,9 @@ int runMeasure(const std::vector<std::string> &arguments)
         settings.mode = SampleMode::Hot;
     } else if (parser.isSet("--cold")) {
         settings.mode = SampleMode::Cold;
+    }
+    if (parser.isSet("--guarded")) {
+        settings.guarded = true;
     }
     if (const auto timer = parser.value("--timer")) {
         if (*timer == "cupti") {
@@ -606,6 +622,11 @@ int runMeasure(const std::vector<std::string> &arguments)
     if (verifiedOutcome && !verifiedOutcome->passed) {
         std::cerr << "cuwb measure: " << path << ": measured, but " << verifiedOutcome->headline()
                   << '\n';
+        return ExitFailure;
+    }
+    if (!measurement.wrongSample.empty()) {
+        std::cerr << "cuwb measure: " << path << ": the measurement is void: the output of "
+                  << measurement.wrongSample << '\n';
         return ExitFailure;
     }
     return ExitSuccess;

@@ -189,6 +189,10 @@ void printMeasurement(std::ostream &out, const Measurement &m)
     out << "  measured: median " << formatMicroseconds(m.statistics.medianNs) << " over "
         << plural(m.statistics.count, "sample") << ", noise " << noise << " (" << m.stop.message
         << ")\n";
+    if (m.settings.guarded && m.wrongSample.empty()) {
+        out << "  guarded: " << plural(m.verifiedSamples, "timed launch")
+            << " verified, each from the state the first one found\n";
+    }
 }
 
 } // namespace

@@ -96,7 +96,7 @@ void from_json(const json &json, StopReason &reason)
     static const StopReason all[] = {
         StopReason::NotStopped, StopReason::NoiseBelowTarget, StopReason::NoiseNotShrinking,
         StopReason::TimeCap,    StopReason::FixedCount,       StopReason::Cancelled,
-        StopReason::Fault};
+        StopReason::Fault,      StopReason::WrongSample};
     reason = enumFromName(json, all, stopReasonName);
 }
 
@@ -124,6 +124,9 @@ void to_json(json &json, const SampleSettings &settings)
             {"plateauWindowSamples", settings.plateauWindowSamples},
             {"plateauMinImprovement", settings.plateauMinImprovement},
             {"timer", settings.timer}};
+    if (settings.guarded) {
+        json["guarded"] = true;
+    }
 }
 
 void from_json(const json &json, SampleSettings &settings)
@@ -140,6 +143,7 @@ void from_json(const json &json, SampleSettings &settings)
     read(json, "plateauWindowSamples", settings.plateauWindowSamples);
     read(json, "plateauMinImprovement", settings.plateauMinImprovement);
     read(json, "timer", settings.timer);
+    read(json, "guarded", settings.guarded);
 }
 
 void to_json(json &json, const ThroughputExpressions &expressions)
@@ -405,6 +409,11 @@ void to_json(json &json, const Measurement &measurement)
     // Written only for a sequence, so a measurement of one kernel keeps its shape.
     if (!measurement.kernels.empty())
         json["kernels"] = measurement.kernels;
+    // Written only for a guarded measurement, likewise.
+    if (measurement.settings.guarded) {
+        json["verifiedSamples"] = measurement.verifiedSamples;
+        json["wrongSample"] = measurement.wrongSample;
+    }
 }
 
 void to_json(json &json, const KernelSamples &kernel)
@@ -446,6 +455,8 @@ void from_json(const json &json, Measurement &measurement)
     read(json, "provenance", measurement.provenance);
     read(json, "phases", measurement.phases);
     read(json, "kernels", measurement.kernels);
+    read(json, "verifiedSamples", measurement.verifiedSamples);
+    read(json, "wrongSample", measurement.wrongSample);
 }
 
 } // namespace cuwb

@@ -26,6 +26,8 @@ const char *stopReasonName(StopReason reason)
         return "cancelled";
     case StopReason::Fault:
         return "fault";
+    case StopReason::WrongSample:
+        return "wrong-sample";
     }
     return "not-stopped";
 }
@@ -66,6 +68,10 @@ std::optional<std::string> checkSampleSettings(const SampleSettings &settings)
     if (!(std::isfinite(settings.plateauMinImprovement) && settings.plateauMinImprovement >= 0 &&
           settings.plateauMinImprovement < 1))
         return "plateauMinImprovement must be in [0, 1)";
+    if (settings.guarded && settings.timer == TimingSource::Profiler) {
+        return "a guarded measurement times with CUPTI's records or cuEvents, not the profiler "
+               "(which replays each launch)";
+    }
     return std::nullopt;
 }
 

@@ -40,6 +40,10 @@ struct SampleSettings
     // plateauMinImprovement (relative) below what it was plateauWindowSamples samples ago.
     int plateauWindowSamples = 32;
     double plateauMinImprovement = 0.05;
+    // Guarded (grading, docs/grading.md): before every sample the module's globals, the inputs
+    // and the poisoned outputs are put back as the first launch found them, and after it the
+    // output is verified; a wrong sample ends the measurement (StopReason::WrongSample).
+    bool guarded = false;
     bool operator==(const SampleSettings &) const = default;
 };
 
@@ -87,6 +91,7 @@ enum class StopReason {
     FixedCount,        // the fixed number of samples was taken
     Cancelled,         // the user cancelled; the samples taken so far are kept
     Fault,             // a fault or an overrun ended it; the samples before it are kept
+    WrongSample,       // guarded: a timed launch's output was wrong; the figures are void
 };
 const char *stopReasonName(StopReason reason); // "not-stopped", "noise-below-target", ...
 
@@ -205,6 +210,12 @@ struct Measurement
     // the profiler), or the span from the first kernel's start to the last one's end (events).
     // Empty for one kernel.
     std::vector<KernelSamples> kernels;
+    // Guarded sampling: the timed launches whose output was verified (the samples kept, and
+    // those taken after the stopping rule was met, which are dropped), and the first wrong
+    // one's verdict ("sample 4: 16777216 of 16777216 elements of `c` differ ..."); empty when
+    // none was.
+    std::size_t verifiedSamples = 0;
+    std::string wrongSample;
     bool operator==(const Measurement &) const = default;
 };
 

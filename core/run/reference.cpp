@@ -404,7 +404,7 @@ void Reference::referenceFromFile()
     }
 }
 
-void Reference::check()
+void Reference::check(Keep keep)
 {
     if (m_out && m_referenceReady &&
         (m_verify.kind == ReferenceKind::Aggregate || m_verify.reduce != Reduction::None)) {
@@ -414,7 +414,9 @@ void Reference::check()
     } else if (m_verify.kind != ReferenceKind::None && m_verdict.message.empty()) {
         m_verdict.message = "cannot verify `" + m_verify.output + "`";
     }
-    m_resources = CheckResources();
+    if (keep == Keep::Nothing) {
+        m_resources = CheckResources();
+    }
 }
 
 // Reduce the first `count` values of the output on the GPU (one pass) and compare with the
@@ -516,6 +518,7 @@ void Reference::checkElements()
                         verify.rtol, 0, gpu, mask, lanes);
     const std::size_t scalarBytes = scalarSizeBytes(out.type.scalar);
     verdict.checked = m_maskedElements;
+    verdict.firstMismatches.clear(); // an earlier sample's, when the reference is kept
     verdict.mismatches = summary.mismatches;
     verdict.maxError = summary.maxError;
     verdict.maxErrorIndex = summary.maxErrorScalar / lanes;

@@ -31,8 +31,12 @@ public:
     Reference(RunnerState &runner, Prepared &prepared, const VerificationSpec &verify,
               CheckResources &resources, VerificationResult &verdict, std::string &phase);
 
-    void prepare(); // before the launch
-    void check();   // after the launch's last kernel: writes the verdict
+    // What check() keeps: nothing (a run checks once), or the reference, for a guarded
+    // measurement that checks every sample against it (run/sampleguard.h).
+    enum class Keep { Nothing, Reference };
+
+    void prepare();                        // before the launch
+    void check(Keep keep = Keep::Nothing); // after the launch's last kernel: writes the verdict
 
 private:
     // What the check compares: a buffer of the launch or a module global.

@@ -202,6 +202,14 @@ void Sampler::prepare()
     for (const Allocation &a : m_prepared.resources->buffers) {
         p.buffers.push_back({a.parameter, a.count, a.bytes});
     }
+    if (m_settings.guarded) {
+        m_guard.emplace(m_runner, m_prepared, m_request, m_phase);
+        if (!m_guard->verifies()) {
+            m_result.notes.push_back("guarded: the project has no verification, so the samples' "
+                                     "outputs are not checked (the GPU is still restored before "
+                                     "each)");
+        }
+    }
     p.defaultSmClockKHz = device.smClockKHz;
     p.memoryClockKHz = device.memoryClockKHz;
     m_kernels = 1 + m_prepared.steps.size();
@@ -370,6 +378,10 @@ void Sampler::sampleUntilStopped()
             } else {
                 takeSample(n++);
             }
+            if (!m_result.wrongSample.empty()) {
+                (void)settle(true);
+                break;
+            }
             m_cancelled = m_runner.cancelCheck && m_runner.cancelCheck();
             if (batchDone() && settle(true)) {
                 m_cancelled = false; // the rule stopped first
@@ -400,6 +412,9 @@ void Sampler::takeSample(std::size_t n)
 {
     const Stream &gpu = *m_runner.stream;
     SmClockReader &clocks = *m_runner.clocks;
+    if (m_guard) {
+        m_guard->restore(); // before the flush, so a cold sample finds none of it in the L2
+    }
     if (!m_scratch.empty()) {
         m_runner.gpuHelpers().readFlush(m_scratch.pointer(), m_scratch.bytes(), unsigned(n), gpu);
     }
@@ -420,6 +435,13 @@ void Sampler::takeSample(std::size_t n)
     m_lastEventNs = sample.eventNs;
     m_pending.push_back(sample);
     m_pendingEventNs += sample.eventNs;
+    if (m_guard && m_guard->verifies()) {
+        if (const std::optional<std::string> wrong = m_guard->wrongOutput()) {
+            m_result.wrongSample = "sample " + std::to_string(n + 1) + ": " + *wrong;
+        } else {
+            ++m_result.verifiedSamples;
+        }
+    }
 }
 
 // Samples from `first` on, timed by the profiler's gpu__time_duration, the figure Nsight Compute
@@ -609,6 +631,12 @@ void Sampler::finish()
     if (m_cancelled) {
         m.stop = {true, StopReason::Cancelled,
                   "cancelled after " + plural(m.samplesNs.size(), "sample")};
+    }
+    if (!m.wrongSample.empty()) {
+        m.stop = {true, StopReason::WrongSample,
+                  "stopped: the output of " + m.wrongSample.substr(0, m.wrongSample.find(':')) +
+                      " was wrong, so the timed launches did not all do the work"};
+        m.notes.push_back("the measurement is void: " + m.wrongSample);
     }
     ThroughputOptions throughputOptions;
     throughputOptions.copyCeilingGBps = m_runner.copyCeilingGBps;

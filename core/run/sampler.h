@@ -4,9 +4,10 @@
 // kernel, warms up, opens NVML for the SM clock, then takes samples held behind the blocking
 // kernel and settles them in batches (one CUPTI flush per batch, each sample fed to the
 // stopping criterion) until the criterion or the cancel check stops it, and finishes with the
-// stop reason, the throughput and the notes. A fault or overrun part-way keeps the samples taken
-// before it and is rethrown for measure() to report; summariseSamples() then adds the
-// statistics and the clock check either way.
+// stop reason, the throughput and the notes. A guarded measurement (run/sampleguard.h) puts the
+// GPU back before every sample and verifies every sample's output; a wrong one ends it. A fault or
+// overrun part-way keeps the samples taken before it and is rethrown for measure() to report;
+// summariseSamples() then adds the statistics and the clock check either way.
 #pragma once
 
 #include "cuda/cuptiactivity.h"
@@ -15,6 +16,7 @@
 #include "measure/measurement.h"
 #include "measure/stoppingcriterion.h"
 #include "run/preparedlaunch.h"
+#include "run/sampleguard.h"
 
 #include <chrono>
 #include <cstddef>
@@ -110,9 +112,10 @@ private:
     // overrun), then the launch's resources (leaked after an overrun).
     Prepared m_prepared;
     LeakOnLoss m_leak;
-    std::size_t m_kernels = 1; // in the sequence
-    bool m_cupti = false;      // timing with CUPTI's records
-    bool m_profiler = false;   // timing with the profiler's gpu__time_duration; neither: cuEvents
+    std::optional<SampleGuard> m_guard; // a guarded measurement's (settings.guarded)
+    std::size_t m_kernels = 1;          // in the sequence
+    bool m_cupti = false;               // timing with CUPTI's records
+    bool m_profiler = false; // timing with the profiler's gpu__time_duration; neither: cuEvents
     std::optional<StopTimer> m_stopTimer;
     DeviceBuffer m_scratch; // the L2 flush buffer of cold samples
     LeakScratch m_leakScratch;
