@@ -1,8 +1,12 @@
 // Runs the real cuwb binary for the end-to-end tests of tests/cli: its exit code and what it
-// printed. A run that does not end within two minutes is killed and has exit code -1.
+// printed. The cuwb beside the test is used when there is one (a portable bundle keeps every
+// program in one folder and has no build tree), else the one the test was built with. A run
+// that does not end within `timeoutMs` (two minutes) is killed and has exit code -1.
 #pragma once
 
 #include <QByteArray>
+#include <QCoreApplication>
+#include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -18,7 +22,7 @@ struct CuwbRun
 
 inline CuwbRun runCuwbProcess(const QStringList &arguments,
                               const QString &workingDirectory = QString(),
-                              const QByteArray &input = QByteArray())
+                              const QByteArray &input = QByteArray(), int timeoutMs = 120000)
 {
     QProcess process;
     if (!workingDirectory.isEmpty())
@@ -28,12 +32,14 @@ inline CuwbRun runCuwbProcess(const QStringList &arguments,
     if (!environment.contains(QStringLiteral("CUWB_CACHE_DIR")))
         environment.insert(QStringLiteral("CUWB_CACHE_DIR"), QStringLiteral("off"));
     process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(CUWB_CLI_PATH), arguments);
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/cuwb");
+    process.start(QFileInfo(beside).isExecutable() ? beside : QStringLiteral(CUWB_CLI_PATH),
+                  arguments);
     if (!input.isEmpty())
         process.write(input);
     process.closeWriteChannel();
     CuwbRun run;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
+    if (!process.waitForFinished(timeoutMs) || process.exitStatus() != QProcess::NormalExit) {
         process.kill();
         process.waitForFinished();
         return run;

@@ -5,8 +5,10 @@
 // appear nowhere in what the grader prints, no host code may run, and the honest submissions
 // must be graded as honest (passed on a GPU; without one they reach the worker, which says
 // there is no GPU). The escapes that pass the text check are compiled confined, as a graded
-// project's worker compiles them, which works without a GPU too. Skips, saying why, where the
-// kernel has no Landlock or there is no nvcc.
+// project's worker compiles them, which works without a GPU too. The timing cheats, graded with
+// --measure on a GPU, are timed doing the work or fail with the sample that was wrong. Skips,
+// saying why, where the kernel has no Landlock or there is no nvcc (and the timing part where
+// there is no GPU).
 #include "compiler/nvcc.h"
 #include "cuwbprocess.h"
 #include "util/sandbox.h"
@@ -52,6 +54,7 @@ private Q_SLOTS:
     void escapesStopAtTheKernel();
     void hostCodeIsSetAsideNotRun_data();
     void hostCodeIsSetAsideNotRun();
+    void timingCheatsAreTimedDoingTheWork();
 
 private:
     QString submission(const char *name) const
@@ -117,8 +120,8 @@ void TestHostileGrading::everySubmissionIsGradedAlone()
 
     const QJsonObject summary = QJsonDocument::fromJson(run.out.toUtf8()).object();
     const QJsonArray results = summary.value(QStringLiteral("results")).toArray();
-    QCOMPARE(results.size(), 18);
-    QCOMPARE(summary.value(QStringLiteral("projects")).toInt(), 18);
+    QCOMPARE(results.size(), 23);
+    QCOMPARE(summary.value(QStringLiteral("projects")).toInt(), 23);
     QHash<QString, QJsonObject> byName;
     for (const QJsonValue &value : results) {
         const QJsonObject result = value.toObject();
@@ -153,8 +156,10 @@ void TestHostileGrading::everySubmissionIsGradedAlone()
             .toString();
     };
     const bool gpu = status("01-honest") != QLatin1String("no-device");
+    // The timing cheats compute correctly on a first launch; 23 only on some.
     for (const char *name : {"01-honest", "02-honest-grid-stride", "14-fork-bomb", "15-network",
-                             "16-outlives-worker"}) {
+                             "16-outlives-worker", "19-first-launch-only", "20-cached-result",
+                             "21-recognises-inputs", "22-stash-in-input"}) {
         if (gpu)
             QVERIFY2(byName.value(QLatin1String(name)).value(QStringLiteral("passed")).toBool(),
                      name);
@@ -166,6 +171,8 @@ void TestHostileGrading::everySubmissionIsGradedAlone()
         QCOMPARE(status(name),
                  gpu ? QStringLiteral("compile-failed") : QStringLiteral("no-device"));
     }
+    QCOMPARE(status("23-sometimes-wrong"),
+             gpu ? QStringLiteral("succeeded") : QStringLiteral("no-device"));
 }
 
 void TestHostileGrading::escapesStopAtTheKernel_data()
@@ -221,6 +228,79 @@ void TestHostileGrading::hostCodeIsSetAsideNotRun()
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     QVERIFY2(run.out.contains(QStringLiteral("vector_add")), qPrintable(run.out));
     QVERIFY(!QFile::exists(m_root.filePath(QStringLiteral("HOST_CODE_RAN"))));
+}
+
+// The timing cheats beside an honest submission, graded with --measure: a graded submission is
+// measured guarded (the globals, inputs and outputs put back before every sample, every sample
+// verified), so the cheats that coast after a first launch are timed doing the work, no faster
+// than the honest one beyond the noise, and the one that is wrong on some launches fails with
+// the sample.
+void TestHostileGrading::timingCheatsAreTimedDoingTheWork()
+{
+    namespace fs = std::filesystem;
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    const char *const names[] = {"01-honest",         "19-first-launch-only",
+                                 "20-cached-result",  "21-recognises-inputs",
+                                 "22-stash-in-input", "23-sometimes-wrong"};
+    for (const char *name : names) {
+        std::error_code error;
+        fs::copy(submission(name).toStdString(), root.filePath(QLatin1String(name)).toStdString(),
+                 fs::copy_options::recursive, error);
+        QVERIFY2(!error, error.message().c_str());
+    }
+    // Each measurement may take its time cap (5 s graded) and its compile.
+    const CuwbRun run =
+        runCuwbProcess({QStringLiteral("run"), root.path(), QStringLiteral("--json"),
+                        QStringLiteral("--summary"), QStringLiteral("--measure")},
+                       QString(), QByteArray(), 300000);
+    const QJsonObject summary = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QHash<QString, QJsonObject> byName;
+    for (const QJsonValue &value : summary.value(QStringLiteral("results")).toArray()) {
+        const QJsonObject result = value.toObject();
+        byName.insert(
+            result.value(QStringLiteral("project")).toString().section(QLatin1Char('/'), -2, -2),
+            result);
+    }
+    QCOMPARE(byName.size(), 6);
+    const QJsonObject honest = byName.value(QStringLiteral("01-honest"));
+    if (honest.value(QStringLiteral("result")).toObject().value(QStringLiteral("status")) ==
+        QLatin1String("no-device"))
+        QSKIP("the timing cheats need a GPU: every submission reached the worker, which has none");
+    QVERIFY2(run.exitCode == 1, qPrintable(run.out.left(3000) + run.err));
+    const auto median = [&](const QJsonObject &result) {
+        return result.value(QStringLiteral("measurement"))
+            .toObject()
+            .value(QStringLiteral("statistics"))
+            .toObject()
+            .value(QStringLiteral("medianNs"))
+            .toDouble();
+    };
+    const double honestNs = median(honest);
+    QVERIFY2(honestNs > 0.0, qPrintable(run.out.left(3000)));
+    for (const char *name : names) {
+        const QJsonObject result = byName.value(QLatin1String(name));
+        const QJsonObject measurement = result.value(QStringLiteral("measurement")).toObject();
+        if (QLatin1String(name) == QLatin1String("23-sometimes-wrong")) {
+            QVERIFY2(!result.value(QStringLiteral("passed")).toBool(), name);
+            continue;
+        }
+        QVERIFY2(result.value(QStringLiteral("passed")).toBool(),
+                 QJsonDocument(result).toJson().constData());
+        const QJsonObject settings = measurement.value(QStringLiteral("settings")).toObject();
+        QVERIFY2(settings.value(QStringLiteral("guarded")).toBool(), name);
+        // Every timed launch verified: the kept samples, and those the stopping rule dropped
+        // from the batch it stopped in.
+        const int verified = measurement.value(QStringLiteral("verifiedSamples")).toInt();
+        const int kept = measurement.value(QStringLiteral("statistics"))
+                             .toObject()
+                             .value(QStringLiteral("count"))
+                             .toInt();
+        QVERIFY2(kept > 0 && verified >= kept, name);
+        qInfo("%s: median %.2f µs (honest %.2f µs)", name, median(result) * 1e-3, honestNs * 1e-3);
+        // Doing all the work: no faster than the honest kernel beyond a tenth.
+        QVERIFY2(median(result) > 0.9 * honestNs, name);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestHostileGrading)

@@ -88,6 +88,7 @@ private Q_SLOTS:
     void sourceHashIsFnv1a64();
     void faultAndEventFieldsAreWritten();
     void missingFieldsKeepDefaults();
+    void guardedFieldsOnlyWhenGuarded();
     void errorsNameTheField();
 };
 
@@ -127,8 +128,34 @@ void TestMeasureJson::enumNames()
     QCOMPARE(j.at("stop").at("reason").get<std::string>(), std::string("noise-not-shrinking"));
     for (StopReason reason :
          {StopReason::NotStopped, StopReason::NoiseBelowTarget, StopReason::NoiseNotShrinking,
-          StopReason::TimeCap, StopReason::FixedCount, StopReason::Cancelled, StopReason::Fault})
+          StopReason::TimeCap, StopReason::FixedCount, StopReason::Cancelled, StopReason::Fault,
+          StopReason::WrongSample})
         QCOMPARE(json(reason).get<StopReason>(), reason);
+}
+
+// A guarded measurement (grading) carries the flag, the verified samples and the wrong one; an
+// ordinary one keeps its shape, none of the three written.
+void TestMeasureJson::guardedFieldsOnlyWhenGuarded()
+{
+    const json plain = sample();
+    QVERIFY(!plain.at("settings").contains("guarded"));
+    QVERIFY(!plain.contains("verifiedSamples"));
+    QVERIFY(!plain.contains("wrongSample"));
+    Measurement guarded = sample();
+    guarded.settings.guarded = true;
+    guarded.verifiedSamples = 7;
+    guarded.wrongSample = "sample 8: 1 of 1024 elements of `c` differ";
+    guarded.stop = {true, StopReason::WrongSample, "stopped"};
+    const json j = guarded;
+    QCOMPARE(j.at("settings").at("guarded").get<bool>(), true);
+    QCOMPARE(j.at("stop").at("reason").get<std::string>(), std::string("wrong-sample"));
+    QCOMPARE(j.get<Measurement>(), guarded);
+    SampleSettings profiled;
+    profiled.guarded = true;
+    profiled.timer = TimingSource::Profiler;
+    QVERIFY(checkSampleSettings(profiled));
+    profiled.timer = TimingSource::Cupti;
+    QVERIFY(!checkSampleSettings(profiled));
 }
 
 void TestMeasureJson::missingFieldsKeepDefaults()

@@ -9,6 +9,14 @@
 #include <QFileInfo>
 #include <QString>
 
+// Skips the test function with the test class's m_skipReason (gpuSkipReason()) when it is set.
+// QSKIP returns from the function it is in, so this must be a macro, not a helper.
+#define CUWB_NEED_GPU()                                                                            \
+    do {                                                                                           \
+        if (!m_skipReason.isEmpty())                                                               \
+            QSKIP(qPrintable(m_skipReason));                                                       \
+    } while (false)
+
 inline QString gpuSkipReason()
 {
     const cuwb::DriverApi &driver = cuwb::DriverApi::instance();

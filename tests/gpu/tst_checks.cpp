@@ -120,12 +120,6 @@ QByteArray describe(const RunResult &result)
 
 } // namespace
 
-#define CUWB_NEED_GPU()                                                                            \
-    do {                                                                                           \
-        if (!m_skipReason.isEmpty())                                                               \
-            QSKIP(qPrintable(m_skipReason));                                                       \
-    } while (false)
-
 class TestChecks : public QObject
 {
     Q_OBJECT

@@ -4,8 +4,9 @@
 // blocking kernel keeps the launch latency out of the events); a fixed sample count is taken
 // exactly; CUPTI records are matched to our launches; the time cap stops a kernel longer than
 // the cap after one sample; a cancel keeps the samples taken; a kernel that faults at its fifth
-// sample reports the fault and the four samples before it. Skips, saying why, where there is
-// no driver or no GPU.
+// sample reports the fault and the four samples before it; a guarded measurement times a kernel
+// that would coast after its first launch doing the work, verifies every sample and stops at a
+// wrong one. Skips, saying why, where there is no driver or no GPU.
 #include "cuda/driverapi.h"
 #include "device/deviceinfo.h"
 #include "gpuavailability.h"
@@ -96,6 +97,57 @@ extern "C" __global__ void copy(const float *in, float *out, unsigned long long 
     if (i < n) out[i] = in[i];
 }
 )";
+
+// Two timing cheats (docs/grading.md). `once` does the work on its first launch only: its
+// blocks count themselves in a __device__ global, and a block that finds the whole grid counted
+// returns at once, leaving the first launch's output in place. `flaky` does the work, except
+// that on launches that begin in an odd millisecond of the GPU's clock it leaves one element
+// unwritten: nothing the guard restores, so a guarded measurement must catch a wrong sample.
+const char *const kCheats = R"(
+__device__ unsigned int blocksDone;
+
+extern "C" __global__ void once(const float *in, float *out, unsigned long long n)
+{
+    if (blocksDone >= gridDim.x)
+        return;
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * 2.0f;
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(&blocksDone, 1u);
+}
+
+extern "C" __global__ void flaky(const float *in, float *out, unsigned long long n)
+{
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (i == 0) {
+        unsigned long long now;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if ((now / 1000000ull) % 2 == 1)
+            return;
+    }
+    if (i < n) out[i] = in[i] * 2.0f;
+}
+)";
+
+RunRequest cheatRequest(const char *kernel)
+{
+    RunRequest r;
+    r.source = kCheats;
+    r.launch.kernel = kernel;
+    r.launch.variables = {{"N", "1 << 24"}};
+    r.launch.arguments = {buffer("in", "float", BufferRole::In),
+                          buffer("out", "float", BufferRole::Out),
+                          scalar("n", "unsigned long long", "N")};
+    r.launch.block = {"256", "1", "1"};
+    VerificationSpec check;
+    check.kind = ReferenceKind::Expression;
+    check.output = "out";
+    check.expression = "2 * i";
+    check.tolerance = ToleranceKind::Absolute;
+    check.toleranceValue = 0;
+    r.verification.checks = {check};
+    return r;
+}
 
 RunRequest spinRequest(const char *cycles)
 {
@@ -193,6 +245,8 @@ private Q_SLOTS:
     void coldFlushLeavesNoDirtyLines();
     void profilerTimesWhatNsightComputeTimes();
     void timerLeftOnOnlyBetweenMeasurements();
+    void guardedSamplesDoTheWork();
+    void guardedSamplesAreVerified();
     // Last: the trap loses the context for the rest of this process.
     void faultAtFifthSampleKeepsFourSamples();
 
@@ -210,6 +264,58 @@ void TestMeasure::initTestCase()
     qInfo("device: %s (%s), %d SMs, L2 %d bytes", m_runner->device().name.c_str(),
           m_runner->device().arch().c_str(), m_runner->device().smCount,
           m_runner->device().l2CacheBytes);
+}
+
+// `once` measured as usual is timed coasting; guarded, every sample starts from the state the
+// first launch found (blocksDone 0, the output poisoned), so it is timed doing the work, and
+// every sample's output is verified.
+void TestMeasure::guardedSamplesDoTheWork()
+{
+    CUWB_NEED_GPU();
+    const SampleSettings plain = fixedSettings(SampleMode::Cold, 20);
+    SampleSettings guarded = plain;
+    guarded.guarded = true;
+    const Measurement coasting = m_runner->measure(cheatRequest("once"), plain);
+    QVERIFY2(coasting.faultStatus.empty(), describe(coasting));
+    const Measurement working = m_runner->measure(cheatRequest("once"), guarded);
+    QVERIFY2(working.faultStatus.empty(), describe(working));
+    QVERIFY2(working.wrongSample.empty(), working.wrongSample.c_str());
+    QCOMPARE(working.verifiedSamples, std::size_t(20));
+    QCOMPARE(working.statistics.count, std::size_t(20));
+    const Measurement honest = m_runner->measure(copyRequest("1 << 24"), plain);
+    qInfo("once: %.1f µs coasting, %.1f µs guarded; an honest copy %.1f µs",
+          coasting.statistics.medianNs * 1e-3, working.statistics.medianNs * 1e-3,
+          honest.statistics.medianNs * 1e-3);
+    // Coasting reads one global per block; working reads and writes 64 MiB each way, as the
+    // copy does.
+    QVERIFY2(working.statistics.medianNs > 3.0 * coasting.statistics.medianNs,
+             describe(working) + " | " + describe(coasting));
+    QVERIFY2(working.statistics.medianNs > 0.7 * honest.statistics.medianNs,
+             describe(working) + " | " + describe(honest));
+    // The guard's work is outside the timed span: a guarded copy times as a plain one.
+    SampleSettings guardedCopy = plain;
+    guardedCopy.guarded = true;
+    const Measurement copy = m_runner->measure(copyRequest("1 << 24"), guardedCopy);
+    QVERIFY2(std::fabs(copy.statistics.medianNs / honest.statistics.medianNs - 1.0) < 0.05,
+             describe(copy) + " | " + describe(honest));
+}
+
+// `flaky` leaves an element unwritten on some launches: a guarded measurement stops at the
+// first such sample and says which; a plain one never looks.
+void TestMeasure::guardedSamplesAreVerified()
+{
+    CUWB_NEED_GPU();
+    SampleSettings guarded = fixedSettings(SampleMode::Cold, 200);
+    guarded.guarded = true;
+    const Measurement m = m_runner->measure(cheatRequest("flaky"), guarded);
+    QVERIFY2(m.faultStatus.empty(), describe(m));
+    QVERIFY2(!m.wrongSample.empty(), describe(m));
+    QCOMPARE(m.stop.reason, StopReason::WrongSample);
+    QVERIFY2(m.wrongSample.rfind("sample ", 0) == 0, m.wrongSample.c_str());
+    QVERIFY2(m.wrongSample.find("1 of 16777216 elements of `out` differ") != std::string::npos,
+             m.wrongSample.c_str());
+    QVERIFY(m.verifiedSamples < m.statistics.count);
+    qInfo("flaky: %s after %zu verified samples", m.wrongSample.c_str(), m.verifiedSamples);
 }
 
 void TestMeasure::spinMatchesObservedClock()

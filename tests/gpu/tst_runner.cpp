@@ -241,13 +241,6 @@ extern "C" __global__ void every_other(const float *a, float *c, int n)
 
 } // namespace
 
-// QSKIP returns from the function it is in, so this must be a macro, not a helper.
-#define CUWB_NEED_GPU()                                                                            \
-    do {                                                                                           \
-        if (!m_skipReason.isEmpty())                                                               \
-            QSKIP(qPrintable(m_skipReason));                                                       \
-    } while (false)
-
 class TestRunner : public QObject
 {
     Q_OBJECT
