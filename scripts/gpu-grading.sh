@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Grading on a GPU (docs/grading.md): the softmax false verdict and its test, 50 gradings of the
-# samples folder in fresh processes, a lab of 30 submissions graded and measured, and the
-# hostile class with a GPU present. From bundles made by bundle-portable (HACKING.md):
-#   scripts/gpu-grading.sh BUNDLE.tar.xz OUTDIR [verdicts|class|all] [BEFORE.tar.xz]
+# samples folder in fresh processes, the timing cheats measured plain and guarded, a lab of 30
+# submissions graded and measured, and the hostile class with a GPU present. From bundles made
+# by bundle-portable (HACKING.md):
+#   scripts/gpu-grading.sh BUNDLE.tar.xz OUTDIR [verdicts|cheats|class|all] [BEFORE.tar.xz]
 # BEFORE.tar.xz, optional: the same programs built before a fix, run first on the fresh machine.
 set -uo pipefail
 bundle=$1 out=$2 what=${3:-all} before=${4:-}
@@ -56,6 +57,22 @@ if [ "$what" = verdicts ] || [ "$what" = all ]; then
     } >> "$out/grading.log" 2>&1
     mkdir -p "$out/gradings" && mv "$out"/grading-*.json "$out"/grading-*.err "$out"/grading-*.rc "$out/gradings/" 2>/dev/null
     (cd "$out" && tar -cJf gradings.tar.xz gradings && rm -rf gradings)
+fi
+
+if [ "$what" = cheats ] || [ "$what" = all ]; then
+    {
+        step timeout 200 $R gpu_tst_measure
+        echo "## the timing cheats: cuwb measure, plain and --guarded"
+        for d in 01-honest 19-first-launch-only 20-cached-result 21-recognises-inputs \
+            22-stash-in-input 23-sometimes-wrong; do
+            for guard in "" --guarded; do
+                echo "# $d $guard"
+                timeout 60 $R cuwb measure "tests/hostile/class/$d/project.cuwb" --no-verify $guard 2>&1 |
+                    grep -E "median|guarded|void|stopped"
+            done
+        done
+        step timeout 300 $R cli_tst_hostilegrading
+    } >> "$out/grading.log" 2>&1
 fi
 
 if [ "$what" = class ] || [ "$what" = all ]; then
