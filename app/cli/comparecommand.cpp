@@ -123,21 +123,11 @@ int runCompare(const std::vector<std::string> &arguments)
 
     std::vector<Loaded> loaded;
     for (const std::string &path : parser.positionals()) {
-        const ProjectLoad load = loadProject(path);
-        std::string source;
-        std::string error;
-        if (!load.project) {
-            std::cerr << projectLoadError(path, load) << '\n';
+        std::optional<OpenedProject> opened = openProject("compare", path);
+        if (!opened)
             return ExitUsage;
-        }
-        if (!readProjectSource(*load.project, path, source, error)) {
-            std::cerr << "cuwb compare: " << path << ": " << error << '\n';
-            return ExitUsage;
-        }
-        Project project = *load.project;
-        resolveProjectPaths(project, path);
-        if (!checkCompileOptions(std::cerr, path, project.options))
-            return ExitUsage;
+        Project &project = opened->project;
+        std::string &source = opened->source;
         Loaded side{path, projectRunRequest(project, std::move(source)), project.measure.settings,
                     project.measure.throughput};
         if (parser.isSet("--hot")) {

@@ -1,5 +1,6 @@
 #include "diagnostictext.h"
 
+#include <iostream>
 #include <ostream>
 
 namespace cuwb::cli {
@@ -36,6 +37,25 @@ bool checkCompileOptions(std::ostream &err, const std::string &path, const Compi
     for (const std::string &problem : problems)
         err << path << ": compileOptions: " << problem << '\n';
     return problems.empty();
+}
+
+std::optional<OpenedProject> openProject(const char *command, const std::string &path)
+{
+    const ProjectLoad load = loadProject(path);
+    if (!load.project) {
+        std::cerr << projectLoadError(path, load) << '\n';
+        return std::nullopt;
+    }
+    OpenedProject opened{*load.project, {}};
+    std::string error;
+    if (!readProjectSource(opened.project, path, opened.source, error)) {
+        std::cerr << "cuwb " << command << ": " << path << ": " << error << '\n';
+        return std::nullopt;
+    }
+    resolveProjectPaths(opened.project, path);
+    if (!checkCompileOptions(std::cerr, path, opened.project.options))
+        return std::nullopt;
+    return opened;
 }
 
 std::string projectLoadError(const std::string &path, const ProjectLoad &load)

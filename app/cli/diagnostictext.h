@@ -6,6 +6,7 @@
 #include "project/project.h"
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,16 @@ std::string projectLoadError(const std::string &path, const ProjectLoad &load);
 // printing nothing, when they are valid. Checked before a command starts work, so that every
 // command refuses what check refuses.
 bool checkCompileOptions(std::ostream &err, const std::string &path, const CompileOptions &options);
+
+// A project the user named, opened as every command that runs it opens it: loaded, its paths
+// resolved against its folder, its source read, its compile options checked. On a problem it
+// prints why ("cuwb COMMAND: FILE: ...", or the load error with its place) and returns nullopt;
+// the command then exits with ExitUsage.
+struct OpenedProject
+{
+    Project project;
+    std::string source;
+};
+std::optional<OpenedProject> openProject(const char *command, const std::string &path);
 
 } // namespace cuwb::cli

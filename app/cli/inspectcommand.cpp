@@ -205,21 +205,11 @@ int runInspect(const std::vector<std::string> &arguments)
                                                std::to_string(parser.positionals().size()));
     }
     const std::string &path = parser.positionals().front();
-    const ProjectLoad load = loadProject(path);
-    std::string source;
-    std::string error;
-    if (!load.project) {
-        std::cerr << projectLoadError(path, load) << '\n';
+    std::optional<OpenedProject> opened = openProject("inspect", path);
+    if (!opened)
         return ExitUsage;
-    }
-    if (!readProjectSource(*load.project, path, source, error)) {
-        std::cerr << "cuwb inspect: " << path << ": " << error << '\n';
-        return ExitUsage;
-    }
-    Project project = *load.project;
-    resolveProjectPaths(project, path);
-    if (!checkCompileOptions(std::cerr, path, project.options))
-        return ExitUsage;
+    Project &project = opened->project;
+    std::string &source = opened->source;
 
     InspectRequest inspect;
     const std::vector<std::string> metricNames = parser.values("--metric");

@@ -423,21 +423,11 @@ int runMeasure(const std::vector<std::string> &arguments)
         return usageError("measure", "--cold and --hot exclude each other");
     }
     const std::string &path = parser.positionals().front();
-    const ProjectLoad load = loadProject(path);
-    std::string source;
-    std::string error;
-    if (!load.project) {
-        std::cerr << projectLoadError(path, load) << '\n';
+    std::optional<OpenedProject> opened = openProject("measure", path);
+    if (!opened)
         return ExitUsage;
-    }
-    if (!readProjectSource(*load.project, path, source, error)) {
-        std::cerr << "cuwb measure: " << path << ": " << error << '\n';
-        return ExitUsage;
-    }
-    Project project = *load.project;
-    resolveProjectPaths(project, path);
-    if (!checkCompileOptions(std::cerr, path, project.options))
-        return ExitUsage;
+    Project &project = opened->project;
+    std::string &source = opened->source;
 
     // The project's "measure" section first; options on the command line override it.
     SampleSettings settings = project.measure.settings;

@@ -33,6 +33,8 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <variant>
+
 #include <unistd.h>
 
 namespace cuwb::cli {
@@ -694,9 +696,21 @@ int sweepOnDevices(const ArgumentParser &parser, const std::string &path, const 
 
 } // namespace
 
-int runSweep(const std::vector<std::string> &arguments)
+namespace {
+
+// What the command line asks of a sweep, checked for combinations that exclude each other.
+struct SweepInvocation
 {
     ArgumentParser parser;
+    std::optional<ShardSelection> shard;
+    std::optional<SlurmOptions> slurm;
+};
+
+// Parses the options; an exit status when the command ends here (help, a usage error).
+std::optional<int> parseSweepArguments(SweepInvocation &in,
+                                       const std::vector<std::string> &arguments)
+{
+    ArgumentParser &parser = in.parser;
     parser.addOption({"--csv"});
     parser.addOption({"--json"});
     parser.addOption({"--t4"});
@@ -734,26 +748,28 @@ int runSweep(const std::vector<std::string> &arguments)
     if (parser.isSet("--cold") && parser.isSet("--hot")) {
         return usageError("sweep", "--cold and --hot exclude each other");
     }
+    if (parser.isSet("--verify") && parser.isSet("--no-verify")) {
+        return usageError("sweep", "--verify and --no-verify exclude each other");
+    }
     if (parser.isSet("--arch") && !parser.isSet("--list")) {
         return usageError("sweep", "--arch goes with --list: a sweep that runs is compiled for "
                                    "its GPU's own architecture");
     }
-    std::optional<ShardSelection> shard;
     if (const auto text = parser.value("--shard")) {
         std::string problem;
-        shard = parseShardSelection(*text, problem);
-        if (!shard) {
+        in.shard = parseShardSelection(*text, problem);
+        if (!in.shard) {
             return usageError("sweep", problem);
         }
     }
-    if (shard && parser.isSet("--list")) {
+    if (in.shard && parser.isSet("--list")) {
         return usageError("sweep", "--shard and --list exclude each other");
     }
     const auto slurmChoice = slurmOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&slurmChoice)) {
         return usageError("sweep", *problem);
     }
-    const std::optional<SlurmOptions> slurm = std::get<std::optional<SlurmOptions>>(slurmChoice);
+    in.slurm = std::get<std::optional<SlurmOptions>>(slurmChoice);
     if (parser.isSet("--per-device") && !parser.isSet("--devices")) {
         return usageError("sweep", "--per-device goes with --devices: it runs the whole sweep on "
                                    "each of them");
@@ -766,28 +782,19 @@ int runSweep(const std::vector<std::string> &arguments)
             }
         }
     }
-    if (slurm && (shard || parser.isSet("--list"))) {
-        return usageError("sweep", std::string(shard ? "--shard" : "--list") +
+    if (in.slurm && (in.shard || parser.isSet("--list"))) {
+        return usageError("sweep", std::string(in.shard ? "--shard" : "--list") +
                                        " and --slurm exclude each other: --slurm runs every "
                                        "shard itself");
     }
-    const std::string &path = parser.positionals().front();
-    const ProjectLoad load = loadProject(path);
-    std::string source;
-    std::string error;
-    if (!load.project) {
-        std::cerr << projectLoadError(path, load) << '\n';
-        return ExitUsage;
-    }
-    if (!readProjectSource(*load.project, path, source, error)) {
-        std::cerr << "cuwb sweep: " << path << ": " << error << '\n';
-        return ExitUsage;
-    }
-    Project project = *load.project;
-    resolveProjectPaths(project, path);
-    if (!checkCompileOptions(std::cerr, path, project.options))
-        return ExitUsage;
+    return std::nullopt;
+}
 
+// The sweep to run: a preset or the project's own, with the command line's overrides; an exit
+// status when there is none or an option is wrong.
+std::variant<SweepSpec, int> sweepSpecFor(const ArgumentParser &parser, const Project &project,
+                                          const std::string &path)
+{
     SweepSpec spec;
     if (const auto id = parser.value("--preset")) {
         const auto &presets = sweepPresets();
@@ -807,17 +814,14 @@ int runSweep(const std::vector<std::string> &arguments)
         std::cerr << "cuwb sweep: " << path
                   << ": the project has no sweep; add a \"sweep\" section (see docs/sweeps.md) "
                      "or use --preset block-32-step-32\n";
-        return ExitUsage;
+        return int(ExitUsage);
     }
     if (spec.axes.empty()) {
         std::cerr << "cuwb sweep: " << path
                   << ": the sweep is empty: it has no axes, so there is nothing to measure; "
                      "add an axis such as {\"target\": \"block.x\", \"kind\": \"range\", "
                      "\"from\": 32, \"to\": 1024, \"step\": 32}\n";
-        return ExitUsage;
-    }
-    if (parser.isSet("--verify") && parser.isSet("--no-verify")) {
-        return usageError("sweep", "--verify and --no-verify exclude each other");
+        return int(ExitUsage);
     }
     spec.verify = (spec.verify || parser.isSet("--verify")) && !parser.isSet("--no-verify");
     spec.metrics = spec.metrics || parser.isSet("--metrics");
@@ -846,67 +850,77 @@ int runSweep(const std::vector<std::string> &arguments)
         }
         spec.settings.fixedSamples = int(*samples);
     }
+    return spec;
+}
 
-    const RunRequest base = projectRunRequest(project, std::move(source));
-
-    if (parser.isSet("--list")) {
-        // planSweep expands the sweep itself (and refuses it with the same message); expanding
-        // it here as well would hold every point twice.
-        return listSweep(path, spec, base, parser.value("--arch").value_or(project.options.arch),
-                         parser.value("--json"));
-    }
-    // Expanded once here with the project's architecture, to refuse what cannot start before
-    // a worker is started; the runner expands again with the device's own limits.
-    const std::optional<ArchLimits> limits = archLimits(project.options.arch);
-    const SweepExpansion expansion = expandSweep(spec, base, limits ? &*limits : nullptr);
-    if (!expansion.ok()) {
-        std::cerr << "cuwb sweep: " << path << ": sweep: " << expansion.error << '\n';
-        return ExitUsage;
-    }
+// Through Slurm: an array of tasks, one shard each (slurmsweep.cpp), with what every shard
+// must do alike forwarded; the shard, its output and --yes are the script's.
+int submitSlurmSweep(const ArgumentParser &parser, const std::string &path,
+                     const SlurmOptions &slurm, const SweepSpec &spec,
+                     const SweepExpansion &expansion, double deadlineSeconds)
+{
     const std::size_t total = expansion.points.size();
     const std::size_t runnable = expansion.runnableCount();
-    const std::string estimate = estimateText(spec, runnable, base.launch.deadlineSeconds);
-    if (slurm) {
-        if (runnable == 0) {
-            std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
-                      << " points are skipped (cuwb sweep --list says why)\n";
-            return ExitFailure;
+    if (runnable == 0) {
+        std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
+                  << " points are skipped (cuwb sweep --list says why)\n";
+        return ExitFailure;
+    }
+    if (total > kConfirmPoints && !parser.isSet("--yes") && !slurm.dryRun) {
+        std::cerr << "cuwb sweep: " << path << ": the sweep has " << total << " points ("
+                  << runnable << " to measure); it takes "
+                  << estimateText(spec, runnable, deadlineSeconds)
+                  << " on one GPU. Run it with --yes to submit it, or narrow its axes.\n";
+        return ExitUsage;
+    }
+    const auto workerChoice = workerOptions(parser);
+    if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
+        return usageError("sweep", *problem);
+    }
+    SlurmSweepRequest request;
+    request.projectPath = path;
+    request.projectName = slurmName(std::filesystem::path(path).stem().string());
+    request.totalPoints = total;
+    request.slurm = slurm;
+    for (const char *flag :
+         {"--verify", "--no-verify", "--metrics", "--roofline", "--cold", "--hot"}) {
+        if (parser.isSet(flag)) {
+            request.forwarded.emplace_back(flag);
         }
-        if (total > kConfirmPoints && !parser.isSet("--yes") && !slurm->dryRun) {
-            std::cerr << "cuwb sweep: " << path << ": the sweep has " << total << " points ("
-                      << runnable << " to measure); it takes " << estimate
-                      << " on one GPU. Run it with --yes to submit it, or narrow its axes.\n";
-            return ExitUsage;
+    }
+    for (const char *option :
+         {"--preset", "--samples", "--timer", "--device", "--worker", "--on"}) {
+        if (const auto value = parser.value(option)) {
+            request.forwarded.insert(request.forwarded.end(), {option, *value});
         }
-        const auto workerChoice = workerOptions(parser);
-        if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
-            return usageError("sweep", *problem);
+    }
+    request.csv = parser.value("--csv");
+    request.json = parser.value("--json");
+    request.t4 = parser.value("--t4");
+    return runSlurmSweep(request);
+}
+
+// Before a worker starts: a sweep (or shard) with nothing to measure is refused with every
+// point's reason, one too large to start without --yes is refused with its estimate, and the
+// output files must be writable. An exit status when it is refused.
+std::optional<int> refuseBeforeStarting(const ArgumentParser &parser, const std::string &path,
+                                        const SweepSpec &spec, const SweepExpansion &expansion,
+                                        const std::optional<ShardSelection> &shard,
+                                        double deadlineSeconds)
+{
+    const std::size_t total = expansion.points.size();
+    if (expansion.runnableCount() == 0) {
+        for (const SweepPoint &point : expansion.points) {
+            std::cout << progressTag(point.index + 1, total) << ' ' << point.label()
+                      << (point.runnable() ? std::string() : ": skipped: " + point.skipReason)
+                      << '\n';
         }
-        SlurmSweepRequest request;
-        request.projectPath = path;
-        request.projectName = slurmName(std::filesystem::path(path).stem().string());
-        request.totalPoints = total;
-        request.slurm = *slurm;
-        // What every shard must do alike; the shard, its output and --yes are the script's.
-        for (const char *flag :
-             {"--verify", "--no-verify", "--metrics", "--roofline", "--cold", "--hot"}) {
-            if (parser.isSet(flag)) {
-                request.forwarded.emplace_back(flag);
-            }
-        }
-        for (const char *option :
-             {"--preset", "--samples", "--timer", "--device", "--worker", "--on"}) {
-            if (const auto value = parser.value(option)) {
-                request.forwarded.insert(request.forwarded.end(), {option, *value});
-            }
-        }
-        request.csv = parser.value("--csv");
-        request.json = parser.value("--json");
-        request.t4 = parser.value("--t4");
-        return runSlurmSweep(request);
+        std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
+                  << " points are skipped (reasons above)\n";
+        return ExitFailure;
     }
     std::size_t shardPoints = total;
-    std::size_t shardRunnable = runnable;
+    std::size_t shardRunnable = expansion.runnableCount();
     if (shard) {
         shardPoints = shardSize(total, *shard);
         shardRunnable = 0;
@@ -914,60 +928,29 @@ int runSweep(const std::vector<std::string> &arguments)
             shardRunnable += inShard(point.index, *shard) && point.runnable() ? 1 : 0;
         }
     }
-    if (runnable == 0) {
-        for (const SweepPoint &point : expansion.points) {
-            std::cout << progressTag(point.index + 1, total) << ' ' << point.label()
-                      << (point.runnable() ? std::string() : ": skipped: " + point.skipReason)
-                      << '\n';
-        }
-    }
-    if (runnable == 0) {
-        std::cerr << "cuwb sweep: " << path << ": nothing to measure: all " << total
-                  << " points are skipped (reasons above)\n";
-        return ExitFailure;
-    }
     if (shardPoints > kConfirmPoints && !parser.isSet("--yes")) {
         std::cerr << "cuwb sweep: " << path << ": the sweep has " << shardPoints
                   << (shard ? " points in this shard (" : " points (") << shardRunnable
-                  << " to measure); it takes "
-                  << estimateText(spec, shardRunnable, base.launch.deadlineSeconds)
+                  << " to measure); it takes " << estimateText(spec, shardRunnable, deadlineSeconds)
                   << ". Run it with --yes to start it, or narrow its axes.\n";
         return ExitUsage;
     }
-    struct Output
-    {
-        const char *option;
-        const char *what;
-        std::optional<std::string> path;
-    };
-    Output outputs[] = {{"--csv", "CSV", parser.value("--csv")},
-                        {"--json", "JSON", parser.value("--json")},
-                        {"--t4", "T4", parser.value("--t4")}};
-    for (const Output &output : outputs) {
-        if (output.path) {
-            if (const std::string problem = checkWritable(*output.path); !problem.empty()) {
-                return usageError("sweep", std::string(output.option) + ": " + problem);
+    for (const char *option : {"--csv", "--json", "--t4"}) {
+        if (const auto output = parser.value(option)) {
+            if (const std::string problem = checkWritable(*output); !problem.empty()) {
+                return usageError("sweep", std::string(option) + ": " + problem);
             }
         }
     }
+    return std::nullopt;
+}
 
-    SweepContext context;
-    context.projectName = project.name;
-    context.throughput = project.measure.throughput;
-    if (parser.isSet("--devices")) {
-        const auto devices = selectedDevices(parser);
-        if (const auto *problem = std::get_if<std::string>(&devices)) {
-            return usageError("sweep", *problem);
-        }
-        const auto perDevice = workerOptionsPerDevice(parser);
-        if (const auto *problem = std::get_if<std::string>(&perDevice)) {
-            return usageError("sweep", *problem);
-        }
-        return sweepOnDevices(parser, path, spec, base, context,
-                              std::get<std::vector<int>>(devices),
-                              std::get<WorkerOptionsForDevice>(perDevice));
-    }
-
+// On one worker of this machine (or --worker, --on): the points printed as they are measured,
+// the summary, the outputs written.
+int sweepOnWorker(const ArgumentParser &parser, const std::string &path, const SweepSpec &spec,
+                  const RunRequest &base, const SweepContext &context,
+                  const std::optional<ShardSelection> &shard)
+{
     const auto workerChoice = workerOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("sweep", *problem);
@@ -1014,6 +997,68 @@ int runSweep(const std::vector<std::string> &arguments)
         return ExitFailure;
     }
     return ExitSuccess;
+}
+
+} // namespace
+
+int runSweep(const std::vector<std::string> &arguments)
+{
+    SweepInvocation in;
+    if (const std::optional<int> status = parseSweepArguments(in, arguments)) {
+        return *status;
+    }
+    const ArgumentParser &parser = in.parser;
+    const std::string &path = parser.positionals().front();
+    std::optional<OpenedProject> opened = openProject("sweep", path);
+    if (!opened)
+        return ExitUsage;
+    const Project &project = opened->project;
+    const std::variant<SweepSpec, int> chosen = sweepSpecFor(parser, project, path);
+    if (const int *status = std::get_if<int>(&chosen)) {
+        return *status;
+    }
+    const SweepSpec &spec = std::get<SweepSpec>(chosen);
+    const RunRequest base = projectRunRequest(project, std::move(opened->source));
+
+    if (parser.isSet("--list")) {
+        // planSweep expands the sweep itself (and refuses it with the same message); expanding
+        // it here as well would hold every point twice.
+        return listSweep(path, spec, base, parser.value("--arch").value_or(project.options.arch),
+                         parser.value("--json"));
+    }
+    // Expanded once here with the project's architecture, to refuse what cannot start before
+    // a worker is started; the runner expands again with the device's own limits.
+    const std::optional<ArchLimits> limits = archLimits(project.options.arch);
+    const SweepExpansion expansion = expandSweep(spec, base, limits ? &*limits : nullptr);
+    if (!expansion.ok()) {
+        std::cerr << "cuwb sweep: " << path << ": sweep: " << expansion.error << '\n';
+        return ExitUsage;
+    }
+    const double deadline = base.launch.deadlineSeconds;
+    if (in.slurm) {
+        return submitSlurmSweep(parser, path, *in.slurm, spec, expansion, deadline);
+    }
+    if (const std::optional<int> status =
+            refuseBeforeStarting(parser, path, spec, expansion, in.shard, deadline)) {
+        return *status;
+    }
+    SweepContext context;
+    context.projectName = project.name;
+    context.throughput = project.measure.throughput;
+    if (parser.isSet("--devices")) {
+        const auto devices = selectedDevices(parser);
+        if (const auto *problem = std::get_if<std::string>(&devices)) {
+            return usageError("sweep", *problem);
+        }
+        const auto perDevice = workerOptionsPerDevice(parser);
+        if (const auto *problem = std::get_if<std::string>(&perDevice)) {
+            return usageError("sweep", *problem);
+        }
+        return sweepOnDevices(parser, path, spec, base, context,
+                              std::get<std::vector<int>>(devices),
+                              std::get<WorkerOptionsForDevice>(perDevice));
+    }
+    return sweepOnWorker(parser, path, spec, base, context, in.shard);
 }
 
 } // namespace cuwb::cli
