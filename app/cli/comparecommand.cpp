@@ -84,6 +84,106 @@ void printCompareHelp(std::ostream &out)
            "project that cannot be read.\n";
 }
 
+namespace {
+
+// Both sides measured, then (when that worked) their metrics and inspection, on one worker.
+std::vector<ComparisonSide> measureSides(const std::vector<Loaded> &loaded,
+                                         const WorkerProcess::Options &options, bool inspect)
+{
+    MetricsRequest metricsRequest;
+    for (const std::string &name : rooflineMetrics()) {
+        if (std::find(metricsRequest.metrics.begin(), metricsRequest.metrics.end(), name) ==
+            metricsRequest.metrics.end()) {
+            metricsRequest.metrics.push_back(name);
+        }
+    }
+    WorkerProcess worker(options);
+    std::vector<ComparisonSide> sides;
+    {
+        const InterruptCancels interruptCancels(worker);
+        for (const Loaded &l : loaded) {
+            ComparisonSide side;
+            side.name = std::filesystem::path(l.path).stem().string();
+            WorkerClient client(worker);
+            side.measurement = client.measure(l.request, l.settings, l.throughput);
+            if (side.measurement->faultStatus.empty()) {
+                side.metrics = client.metrics(l.request, metricsRequest);
+                if (inspect) {
+                    const InspectResult inspected = client.inspect(l.request, InspectRequest());
+                    if (inspected.ok()) {
+                        side.inspection = summarise(inspected);
+                    } else {
+                        std::cerr << "cuwb compare: " << l.path
+                                  << ": not inspected: " << inspected.error << '\n';
+                    }
+                }
+            }
+            sides.push_back(std::move(side));
+        }
+    }
+    worker.stop();
+    return sides;
+}
+
+void printComparisonJson(std::ostream &out, const std::vector<Loaded> &loaded,
+                         const std::vector<ComparisonSide> &sides, const Comparison &comparison)
+{
+    nlohmann::json document = {{"a", loaded[0].path},
+                               {"b", loaded[1].path},
+                               {"verdict", comparison.verdict},
+                               {"notes", comparison.notes}};
+    if (comparison.time) {
+        document["time"] = deltaJson(*comparison.time);
+    }
+    for (const char *key : {"metrics", "counters"}) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const Delta &d :
+             std::string(key) == "metrics" ? comparison.metrics : comparison.counters) {
+            list.push_back(deltaJson(d));
+        }
+        document[key] = std::move(list);
+    }
+    nlohmann::json findings = nlohmann::json::array();
+    for (const FindingDelta &f : comparison.findings) {
+        findings.push_back({{"line", f.line}, {"message", f.message}, {"side", f.inA ? "a" : "b"}});
+    }
+    document["findings"] = std::move(findings);
+    document["measurements"] = {*sides[0].measurement, *sides[1].measurement};
+    out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+void printComparisonText(std::ostream &out, const std::vector<Loaded> &loaded,
+                         const Comparison &comparison)
+{
+    out << "A: " << loaded[0].path << "\nB: " << loaded[1].path << "\n";
+    if (!comparison.verdict.empty()) {
+        out << comparison.verdict << "\n";
+    }
+    char head[200];
+    std::snprintf(head, sizeof head, "\n  %-66s %14s %14s %8s\n", "", "A", "B", "B/A");
+    out << head;
+    if (comparison.time) {
+        printDelta(out, *comparison.time);
+    }
+    for (const Delta &d : comparison.metrics) {
+        printDelta(out, d);
+    }
+    for (const Delta &d : comparison.counters) {
+        printDelta(out, d);
+    }
+    for (const FindingDelta &f : comparison.findings) {
+        out << "  only in " << (f.inA ? "A" : "B") << ", line " << f.line << ": " << f.message
+            << "\n";
+    }
+    for (const std::string &note : comparison.notes) {
+        out << "  note: " << note << "\n";
+    }
+    out << "  (* the difference counts: a time beyond three times the noise, a counter by "
+           "10 % or more)\n";
+}
+
+} // namespace
+
 int runCompare(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
@@ -141,39 +241,8 @@ int runCompare(const std::vector<std::string> &arguments)
         loaded.push_back(std::move(side));
     }
 
-    MetricsRequest metricsRequest;
-    for (const std::string &name : rooflineMetrics()) {
-        if (std::find(metricsRequest.metrics.begin(), metricsRequest.metrics.end(), name) ==
-            metricsRequest.metrics.end()) {
-            metricsRequest.metrics.push_back(name);
-        }
-    }
-    WorkerProcess worker(std::get<WorkerProcess::Options>(workerChoice));
-    std::vector<ComparisonSide> sides;
-    {
-        const InterruptCancels interruptCancels(worker);
-        for (const Loaded &l : loaded) {
-            ComparisonSide side;
-            side.name = std::filesystem::path(l.path).stem().string();
-            WorkerClient client(worker);
-            side.measurement = client.measure(l.request, l.settings, l.throughput);
-            if (side.measurement->faultStatus.empty()) {
-                side.metrics = client.metrics(l.request, metricsRequest);
-                if (!parser.isSet("--no-inspect")) {
-                    const InspectResult inspected = client.inspect(l.request, InspectRequest());
-                    if (inspected.ok()) {
-                        side.inspection = summarise(inspected);
-                    } else {
-                        std::cerr << "cuwb compare: " << l.path
-                                  << ": not inspected: " << inspected.error << '\n';
-                    }
-                }
-            }
-            sides.push_back(std::move(side));
-        }
-    }
-    worker.stop();
-
+    const std::vector<ComparisonSide> sides = measureSides(
+        loaded, std::get<WorkerProcess::Options>(workerChoice), !parser.isSet("--no-inspect"));
     for (std::size_t k = 0; k < sides.size(); ++k) {
         const Measurement &m = *sides[k].measurement;
         if (!m.faultStatus.empty()) {
@@ -183,59 +252,11 @@ int runCompare(const std::vector<std::string> &arguments)
         }
     }
     const Comparison comparison = compareSides(sides[0], sides[1]);
-
     if (parser.isSet("--json")) {
-        nlohmann::json document = {{"a", loaded[0].path},
-                                   {"b", loaded[1].path},
-                                   {"verdict", comparison.verdict},
-                                   {"notes", comparison.notes}};
-        if (comparison.time) {
-            document["time"] = deltaJson(*comparison.time);
-        }
-        for (const char *key : {"metrics", "counters"}) {
-            nlohmann::json list = nlohmann::json::array();
-            for (const Delta &d :
-                 std::string(key) == "metrics" ? comparison.metrics : comparison.counters) {
-                list.push_back(deltaJson(d));
-            }
-            document[key] = std::move(list);
-        }
-        nlohmann::json findings = nlohmann::json::array();
-        for (const FindingDelta &f : comparison.findings) {
-            findings.push_back(
-                {{"line", f.line}, {"message", f.message}, {"side", f.inA ? "a" : "b"}});
-        }
-        document["findings"] = std::move(findings);
-        document["measurements"] = {*sides[0].measurement, *sides[1].measurement};
-        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-        return ExitSuccess;
+        printComparisonJson(std::cout, loaded, sides, comparison);
+    } else {
+        printComparisonText(std::cout, loaded, comparison);
     }
-
-    std::cout << "A: " << loaded[0].path << "\nB: " << loaded[1].path << "\n";
-    if (!comparison.verdict.empty()) {
-        std::cout << comparison.verdict << "\n";
-    }
-    char head[200];
-    std::snprintf(head, sizeof head, "\n  %-66s %14s %14s %8s\n", "", "A", "B", "B/A");
-    std::cout << head;
-    if (comparison.time) {
-        printDelta(std::cout, *comparison.time);
-    }
-    for (const Delta &d : comparison.metrics) {
-        printDelta(std::cout, d);
-    }
-    for (const Delta &d : comparison.counters) {
-        printDelta(std::cout, d);
-    }
-    for (const FindingDelta &f : comparison.findings) {
-        std::cout << "  only in " << (f.inA ? "A" : "B") << ", line " << f.line << ": " << f.message
-                  << "\n";
-    }
-    for (const std::string &note : comparison.notes) {
-        std::cout << "  note: " << note << "\n";
-    }
-    std::cout << "  (* the difference counts: a time beyond three times the noise, a counter by "
-                 "10 % or more)\n";
     return ExitSuccess;
 }
 
