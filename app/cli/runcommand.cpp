@@ -69,6 +69,133 @@ std::vector<ProjectArgument> expandProjectArguments(const std::vector<std::strin
     return projects;
 }
 
+// The array script: each task runs `cuwb run` on its shard of the projects, with what every
+// task must do alike.
+ArrayScript gradingScript(const ArgumentParser &parser, const SlurmOptions &slurm,
+                          std::size_t projects, const std::string &name, const std::string &jobDir,
+                          const std::string &here)
+{
+    ArrayScript script;
+    script.jobName = "cuwb-" + name;
+    script.jobDir = jobDir;
+    script.description = "cuwb run: " + std::to_string(projects) + " projects graded in " +
+                         std::to_string(slurm.tasks) + " tasks (round-robin by sorted project)";
+    script.workingDir = here; // the projects are named as the user named them
+    script.command = {selfExecutable(), "run"};
+    script.command.insert(script.command.end(), parser.positionals().begin(),
+                          parser.positionals().end());
+    script.command.insert(script.command.end(),
+                          {"--shard", "{K}/" + std::to_string(slurm.tasks), "--json", "--summary",
+                           "--scratch", jobDir + "/scratch-{K}"});
+    for (const char *option : {"--deadline", "--device", "--worker", "--on"}) {
+        if (const auto value = parser.value(option)) {
+            script.command.insert(script.command.end(), {option, *value});
+        }
+    }
+    for (const char *flag : {"--measure", "--unconfined"}) {
+        if (parser.isSet(flag)) {
+            script.command.emplace_back(flag);
+        }
+    }
+    script.stdoutPath = jobDir + "/task-{K}.json";
+    return script;
+}
+
+// Each task's summary document, indexed by task; nullopt, with every failed task named, when a
+// task has none with its shard's number of results.
+std::optional<std::vector<nlohmann::json>>
+readTaskDocuments(const std::vector<TaskOutcome> &outcomes, const std::string &jobId,
+                  const std::string &jobDir, int tasks, std::size_t projects,
+                  const std::string &scriptPath)
+{
+    std::vector<nlohmann::json> documents(std::size_t(tasks) + 1);
+    std::string failures;
+    for (const TaskOutcome &outcome : outcomes) {
+        const ShardSelection shard{outcome.task, tasks};
+        const std::size_t expected = shardSize(projects, shard);
+        std::ifstream in(taskResultPath(jobDir, outcome.task));
+        nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
+        if (document.is_object() && document.contains("results") &&
+            document["results"].is_array() && document["results"].size() == expected) {
+            documents[std::size_t(outcome.task)] = std::move(document);
+            continue;
+        }
+        failures += "cuwb run: " + describeFailedTask(jobId, jobDir, outcome, "task") + '\n';
+    }
+    if (!failures.empty()) {
+        std::cerr << failures << "cuwb run: the grading is incomplete; run the failed tasks "
+                  << "again with: sbatch --array=K " << scriptPath << '\n';
+        return std::nullopt;
+    }
+    return documents;
+}
+
+// The tasks' documents merged in the projects' order, as one `--summary` document, and the
+// exit status it means.
+struct MergedGrading
+{
+    nlohmann::json summary;
+    int status = ExitSuccess;
+};
+
+MergedGrading mergeTaskDocuments(const std::vector<nlohmann::json> &documents, int tasks,
+                                 const std::vector<ProjectArgument> &projects)
+{
+    nlohmann::json results = nlohmann::json::array();
+    nlohmann::json failed = nlohmann::json::array();
+    std::size_t passed = 0;
+    int status = ExitSuccess;
+    for (std::size_t i = 0; i < projects.size(); ++i) {
+        const int task = int(i % std::size_t(tasks)) + 1;
+        const nlohmann::json &entry = documents[std::size_t(task)]["results"][i / tasks];
+        results.push_back(entry);
+        if (entry.value("passed", false)) {
+            ++passed;
+            continue;
+        }
+        // A submission that cannot be read failed; a project the user named is a usage error.
+        status = entry.contains("error") && !projects[i].graded
+                     ? ExitUsage
+                     : std::max(status, int(ExitFailure));
+        for (const nlohmann::json &each : documents[std::size_t(task)]["failed"]) {
+            if (each.value("project", std::string()) == entry.value("project", std::string())) {
+                failed.push_back(each);
+                break;
+            }
+        }
+    }
+    return {{{"projects", projects.size()},
+             {"passed", passed},
+             {"failed", failed},
+             {"results", results}},
+            status};
+}
+
+// The merged grading as `cuwb run` prints it locally: the JSON asked for, or the summary and
+// where every result is.
+void printSlurmGrading(const ArgumentParser &parser, const nlohmann::json &summary,
+                       const std::string &merged)
+{
+    const nlohmann::json &results = summary["results"];
+    if (parser.isSet("--json")) {
+        nlohmann::json document = parser.isSet("--summary") ? summary : results;
+        if (!parser.isSet("--summary") && results.size() == 1) {
+            document = results.front();
+        }
+        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        return;
+    }
+    const std::size_t projects = results.size();
+    const std::size_t passed = summary["passed"].get<std::size_t>();
+    std::cout << "summary: " << projects << (projects == 1 ? " project, " : " projects, ") << passed
+              << " passed, " << projects - passed << " failed\n";
+    for (const nlohmann::json &each : summary["failed"]) {
+        std::cout << "  FAILED " << each.value("project", std::string()) << ": "
+                  << each.value("reason", std::string()) << '\n';
+    }
+    std::cout << "every result in " << merged << '\n';
+}
+
 // `cuwb run FOLDER --slurm`: the projects graded by an array job, task K grading shard K of
 // the sorted project list (round-robin) with --json --summary into task-K.json, in its own
 // scratch folders; the tasks' documents put back together in the order a local run gives.
@@ -88,31 +215,8 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
         std::cerr << "cuwb run: " << error << '\n';
         return ExitUsage;
     }
-    ArrayScript script;
-    script.jobName = "cuwb-" + name;
-    script.jobDir = jobDir;
-    script.description = "cuwb run: " + std::to_string(projects.size()) + " projects graded in " +
-                         std::to_string(slurm.tasks) + " tasks (round-robin by sorted project)";
-    script.workingDir = here; // the projects are named as the user named them
-    script.command = {selfExecutable(), "run"};
-    script.command.insert(script.command.end(), parser.positionals().begin(),
-                          parser.positionals().end());
-    script.command.insert(script.command.end(),
-                          {"--shard", "{K}/" + std::to_string(slurm.tasks), "--json", "--summary",
-                           "--scratch", jobDir + "/scratch-{K}"});
-    for (const char *option : {"--deadline", "--device", "--worker", "--on"}) {
-        if (const auto value = parser.value(option)) {
-            script.command.insert(script.command.end(), {option, *value});
-        }
-    }
-    if (parser.isSet("--measure")) {
-        script.command.emplace_back("--measure");
-    }
-    if (parser.isSet("--unconfined")) {
-        script.command.emplace_back("--unconfined");
-    }
-    script.stdoutPath = jobDir + "/task-{K}.json";
-    const std::string text = arrayScript(script, slurm);
+    const std::string text =
+        arrayScript(gradingScript(parser, slurm, projects.size(), name, jobDir, here), slurm);
     if (slurm.dryRun) {
         std::cout << text;
         return ExitSuccess;
@@ -127,8 +231,7 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
         std::cerr << "cuwb run: " << error << '\n';
         return ExitUsage;
     }
-    const bool json = parser.isSet("--json");
-    std::ostream &info = json ? std::cerr : std::cout;
+    std::ostream &info = parser.isSet("--json") ? std::cerr : std::cout;
     info << "submitted job " << *jobId << ": " << projects.size() << " projects in " << slurm.tasks
          << " tasks; job folder " << jobDir << '\n'
          << std::flush;
@@ -148,83 +251,27 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
         std::cerr << "cuwb run: " << error << '\n';
         return 130;
     }
-
-    // Each task's summary document; a task without a readable one failed.
-    std::vector<nlohmann::json> documents(std::size_t(slurm.tasks) + 1);
-    std::string failures;
-    for (const TaskOutcome &outcome : *outcomes) {
-        const ShardSelection shard{outcome.task, slurm.tasks};
-        const std::size_t expected = shardSize(projects.size(), shard);
-        std::ifstream in(taskResultPath(jobDir, outcome.task));
-        nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
-        if (document.is_object() && document.contains("results") &&
-            document["results"].is_array() && document["results"].size() == expected) {
-            documents[std::size_t(outcome.task)] = std::move(document);
-            continue;
-        }
-        failures += "cuwb run: " + describeFailedTask(*jobId, jobDir, outcome, "task") + '\n';
-    }
-    if (!failures.empty()) {
-        std::cerr << failures << "cuwb run: the grading is incomplete; run the failed tasks "
-                  << "again with: sbatch --array=K " << scriptPath << '\n';
+    const std::optional<std::vector<nlohmann::json>> documents =
+        readTaskDocuments(*outcomes, *jobId, jobDir, slurm.tasks, projects.size(), scriptPath);
+    if (!documents) {
         return ExitFailure;
     }
-    nlohmann::json results = nlohmann::json::array();
-    nlohmann::json failed = nlohmann::json::array();
-    std::size_t passed = 0;
-    int status = ExitSuccess;
-    for (std::size_t i = 0; i < projects.size(); ++i) {
-        const int task = int(i % std::size_t(slurm.tasks)) + 1;
-        const nlohmann::json &entry = documents[std::size_t(task)]["results"][i / slurm.tasks];
-        results.push_back(entry);
-        if (entry.value("passed", false)) {
-            ++passed;
-            continue;
-        }
-        // A submission that cannot be read failed; a project the user named is a usage error.
-        status = entry.contains("error") && !projects[i].graded
-                     ? ExitUsage
-                     : std::max(status, int(ExitFailure));
-        for (const nlohmann::json &each : documents[std::size_t(task)]["failed"]) {
-            if (each.value("project", std::string()) == entry.value("project", std::string())) {
-                failed.push_back(each);
-                break;
-            }
-        }
-    }
-    nlohmann::json summary{{"projects", projects.size()},
-                           {"passed", passed},
-                           {"failed", failed},
-                           {"results", results}};
-    const std::string merged = jobDir + "/results.json";
-    if (const std::string problem = writeTextFile(merged, summary.dump(2) + "\n");
+    const MergedGrading merged = mergeTaskDocuments(*documents, slurm.tasks, projects);
+    const std::string mergedPath = jobDir + "/results.json";
+    if (const std::string problem = writeTextFile(mergedPath, merged.summary.dump(2) + "\n");
         !problem.empty()) {
         std::cerr << "cuwb run: " << problem << '\n';
         return ExitUsage;
     }
     if (const auto folder = parser.value("--report")) {
-        if (const std::string problem = writeClassReport(summary, *folder); !problem.empty()) {
+        if (const std::string problem = writeClassReport(merged.summary, *folder);
+            !problem.empty()) {
             std::cerr << "cuwb run: the report: " << problem << '\n';
             return ExitOutput;
         }
     }
-    if (json) {
-        nlohmann::json document = parser.isSet("--summary") ? summary : results;
-        if (!parser.isSet("--summary") && results.size() == 1) {
-            document = results.front();
-        }
-        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    } else {
-        std::cout << "summary: " << projects.size()
-                  << (projects.size() == 1 ? " project, " : " projects, ") << passed << " passed, "
-                  << projects.size() - passed << " failed\n";
-        for (const nlohmann::json &each : failed) {
-            std::cout << "  FAILED " << each.value("project", std::string()) << ": "
-                      << each.value("reason", std::string()) << '\n';
-        }
-        std::cout << "every result in " << merged << '\n';
-    }
-    return status;
+    printSlurmGrading(parser, merged.summary, mergedPath);
+    return merged.status;
 }
 
 } // namespace
