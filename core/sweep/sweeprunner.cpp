@@ -88,111 +88,170 @@ void SweepRunner::runPoint(SweepPointResult &r, const SweepSpec &spec, const Swe
                       .ranOnWorker;
 }
 
+// The point's request, with the host's compiled image the first time a worker is sent this
+// variant; the worker keeps it and does not compile the same source and options again.
+class PointRequest
+{
+public:
+    PointRequest(const SweepPointResult &r, const HostPointCheck &host, WorkerProcess &worker,
+                 SentImages &imagesSent)
+        : request(r.point.request)
+        , m_worker(worker)
+        , m_compiled(host.compiled.get())
+        , m_sent(imagesSent)
+    {
+        if (host.compiled && host.compiled->success && !m_sent.count(key())) {
+            CompiledImage image;
+            image.options = host.compiled->options;
+            image.cubin = host.compiled->cubin;
+            image.ptx = host.compiled->ptx;
+            image.kernels = host.compiled->kernels;
+            image.compileTimeMs = host.compiled->compileTimeMs;
+            image.compiledBy = host.compiled->compiledBy;
+            request.image = std::move(image);
+        }
+    }
+    // After a request: a worker that answered (whatever it said) keeps the image it received.
+    void delivered(const WorkerClient &client)
+    {
+        if (client.answered() && request.image) {
+            m_sent.insert(key());
+            request.image.reset();
+        }
+    }
+
+    RunRequest request;
+
+private:
+    [[nodiscard]] std::pair<long, const CompileResult *> key() const
+    {
+        return {long(m_worker.pid()), m_compiled};
+    }
+
+    const WorkerProcess &m_worker;
+    const CompileResult *m_compiled;
+    SentImages &m_sent;
+};
+
+// Why a run that succeeded did not pass, in one line: the verification's first line, else the
+// first write out of bounds.
+std::string wrongRunMessage(const RunResult &run)
+{
+    if (run.verification.ran && !run.verification.passed) {
+        return run.verification.message.substr(0, run.verification.message.find('\n'));
+    }
+    for (const BufferReport &buffer : run.buffers) {
+        if (!buffer.guardViolations.empty()) {
+            return buffer.guardViolations.front().message;
+        }
+    }
+    return "the output did not verify";
+}
+
+// The point's verification run. False when the point ends with it (cancelled, skipped,
+// failed); true when it goes on to be measured, with `wrong` set to why its output was wrong
+// (empty when it passed).
+bool verifyPoint(SweepPointResult &r, WorkerClient &client, PointRequest &point,
+                 PointOnWorker &outcome, std::optional<std::string> &wrong)
+{
+    const Clock::time_point start = Clock::now();
+    const RunResult run = client.run(point.request);
+    point.delivered(client);
+    outcome.ranOnWorker = true;
+    r.verifyMs = secondsSince(start) * 1e3;
+    if (client.lastFailure() == WorkerProcess::Failure::Cancelled) {
+        r.message = "cancelled before it was measured"; // WorkerProcess::cancel(): stays pending
+        return false;
+    }
+    if (!client.answered()) {
+        outcome.failure = client.lastFailure();
+        r.status = PointStatus::Failed;
+        r.message = "the verification run failed: " + run.message;
+        return false;
+    }
+    r.workerCompileMs = run.compileMs;
+    // What each check found, its largest errors beside the verdict (not its mismatches: the
+    // point keeps the summary, the run's own report has the details).
+    r.checks = run.checks.empty() && run.verification.ran
+                   ? std::vector<VerificationResult>{run.verification}
+                   : run.checks;
+    for (VerificationResult &check : r.checks) {
+        check.firstMismatches.clear();
+    }
+    switch (run.status) {
+    case RunStatus::Succeeded:
+        if (!run.passed()) {
+            wrong = wrongRunMessage(run);
+        }
+        // The run's buffers are kept for paging; the measurement allocates its own.
+        client.release();
+        return true;
+    case RunStatus::CompileFailed:
+        r.skip(SkipKind::Compile, run.message);
+        return false;
+    case RunStatus::InvalidLaunch:
+        r.skip(SkipKind::Resources, run.message);
+        return false;
+    default:
+        r.status = PointStatus::Failed;
+        r.message = std::string(runStatusName(run.status)) + ": " + run.message;
+        return false;
+    }
+}
+
+// A measurement that did not complete, kept in the point as what it says: cancelled (the point
+// stays pending), skipped (compile, resources) or failed, with the samples before a fault.
+// False when the measurement completed and is for the caller to keep.
+bool keepUnfinished(SweepPointResult &r, Measurement &measurement)
+{
+    if (measurement.stop.reason == StopReason::Cancelled) {
+        r.message = "cancelled while measuring, after " +
+                    std::to_string(measurement.samplesNs.size()) + " samples";
+        r.measurement = std::move(measurement);
+        return true; // stays pending: too few samples to compare with the others
+    }
+    if (measurement.faultStatus.empty()) {
+        return false;
+    }
+    const std::string status = measurement.faultStatus;
+    r.message = status + ": " + measurement.faultMessage;
+    if (status == runStatusName(RunStatus::CompileFailed)) {
+        r.skip(SkipKind::Compile, r.message);
+    } else if (status == runStatusName(RunStatus::InvalidLaunch)) {
+        r.skip(SkipKind::Resources, r.message);
+    } else {
+        r.status = PointStatus::Failed;
+    }
+    r.measurement = std::move(measurement); // the samples before a fault are kept
+    return true;
+}
+
 PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &host,
                                    WorkerProcess &worker, const CompileFunction &compile,
                                    SentImages &imagesSent, const SweepSpec &spec,
                                    const SweepContext &context, const std::atomic<bool> &cancel)
 {
     PointOnWorker outcome;
-    bool &ranOnWorker = outcome.ranOnWorker;
-    // The worker gets the variant the host compiled with its first request for it, and keeps
-    // it; it does not compile the same source and options again.
-    RunRequest request = r.point.request;
-    const auto sentKey = [&] { return std::make_pair(long(worker.pid()), host.compiled.get()); };
-    if (host.compiled && host.compiled->success && !imagesSent.count(sentKey())) {
-        CompiledImage image;
-        image.options = host.compiled->options;
-        image.cubin = host.compiled->cubin;
-        image.ptx = host.compiled->ptx;
-        image.kernels = host.compiled->kernels;
-        image.compileTimeMs = host.compiled->compileTimeMs;
-        image.compiledBy = host.compiled->compiledBy;
-        request.image = std::move(image);
-    }
+    PointRequest point(r, host, worker, imagesSent);
     WorkerClient client(worker, compile);
-    // A worker that answered (whatever it said) keeps the image it received.
-    const auto delivered = [&] {
-        if (client.answered() && request.image) {
-            imagesSent.insert(sentKey());
-            request.image.reset();
-        }
-    };
-
-    bool wrong = false;
-    std::string wrongMessage;
+    std::optional<std::string> wrong;
     if (spec.verify) {
         if (cancel.load()) {
             r.message = "cancelled before it was measured";
             return outcome;
         }
-        const Clock::time_point start = Clock::now();
-        const RunResult run = client.run(request);
-        delivered();
-        ranOnWorker = true;
-        r.verifyMs = secondsSince(start) * 1e3;
-        if (client.lastFailure() == WorkerProcess::Failure::Cancelled) {
-            r.message =
-                "cancelled before it was measured"; // WorkerProcess::cancel(): stays pending
-            return outcome;
-        }
-        if (!client.answered()) {
-            outcome.failure = client.lastFailure();
-            r.status = PointStatus::Failed;
-            r.message = "the verification run failed: " + run.message;
-            return outcome;
-        }
-        r.workerCompileMs = run.compileMs;
-        // What each check found, its largest errors beside the verdict (not its mismatches:
-        // the point keeps the summary, the run's own report has the details).
-        r.checks = run.checks.empty() && run.verification.ran
-                       ? std::vector<VerificationResult>{run.verification}
-                       : run.checks;
-        for (VerificationResult &check : r.checks) {
-            check.firstMismatches.clear();
-        }
-        switch (run.status) {
-        case RunStatus::Succeeded:
-            if (!run.passed()) {
-                wrong = true;
-                if (run.verification.ran && !run.verification.passed) {
-                    wrongMessage =
-                        run.verification.message.substr(0, run.verification.message.find('\n'));
-                }
-                for (const BufferReport &buffer : run.buffers) {
-                    for (const GuardViolation &violation : buffer.guardViolations) {
-                        if (wrongMessage.empty()) {
-                            wrongMessage = violation.message;
-                        }
-                    }
-                }
-                if (wrongMessage.empty()) {
-                    wrongMessage = "the output did not verify";
-                }
-            }
-            // The run's buffers are kept for paging; the measurement allocates its own.
-            client.release();
-            break;
-        case RunStatus::CompileFailed:
-            r.skip(SkipKind::Compile, run.message);
-            return outcome;
-        case RunStatus::InvalidLaunch:
-            r.skip(SkipKind::Resources, run.message);
-            return outcome;
-        default:
-            r.status = PointStatus::Failed;
-            r.message = std::string(runStatusName(run.status)) + ": " + run.message;
+        if (!verifyPoint(r, client, point, outcome, wrong)) {
             return outcome;
         }
     }
-
     if (cancel.load()) {
         r.message = "cancelled before it was measured";
         return outcome;
     }
     const Clock::time_point measureStart = Clock::now();
-    Measurement measurement = client.measure(request, spec.settings, context.throughput);
-    delivered();
-    ranOnWorker = true;
+    Measurement measurement = client.measure(point.request, spec.settings, context.throughput);
+    point.delivered(client);
+    outcome.ranOnWorker = true;
     r.measureMs = secondsSince(measureStart) * 1e3;
     if (client.lastFailure() == WorkerProcess::Failure::Cancelled) {
         // WorkerProcess::cancel() (a client that quits) killed the worker: no sample survives,
@@ -206,32 +265,14 @@ PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &ho
         r.message = measurement.faultMessage;
         return outcome;
     }
-    if (measurement.stop.reason == StopReason::Cancelled) {
-        r.message = "cancelled while measuring, after " +
-                    std::to_string(measurement.samplesNs.size()) + " samples";
-        r.measurement = std::move(measurement);
-        return outcome; // stays pending: too few samples to compare with the others
-    }
-    if (!measurement.faultStatus.empty()) {
-        const std::string status = measurement.faultStatus;
-        r.message = status + ": " + measurement.faultMessage;
-        if (status == runStatusName(RunStatus::CompileFailed)) {
-            r.skip(SkipKind::Compile, r.message);
-        } else if (status == runStatusName(RunStatus::InvalidLaunch)) {
-            r.skip(SkipKind::Resources, r.message);
-        } else {
-            r.status = PointStatus::Failed;
-        }
-        r.measurement = std::move(measurement); // the samples before a fault are kept
+    if (keepUnfinished(r, measurement)) {
         return outcome;
     }
     r.measurement = std::move(measurement);
     r.status = wrong ? PointStatus::Wrong : PointStatus::Measured;
-    r.message = wrongMessage;
-
+    r.message = wrong.value_or(std::string());
     if ((spec.metrics || spec.roofline) && !cancel.load()) {
-        MetricsResult collected = client.metrics(request, pointMetricsRequest(spec));
-        r.metrics = std::move(collected);
+        r.metrics = client.metrics(point.request, pointMetricsRequest(spec));
     }
     return outcome;
 }
