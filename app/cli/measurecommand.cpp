@@ -26,6 +26,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <variant>
 
 namespace cuwb::cli {
 
@@ -385,6 +386,218 @@ void printMeasureHelp(std::ostream &out)
            "not verify, 2 usage error or a project that cannot be read.\n";
 }
 
+namespace {
+
+// The project's "measure" settings with the command line's overrides; an exit status when an
+// option is wrong.
+std::variant<SampleSettings, int> measureSettings(const ArgumentParser &parser,
+                                                  const Project &project)
+{
+    SampleSettings settings = project.measure.settings;
+    if (parser.isSet("--hot")) {
+        settings.mode = SampleMode::Hot;
+    } else if (parser.isSet("--cold")) {
+        settings.mode = SampleMode::Cold;
+    }
+    if (parser.isSet("--guarded")) {
+        settings.guarded = true;
+    }
+    if (const auto timer = parser.value("--timer")) {
+        if (*timer == "cupti") {
+            settings.timer = TimingSource::Cupti;
+        } else if (*timer == "profiler") {
+            settings.timer = TimingSource::Profiler;
+        } else if (*timer == "events") {
+            settings.timer = TimingSource::Events;
+        } else {
+            return usageError("measure",
+                              "--timer is cupti, profiler or events, got '" + *timer + "'");
+        }
+    }
+    const auto count = [&](const char *option, int minimum, int &target) {
+        if (const auto text = parser.value(option)) {
+            const std::optional<long long> parsed = parseCount(*text);
+            if (!parsed || *parsed < minimum || *parsed > 10000000) {
+                return usageError("measure", std::string(option) + " needs a whole number of " +
+                                                 "at least " + std::to_string(minimum) + ", got '" +
+                                                 *text + "'");
+            }
+            target = static_cast<int>(*parsed);
+        }
+        return int(ExitSuccess);
+    };
+    const auto seconds = [&](const char *option, double &target) {
+        if (const auto text = parser.value(option)) {
+            if (!parsePositive(*text, target)) {
+                return usageError("measure", std::string(option) +
+                                                 " needs a positive number, got '" + *text + "'");
+            }
+        }
+        return int(ExitSuccess);
+    };
+    for (const int status : {count("--samples", 1, settings.fixedSamples),
+                             count("--min-samples", 2, settings.minSamples),
+                             seconds("--min-time", settings.minGpuTimeSeconds),
+                             seconds("--noise", settings.targetRelativeNoise),
+                             seconds("--cap", settings.timeCapSeconds)}) {
+        if (status != ExitSuccess) {
+            return status;
+        }
+    }
+    if (const auto problem = checkSampleSettings(settings)) {
+        return usageError("measure", *problem);
+    }
+    return settings;
+}
+
+ThroughputExpressions measureThroughput(const ArgumentParser &parser, const Project &project)
+{
+    ThroughputExpressions throughput = project.measure.throughput;
+    if (const auto text = parser.value("--bytes")) {
+        throughput.bytes = *text;
+    }
+    if (const auto text = parser.value("--flops")) {
+        throughput.flops = *text;
+    }
+    return throughput;
+}
+
+// The metrics a metrics pass collects: the default set, the --metric names, the roofline's;
+// an exit status when a name is malformed.
+std::variant<MetricsRequest, int> metricsRequestFor(const ArgumentParser &parser)
+{
+    MetricsRequest metricsRequest;
+    const std::vector<std::string> metricNames = parser.values("--metric");
+    for (const std::string &name : metricNames) {
+        if (name.empty() || name.find_first_of(" \t") != std::string::npos) {
+            return usageError("measure", "--metric needs a metric name such as "
+                                         "dram__bytes_read.sum, got '" +
+                                             name + "'");
+        }
+    }
+    if (!metricNames.empty()) {
+        metricsRequest.metrics = metricNames;
+    }
+    if (parser.isSet("--roofline")) {
+        for (const std::string &name : rooflineMetrics()) {
+            if (std::find(metricsRequest.metrics.begin(), metricsRequest.metrics.end(), name) ==
+                metricsRequest.metrics.end()) {
+                metricsRequest.metrics.push_back(name);
+            }
+        }
+    }
+    return metricsRequest;
+}
+
+// What one `cuwb measure` found on its worker.
+struct Measured
+{
+    std::optional<RunResult> verified; // the verification run, when there was one
+    std::optional<RunOutcome> verifiedOutcome;
+    Measurement measurement;
+    std::optional<MetricsResult> metrics;
+    nlohmann::json roofline = nlohmann::json::object();
+};
+
+// Checked as `cuwb run` checks it, before it is timed (a figure for wrong output misleads),
+// then timed; a kernel that did not run has its failure reported as the measurement's.
+void verifyThenMeasure(WorkerProcess &worker, const RunRequest &request, bool verify,
+                       const SampleSettings &settings, const ThroughputExpressions &throughput,
+                       Measured &m)
+{
+    if (verify) {
+        {
+            const InterruptCancels interruptCancels(worker);
+            WorkerClient client(worker);
+            m.verified = client.run(request);
+            if (client.answered()) {
+                client.release(); // the measurement allocates its own buffers
+            }
+        }
+        m.verifiedOutcome = describeRun(*m.verified, true);
+    }
+    if (m.verifiedOutcome && m.verifiedOutcome->kernel != KernelOutcome::Ran) {
+        m.measurement.settings = settings;
+        m.measurement.faultStatus = runStatusName(m.verified->status);
+        m.measurement.faultMessage = m.verified->message;
+        return;
+    }
+    const InterruptCancels interruptCancels(worker);
+    m.measurement = WorkerClient(worker).measure(request, settings, throughput);
+}
+
+// After the timing, never mixed with it (the profiler replays the kernel): the metrics pass,
+// and the roofline from them at the worker's device.
+void collectMetrics(const ArgumentParser &parser, WorkerProcess &worker, const RunRequest &request,
+                    const MetricsRequest &metricsRequest, Measured &m)
+{
+    const bool json = parser.isSet("--json");
+    m.metrics = WorkerClient(worker).metrics(request, metricsRequest);
+    if (!json) {
+        printMetrics(std::cout, m.measurement, *m.metrics);
+    } else if (!m.metrics->ok()) {
+        std::cerr << "cuwb measure: metrics not collected: " << m.metrics->error << '\n';
+    }
+    if (!parser.isSet("--roofline") || !m.metrics->ok()) {
+        return;
+    }
+    std::optional<DeviceInfo> device;
+    try {
+        device = parseHelloReply(worker.hello()).device;
+    } catch (const nlohmann::json::exception &) {
+        // No device to put the roofs at: said below.
+    }
+    std::ostringstream text;
+    if (device) {
+        printRoofline(text, *m.metrics, *device, json ? &m.roofline : nullptr);
+    } else {
+        text << "  roofline: the worker did not say which GPU it has\n";
+    }
+    (json ? std::cerr : std::cout) << text.str();
+}
+
+void printMeasuredJson(const Measured &m)
+{
+    nlohmann::json document = m.measurement;
+    if (m.metrics) {
+        document["metrics"] = *m.metrics; // additive: the measurement's own fields are unchanged
+    }
+    for (const auto &[key, value] : m.roofline.items()) {
+        document[key] = value;
+    }
+    if (m.verified) {
+        // The verification run, as `cuwb run --json` gives it; additive too.
+        document["run"] = *m.verified;
+        document["run"]["outcome"] = *m.verifiedOutcome;
+    }
+    std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+// Failed when the measurement failed, the verification did not pass or a guarded sample was
+// wrong; each said on stderr.
+int measuredExitStatus(const std::string &path, bool json, const Measured &m)
+{
+    if (!m.measurement.faultStatus.empty()) {
+        if (json) {
+            std::cerr << "cuwb measure: " << path << ": " << m.measurement.faultMessage << '\n';
+        }
+        return ExitFailure;
+    }
+    if (m.verifiedOutcome && !m.verifiedOutcome->passed) {
+        std::cerr << "cuwb measure: " << path << ": measured, but " << m.verifiedOutcome->headline()
+                  << '\n';
+        return ExitFailure;
+    }
+    if (!m.measurement.wrongSample.empty()) {
+        std::cerr << "cuwb measure: " << path << ": the measurement is void: the output of "
+                  << m.measurement.wrongSample << '\n';
+        return ExitFailure;
+    }
+    return ExitSuccess;
+}
+
+} // namespace
+
 int runMeasure(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
@@ -426,200 +639,50 @@ int runMeasure(const std::vector<std::string> &arguments)
     std::optional<OpenedProject> opened = openProject("measure", path);
     if (!opened)
         return ExitUsage;
-    Project &project = opened->project;
-    std::string &source = opened->source;
-
-    // The project's "measure" section first; options on the command line override it.
-    SampleSettings settings = project.measure.settings;
-    if (parser.isSet("--hot")) {
-        settings.mode = SampleMode::Hot;
-    } else if (parser.isSet("--cold")) {
-        settings.mode = SampleMode::Cold;
+    const Project &project = opened->project;
+    const std::variant<SampleSettings, int> chosen = measureSettings(parser, project);
+    if (const int *status = std::get_if<int>(&chosen)) {
+        return *status;
     }
-    if (parser.isSet("--guarded")) {
-        settings.guarded = true;
-    }
-    if (const auto timer = parser.value("--timer")) {
-        if (*timer == "cupti") {
-            settings.timer = TimingSource::Cupti;
-        } else if (*timer == "profiler") {
-            settings.timer = TimingSource::Profiler;
-        } else if (*timer == "events") {
-            settings.timer = TimingSource::Events;
-        } else {
-            return usageError("measure",
-                              "--timer is cupti, profiler or events, got '" + *timer + "'");
-        }
-    }
-    ThroughputExpressions throughput = project.measure.throughput;
-    if (const auto text = parser.value("--bytes")) {
-        throughput.bytes = *text;
-    }
-    if (const auto text = parser.value("--flops")) {
-        throughput.flops = *text;
-    }
-    const auto count = [&](const char *option, int minimum, int &target) {
-        if (const auto text = parser.value(option)) {
-            const std::optional<long long> parsed = parseCount(*text);
-            if (!parsed || *parsed < minimum || *parsed > 10000000) {
-                return usageError("measure", std::string(option) + " needs a whole number of " +
-                                                 "at least " + std::to_string(minimum) + ", got '" +
-                                                 *text + "'");
-            }
-            target = static_cast<int>(*parsed);
-        }
-        return int(ExitSuccess);
-    };
-    const auto seconds = [&](const char *option, double &target) {
-        if (const auto text = parser.value(option)) {
-            if (!parsePositive(*text, target)) {
-                return usageError("measure", std::string(option) +
-                                                 " needs a positive number, got '" + *text + "'");
-            }
-        }
-        return int(ExitSuccess);
-    };
-    for (const int status : {count("--samples", 1, settings.fixedSamples),
-                             count("--min-samples", 2, settings.minSamples),
-                             seconds("--min-time", settings.minGpuTimeSeconds),
-                             seconds("--noise", settings.targetRelativeNoise),
-                             seconds("--cap", settings.timeCapSeconds)}) {
-        if (status != ExitSuccess) {
-            return status;
-        }
-    }
-    if (const auto problem = checkSampleSettings(settings)) {
-        return usageError("measure", *problem);
-    }
-
+    const SampleSettings &settings = std::get<SampleSettings>(chosen);
     const auto workerChoice = workerOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("measure", *problem);
     }
-    const WorkerProcess::Options options = std::get<WorkerProcess::Options>(workerChoice);
-
-    const RunRequest request = projectRunRequest(project, std::move(source));
-
-    MetricsRequest metricsRequest;
-    const std::vector<std::string> metricNames = parser.values("--metric");
-    for (const std::string &name : metricNames) {
-        if (name.empty() || name.find_first_of(" \t") != std::string::npos) {
-            return usageError("measure", "--metric needs a metric name such as "
-                                         "dram__bytes_read.sum, got '" +
-                                             name + "'");
-        }
+    const std::variant<MetricsRequest, int> metricsChoice = metricsRequestFor(parser);
+    if (const int *status = std::get_if<int>(&metricsChoice)) {
+        return *status;
     }
-    if (!metricNames.empty()) {
-        metricsRequest.metrics = metricNames;
-    }
-    const bool roofline = parser.isSet("--roofline");
-    if (roofline) {
-        for (const std::string &name : rooflineMetrics()) {
-            if (std::find(metricsRequest.metrics.begin(), metricsRequest.metrics.end(), name) ==
-                metricsRequest.metrics.end()) {
-                metricsRequest.metrics.push_back(name);
-            }
-        }
-    }
-    const bool wantMetrics = parser.isSet("--metrics") || !metricNames.empty() || roofline;
+    const MetricsRequest &metricsRequest = std::get<MetricsRequest>(metricsChoice);
+    const bool wantMetrics = parser.isSet("--metrics") || !parser.values("--metric").empty() ||
+                             parser.isSet("--roofline");
+    const RunRequest request = projectRunRequest(project, std::move(opened->source));
 
-    WorkerProcess worker(options);
+    WorkerProcess worker(std::get<WorkerProcess::Options>(workerChoice));
     const bool json = parser.isSet("--json");
-    // Checked as `cuwb run` checks it, before it is timed: a figure for wrong output misleads.
-    std::optional<RunResult> verified;
-    std::optional<RunOutcome> verifiedOutcome;
-    if (project.verification.configured() && !parser.isSet("--no-verify")) {
-        {
-            const InterruptCancels interruptCancels(worker);
-            WorkerClient client(worker);
-            verified = client.run(request);
-            if (client.answered()) {
-                client.release(); // the measurement allocates its own buffers
-            }
-        }
-        verifiedOutcome = describeRun(*verified, true);
-    }
-    Measurement measurement;
-    if (verifiedOutcome && verifiedOutcome->kernel != KernelOutcome::Ran) {
-        // The measurement would meet the same failure: it is reported as the measurement's.
-        measurement.settings = settings;
-        measurement.faultStatus = runStatusName(verified->status);
-        measurement.faultMessage = verified->message;
-    } else {
-        const InterruptCancels interruptCancels(worker);
-        measurement = WorkerClient(worker).measure(request, settings, throughput);
-    }
+    Measured m;
+    verifyThenMeasure(worker, request,
+                      project.verification.configured() && !parser.isSet("--no-verify"), settings,
+                      measureThroughput(parser, project), m);
     if (!json) {
-        printMeasurement(std::cout, path, measurement);
-        if (verified && verifiedOutcome->kernel == KernelOutcome::Ran) {
-            printVerification(std::cout, *verified, *verifiedOutcome);
+        printMeasurement(std::cout, path, m.measurement);
+        if (m.verified && m.verifiedOutcome->kernel == KernelOutcome::Ran) {
+            printVerification(std::cout, *m.verified, *m.verifiedOutcome);
         }
     }
-    std::optional<MetricsResult> metrics;
-    if (wantMetrics && measurement.faultStatus.empty() &&
-        measurement.stop.reason != StopReason::Cancelled) {
-        // After the timing, never mixed with it: the profiler replays the kernel.
+    if (wantMetrics && m.measurement.faultStatus.empty() &&
+        m.measurement.stop.reason != StopReason::Cancelled) {
         (json ? std::cerr : std::cout)
             << (json ? "cuwb measure: " : "  ")
-            << describePlan(measurement.provenance.arch, metricsRequest.metrics) << '\n'
+            << describePlan(m.measurement.provenance.arch, metricsRequest.metrics) << '\n'
             << std::flush;
-        metrics = WorkerClient(worker).metrics(request, metricsRequest);
-        if (!json) {
-            printMetrics(std::cout, measurement, *metrics);
-        } else if (!metrics->ok()) {
-            std::cerr << "cuwb measure: metrics not collected: " << metrics->error << '\n';
-        }
-    }
-    nlohmann::json rooflineJson = nlohmann::json::object();
-    if (roofline && metrics && metrics->ok()) {
-        std::optional<DeviceInfo> device;
-        try {
-            device = parseHelloReply(worker.hello()).device;
-        } catch (const nlohmann::json::exception &) {
-            // No device to put the roofs at: said below.
-        }
-        std::ostringstream text;
-        if (device) {
-            printRoofline(text, *metrics, *device, json ? &rooflineJson : nullptr);
-        } else {
-            text << "  roofline: the worker did not say which GPU it has\n";
-        }
-        (json ? std::cerr : std::cout) << text.str();
+        collectMetrics(parser, worker, request, metricsRequest, m);
     }
     worker.stop();
-
     if (json) {
-        nlohmann::json document = measurement;
-        if (metrics) {
-            document["metrics"] = *metrics; // additive: the measurement's own fields are unchanged
-        }
-        for (const auto &[key, value] : rooflineJson.items()) {
-            document[key] = value;
-        }
-        if (verified) {
-            // The verification run, as `cuwb run --json` gives it; additive too.
-            document["run"] = *verified;
-            document["run"]["outcome"] = *verifiedOutcome;
-        }
-        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        printMeasuredJson(m);
     }
-    if (!measurement.faultStatus.empty()) {
-        if (parser.isSet("--json")) {
-            std::cerr << "cuwb measure: " << path << ": " << measurement.faultMessage << '\n';
-        }
-        return ExitFailure;
-    }
-    if (verifiedOutcome && !verifiedOutcome->passed) {
-        std::cerr << "cuwb measure: " << path << ": measured, but " << verifiedOutcome->headline()
-                  << '\n';
-        return ExitFailure;
-    }
-    if (!measurement.wrongSample.empty()) {
-        std::cerr << "cuwb measure: " << path << ": the measurement is void: the output of "
-                  << measurement.wrongSample << '\n';
-        return ExitFailure;
-    }
-    return ExitSuccess;
+    return measuredExitStatus(path, json, m);
 }
 
 } // namespace cuwb::cli
