@@ -179,6 +179,227 @@ void printCheckHelp(std::ostream &out)
            "2 usage error, unreadable or malformed project.\n";
 }
 
+namespace {
+
+// What `cuwb check` found beyond the compile: the kernel, its launch resolved and validated,
+// every kernel it launches, the problems, and the sweep's plan.
+struct CheckFindings
+{
+    const KernelInfo *kernel = nullptr;
+    KernelSignature signature;
+    ResolvedLaunch resolved;
+    std::vector<LaunchedKernel> kernels;
+    std::vector<LaunchIssue> issues;
+    std::optional<SweepPlan> plan;
+};
+
+// The launch as the worker would resolve and validate it, its globals, its checks compiled as
+// the worker compiles them, and the files the run reads against the buffers they fill.
+void checkLaunch(const Project &project, const LaunchSpec &launch, const std::string &source,
+                 const CompileResult &result, const CompileOptions &options,
+                 const DeviceNames &deviceNames, const ArchLimits &limits, KernelCompiler &compiler,
+                 CheckFindings &f)
+{
+    const KernelLookup lookup = findKernel(result, launch.kernel);
+    f.kernel = lookup.kernel;
+    if (!f.issues.empty()) {
+        return; // the launch's defines did not evaluate; what follows would only repeat that
+    }
+    if (!f.kernel) {
+        f.issues.push_back({"launch: kernel", lookup.error, -1});
+        return;
+    }
+    const KernelInfo *kernel = f.kernel;
+    KernelSignature &signature = f.signature;
+    ResolvedLaunch &resolved = f.resolved;
+    std::vector<LaunchIssue> &issues = f.issues;
+    std::vector<LaunchedKernel> &kernels = f.kernels;
+    signature = parseKernelSignature(source, result.ptx, *kernel);
+    const SequenceKernels sequence = findSequenceKernels(launch, result, source);
+    resolved = resolveLaunch(launch, signature, options.defines, deviceNames, sequence.signatures);
+    const ValidationContext context{limits, options.arch, std::nullopt};
+    issues = validateLaunch(resolved, kernel->resources, context);
+    for (LaunchIssue &issue : validateSequence(launch, resolved, sequence, context))
+        issues.push_back(std::move(issue));
+    if (resolved.ok())
+        kernels =
+            launchedKernels(result, *kernel, sequence, project.verification, resolved, limits);
+    for (const ResolvedBuffer &global : resolved.globals) {
+        const std::string problem = moduleVariableMismatch(
+            result.ptx, global.parameter, global.bytes,
+            std::to_string(global.count) + " × " + global.elementType.name());
+        if (!problem.empty())
+            issues.push_back({"global " + global.parameter, problem, -1});
+    }
+    // Every check, its expressions and masks compiled as the worker will compile them (not
+    // when the launch's names failed: every check would only repeat that), and the files
+    // the run reads, against the buffers they fill.
+    if (!resolved.buffers.empty() || resolved.ok()) {
+        const CompileFunction compile = [&compiler](std::string_view text, std::string_view name,
+                                                    const CompileOptions &with) {
+            return compiler.compile(text, name, with);
+        };
+        for (LaunchIssue &issue :
+             checkVerification(project.verification, {result, source, resolved, compile,
+                                                      options.arch, true, deviceNames}))
+            issues.push_back(std::move(issue));
+    }
+    for (LaunchIssue &issue : checkInputFiles(resolved))
+        issues.push_back(std::move(issue));
+}
+
+// Every point of the project's sweep, as the sweep would see it, compiled per variant.
+void checkSweep(const Project &project, const RunRequest &base, const std::string &arch,
+                CheckFindings &f)
+{
+    if (!project.sweep || project.sweep->axes.empty()) {
+        return;
+    }
+    f.plan = planSweep(*project.sweep, base, arch);
+    if (!f.plan->result.error.empty())
+        f.issues.push_back({"sweep", f.plan->result.error, -1});
+    else if (f.plan->runnable() == 0)
+        f.issues.push_back(
+            {"sweep",
+             "no point of the sweep would run (" + std::to_string(f.plan->result.points.size()) +
+                 " points, all skipped; the first: " + f.plan->result.points.front().message + ")",
+             -1});
+}
+
+// A compile that failed: its diagnostics and the launch's problems; the exit status.
+int reportCompileFailure(bool asJson, nlohmann::json &report, const CompileResult &result,
+                         const std::vector<LaunchIssue> &issues, const std::string &projectPath,
+                         const std::string &fileName, const std::string &shownSource,
+                         const CompileOptions &options)
+{
+    if (asJson) {
+        report["ok"] = false;
+        report["diagnostics"] = result.diagnostics;
+        report["failureMessage"] = result.failureMessage;
+        report["issues"] = issues;
+        std::cout << report.dump(2) << "\n";
+    } else {
+        printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
+        for (const LaunchIssue &issue : issues)
+            std::cout << projectPath << ": " << issue.field << ": " << issue.message << "\n";
+        if (!result.failureMessage.empty())
+            std::cout << projectPath << ": compile: " << result.failureMessage << "\n";
+        std::cout << projectPath << ": compile: " << shownSource << " does not compile for "
+                  << options.arch << "\n";
+    }
+    return result.counts().errors == 0 && !result.failureMessage.empty() ? ExitUsage : ExitFailure;
+}
+
+void printCheckJson(nlohmann::json &report, const CompileResult &result, const CheckFindings &f,
+                    const ArchLimits &limits)
+{
+    const KernelInfo *kernel = f.kernel;
+    const std::vector<LaunchIssue> &issues = f.issues;
+    const std::optional<SweepPlan> &plan = f.plan;
+    const ResolvedLaunch &resolved = f.resolved;
+    report["ok"] = issues.empty();
+    if (plan && plan->result.error.empty()) {
+        nlohmann::json skipped = nlohmann::json::array();
+        for (const SweepPointResult &r : plan->result.points) {
+            if (r.status == PointStatus::Skipped)
+                skipped.push_back({{"point", r.point.label()},
+                                   {"reason", r.message},
+                                   {"kind", skipKindName(r.point.skipKind)},
+                                   {"compileFailed", r.compileFailed}});
+        }
+        nlohmann::json groups = nlohmann::json::array();
+        for (const SkipGroup &group : groupSkips(plan->result.points)) {
+            nlohmann::json points = nlohmann::json::array();
+            for (const std::size_t k : group.points)
+                points.push_back(plan->result.points[k].point.label());
+            groups.push_back({{"kind", skipKindName(group.kind)},
+                              {"reason", group.reason},
+                              {"count", group.points.size()},
+                              {"points", points}});
+        }
+        report["sweep"] = {{"points", plan->result.points.size()},
+                           {"runnable", plan->runnable()},
+                           {"skipped", skipped},
+                           {"skipGroups", groups},
+                           {"variants", plan->variants},
+                           {"variantsCompiled", plan->compiles},
+                           {"compileMs", plan->compileMs}};
+    }
+    report["kernel"] = kernel ? kernel->loweredName : std::string();
+    report["kernelName"] = kernel ? displayName(*kernel) : std::string();
+    report["diagnostics"] = result.diagnostics;
+    report["notes"] = result.notes;
+    report["parameters"] = f.signature.parameters;
+    report["issues"] = issues;
+    nlohmann::json launched = nlohmann::json::array();
+    for (const LaunchedKernel &k : f.kernels) {
+        nlohmann::json entry{{"role", k.role},
+                             {"kernel", k.kernel->loweredName},
+                             {"kernelName", displayName(*k.kernel)},
+                             {"resources", k.kernel->resources},
+                             {"spills", k.kernel->spills()},
+                             {"occupancy", k.occupancy}};
+        launched.push_back(std::move(entry));
+    }
+    report["kernels"] = launched;
+    if (kernel && resolved.ok()) {
+        report["grid"] = resolved.grid;
+        report["block"] = resolved.block;
+        report["dynamicSharedBytes"] = resolved.dynamicSharedBytes;
+        report["bufferBytes"] = resolved.totalBufferBytes();
+        report["needsSharedMemoryOptIn"] =
+            needsSharedMemoryOptIn(resolved, kernel->resources, limits);
+    }
+    std::cout << report.dump(2) << "\n";
+}
+
+int printCheckText(const std::string &projectPath, const std::string &fileName,
+                   const std::string &shownSource, const CompileResult &result,
+                   const CompileOptions &options, const CheckFindings &f)
+{
+    const KernelInfo *kernel = f.kernel;
+    const std::vector<LaunchIssue> &issues = f.issues;
+    const std::optional<SweepPlan> &plan = f.plan;
+    const ResolvedLaunch &resolved = f.resolved;
+    const std::vector<LaunchedKernel> &kernels = f.kernels;
+    // Warnings are worth seeing here too; they do not stop a run. So is what the compile did
+    // besides compiling (Kernel Tuner's conventions, host code set aside).
+    printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
+    for (const std::string &note : result.notes)
+        std::cout << projectPath << ": compile: note: " << note << "\n";
+    for (const LaunchedKernel &k : kernels)
+        std::cout << projectPath << ": " << k.role << " " << kernelReport(k) << "\n";
+    for (const LaunchIssue &issue : issues) {
+        std::cout << projectPath << ": " << issue.field << ": " << issue.message;
+        if (issue.position >= 0)
+            std::cout << " (at character " << issue.position + 1 << ")";
+        std::cout << "\n";
+    }
+    if (plan && plan->result.error.empty()) {
+        const std::size_t total = plan->result.points.size();
+        std::cout << projectPath << ": sweep: " << plan->runnable() << " of " << total
+                  << " points would run on " << options.arch << " (" << plan->variants
+                  << (plan->variants == 1 ? " variant: " : " variants: ") << plan->compiles
+                  << " compiled, " << plan->variants - plan->compiles
+                  << " from the compile cache)\n";
+        // What the compiler or the launch rejects first, point by point; what the expressions
+        // and constraints exclude after it, counted.
+        printSkipGroups(std::cout, projectPath + ": sweep: ", plan->result, true);
+    }
+    if (!issues.empty()) {
+        std::cout << projectPath << ": would not run: " << issues.size()
+                  << (issues.size() == 1 ? " problem" : " problems") << "\n";
+        return ExitFailure;
+    }
+    std::cout << projectPath << ": " << displayName(*kernel) << " would run on " << options.arch
+              << ": grid " << dims(resolved.grid) << ", block " << dims(resolved.block) << ", "
+              << resolved.buffers.size() << (resolved.buffers.size() == 1 ? " buffer" : " buffers")
+              << " of " << resolved.totalBufferBytes() << " bytes\n";
+    return ExitSuccess;
+}
+
+} // namespace
+
 int runCheck(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
@@ -251,177 +472,20 @@ int runCheck(const std::vector<std::string> &arguments)
     const CompileResult result = compiler.compile(source, fileName, options);
     nlohmann::json report{{"project", projectPath}, {"arch", options.arch}};
     if (!result.success) {
-        if (asJson) {
-            report["ok"] = false;
-            report["diagnostics"] = result.diagnostics;
-            report["failureMessage"] = result.failureMessage;
-            report["issues"] = issues;
-            std::cout << report.dump(2) << "\n";
-        } else {
-            printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
-            for (const LaunchIssue &issue : issues)
-                std::cout << projectPath << ": " << issue.field << ": " << issue.message << "\n";
-            if (!result.failureMessage.empty())
-                std::cout << projectPath << ": compile: " << result.failureMessage << "\n";
-            std::cout << projectPath << ": compile: " << shownSource << " does not compile for "
-                      << options.arch << "\n";
-        }
-        return result.counts().errors == 0 && !result.failureMessage.empty() ? ExitUsage
-                                                                             : ExitFailure;
+        return reportCompileFailure(asJson, report, result, issues, projectPath, fileName,
+                                    shownSource, options);
     }
-
-    KernelSignature signature;
-    ResolvedLaunch resolved;
-    std::vector<LaunchedKernel> kernels;
-    const KernelLookup lookup = findKernel(result, launch.kernel);
-    const KernelInfo *kernel = lookup.kernel;
-    if (!issues.empty()) {
-        // The launch's defines did not evaluate; what follows would only repeat that.
-    } else if (!kernel) {
-        issues.push_back({"launch: kernel", lookup.error, -1});
-    } else {
-        signature = parseKernelSignature(source, result.ptx, *kernel);
-        const SequenceKernels sequence = findSequenceKernels(launch, result, source);
-        resolved =
-            resolveLaunch(launch, signature, options.defines, deviceNames, sequence.signatures);
-        const ValidationContext context{*limits, options.arch, std::nullopt};
-        issues = validateLaunch(resolved, kernel->resources, context);
-        for (LaunchIssue &issue : validateSequence(launch, resolved, sequence, context))
-            issues.push_back(std::move(issue));
-        if (resolved.ok())
-            kernels =
-                launchedKernels(result, *kernel, sequence, project.verification, resolved, *limits);
-        for (const ResolvedBuffer &global : resolved.globals) {
-            const std::string problem = moduleVariableMismatch(
-                result.ptx, global.parameter, global.bytes,
-                std::to_string(global.count) + " × " + global.elementType.name());
-            if (!problem.empty())
-                issues.push_back({"global " + global.parameter, problem, -1});
-        }
-        // Every check, its expressions and masks compiled as the worker will compile them (not
-        // when the launch's names failed: every check would only repeat that), and the files
-        // the run reads, against the buffers they fill.
-        if (!resolved.buffers.empty() || resolved.ok()) {
-            const CompileFunction compile = [&compiler](std::string_view text,
-                                                        std::string_view name,
-                                                        const CompileOptions &with) {
-                return compiler.compile(text, name, with);
-            };
-            for (LaunchIssue &issue :
-                 checkVerification(project.verification, {result, source, resolved, compile,
-                                                          options.arch, true, deviceNames}))
-                issues.push_back(std::move(issue));
-        }
-        for (LaunchIssue &issue : checkInputFiles(resolved))
-            issues.push_back(std::move(issue));
+    CheckFindings findings;
+    findings.issues = std::move(issues);
+    checkLaunch(project, launch, source, result, options, deviceNames, *limits, compiler, findings);
+    if (!parser.isSet("--no-sweep")) {
+        checkSweep(project, base, options.arch, findings);
     }
-
-    // Every point of the project's sweep, as the sweep would see it, compiled per variant.
-    std::optional<SweepPlan> plan;
-    if (project.sweep && !parser.isSet("--no-sweep") && !project.sweep->axes.empty()) {
-        plan = planSweep(*project.sweep, base, options.arch);
-        if (!plan->result.error.empty())
-            issues.push_back({"sweep", plan->result.error, -1});
-        else if (plan->runnable() == 0)
-            issues.push_back(
-                {"sweep",
-                 "no point of the sweep would run (" + std::to_string(plan->result.points.size()) +
-                     " points, all skipped; the first: " + plan->result.points.front().message +
-                     ")",
-                 -1});
-    }
-
     if (asJson) {
-        report["ok"] = issues.empty();
-        if (plan && plan->result.error.empty()) {
-            nlohmann::json skipped = nlohmann::json::array();
-            for (const SweepPointResult &r : plan->result.points) {
-                if (r.status == PointStatus::Skipped)
-                    skipped.push_back({{"point", r.point.label()},
-                                       {"reason", r.message},
-                                       {"kind", skipKindName(r.point.skipKind)},
-                                       {"compileFailed", r.compileFailed}});
-            }
-            nlohmann::json groups = nlohmann::json::array();
-            for (const SkipGroup &group : groupSkips(plan->result.points)) {
-                nlohmann::json points = nlohmann::json::array();
-                for (const std::size_t k : group.points)
-                    points.push_back(plan->result.points[k].point.label());
-                groups.push_back({{"kind", skipKindName(group.kind)},
-                                  {"reason", group.reason},
-                                  {"count", group.points.size()},
-                                  {"points", points}});
-            }
-            report["sweep"] = {{"points", plan->result.points.size()},
-                               {"runnable", plan->runnable()},
-                               {"skipped", skipped},
-                               {"skipGroups", groups},
-                               {"variants", plan->variants},
-                               {"variantsCompiled", plan->compiles},
-                               {"compileMs", plan->compileMs}};
-        }
-        report["kernel"] = kernel ? kernel->loweredName : std::string();
-        report["kernelName"] = kernel ? displayName(*kernel) : std::string();
-        report["diagnostics"] = result.diagnostics;
-        report["notes"] = result.notes;
-        report["parameters"] = signature.parameters;
-        report["issues"] = issues;
-        nlohmann::json launched = nlohmann::json::array();
-        for (const LaunchedKernel &k : kernels) {
-            nlohmann::json entry{{"role", k.role},
-                                 {"kernel", k.kernel->loweredName},
-                                 {"kernelName", displayName(*k.kernel)},
-                                 {"resources", k.kernel->resources},
-                                 {"spills", k.kernel->spills()},
-                                 {"occupancy", k.occupancy}};
-            launched.push_back(std::move(entry));
-        }
-        report["kernels"] = launched;
-        if (kernel && resolved.ok()) {
-            report["grid"] = resolved.grid;
-            report["block"] = resolved.block;
-            report["dynamicSharedBytes"] = resolved.dynamicSharedBytes;
-            report["bufferBytes"] = resolved.totalBufferBytes();
-            report["needsSharedMemoryOptIn"] =
-                needsSharedMemoryOptIn(resolved, kernel->resources, *limits);
-        }
-        std::cout << report.dump(2) << "\n";
-        return issues.empty() ? ExitSuccess : ExitFailure;
+        printCheckJson(report, result, findings, *limits);
+        return findings.issues.empty() ? ExitSuccess : ExitFailure;
     }
-    // Warnings are worth seeing here too; they do not stop a run. So is what the compile did
-    // besides compiling (Kernel Tuner's conventions, host code set aside).
-    printDiagnostics(std::cout, result.diagnostics, fileName, shownSource, 0);
-    for (const std::string &note : result.notes)
-        std::cout << projectPath << ": compile: note: " << note << "\n";
-    for (const LaunchedKernel &k : kernels)
-        std::cout << projectPath << ": " << k.role << " " << kernelReport(k) << "\n";
-    for (const LaunchIssue &issue : issues) {
-        std::cout << projectPath << ": " << issue.field << ": " << issue.message;
-        if (issue.position >= 0)
-            std::cout << " (at character " << issue.position + 1 << ")";
-        std::cout << "\n";
-    }
-    if (plan && plan->result.error.empty()) {
-        const std::size_t total = plan->result.points.size();
-        std::cout << projectPath << ": sweep: " << plan->runnable() << " of " << total
-                  << " points would run on " << options.arch << " (" << plan->variants
-                  << (plan->variants == 1 ? " variant: " : " variants: ") << plan->compiles
-                  << " compiled, " << plan->variants - plan->compiles
-                  << " from the compile cache)\n";
-        // What the compiler or the launch rejects first, point by point; what the expressions
-        // and constraints exclude after it, counted.
-        printSkipGroups(std::cout, projectPath + ": sweep: ", plan->result, true);
-    }
-    if (!issues.empty()) {
-        std::cout << projectPath << ": would not run: " << issues.size()
-                  << (issues.size() == 1 ? " problem" : " problems") << "\n";
-        return ExitFailure;
-    }
-    std::cout << projectPath << ": " << displayName(*kernel) << " would run on " << options.arch
-              << ": grid " << dims(resolved.grid) << ", block " << dims(resolved.block) << ", "
-              << resolved.buffers.size() << (resolved.buffers.size() == 1 ? " buffer" : " buffers")
-              << " of " << resolved.totalBufferBytes() << " bytes\n";
-    return ExitSuccess;
+    return printCheckText(projectPath, fileName, shownSource, result, options, findings);
 }
 
 } // namespace cuwb::cli
