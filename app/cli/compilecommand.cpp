@@ -198,79 +198,48 @@ void printCompileHelp(std::ostream &out)
            "error (missing or unreadable file, unknown option, unsupported architecture).\n";
 }
 
-int runCompile(const std::vector<std::string> &arguments)
-{
-    ArgumentParser parser;
-    parser.addOption({"--arch", "-arch", "--gpu-architecture"});
-    parser.addOption({"-D", "--define-macro"});
-    parser.addOption({"-I", "--include-path"});
-    parser.addOption({"-O"});
-    parser.addFlag({"-G", "--device-debug"});
-    parser.addFlag({"--no-lineinfo"});
-    parser.addFlag({"--use_fast_math", "--use-fast-math"});
-    parser.addOption({"-std", "--std"});
-    parser.addOption({"--maxrregcount", "-maxrregcount"});
-    parser.addOption({"--name-expression"});
-    parser.addOption({"--compiler"});
-    parser.addOption({"--flag"});
-    parser.addFlag({"--all-variables"});
-    parser.addFlag({"--confine"});
-    parser.addOption({"--cubin"});
-    parser.addFlag({"--json"});
-    parser.addFlag({"--ptx"});
-    parser.addFlag({"--help", "-h"});
-    if (!parser.parse(arguments)) {
-        return usageError(kCompileCommand, parser.error());
-    }
-    if (parser.isSet("--help")) {
-        printCompileHelp(std::cout);
-        return ExitSuccess;
-    }
-    if (parser.positionals().empty()) {
-        return usageError(kCompileCommand, "no input file");
-    }
-    if (parser.positionals().size() > 1) {
-        return usageError(kCompileCommand, "one input file at a time (got '" +
-                                               parser.positionals()[0] + "' and '" +
-                                               parser.positionals()[1] + "')");
-    }
+namespace {
 
-    const std::string input = parser.positionals().front();
-    const bool isProject = std::filesystem::path(input).extension() == ".cuwb";
-    CompileOptions options;
-    SourceFile file;
-    std::string source;
-    if (isProject) {
-        // The project's source as its runs compile it: its options, the launch's defines
-        // bound, the instantiations its kernel names need.
-        const ProjectLoad load = loadProject(input);
-        if (!load.project) {
-            std::cerr << projectLoadError(input, load) << "\n";
-            return ExitUsage;
-        }
-        Project project = *load.project;
-        resolveProjectPaths(project, input);
-        std::string error;
-        if (!readProjectSource(project, input, source, error)) {
-            std::cerr << input << ": " << error << "\n";
-            return ExitUsage;
-        }
-        RunRequest request = projectRunRequest(project, source);
-        const std::vector<LaunchIssue> issues =
-            bindLaunchDefines(request.launch, request.options,
-                              launchKernelNames(request.launch, request.verification),
-                              deviceNamesForArch(request.options.arch));
-        for (const LaunchIssue &issue : issues)
-            std::cerr << input << ": launch: " << issue.field << ": " << issue.message << "\n";
-        options = request.options;
-        file.baseName = request.fileName;
-        file.path = project.sourcePath.empty()
-                        ? input
-                        : (std::filesystem::path(project.sourcePath).is_relative()
-                               ? std::filesystem::path(input).parent_path() / project.sourcePath
-                               : std::filesystem::path(project.sourcePath))
-                              .string();
+// A project's source as its runs compile it: its options, the launch's defines bound, the
+// instantiations its kernel names need. False when the project cannot be read (said).
+bool sourceFromProject(const std::string &input, CompileOptions &options, SourceFile &file,
+                       std::string &source)
+{
+    // The project's source as its runs compile it: its options, the launch's defines
+    // bound, the instantiations its kernel names need.
+    const ProjectLoad load = loadProject(input);
+    if (!load.project) {
+        std::cerr << projectLoadError(input, load) << "\n";
+        return false;
     }
+    Project project = *load.project;
+    resolveProjectPaths(project, input);
+    std::string error;
+    if (!readProjectSource(project, input, source, error)) {
+        std::cerr << input << ": " << error << "\n";
+        return false;
+    }
+    RunRequest request = projectRunRequest(project, source);
+    const std::vector<LaunchIssue> issues = bindLaunchDefines(
+        request.launch, request.options, launchKernelNames(request.launch, request.verification),
+        deviceNamesForArch(request.options.arch));
+    for (const LaunchIssue &issue : issues)
+        std::cerr << input << ": launch: " << issue.field << ": " << issue.message << "\n";
+    options = request.options;
+    file.baseName = request.fileName;
+    file.path = project.sourcePath.empty()
+                    ? input
+                    : (std::filesystem::path(project.sourcePath).is_relative()
+                           ? std::filesystem::path(input).parent_path() / project.sourcePath
+                           : std::filesystem::path(project.sourcePath))
+                          .string();
+    return true;
+}
+
+// The command line's options on top of a project's (for a file, they are all there is); an
+// exit status when one is wrong.
+std::optional<int> applyCompileFlags(const ArgumentParser &parser, CompileOptions &options)
+{
     if (const auto arch = parser.value("--arch")) {
         options.arch = *arch;
     }
@@ -313,88 +282,64 @@ int runCompile(const std::vector<std::string> &arguments)
         options.compiler = *compiler;
     for (const std::string &flag : parser.values("--flag"))
         options.flags.push_back(flag);
+    return std::nullopt;
+}
 
-    if (!isProject) {
-        file.path = input;
-        const std::filesystem::path path(file.path);
-        file.baseName = path.filename().string();
-        // Quoted includes beside the file should work as they do with nvcc.
-        const std::string folder = path.parent_path().empty() ? "." : path.parent_path().string();
-        if (std::find(options.includeDirs.begin(), options.includeDirs.end(), folder) ==
-            options.includeDirs.end()) {
-            options.includeDirs.push_back(folder);
-        }
-        if (const auto problem = readSourceFile(file.path, source)) {
-            std::cerr << "cuwb " << kCompileCommand << ": " << *problem << "\n";
-            return ExitUsage;
-        }
+// A source file given alone: quoted includes beside it work as they do with nvcc. False when
+// it cannot be read (said).
+bool sourceFromFile(const std::string &input, CompileOptions &options, SourceFile &file,
+                    std::string &source)
+{
+    file.path = input;
+    const std::filesystem::path path(file.path);
+    file.baseName = path.filename().string();
+    // Quoted includes beside the file should work as they do with nvcc.
+    const std::string folder = path.parent_path().empty() ? "." : path.parent_path().string();
+    if (std::find(options.includeDirs.begin(), options.includeDirs.end(), folder) ==
+        options.includeDirs.end()) {
+        options.includeDirs.push_back(folder);
     }
+    if (const auto problem = readSourceFile(file.path, source)) {
+        std::cerr << "cuwb " << kCompileCommand << ": " << *problem << "\n";
+        return false;
+    }
+    return true;
+}
 
-    const std::vector<std::string> problems = options.validate();
-    if (!problems.empty()) {
-        for (std::size_t i = 0; i + 1 < problems.size(); ++i) {
-            std::cerr << "cuwb " << kCompileCommand << ": " << problems[i] << "\n";
-        }
-        return usageError(kCompileCommand, problems.back());
+void printCompileJson(const ArgumentParser &parser, CompileResult &result,
+                      const std::string &source, const SourceFile &file)
+{
+    result.fileName = file.path;
+    nlohmann::json json = compileResultToJson(result, parser.isSet("--ptx"));
+    // Each kernel's parameters as the launch panel sees them, read from the source.
+    for (std::size_t i = 0; i < result.kernels.size(); ++i) {
+        const KernelSignature signature =
+            parseKernelSignature(source, result.ptx, result.kernels[i]);
+        json["kernels"][i]["parameters"] = signature.parameters;
+        if (!signature.error.empty())
+            json["kernels"][i]["parametersError"] = signature.error;
     }
+    for (std::size_t i = 0; i < result.templates.size(); ++i)
+        json["templates"][i]["instantiated"] =
+            instantiationsOf(result.kernels, result.templates[i]);
+    // The module's variables a project can initialise (launch.globals).
+    json["variables"] = nlohmann::json::array();
+    for (const ModuleVariable &variable : moduleVariables(result.ptx, source)) {
+        if (variable.type.empty() && !parser.isSet("--all-variables"))
+            continue;
+        json["variables"].push_back({{"name", variable.name},
+                                     {"space", variable.constant ? "constant" : "device"},
+                                     {"type", variable.type},
+                                     {"bytes", variable.bytes}});
+    }
+    std::cout << json.dump(2) << "\n";
+}
 
-    if (parser.isSet("--confine")) {
-        if (const std::string why = sandboxUnavailableReason(); !why.empty()) {
-            std::cerr << "cuwb compile: --confine: " << why << "\n";
-            return ExitToolMissing;
-        }
-        std::error_code code;
-        const std::filesystem::path folder =
-            std::filesystem::absolute(std::filesystem::path(file.path).parent_path(), code);
-        confineCompiles({folder.lexically_normal().string()});
-    }
-    KernelCompiler compiler;
-    CompileResult result = compiler.compile(source, file.baseName, options);
-    renameMainFile(result.diagnostics, file);
+void printCompileText(const ArgumentParser &parser, const CompileResult &result,
+                      const std::string &source, const SourceFile &file,
+                      const CompileOptions &options)
+{
     const DiagnosticCounts counts = result.counts();
-
-    int status = ExitSuccess;
-    if (!result.success) {
-        status = (counts.errors == 0 && !result.failureMessage.empty()) ? ExitUsage : ExitFailure;
-    }
-    if (const auto cubinPath = parser.value("--cubin"); cubinPath && result.success) {
-        std::ofstream out(*cubinPath, std::ios::binary | std::ios::trunc);
-        out.write(result.cubin.data(), std::streamsize(result.cubin.size()));
-        if (!out) {
-            std::cerr << "cuwb " << kCompileCommand << ": cannot write " << *cubinPath << ": "
-                      << std::strerror(errno) << "\n";
-            return ExitUsage;
-        }
-    }
-
-    if (parser.isSet("--json")) {
-        result.fileName = file.path;
-        nlohmann::json json = compileResultToJson(result, parser.isSet("--ptx"));
-        // Each kernel's parameters as the launch panel sees them, read from the source.
-        for (std::size_t i = 0; i < result.kernels.size(); ++i) {
-            const KernelSignature signature =
-                parseKernelSignature(source, result.ptx, result.kernels[i]);
-            json["kernels"][i]["parameters"] = signature.parameters;
-            if (!signature.error.empty())
-                json["kernels"][i]["parametersError"] = signature.error;
-        }
-        for (std::size_t i = 0; i < result.templates.size(); ++i)
-            json["templates"][i]["instantiated"] =
-                instantiationsOf(result.kernels, result.templates[i]);
-        // The module's variables a project can initialise (launch.globals).
-        json["variables"] = nlohmann::json::array();
-        for (const ModuleVariable &variable : moduleVariables(result.ptx, source)) {
-            if (variable.type.empty() && !parser.isSet("--all-variables"))
-                continue;
-            json["variables"].push_back({{"name", variable.name},
-                                         {"space", variable.constant ? "constant" : "device"},
-                                         {"type", variable.type},
-                                         {"bytes", variable.bytes}});
-        }
-        std::cout << json.dump(2) << "\n";
-        return status;
-    }
-
     std::ostream &report = parser.isSet("--ptx") ? std::cerr : std::cout;
     for (const Diagnostic &diagnostic : result.diagnostics) {
         printDiagnostic(report, diagnostic, 0);
@@ -451,6 +396,103 @@ int runCompile(const std::vector<std::string> &arguments)
     } else {
         report << "failed to compile " << file.path << " for " << options.arch << ": " << tally
                << "\n";
+    }
+}
+
+} // namespace
+
+int runCompile(const std::vector<std::string> &arguments)
+{
+    ArgumentParser parser;
+    parser.addOption({"--arch", "-arch", "--gpu-architecture"});
+    parser.addOption({"-D", "--define-macro"});
+    parser.addOption({"-I", "--include-path"});
+    parser.addOption({"-O"});
+    parser.addFlag({"-G", "--device-debug"});
+    parser.addFlag({"--no-lineinfo"});
+    parser.addFlag({"--use_fast_math", "--use-fast-math"});
+    parser.addOption({"-std", "--std"});
+    parser.addOption({"--maxrregcount", "-maxrregcount"});
+    parser.addOption({"--name-expression"});
+    parser.addOption({"--compiler"});
+    parser.addOption({"--flag"});
+    parser.addFlag({"--all-variables"});
+    parser.addFlag({"--confine"});
+    parser.addOption({"--cubin"});
+    parser.addFlag({"--json"});
+    parser.addFlag({"--ptx"});
+    parser.addFlag({"--help", "-h"});
+    if (!parser.parse(arguments)) {
+        return usageError(kCompileCommand, parser.error());
+    }
+    if (parser.isSet("--help")) {
+        printCompileHelp(std::cout);
+        return ExitSuccess;
+    }
+    if (parser.positionals().empty()) {
+        return usageError(kCompileCommand, "no input file");
+    }
+    if (parser.positionals().size() > 1) {
+        return usageError(kCompileCommand, "one input file at a time (got '" +
+                                               parser.positionals()[0] + "' and '" +
+                                               parser.positionals()[1] + "')");
+    }
+
+    const std::string input = parser.positionals().front();
+    const bool isProject = std::filesystem::path(input).extension() == ".cuwb";
+    CompileOptions options;
+    SourceFile file;
+    std::string source;
+    if (isProject && !sourceFromProject(input, options, file, source)) {
+        return ExitUsage;
+    }
+    if (const std::optional<int> status = applyCompileFlags(parser, options)) {
+        return *status;
+    }
+    if (!isProject && !sourceFromFile(input, options, file, source)) {
+        return ExitUsage;
+    }
+    const std::vector<std::string> problems = options.validate();
+    if (!problems.empty()) {
+        for (std::size_t i = 0; i + 1 < problems.size(); ++i) {
+            std::cerr << "cuwb " << kCompileCommand << ": " << problems[i] << "\n";
+        }
+        return usageError(kCompileCommand, problems.back());
+    }
+
+    if (parser.isSet("--confine")) {
+        if (const std::string why = sandboxUnavailableReason(); !why.empty()) {
+            std::cerr << "cuwb compile: --confine: " << why << "\n";
+            return ExitToolMissing;
+        }
+        std::error_code code;
+        const std::filesystem::path folder =
+            std::filesystem::absolute(std::filesystem::path(file.path).parent_path(), code);
+        confineCompiles({folder.lexically_normal().string()});
+    }
+    KernelCompiler compiler;
+    CompileResult result = compiler.compile(source, file.baseName, options);
+    renameMainFile(result.diagnostics, file);
+    const DiagnosticCounts counts = result.counts();
+
+    int status = ExitSuccess;
+    if (!result.success) {
+        status = (counts.errors == 0 && !result.failureMessage.empty()) ? ExitUsage : ExitFailure;
+    }
+    if (const auto cubinPath = parser.value("--cubin"); cubinPath && result.success) {
+        std::ofstream out(*cubinPath, std::ios::binary | std::ios::trunc);
+        out.write(result.cubin.data(), std::streamsize(result.cubin.size()));
+        if (!out) {
+            std::cerr << "cuwb " << kCompileCommand << ": cannot write " << *cubinPath << ": "
+                      << std::strerror(errno) << "\n";
+            return ExitUsage;
+        }
+    }
+
+    if (parser.isSet("--json")) {
+        printCompileJson(parser, result, source, file);
+    } else {
+        printCompileText(parser, result, source, file, options);
     }
     return status;
 }
