@@ -268,6 +268,165 @@ void printSassHelp(std::ostream &out)
            "module, 2 usage or I/O error, 3 nvdisasm failed, 4 nvdisasm is not installed.\n";
 }
 
+namespace {
+
+// A .cu file given alone, with the command line's compile options; an exit status when it
+// cannot be read or an option is wrong.
+std::optional<int> fileTarget(const ArgumentParser &parser, const std::string &path, Target &target)
+{
+    if (const auto problem = readSourceFile(path, target.source)) {
+        std::cerr << "cuwb " << kSassCommand << ": " << *problem << "\n";
+        return int(ExitUsage);
+    }
+    target.fileName = std::filesystem::path(path).filename().string();
+    target.shownFile = path;
+    CompileOptions &options = target.options;
+    if (const auto level = parser.value("-O")) {
+        if (level->size() != 1 || (*level)[0] < '0' || (*level)[0] > '3')
+            return usageError(kSassCommand, "optimisation level must be -O0, -O1, -O2 or -O3, "
+                                            "not -O" +
+                                                *level);
+        options.optLevel = (*level)[0] - '0';
+    }
+    if (const auto registers = parser.value("--maxrregcount")) {
+        const auto count = parseCount(*registers);
+        if (!count || *count > 255)
+            return usageError(kSassCommand, "--maxrregcount needs a number from 0 to 255, not '" +
+                                                *registers + "'");
+        options.maxRegisters = int(*count);
+    }
+    options.fastMath = parser.isSet("--use_fast_math");
+    if (const auto standard = parser.value("-std"))
+        options.cppStandard = *standard;
+    options.defines = parser.values("-D");
+    options.includeDirs = parser.values("-I");
+    options.nameExpressions = parser.values("--name-expression");
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    options.includeDirs.push_back(folder.empty() ? std::string(".") : folder.string());
+    return std::nullopt;
+}
+
+// The command line's --arch and --kernel on the target, the line table on (it links SASS to
+// the source and does not change the code), the options validated; an exit status when not.
+std::optional<int> finishTargetOptions(const ArgumentParser &parser, Target &target)
+{
+    if (const auto arch = parser.value("--arch"))
+        target.options.arch = *arch;
+    if (const auto kernel = parser.value("--kernel")) {
+        target.kernel = *kernel;
+        target.options = withKernelNameExpressions(target.options, {*kernel});
+    }
+    if (!target.options.deviceDebug)
+        target.options.lineInfo = true;
+    if (const std::vector<std::string> problems = target.options.validate(); !problems.empty()) {
+        for (std::size_t i = 0; i + 1 < problems.size(); ++i)
+            std::cerr << "cuwb " << kSassCommand << ": " << problems[i] << "\n";
+        return usageError(kSassCommand, problems.back());
+    }
+    return std::nullopt;
+}
+
+// The functions to list: the kernels in `wanted` (lowered names), or every entry when it is
+// empty.
+std::vector<const SassFunction *> shownFunctions(const SassDisassembly &sass,
+                                                 const std::set<std::string> &wanted)
+{
+    std::vector<const SassFunction *> functions;
+    for (const SassFunction &function : sass.listing.functions) {
+        if (wanted.empty() ? function.entry : wanted.count(function.name) != 0)
+            functions.push_back(&function);
+    }
+    return functions;
+}
+
+// Why the target did not compile, on stderr (and as JSON); the exit status.
+int reportCompileFailure(const Target &target, const CompileResult &compiled, bool asJson)
+{
+    printDiagnostics(std::cerr, compiled.diagnostics, target.fileName, target.shownFile);
+    if (!compiled.failureMessage.empty())
+        std::cerr << "cuwb " << kSassCommand << ": " << compiled.failureMessage << "\n";
+    const std::string message = target.shownFile + " does not compile for " + target.options.arch;
+    std::cerr << "cuwb " << kSassCommand << ": " << message << "\n";
+    if (asJson)
+        std::cout << nlohmann::json{{"ok", false},
+                                    {"error", message},
+                                    {"diagnostics", compiled.diagnostics}}
+                         .dump(2)
+                  << "\n";
+    return compiled.counts().errors == 0 && !compiled.failureMessage.empty() ? ExitUsage
+                                                                             : ExitFailure;
+}
+
+void printSassJson(const ArgumentParser &parser, const Target &target, const SassDisassembly &sass,
+                   const NvdisasmTool &tool, const std::vector<const SassFunction *> &functions)
+{
+    // Each instruction's file as it is on disk: the line table names the main file as the
+    // compiler saw it (a scratch copy); headers keep the paths they were found at.
+    std::error_code error;
+    const std::string mainPath =
+        std::filesystem::absolute(target.shownFile, error).lexically_normal().string();
+    const auto realFile = [&](SourceLocation &location) {
+        if (!location.file.empty() && isMainSourceFile(location.file, target.fileName))
+            location.file = mainPath;
+    };
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const SassFunction *listed : functions) {
+        SassFunction copy = *listed;
+        for (SassInstruction &instruction : copy.instructions) {
+            realFile(instruction.source);
+            for (SourceLocation &location : instruction.inlinedAt)
+                realFile(location);
+        }
+        const SassFunction *function = &copy;
+        nlohmann::json entry;
+        if (parser.isSet("--mix"))
+            entry = {{"name", function->name}, {"readableName", function->readableName}};
+        else
+            entry = *function;
+        entry["mix"] = instructionMix(*function);
+        kernels.push_back(std::move(entry));
+    }
+    const nlohmann::json document{
+        {"ok", true},
+        {"file", target.shownFile},
+        {"sourceName", target.fileName},
+        {"arch", target.options.arch},
+        {"nvdisasm",
+         {{"path", sass.toolPath}, {"version", sass.toolVersion}, {"origin", tool.origin}}},
+        {"kernels", std::move(kernels)},
+    };
+    std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+void printSassText(const Target &target, const SassDisassembly &sass, SourceLines &sources,
+                   const std::vector<const SassFunction *> &functions)
+{
+    SassTextOptions options;
+    options.sourceText = [&](const std::string &file, int line) {
+        return sources.line(file, line);
+    };
+    options.displayFile = [&](const std::string &file) {
+        return isMainSourceFile(file, target.fileName)
+                   ? target.shownFile
+                   : std::filesystem::path(file).filename().string();
+    };
+    for (const SassFunction *function : functions) {
+        const FunctionMix mix = instructionMix(*function);
+        std::cout << "// " << function->readableName;
+        if (function->readableName != function->name)
+            std::cout << " [" << function->name << "]";
+        std::cout << ": " << sass.listing.arch << ", "
+                  << plural(mix.total.instructions, "instruction") << ", " << function->sizeBytes
+                  << " bytes of code; local memory: " << localSummary(mix.total) << "\n";
+        std::cout << formatSassFunction(*function, options).text << "\n";
+    }
+    std::cout << "// disassembled by nvdisasm"
+              << (sass.toolVersion.empty() ? "" : " " + sass.toolVersion) << " (" << sass.toolPath
+              << ")\n";
+}
+
+} // namespace
+
 int runSass(const std::vector<std::string> &arguments)
 {
     ArgumentParser parser;
@@ -309,51 +468,11 @@ int runSass(const std::vector<std::string> &arguments)
         }
         if (const auto status = loadProjectTarget(path, target))
             return *status;
-    } else {
-        if (const auto problem = readSourceFile(path, target.source)) {
-            std::cerr << "cuwb " << kSassCommand << ": " << *problem << "\n";
-            return ExitUsage;
-        }
-        target.fileName = std::filesystem::path(path).filename().string();
-        target.shownFile = path;
-        CompileOptions &options = target.options;
-        if (const auto level = parser.value("-O")) {
-            if (level->size() != 1 || (*level)[0] < '0' || (*level)[0] > '3')
-                return usageError(kSassCommand, "optimisation level must be -O0, -O1, -O2 or -O3, "
-                                                "not -O" +
-                                                    *level);
-            options.optLevel = (*level)[0] - '0';
-        }
-        if (const auto registers = parser.value("--maxrregcount")) {
-            const auto count = parseCount(*registers);
-            if (!count || *count > 255)
-                return usageError(kSassCommand,
-                                  "--maxrregcount needs a number from 0 to 255, not '" +
-                                      *registers + "'");
-            options.maxRegisters = int(*count);
-        }
-        options.fastMath = parser.isSet("--use_fast_math");
-        if (const auto standard = parser.value("-std"))
-            options.cppStandard = *standard;
-        options.defines = parser.values("-D");
-        options.includeDirs = parser.values("-I");
-        options.nameExpressions = parser.values("--name-expression");
-        const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-        options.includeDirs.push_back(folder.empty() ? std::string(".") : folder.string());
+    } else if (const std::optional<int> status = fileTarget(parser, path, target)) {
+        return *status;
     }
-    if (const auto arch = parser.value("--arch"))
-        target.options.arch = *arch;
-    if (const auto kernel = parser.value("--kernel")) {
-        target.kernel = *kernel;
-        target.options = withKernelNameExpressions(target.options, {*kernel});
-    }
-    // The line table is what links SASS to the source; it does not change the code.
-    if (!target.options.deviceDebug)
-        target.options.lineInfo = true;
-    if (const std::vector<std::string> problems = target.options.validate(); !problems.empty()) {
-        for (std::size_t i = 0; i + 1 < problems.size(); ++i)
-            std::cerr << "cuwb " << kSassCommand << ": " << problems[i] << "\n";
-        return usageError(kSassCommand, problems.back());
+    if (const std::optional<int> status = finishTargetOptions(parser, target)) {
+        return *status;
     }
     // nvdisasm first: without it, compiling would only lead to the same message.
     const NvdisasmTool tool = findNvdisasm();
@@ -371,20 +490,7 @@ int runSass(const std::vector<std::string> &arguments)
     KernelCompiler compiler;
     const CompileResult compiled = compiler.compile(target.source, target.fileName, target.options);
     if (!compiled.success) {
-        printDiagnostics(std::cerr, compiled.diagnostics, target.fileName, target.shownFile);
-        if (!compiled.failureMessage.empty())
-            std::cerr << "cuwb " << kSassCommand << ": " << compiled.failureMessage << "\n";
-        const std::string message =
-            target.shownFile + " does not compile for " + target.options.arch;
-        std::cerr << "cuwb " << kSassCommand << ": " << message << "\n";
-        if (asJson)
-            std::cout << nlohmann::json{{"ok", false},
-                                        {"error", message},
-                                        {"diagnostics", compiled.diagnostics}}
-                             .dump(2)
-                      << "\n";
-        return compiled.counts().errors == 0 && !compiled.failureMessage.empty() ? ExitUsage
-                                                                                 : ExitFailure;
+        return reportCompileFailure(target, compiled, asJson);
     }
     std::set<std::string> wanted; // lowered names; empty: all kernels
     if (!target.kernel.empty()) {
@@ -409,80 +515,17 @@ int runSass(const std::vector<std::string> &arguments)
         std::cout << sass.text;
         return ExitSuccess;
     }
-    std::vector<const SassFunction *> functions;
-    for (const SassFunction &function : sass.listing.functions) {
-        if (wanted.empty() ? function.entry : wanted.count(function.name) != 0)
-            functions.push_back(&function);
-    }
+    const std::vector<const SassFunction *> functions = shownFunctions(sass, wanted);
 
     SourceLines sources(target);
     if (asJson) {
-        // Each instruction's file as it is on disk: the line table names the main file as the
-        // compiler saw it (a scratch copy); headers keep the paths they were found at.
-        std::error_code error;
-        const std::string mainPath =
-            std::filesystem::absolute(target.shownFile, error).lexically_normal().string();
-        const auto realFile = [&](SourceLocation &location) {
-            if (!location.file.empty() && isMainSourceFile(location.file, target.fileName))
-                location.file = mainPath;
-        };
-        nlohmann::json kernels = nlohmann::json::array();
-        for (const SassFunction *listed : functions) {
-            SassFunction copy = *listed;
-            for (SassInstruction &instruction : copy.instructions) {
-                realFile(instruction.source);
-                for (SourceLocation &location : instruction.inlinedAt)
-                    realFile(location);
-            }
-            const SassFunction *function = &copy;
-            nlohmann::json entry;
-            if (parser.isSet("--mix"))
-                entry = {{"name", function->name}, {"readableName", function->readableName}};
-            else
-                entry = *function;
-            entry["mix"] = instructionMix(*function);
-            kernels.push_back(std::move(entry));
-        }
-        const nlohmann::json document{
-            {"ok", true},
-            {"file", target.shownFile},
-            {"sourceName", target.fileName},
-            {"arch", target.options.arch},
-            {"nvdisasm",
-             {{"path", sass.toolPath}, {"version", sass.toolVersion}, {"origin", tool.origin}}},
-            {"kernels", std::move(kernels)},
-        };
-        std::cout << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-        return ExitSuccess;
-    }
-
-    if (parser.isSet("--mix")) {
+        printSassJson(parser, target, sass, tool, functions);
+    } else if (parser.isSet("--mix")) {
         for (const SassFunction *function : functions)
             printMix(std::cout, *function, instructionMix(*function), target, sources);
-        return ExitSuccess;
+    } else {
+        printSassText(target, sass, sources, functions);
     }
-    SassTextOptions options;
-    options.sourceText = [&](const std::string &file, int line) {
-        return sources.line(file, line);
-    };
-    options.displayFile = [&](const std::string &file) {
-        return isMainSourceFile(file, target.fileName)
-                   ? target.shownFile
-                   : std::filesystem::path(file).filename().string();
-    };
-    for (const SassFunction *function : functions) {
-        const FunctionMix mix = instructionMix(*function);
-        std::cout << "// " << function->readableName;
-        if (function->readableName != function->name)
-            std::cout << " [" << function->name << "]";
-        std::cout << ": " << sass.listing.arch << ", "
-                  << plural(mix.total.instructions, "instruction") << ", " << function->sizeBytes
-                  << " bytes of code; local memory: " << localSummary(mix.total) << "\n";
-        std::cout << formatSassFunction(*function, options).text << "\n";
-    }
-    std::cout << "// disassembled by nvdisasm"
-              << (sass.toolVersion.empty() ? "" : " " + sass.toolVersion) << " (" << sass.toolPath
-              << ")\n";
     return ExitSuccess;
 }
 
