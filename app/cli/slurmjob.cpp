@@ -369,6 +369,86 @@ std::optional<std::string> submitArray(const std::string &scriptPath, std::strin
     return id;
 }
 
+namespace {
+
+// squeue's "%K %t" lines: each array task's state; a pending remainder of the array may show
+// as "3-4" or "3-4%2".
+std::map<int, std::string> queuedTasks(const std::string &out)
+{
+    std::map<int, std::string> queued;
+    std::istringstream lines(out);
+    std::string taskText;
+    std::string state;
+    while (lines >> taskText >> state) {
+        // A pending remainder of the array may show as "3-4" or "3-4%2".
+        const std::size_t dash = taskText.find('-');
+        const int from = std::atoi(taskText.c_str());
+        const int to = dash == std::string::npos ? from : std::atoi(taskText.c_str() + dash + 1);
+        for (int task = from; task <= to && task > 0; ++task) {
+            queued[task] = state;
+        }
+    }
+    return queued;
+}
+
+// Where the tasks stand: a task has ended once its status file is written and squeue no longer
+// shows it running, or once it has been gone from the queue for the grace period without one.
+// `known`: squeue answered (else nothing is concluded from a task's absence).
+ArrayProgress countTasks(const std::map<int, std::string> &queued, bool known,
+                         const std::string &jobDir, int tasks, std::vector<bool> &ended,
+                         std::map<int, std::chrono::steady_clock::time_point> &leftQueue)
+{
+    using Clock = std::chrono::steady_clock;
+    ArrayProgress now;
+    for (int task = 1; task <= tasks; ++task) {
+        if (ended[std::size_t(task)]) {
+            ++now.ended;
+            continue;
+        }
+        std::error_code code;
+        const bool hasStatus = fs::exists(taskStatusPath(jobDir, task), code);
+        const auto it = queued.find(task);
+        if (hasStatus && (it == queued.end() || it->second != "R")) {
+            ended[std::size_t(task)] = true;
+            ++now.ended;
+        } else if (it != queued.end()) {
+            (it->second == "PD" ? now.pending : now.running) += 1;
+        } else if (!known) {
+            ++now.running; // squeue could not tell; nothing is concluded
+        } else {
+            const auto [gone, added] = leftQueue.emplace(task, Clock::now());
+            if (std::chrono::duration<double>(Clock::now() - gone->second).count() >
+                kStatusGraceSeconds) {
+                ended[std::size_t(task)] = true;
+                ++now.ended;
+            } else {
+                ++now.running; // finishing: its status file is on its way
+            }
+        }
+    }
+    return now;
+}
+
+// Each task's outcome from its files: a result or not, and its exit status.
+std::vector<TaskOutcome> taskOutcomes(const std::string &jobDir, int tasks)
+{
+    std::vector<TaskOutcome> outcomes;
+    for (int task = 1; task <= tasks; ++task) {
+        TaskOutcome outcome;
+        outcome.task = task;
+        std::error_code code;
+        outcome.hasResult = fs::exists(taskResultPath(jobDir, task), code);
+        const std::string status = trimmed(readFile(taskStatusPath(jobDir, task)));
+        if (!status.empty() && status.find_first_not_of("0123456789") == std::string::npos) {
+            outcome.exitStatus = std::atoi(status.c_str());
+        }
+        outcomes.push_back(outcome);
+    }
+    return outcomes;
+}
+
+} // namespace
+
 std::optional<std::vector<TaskOutcome>>
 followArray(const std::string &jobId, const std::string &jobDir, int tasks,
             const std::function<void(const ArrayProgress &)> &progress, std::string &error)
@@ -423,49 +503,9 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
         } else {
             squeueFailing = false;
         }
-        std::map<int, std::string> queued;
-        if (queue.exitStatus == 0) {
-            std::istringstream lines(queue.out);
-            std::string taskText;
-            std::string state;
-            while (lines >> taskText >> state) {
-                // A pending remainder of the array may show as "3-4" or "3-4%2".
-                const std::size_t dash = taskText.find('-');
-                const int from = std::atoi(taskText.c_str());
-                const int to =
-                    dash == std::string::npos ? from : std::atoi(taskText.c_str() + dash + 1);
-                for (int task = from; task <= to && task > 0; ++task) {
-                    queued[task] = state;
-                }
-            }
-        }
-        ArrayProgress now;
-        for (int task = 1; task <= tasks; ++task) {
-            if (ended[std::size_t(task)]) {
-                ++now.ended;
-                continue;
-            }
-            std::error_code code;
-            const bool hasStatus = fs::exists(taskStatusPath(jobDir, task), code);
-            const auto it = queued.find(task);
-            if (hasStatus && (it == queued.end() || it->second != "R")) {
-                ended[std::size_t(task)] = true;
-                ++now.ended;
-            } else if (it != queued.end()) {
-                (it->second == "PD" ? now.pending : now.running) += 1;
-            } else if (!known) {
-                ++now.running; // squeue could not tell; nothing is concluded
-            } else {
-                const auto [gone, added] = leftQueue.emplace(task, Clock::now());
-                if (std::chrono::duration<double>(Clock::now() - gone->second).count() >
-                    kStatusGraceSeconds) {
-                    ended[std::size_t(task)] = true;
-                    ++now.ended;
-                } else {
-                    ++now.running; // finishing: its status file is on its way
-                }
-            }
-        }
+        const std::map<int, std::string> queued =
+            queue.exitStatus == 0 ? queuedTasks(queue.out) : std::map<int, std::string>();
+        const ArrayProgress now = countTasks(queued, known, jobDir, tasks, ended, leftQueue);
         progress(now);
         if (now.ended == tasks) {
             break;
@@ -477,19 +517,7 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
     }
     restore();
 
-    std::vector<TaskOutcome> outcomes;
-    for (int task = 1; task <= tasks; ++task) {
-        TaskOutcome outcome;
-        outcome.task = task;
-        std::error_code code;
-        outcome.hasResult = fs::exists(taskResultPath(jobDir, task), code);
-        const std::string status = trimmed(readFile(taskStatusPath(jobDir, task)));
-        if (!status.empty() && status.find_first_not_of("0123456789") == std::string::npos) {
-            outcome.exitStatus = std::atoi(status.c_str());
-        }
-        outcomes.push_back(outcome);
-    }
-    return outcomes;
+    return taskOutcomes(jobDir, tasks);
 }
 
 std::string describeFailedTask(const std::string &jobId, const std::string &jobDir,

@@ -33,19 +33,12 @@ std::size_t pointsDone(const std::string &log)
 
 } // namespace
 
-int runSlurmSweep(const SlurmSweepRequest &request)
+namespace {
+
+// The array script: task K sweeps shard K of the points into task-K.json.
+ArrayScript sweepScript(const SlurmSweepRequest &request, const std::string &jobDir)
 {
     const SlurmOptions &slurm = request.slurm;
-    std::string error;
-    const std::string jobDir =
-        slurm.dryRun && !slurm.jobDir
-            ? std::filesystem::absolute(request.projectPath).parent_path().string() +
-                  "/cuwb-jobs/" + request.projectName + "-TIME"
-            : makeJobDir(slurm.jobDir, request.projectPath, request.projectName, error);
-    if (jobDir.empty()) {
-        std::cerr << "cuwb sweep: " << error << '\n';
-        return ExitUsage;
-    }
     ArrayScript script;
     script.jobName = "cuwb-sweep-" + request.projectName;
     script.jobDir = jobDir;
@@ -65,7 +58,89 @@ int runSlurmSweep(const SlurmSweepRequest &request)
                       jobDir + "/task-{K}.json",
                       "--yes"};
     script.command.insert(script.command.end(), request.forwarded.begin(), request.forwarded.end());
-    const std::string text = arrayScript(script, slurm);
+    return script;
+}
+
+// Each shard's result, or nullopt with every failed shard named and how to run them again.
+std::optional<std::vector<ShardInput>> readShards(const std::vector<TaskOutcome> &outcomes,
+                                                  const std::string &jobId,
+                                                  const std::string &jobDir, int tasks,
+                                                  const std::string &scriptPath)
+{
+    std::vector<ShardInput> shards;
+    std::vector<std::string> failures;
+    std::string again; // the failed shards, as sbatch's --array list
+    for (const TaskOutcome &outcome : outcomes) {
+        const std::string path = taskResultPath(jobDir, outcome.task);
+        SweepResultLoad load;
+        if (outcome.hasResult) {
+            load = loadSweepResult(path);
+        }
+        if (!load.result) {
+            again += (again.empty() ? "" : ",") + std::to_string(outcome.task);
+            failures.push_back(describeFailedTask(jobId, jobDir, outcome, "shard") +
+                               (load.error.empty() ? "" : "\n    " + load.error));
+            continue;
+        }
+        shards.push_back({path, std::move(*load.result)});
+    }
+    if (!failures.empty()) {
+        for (const std::string &failure : failures) {
+            std::cerr << "cuwb sweep: " << failure << '\n';
+        }
+        std::cerr << "cuwb sweep: " << failures.size() << " of " << tasks
+                  << " shards failed; run them again with: sbatch --array=" << again << ' '
+                  << scriptPath << "\nthen merge: cuwb merge " << jobDir << "/task-*.json -o "
+                  << mergedResultPath(jobDir) << '\n';
+        return std::nullopt;
+    }
+    return shards;
+}
+
+// The merged result printed, kept in the job folder and written where asked.
+int finishMerged(const SlurmSweepRequest &request, const std::string &jobDir,
+                 const std::vector<ShardInput> &shards)
+{
+    SweepMerge merge = mergeSweepShards(shards);
+    if (!merge.result) {
+        std::cerr << "cuwb sweep: cannot merge the shards: " << merge.error << '\n';
+        return ExitFailure;
+    }
+    const SweepResult &result = *merge.result;
+    printSweepSummary(std::cout, result);
+    const std::string merged = mergedResultPath(jobDir);
+    if (const std::string problem = writeTextFile(merged, serializeSweepResult(result));
+        !problem.empty()) {
+        std::cerr << "cuwb sweep: " << problem << '\n';
+        return ExitUsage;
+    }
+    std::cout << "merged result in " << merged << '\n';
+    if (!writeSweepOutputs("sweep", result, request.csv, request.json, request.t4)) {
+        return ExitUsage;
+    }
+    if (result.count(PointStatus::Measured) + result.count(PointStatus::Wrong) == 0) {
+        std::cerr << "cuwb sweep: " << request.projectPath << ": nothing was measured\n";
+        return ExitFailure;
+    }
+    return ExitSuccess;
+}
+
+} // namespace
+
+int runSlurmSweep(const SlurmSweepRequest &request)
+{
+    const SlurmOptions &slurm = request.slurm;
+    std::string error;
+    const std::string jobDir =
+        slurm.dryRun && !slurm.jobDir
+            ? std::filesystem::absolute(request.projectPath).parent_path().string() +
+                  "/cuwb-jobs/" + request.projectName + "-TIME"
+            : makeJobDir(slurm.jobDir, request.projectPath, request.projectName, error);
+    if (jobDir.empty()) {
+        std::cerr << "cuwb sweep: " << error << '\n';
+        return ExitUsage;
+    }
+    const std::string text = arrayScript(sweepScript(request, jobDir), slurm);
     if (slurm.dryRun) {
         std::cout << text;
         return ExitSuccess;
@@ -114,55 +189,12 @@ int runSlurmSweep(const SlurmSweepRequest &request)
         return 130;
     }
 
-    std::vector<ShardInput> shards;
-    std::vector<std::string> failures;
-    std::string again; // the failed shards, as sbatch's --array list
-    for (const TaskOutcome &outcome : *outcomes) {
-        const std::string path = taskResultPath(jobDir, outcome.task);
-        SweepResultLoad load;
-        if (outcome.hasResult) {
-            load = loadSweepResult(path);
-        }
-        if (!load.result) {
-            again += (again.empty() ? "" : ",") + std::to_string(outcome.task);
-            failures.push_back(describeFailedTask(*jobId, jobDir, outcome, "shard") +
-                               (load.error.empty() ? "" : "\n    " + load.error));
-            continue;
-        }
-        shards.push_back({path, std::move(*load.result)});
-    }
-    if (!failures.empty()) {
-        for (const std::string &failure : failures) {
-            std::cerr << "cuwb sweep: " << failure << '\n';
-        }
-        std::cerr << "cuwb sweep: " << failures.size() << " of " << slurm.tasks
-                  << " shards failed; run them again with: sbatch --array=" << again << ' '
-                  << scriptPath << "\nthen merge: cuwb merge " << jobDir << "/task-*.json -o "
-                  << mergedResultPath(jobDir) << '\n';
+    const std::optional<std::vector<ShardInput>> shards =
+        readShards(*outcomes, *jobId, jobDir, slurm.tasks, scriptPath);
+    if (!shards) {
         return ExitFailure;
     }
-    SweepMerge merge = mergeSweepShards(shards);
-    if (!merge.result) {
-        std::cerr << "cuwb sweep: cannot merge the shards: " << merge.error << '\n';
-        return ExitFailure;
-    }
-    const SweepResult &result = *merge.result;
-    printSweepSummary(std::cout, result);
-    const std::string merged = mergedResultPath(jobDir);
-    if (const std::string problem = writeTextFile(merged, serializeSweepResult(result));
-        !problem.empty()) {
-        std::cerr << "cuwb sweep: " << problem << '\n';
-        return ExitUsage;
-    }
-    std::cout << "merged result in " << merged << '\n';
-    if (!writeSweepOutputs("sweep", result, request.csv, request.json, request.t4)) {
-        return ExitUsage;
-    }
-    if (result.count(PointStatus::Measured) + result.count(PointStatus::Wrong) == 0) {
-        std::cerr << "cuwb sweep: " << request.projectPath << ": nothing was measured\n";
-        return ExitFailure;
-    }
-    return ExitSuccess;
+    return finishMerged(request, jobDir, *shards);
 }
 
 } // namespace cuwb::cli
