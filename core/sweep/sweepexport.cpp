@@ -125,9 +125,12 @@ json measurementEntry(const char *name, double value, const char *unit)
 
 } // namespace
 
-std::string sweepResultToCsv(const SweepResult &result)
+namespace {
+
+// The columns: index, label, one per axis, then the point's figures, then (several GPUs) the
+// device that measured it.
+std::vector<std::string> csvHeader(const std::vector<std::string> &targets, bool devices)
 {
-    const std::vector<std::string> targets = axisTargets(result);
     std::vector<std::string> header{"index", "label"};
     for (const std::string &target : targets) {
         header.push_back(axisName(target));
@@ -163,12 +166,58 @@ std::string sweepResultToCsv(const SweepResult &result)
                              "best"}) {
         header.emplace_back(name);
     }
-    // A sweep over several GPUs: which one measured each point (multidevicesweep.h).
-    const bool devices = !result.devices.empty();
     if (devices) {
         header.emplace_back("device");
         header.emplace_back("device_name");
     }
+    return header;
+}
+
+// The measurement's statistics and throughput, or as many empty cells.
+void appendMeasuredCells(std::vector<std::string> &row, const SweepPointResult &r)
+{
+    if (r.measurement && r.measurement->statistics.count > 0) {
+        const SampleStatistics &s = r.measurement->statistics;
+        for (const double value :
+             {s.medianNs, s.meanNs, s.minNs, s.maxNs, s.stddevNs, s.relativeNoise}) {
+            row.push_back(number(value));
+        }
+        row.push_back(std::to_string(s.count));
+        const Throughput &t = r.measurement->throughput;
+        row.push_back(number(t.effectiveGBps));
+        row.push_back(number(t.percentOfPeak));
+        row.push_back(number(t.percentOfCeiling));
+        row.push_back(number(t.gflops));
+    } else {
+        row.insert(row.end(), 11, std::string());
+    }
+}
+
+// The verification's largest errors (the worst check's, with several) and where they are.
+void appendErrorCells(std::vector<std::string> &row, const SweepPointResult &r)
+{
+    // The verification's largest errors (the worst check's, with several) and where.
+    const VerificationResult *worst = worstCheck(r.checks);
+    const auto where = [&](std::uint64_t index) {
+        if (!worst || worst->aggregateActual || worst->output.empty()) {
+            return std::string();
+        }
+        return worst->output + "[" + std::to_string(index) + "]";
+    };
+    row.push_back(worst ? number(worst->maxAbsError) : std::string());
+    row.push_back(worst && worst->maxAbsError ? where(worst->maxAbsErrorIndex) : std::string());
+    row.push_back(worst ? number(worst->maxRelError) : std::string());
+    row.push_back(worst && worst->maxRelError ? where(worst->maxRelErrorIndex) : std::string());
+}
+
+} // namespace
+
+std::string sweepResultToCsv(const SweepResult &result)
+{
+    const std::vector<std::string> targets = axisTargets(result);
+    // A sweep over several GPUs: which one measured each point (multidevicesweep.h).
+    const bool devices = !result.devices.empty();
+    const std::vector<std::string> header = csvHeader(targets, devices);
     std::string out;
     appendRow(out, header);
 
@@ -195,21 +244,7 @@ std::string sweepResultToCsv(const SweepResult &result)
         for (const std::uint64_t value : p.grid) {
             row.push_back(value == 0 ? std::string() : std::to_string(value));
         }
-        if (r.measurement && r.measurement->statistics.count > 0) {
-            const SampleStatistics &s = r.measurement->statistics;
-            for (const double value :
-                 {s.medianNs, s.meanNs, s.minNs, s.maxNs, s.stddevNs, s.relativeNoise}) {
-                row.push_back(number(value));
-            }
-            row.push_back(std::to_string(s.count));
-            const Throughput &t = r.measurement->throughput;
-            row.push_back(number(t.effectiveGBps));
-            row.push_back(number(t.percentOfPeak));
-            row.push_back(number(t.percentOfCeiling));
-            row.push_back(number(t.gflops));
-        } else {
-            row.insert(row.end(), 11, std::string());
-        }
+        appendMeasuredCells(row, r);
         row.push_back(number(r.theoreticalOccupancy));
         row.push_back(r.occupancyLimiter);
         row.push_back(number(r.waves));
@@ -217,18 +252,7 @@ std::string sweepResultToCsv(const SweepResult &result)
                                                : std::string());
         row.push_back(r.registersPerThread > 0 ? std::to_string(r.staticSharedBytes)
                                                : std::string());
-        // The verification's largest errors (the worst check's, with several) and where.
-        const VerificationResult *worst = worstCheck(r.checks);
-        const auto where = [&](std::uint64_t index) {
-            if (!worst || worst->aggregateActual || worst->output.empty()) {
-                return std::string();
-            }
-            return worst->output + "[" + std::to_string(index) + "]";
-        };
-        row.push_back(worst ? number(worst->maxAbsError) : std::string());
-        row.push_back(worst && worst->maxAbsError ? where(worst->maxAbsErrorIndex) : std::string());
-        row.push_back(worst ? number(worst->maxRelError) : std::string());
-        row.push_back(worst && worst->maxRelError ? where(worst->maxRelErrorIndex) : std::string());
+        appendErrorCells(row, r);
         const bool isTied = std::find(tied.begin(), tied.end(), k) != tied.end();
         const bool isDeviceBest =
             std::find(deviceBest.begin(), deviceBest.end(), k) != deviceBest.end();
