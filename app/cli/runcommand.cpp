@@ -349,6 +349,42 @@ void printRunHelp(std::ostream &out)
            "not be written.\n";
 }
 
+namespace {
+
+// --deadline and --devices (one worker per GPU, a project on each free one: docs/multigpu.md)
+// into `settings`; an exit status when one is wrong.
+std::optional<int> readDeadlineAndDevices(const ArgumentParser &parser, bool slurm,
+                                          LocalRunSettings &settings)
+{
+    if (const auto text = parser.value("--deadline")) {
+        char *end = nullptr;
+        const double value = std::strtod(text->c_str(), &end);
+        if (text->empty() || *end != '\0' || !std::isfinite(value) || value <= 0.0) {
+            return usageError("run",
+                              "--deadline needs a positive number of seconds, got '" + *text + "'");
+        }
+        settings.deadline = value;
+    }
+    if (parser.isSet("--devices")) {
+        if (slurm) {
+            return usageError("run", "--devices and --slurm exclude each other");
+        }
+        const auto chosen = selectedDevices(parser);
+        if (const auto *problem = std::get_if<std::string>(&chosen)) {
+            return usageError("run", *problem);
+        }
+        settings.devices = std::get<std::vector<int>>(chosen);
+        const auto perDevice = workerOptionsPerDevice(parser);
+        if (const auto *problem = std::get_if<std::string>(&perDevice)) {
+            return usageError("run", *problem);
+        }
+        settings.optionsForDevice = std::get<WorkerOptionsForDevice>(perDevice);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 int runRun(const std::vector<std::string> &arguments)
 {
     namespace fs = std::filesystem;
@@ -403,38 +439,15 @@ int runRun(const std::vector<std::string> &arguments)
     for (std::size_t i = 0; i < projects.size(); ++i) {
         projects[i].number = i + 1;
     }
-    std::optional<double> deadline;
-    if (const auto text = parser.value("--deadline")) {
-        char *end = nullptr;
-        const double value = std::strtod(text->c_str(), &end);
-        if (text->empty() || *end != '\0' || !std::isfinite(value) || value <= 0.0) {
-            return usageError("run",
-                              "--deadline needs a positive number of seconds, got '" + *text + "'");
-        }
-        deadline = value;
+    LocalRunSettings settings;
+    if (const std::optional<int> status =
+            readDeadlineAndDevices(parser, slurm.has_value(), settings)) {
+        return *status;
     }
-    // --devices: one worker per GPU, a project on each free one (docs/multigpu.md).
-    std::optional<std::vector<int>> devices;
-    WorkerOptionsForDevice optionsForDevice;
-    if (parser.isSet("--devices")) {
-        if (slurm) {
-            return usageError("run", "--devices and --slurm exclude each other");
-        }
-        const auto chosen = selectedDevices(parser);
-        if (const auto *problem = std::get_if<std::string>(&chosen)) {
-            return usageError("run", *problem);
-        }
-        devices = std::get<std::vector<int>>(chosen);
-        const auto perDevice = workerOptionsPerDevice(parser);
-        if (const auto *problem = std::get_if<std::string>(&perDevice)) {
-            return usageError("run", *problem);
-        }
-        optionsForDevice = std::get<WorkerOptionsForDevice>(perDevice);
-    }
-    const auto workerChoice =
-        devices
-            ? std::variant<WorkerProcess::Options, std::string>(optionsForDevice(devices->front()))
-            : workerOptions(parser);
+    const auto workerChoice = settings.devices
+                                  ? std::variant<WorkerProcess::Options, std::string>(
+                                        settings.optionsForDevice(settings.devices->front()))
+                                  : workerOptions(parser);
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("run", *problem);
     }
@@ -450,11 +463,7 @@ int runRun(const std::vector<std::string> &arguments)
         }
         projects = std::move(mine);
     }
-    LocalRunSettings settings;
     settings.options = std::get<WorkerProcess::Options>(workerChoice);
-    settings.devices = std::move(devices);
-    settings.optionsForDevice = std::move(optionsForDevice);
-    settings.deadline = deadline;
     settings.scratch = parser.value("--scratch");
     settings.report = parser.value("--report");
     settings.ownWorker = !parser.isSet("--worker") && !parser.isSet("--on");
