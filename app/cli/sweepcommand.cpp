@@ -584,6 +584,31 @@ std::optional<std::string> perDevicePath(const std::optional<std::string> &path,
     return file.string();
 }
 
+// A sweep that ended: its error, or its summary and outputs; the exit status (interrupted,
+// nothing measured, an output that could not be written).
+int finishSweep(const ArgumentParser &parser, const std::string &path, const SweepResult &result)
+{
+    if (!result.error.empty()) {
+        std::cerr << "cuwb sweep: " << path << ": " << result.error << '\n';
+        return result.cancelled ? kExitInterrupted : ExitFailure;
+    }
+    printSweepSummary(std::cout, result);
+    if (!writeSweepOutputs("sweep", result, parser.value("--csv"), parser.value("--json"),
+                           parser.value("--t4"))) {
+        return ExitUsage;
+    }
+    if (result.cancelled) {
+        return kExitInterrupted;
+    }
+    const std::size_t measured =
+        result.count(PointStatus::Measured) + result.count(PointStatus::Wrong);
+    if (measured == 0) {
+        std::cerr << "cuwb sweep: " << path << ": nothing was measured\n";
+        return ExitFailure;
+    }
+    return ExitSuccess;
+}
+
 // `cuwb sweep --devices`: one worker per GPU (MultiDeviceSweep), the points shared among them
 // or, with --per-device, the whole sweep on each.
 int sweepOnDevices(const ArgumentParser &parser, const std::string &path, const SweepSpec &spec,
@@ -623,23 +648,7 @@ int sweepOnDevices(const ArgumentParser &parser, const std::string &path, const 
             const InterruptCancels interruptCancels(sweep);
             result = sweep.run(spec, base, context);
         }
-        if (!result.error.empty()) {
-            std::cerr << "cuwb sweep: " << path << ": " << result.error << '\n';
-            return result.cancelled ? kExitInterrupted : ExitFailure;
-        }
-        printSweepSummary(std::cout, result);
-        if (!writeSweepOutputs("sweep", result, parser.value("--csv"), parser.value("--json"),
-                               parser.value("--t4"))) {
-            return ExitUsage;
-        }
-        if (result.cancelled) {
-            return kExitInterrupted;
-        }
-        if (result.count(PointStatus::Measured) + result.count(PointStatus::Wrong) == 0) {
-            std::cerr << "cuwb sweep: " << path << ": nothing was measured\n";
-            return ExitFailure;
-        }
-        return ExitSuccess;
+        return finishSweep(parser, path, result);
     }
 
     std::vector<SweepResult> results;
@@ -978,25 +987,7 @@ int sweepOnWorker(const ArgumentParser &parser, const std::string &path, const S
     }
     worker.stop();
 
-    if (!result.error.empty()) {
-        std::cerr << "cuwb sweep: " << path << ": " << result.error << '\n';
-        return result.cancelled ? kExitInterrupted : ExitFailure;
-    }
-    printSweepSummary(std::cout, result);
-    if (!writeSweepOutputs("sweep", result, parser.value("--csv"), parser.value("--json"),
-                           parser.value("--t4"))) {
-        return ExitUsage;
-    }
-    if (result.cancelled) {
-        return kExitInterrupted;
-    }
-    const std::size_t measured =
-        result.count(PointStatus::Measured) + result.count(PointStatus::Wrong);
-    if (measured == 0) {
-        std::cerr << "cuwb sweep: " << path << ": nothing was measured\n";
-        return ExitFailure;
-    }
-    return ExitSuccess;
+    return finishSweep(parser, path, result);
 }
 
 } // namespace
