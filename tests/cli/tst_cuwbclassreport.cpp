@@ -74,6 +74,10 @@ void TestCuwbClassReport::aClassIsMeasuredRankedAndReported()
     QCOMPARE(summary["passed"], 4);
     QVERIFY(summary["results"][0].contains("measurement"));
     QVERIFY(!summary["results"][3].contains("measurement")); // a failed run is not measured
+    // Measured as the grader decides, not as the submission asks: guarded, the graded cap.
+    const nlohmann::json &settings = summary["results"][0]["measurement"]["settings"];
+    QCOMPARE(settings.value("guarded", false), true);
+    QCOMPARE(settings.value("timeCapSeconds", 0.0), 5.0);
 
     const QStringList csv = QString::fromUtf8(readAll(report + QStringLiteral("/class.csv")))
                                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
