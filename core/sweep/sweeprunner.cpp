@@ -354,30 +354,10 @@ SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
     return result;
 }
 
-SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
-                             const SweepContext &context)
+std::optional<DeviceInfo> SweepRunner::greetWorker(SweepResult &result,
+                                                   std::uint64_t &freeMemoryBytes)
 {
-    const Clock::time_point sweepStart = Clock::now();
-    SweepResult result;
-    result.projectName = context.projectName;
-    result.kernel = base.launch.kernel;
-    result.sourceHash = sourceHashFnv1a64(base.source);
-    result.spec = spec;
-    result.startedAt = sweepTimestampNow();
-    m_state->host.reset();
-    m_state->imagesSent.clear();
-    m_hostCompiles = 0;
-
-    const auto finish = [&]() -> SweepResult {
-        result.wallSeconds = secondsSince(sweepStart);
-        return std::move(result);
-    };
-    const auto fillPoints = [&](const SweepExpansion &expansion) {
-        addExpandedPoints(result, expansion, m_shard);
-    };
-
-    // The device first: its limits decide which points can run, its architecture what the
-    // host compiles for.
+    std::optional<DeviceInfo> device;
     if (!m_worker.running() && !m_cancel.load()) {
         const WorkerProcess::Reply hello =
             m_worker.request(makeHelloRequest(), kHelloTimeoutSeconds);
@@ -385,8 +365,6 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
             result.error = "the worker could not start: " + hello.error;
         }
     }
-    std::optional<DeviceInfo> device;
-    std::uint64_t freeMemoryBytes = 0;
     if (result.error.empty() && !m_worker.hello().is_null()) {
         try {
             const HelloReply hello = parseHelloReply(m_worker.hello());
@@ -404,46 +382,12 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         result.error = m_cancel.load() ? "cancelled before the sweep started"
                                        : "the worker did not say which GPU it has";
     }
-    if (!device) {
-        // Still list the points, with the project's architecture's limits.
-        const std::optional<ArchLimits> limits = archLimits(base.options.arch);
-        const SweepExpansion expansion = expandSweep(spec, base, limits ? &*limits : nullptr);
-        if (!expansion.ok()) {
-            result.error = expansion.error;
-        }
-        fillPoints(expansion);
-        result.cancelled = m_cancel.load();
-        return finish();
-    }
-    result.deviceName = device->name;
-    result.device = device;
-    const ArchLimits limits = device->limits();
-    const std::string arch = device->arch();
+    return device;
+}
 
-    const DeviceNames deviceNames = deviceNamesOf(*device);
-    const SweepExpansion expansion = expandSweep(spec, base, &limits, &deviceNames);
-    if (!expansion.ok()) {
-        result.error = expansion.error;
-        return finish();
-    }
-    fillPoints(expansion);
-    if (spec.verify && !base.verification.configured()) {
-        result.notes.push_back("the project has no verification, so each point is only checked "
-                               "to run cleanly (no fault, no write outside its buffers)");
-    }
-    if (m_started) {
-        m_started(result);
-    }
-
-    // The worker's device: its limits, free memory and SMs for the host checks.
-    ValidationContext validation;
-    validation.limits = limits;
-    validation.limitsName = device->name;
-    if (freeMemoryBytes > 0) {
-        validation.freeMemoryBytes = freeMemoryBytes;
-    }
-    m_state->host = std::make_unique<SweepHostCheck>(arch, validation, device->smCount, m_compile);
-
+void SweepRunner::measurePoints(SweepResult &result, const SweepSpec &spec,
+                                const SweepContext &context, Clock::time_point sweepStart)
+{
     std::size_t runnableLeft = 0;
     for (const SweepPointResult &r : result.points) {
         runnableLeft += r.point.runnable() ? 1 : 0;
@@ -497,6 +441,75 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
             m_pointDone(r, progress);
         }
     }
+}
+
+SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
+                             const SweepContext &context)
+{
+    const Clock::time_point sweepStart = Clock::now();
+    SweepResult result;
+    result.projectName = context.projectName;
+    result.kernel = base.launch.kernel;
+    result.sourceHash = sourceHashFnv1a64(base.source);
+    result.spec = spec;
+    result.startedAt = sweepTimestampNow();
+    m_state->host.reset();
+    m_state->imagesSent.clear();
+    m_hostCompiles = 0;
+
+    const auto finish = [&]() -> SweepResult {
+        result.wallSeconds = secondsSince(sweepStart);
+        return std::move(result);
+    };
+    const auto fillPoints = [&](const SweepExpansion &expansion) {
+        addExpandedPoints(result, expansion, m_shard);
+    };
+
+    // The device first: its limits decide which points can run, its architecture what the
+    // host compiles for.
+    std::uint64_t freeMemoryBytes = 0;
+    const std::optional<DeviceInfo> device = greetWorker(result, freeMemoryBytes);
+    if (!device) {
+        // Still list the points, with the project's architecture's limits.
+        const std::optional<ArchLimits> limits = archLimits(base.options.arch);
+        const SweepExpansion expansion = expandSweep(spec, base, limits ? &*limits : nullptr);
+        if (!expansion.ok()) {
+            result.error = expansion.error;
+        }
+        fillPoints(expansion);
+        result.cancelled = m_cancel.load();
+        return finish();
+    }
+    result.deviceName = device->name;
+    result.device = device;
+    const ArchLimits limits = device->limits();
+    const std::string arch = device->arch();
+
+    const DeviceNames deviceNames = deviceNamesOf(*device);
+    const SweepExpansion expansion = expandSweep(spec, base, &limits, &deviceNames);
+    if (!expansion.ok()) {
+        result.error = expansion.error;
+        return finish();
+    }
+    fillPoints(expansion);
+    if (spec.verify && !base.verification.configured()) {
+        result.notes.push_back("the project has no verification, so each point is only checked "
+                               "to run cleanly (no fault, no write outside its buffers)");
+    }
+    if (m_started) {
+        m_started(result);
+    }
+
+    // The worker's device: its limits, free memory and SMs for the host checks.
+    ValidationContext validation;
+    validation.limits = limits;
+    validation.limitsName = device->name;
+    if (freeMemoryBytes > 0) {
+        validation.freeMemoryBytes = freeMemoryBytes;
+    }
+    m_state->host = std::make_unique<SweepHostCheck>(arch, validation, device->smCount, m_compile);
+
+    measurePoints(result, spec, context, sweepStart);
     return finish();
 }
 

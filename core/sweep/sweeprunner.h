@@ -28,6 +28,7 @@
 #include "worker/workerprocess.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -145,6 +146,13 @@ private:
     // it Pending when cancelled; ranOnWorker tells whether the worker was asked anything.
     void runPoint(SweepPointResult &r, const SweepSpec &spec, const SweepContext &context,
                   bool &ranOnWorker);
+    // The worker's device and free memory, from its hello (started first when it is not
+    // running); nullopt with result.error set when there is none.
+    std::optional<DeviceInfo> greetWorker(SweepResult &result, std::uint64_t &freeMemoryBytes);
+    // Every point of result in turn until the last or a cancel, each reported with the
+    // progress and the time left (from the points the worker ran so far).
+    void measurePoints(SweepResult &result, const SweepSpec &spec, const SweepContext &context,
+                       std::chrono::steady_clock::time_point sweepStart);
 
     WorkerProcess &m_worker;
     std::unique_ptr<State> m_state;

@@ -94,19 +94,18 @@ std::size_t shardSize(std::size_t totalPoints, const ShardSelection &shard)
     return totalPoints > first ? (totalPoints - first - 1) / std::size_t(shard.count) + 1 : 0;
 }
 
-SweepMerge mergeSweepShards(const std::vector<ShardInput> &shards)
+namespace {
+
+// The shards by their index, when they are shards of one sweep, each given once and none
+// missing; else why not.
+std::map<int, const ShardInput *> shardsByIndex(const std::vector<ShardInput> &shards,
+                                                std::string &error)
 {
-    SweepMerge merge;
-    if (shards.empty()) {
-        merge.error = "no shard given";
-        return merge;
-    }
     for (const ShardInput &input : shards) {
         if (!input.result.shard) {
-            merge.error = input.name +
-                          " is a whole sweep, not a shard (it was written without --shard); "
-                          "there is nothing to merge it with";
-            return merge;
+            error = input.name + " is a whole sweep, not a shard (it was written without --shard); "
+                                 "there is nothing to merge it with";
+            return {};
         }
     }
     const ShardInput &first = shards.front();
@@ -115,16 +114,16 @@ SweepMerge mergeSweepShards(const std::vector<ShardInput> &shards)
     for (const ShardInput &input : shards) {
         if (const std::string difference = sweepDifference(first.result, input.result);
             !difference.empty()) {
-            merge.error = first.name + " and " + input.name +
-                          " are shards of different sweeps: " + difference;
-            return merge;
+            error = first.name + " and " + input.name +
+                    " are shards of different sweeps: " + difference;
+            return {};
         }
         const int index = input.result.shard->index;
         const auto [it, added] = byIndex.emplace(index, &input);
         if (!added) {
-            merge.error = shardName(index, count) + " is given twice: " + it->second->name +
-                          " and " + input.name;
-            return merge;
+            error = shardName(index, count) + " is given twice: " + it->second->name + " and " +
+                    input.name;
+            return {};
         }
     }
     std::string missing;
@@ -136,15 +135,60 @@ SweepMerge mergeSweepShards(const std::vector<ShardInput> &shards)
         }
     }
     if (missingCount > 0) {
-        merge.error =
-            (missingCount == 1
-                 ? "shard " + missing + " of " + std::to_string(count) + " is missing"
-                 : "shards " + missing + " of " + std::to_string(count) + " are missing") +
-            "; give every shard's result (" + std::to_string(shards.size()) + " of " +
-            std::to_string(count) + " given)";
+        error = (missingCount == 1
+                     ? "shard " + missing + " of " + std::to_string(count) + " is missing"
+                     : "shards " + missing + " of " + std::to_string(count) + " are missing") +
+                "; give every shard's result (" + std::to_string(shards.size()) + " of " +
+                std::to_string(count) + " given)";
+        return {};
+    }
+    return byIndex;
+}
+
+// What a merged sweep takes from one shard besides its points: the device, the peaks, the
+// earliest start, the longest wall time, cancellation, errors and notes.
+void mergeShardSummary(SweepResult &result, const SweepResult &shard, const std::string &name)
+{
+    if (!result.device && shard.device) {
+        result.device = shard.device;
+    }
+    if (!result.theoreticalPeakGBps) {
+        result.theoreticalPeakGBps = shard.theoreticalPeakGBps;
+    }
+    if (!result.copyCeilingGBps) {
+        result.copyCeilingGBps = shard.copyCeilingGBps;
+    }
+    if (result.startedAt.empty() ||
+        (!shard.startedAt.empty() && shard.startedAt < result.startedAt)) {
+        result.startedAt = shard.startedAt; // ISO 8601 in UTC sorts as text
+    }
+    result.wallSeconds = std::max(result.wallSeconds, shard.wallSeconds);
+    result.cancelled = result.cancelled || shard.cancelled;
+    if (!shard.error.empty()) {
+        result.error += (result.error.empty() ? "" : "; ") + name + ": " + shard.error;
+    }
+    for (const std::string &note : shard.notes) {
+        if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end()) {
+            result.notes.push_back(note);
+        }
+    }
+}
+
+} // namespace
+
+SweepMerge mergeSweepShards(const std::vector<ShardInput> &shards)
+{
+    SweepMerge merge;
+    if (shards.empty()) {
+        merge.error = "no shard given";
         return merge;
     }
-
+    const std::map<int, const ShardInput *> byIndex = shardsByIndex(shards, merge.error);
+    if (byIndex.empty()) {
+        return merge;
+    }
+    const ShardInput &first = shards.front();
+    const int count = first.result.shard->count;
     const std::size_t total = first.result.shard->totalPoints;
     SweepResult result;
     result.formatVersion = first.result.formatVersion;
@@ -174,31 +218,8 @@ SweepMerge mergeSweepShards(const std::vector<ShardInput> &shards)
                           std::to_string(shardSize(total, selection)) + "; was the file edited?";
             return merge;
         }
-        if (!result.device && shard.device) {
-            result.device = shard.device;
-        }
-        if (!result.theoreticalPeakGBps) {
-            result.theoreticalPeakGBps = shard.theoreticalPeakGBps;
-        }
-        if (!result.copyCeilingGBps) {
-            result.copyCeilingGBps = shard.copyCeilingGBps;
-        }
-        if (result.startedAt.empty() ||
-            (!shard.startedAt.empty() && shard.startedAt < result.startedAt)) {
-            result.startedAt = shard.startedAt; // ISO 8601 in UTC sorts as text
-        }
-        result.wallSeconds = std::max(result.wallSeconds, shard.wallSeconds);
+        mergeShardSummary(result, shard, shardName(index, count));
         sumSeconds += shard.wallSeconds;
-        result.cancelled = result.cancelled || shard.cancelled;
-        if (!shard.error.empty()) {
-            result.error +=
-                (result.error.empty() ? "" : "; ") + shardName(index, count) + ": " + shard.error;
-        }
-        for (const std::string &note : shard.notes) {
-            if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end()) {
-                result.notes.push_back(note);
-            }
-        }
     }
     result.points.reserve(total);
     for (const SweepPointResult *point : points) {
