@@ -1,5 +1,6 @@
 // Diagnostics as `cuwb check` and `cuwb sass` print them: "FILE:LINE:COLUMN: SEVERITY: #CODE:
-// MESSAGE", the main file under the name the user knows, notes indented under their diagnostic.
+// MESSAGE", the main file under the name the user knows, notes indented under their diagnostic;
+// and a project opened as every command opens it, with its problems printed the same way.
 #pragma once
 
 #include "compiler/diagnostic.h"
