@@ -42,17 +42,6 @@ void addPoints(SweepResult &result, const SweepExpansion &expansion)
     }
 }
 
-SweepResult emptyResult(const SweepSpec &spec, const RunRequest &base, const SweepContext &context)
-{
-    SweepResult result;
-    result.projectName = context.projectName;
-    result.kernel = base.launch.kernel;
-    result.sourceHash = sourceHashFnv1a64(base.source);
-    result.spec = spec;
-    result.startedAt = sweepTimestampNow();
-    return result;
-}
-
 void takeCeilings(SweepResult &result)
 {
     for (const SweepPointResult &r : result.points) {
@@ -373,7 +362,7 @@ SweepResult MultiDeviceSweep::run(const SweepSpec &spec, const RunRequest &base,
                                   const SweepContext &context)
 {
     const Clock::time_point sweepStart = Clock::now();
-    SweepResult result = emptyResult(spec, base, context);
+    SweepResult result = startedSweepResult(spec, base, context);
     m_hostCompiles = 0;
     Start start;
     startWorkers(start);
@@ -430,10 +419,7 @@ SweepResult MultiDeviceSweep::run(const SweepSpec &spec, const RunRequest &base,
         result.notes.push_back("the GPUs are of different models, so their times are not "
                                "comparable: there is a best point per GPU, not one for the sweep");
     }
-    if (spec.verify && !base.verification.configured()) {
-        result.notes.push_back("the project has no verification, so each point is only checked "
-                               "to run cleanly (no fault, no write outside its buffers)");
-    }
+    noteUnverifiedSweep(result, spec, base);
     if (m_started) {
         m_started(result);
     }
@@ -476,7 +462,7 @@ std::vector<SweepResult> MultiDeviceSweep::runPerDevice(const SweepSpec &spec,
     results.reserve(live.size());
     for (const std::size_t slot : live) {
         const DeviceInfo &device = *m_reports[slot].device;
-        SweepResult result = emptyResult(spec, base, context);
+        SweepResult result = startedSweepResult(spec, base, context);
         result.device = device;
         result.deviceName = device.name;
         result.devices = {device};

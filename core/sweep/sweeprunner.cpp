@@ -339,8 +339,8 @@ void SweepRunner::clearCancel()
     m_cancel.store(false);
 }
 
-SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
-                          const SweepContext &context, const ArchLimits *limits)
+SweepResult startedSweepResult(const SweepSpec &spec, const RunRequest &base,
+                               const SweepContext &context)
 {
     SweepResult result;
     result.projectName = context.projectName;
@@ -348,6 +348,21 @@ SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
     result.sourceHash = sourceHashFnv1a64(base.source);
     result.spec = spec;
     result.startedAt = sweepTimestampNow();
+    return result;
+}
+
+void noteUnverifiedSweep(SweepResult &result, const SweepSpec &spec, const RunRequest &base)
+{
+    if (spec.verify && !base.verification.configured()) {
+        result.notes.push_back("the project has no verification, so each point is only checked "
+                               "to run cleanly (no fault, no write outside its buffers)");
+    }
+}
+
+SweepResult sweepSkeleton(const SweepSpec &spec, const RunRequest &base,
+                          const SweepContext &context, const ArchLimits *limits)
+{
+    SweepResult result = startedSweepResult(spec, base, context);
     const SweepExpansion expansion = expandSweep(spec, base, limits);
     result.error = expansion.error;
     addExpandedPoints(result, expansion, std::nullopt);
@@ -447,12 +462,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
                              const SweepContext &context)
 {
     const Clock::time_point sweepStart = Clock::now();
-    SweepResult result;
-    result.projectName = context.projectName;
-    result.kernel = base.launch.kernel;
-    result.sourceHash = sourceHashFnv1a64(base.source);
-    result.spec = spec;
-    result.startedAt = sweepTimestampNow();
+    SweepResult result = startedSweepResult(spec, base, context);
     m_state->host.reset();
     m_state->imagesSent.clear();
     m_hostCompiles = 0;
@@ -492,10 +502,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
         return finish();
     }
     fillPoints(expansion);
-    if (spec.verify && !base.verification.configured()) {
-        result.notes.push_back("the project has no verification, so each point is only checked "
-                               "to run cleanly (no fault, no write outside its buffers)");
-    }
+    noteUnverifiedSweep(result, spec, base);
     if (m_started) {
         m_started(result);
     }

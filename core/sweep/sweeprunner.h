@@ -72,6 +72,13 @@ SweepEstimate estimateSweep(const SweepSpec &spec, std::size_t runnablePoints,
 // rooflineMetrics() when the spec asks for the roofline.
 MetricsRequest pointMetricsRequest(const SweepSpec &spec);
 
+// A sweep's result as it starts, before its points: what it sweeps (project, kernel, source
+// hash, spec) and when it started (now).
+SweepResult startedSweepResult(const SweepSpec &spec, const RunRequest &base,
+                               const SweepContext &context);
+// The note of a sweep that verifies each point of a project that has no verification.
+void noteUnverifiedSweep(SweepResult &result, const SweepSpec &spec, const RunRequest &base);
+
 // The sweep before any point is measured, as a sweep measured elsewhere (a Slurm job array)
 // starts: every point pending, or skipped with its reason against `limits` when given; the
 // expansion's error when the spec cannot be expanded. Started now.
