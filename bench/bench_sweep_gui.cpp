@@ -13,6 +13,7 @@
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
+#include "gui/workspace/workspace.h"
 
 #include "../tests/gui/sweeptestdata.h"
 
@@ -254,7 +255,8 @@ int main(int argc, char *argv[])
     const QString only = argc > 3 ? QString::fromLocal8Bit(argv[3]) : QString();
 
     SweepController controller; // never started: the bench delivers the points itself
-    SweepPanel panel(&controller);
+    Workspace workspace;
+    SweepPanel panel(&controller, &workspace);
     panel.resize(1600, 520);
     panel.show();
     waitFor([] { return false; }, 500);

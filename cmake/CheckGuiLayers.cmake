@@ -1,12 +1,13 @@
 # Fails when a feature folder of app/gui includes the internals of another feature. Every
 # folder of app/gui is a feature except the shell (the window that hosts the features) and
 # automation (the screenshot runners that drive the whole window). A feature may include its
-# own headers, the shared pieces of common/, and the shared editor views of editor/; the other
+# own headers, the shared pieces of common/, the shared editor views of editor/ and the
+# Workspace (workspace/: the open project's state, which every feature observes); the other
 # edges that exist are listed here, each with its reason, so that a new one is a decision
 # rather than an accident (docs/architecture.md, "Inside the GUI").
 cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...) in a script
 set(_hosts shell automation)
-set(_shared common editor)
+set(_shared common editor workspace)
 # "feature>other": feature may include other's headers.
 set(_allowed
     # The Launch dock opens the measure options dialog for the Measure button.

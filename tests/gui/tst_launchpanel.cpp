@@ -7,6 +7,7 @@
 #include "gui/launch/stepargumentsmodel.h"
 #include "gui/launch/variablesmodel.h"
 #include "gui/launch/verificationwidget.h"
+#include "gui/workspace/workspace.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchmerge.h"
 #include "project/project.h"
@@ -72,13 +73,14 @@ private Q_SLOTS:
 
     void signatureBecomesRows()
     {
-        LaunchPanel panel;
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
         QAbstractItemModelTester argumentsTester(
             panel.argumentsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester variablesTester(
             panel.variablesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         panel.setRunAvailability(true, {});
-        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        workspace.setModule(m_result, m_source.toStdString(), "vector_add.cu");
         QCOMPARE(panel.currentKernel(), QStringLiteral("vector_add"));
         QVERIFY(panel.signatureText().startsWith(QStringLiteral("vector_add(")));
 
@@ -100,7 +102,7 @@ private Q_SLOTS:
                      .data(ArgumentsModel::ChoiceRole)
                      .toInt(),
                  int(BufferRole::Out));
-        QCOMPARE(panel.launchSpec().arguments.size(), std::size_t(4));
+        QCOMPARE(workspace.launch().spec().arguments.size(), std::size_t(4));
 
         // A valid default launch can run.
         QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
@@ -119,14 +121,15 @@ private Q_SLOTS:
 
     void expressionsShowValueOrError()
     {
-        LaunchPanel panel;
-        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
+        workspace.setModule(m_result, m_source.toStdString(), "vector_add.cu");
         VariablesModel *variables = panel.variablesModel();
         QVERIFY(variables->setData(variables->index(0, VariablesModel::ExpressionColumn),
                                    QStringLiteral("1 << 10")));
         QCOMPARE(variables->index(0, VariablesModel::ValueColumn).data().toString(),
                  QStringLiteral("1024"));
-        QCOMPARE(panel.launchSpec().variables.front().second, std::string("1 << 10"));
+        QCOMPARE(workspace.launch().spec().variables.front().second, std::string("1 << 10"));
         QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 4"));
 
         // An unknown variable: the error and its position, in the table and in the field.
@@ -145,7 +148,7 @@ private Q_SLOTS:
             panel.gridField(1)->resultText().contains(QStringLiteral("unknown variable 'K' at 4")),
             qPrintable(panel.gridField(1)->resultText()));
         QVERIFY(panel.gridField(1)->lineEdit()->toolTip().contains(QStringLiteral("'K'")));
-        QCOMPARE(panel.launchSpec().grid[1], std::string("2 * K"));
+        QCOMPARE(workspace.launch().spec().grid[1], std::string("2 * K"));
 
         // An argument's count expression.
         ArgumentsModel *arguments = panel.argumentsModel();
@@ -155,14 +158,15 @@ private Q_SLOTS:
                     .data()
                     .toString()
                     .startsWith(QStringLiteral("2048")));
-        QCOMPARE(panel.launchSpec().arguments.front().count, std::string("N / 2"));
+        QCOMPARE(workspace.launch().spec().arguments.front().count, std::string("N / 2"));
     }
 
     void tooLargeABlockIsAnIssue()
     {
-        LaunchPanel panel;
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
         panel.setRunAvailability(true, {});
-        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        workspace.setModule(m_result, m_source.toStdString(), "vector_add.cu");
         typeInto(panel.blockField(0), QStringLiteral("2048"));
         QCOMPARE(panel.blockField(0)->resultText(), QStringLiteral("= 2048"));
         QVERIFY(!panel.issues().empty());
@@ -180,11 +184,12 @@ private Q_SLOTS:
 
     void runNeedsAGpu()
     {
-        LaunchPanel panel;
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
         const QString reason =
             QStringLiteral("Run needs a CUDA GPU: No CUDA driver (libcuda.so.1 not found)");
         panel.setRunAvailability(false, reason);
-        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        workspace.setModule(m_result, m_source.toStdString(), "vector_add.cu");
         QVERIFY(panel.issues().empty());
         QVERIFY(!panel.runAction()->isEnabled());
         QCOMPARE(panel.runAction()->toolTip(), reason);
@@ -221,26 +226,28 @@ private Q_SLOTS:
         spec.grid = {"N / block.x", "1", "1"};
         spec.block = {"256", "1", "1"};
 
-        LaunchPanel panel;
+        Workspace workspace;
+
+        LaunchPanel panel(&workspace);
         QAbstractItemModelTester definesTester(
             panel.definesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        panel.setLaunch(spec, VerificationSpec{});
+        workspace.setLaunch(spec, VerificationSpec{});
         // What the editor compiles with: the launch's defines bound (F=4, block_size_x=256).
         CompileOptions options;
-        LaunchSpec bound = panel.launchForCompile();
+        LaunchSpec bound = workspace.launch().launchForCompile();
         QVERIFY(bindLaunchDefines(bound, options, {bound.kernel}).empty());
         QVERIFY(std::find(options.defines.begin(), options.defines.end(), "F=4") !=
                 options.defines.end());
         KernelCompiler compiler;
         const CompileResult result = compiler.compile(source, "scale.cu", options);
         QVERIFY2(result.success, result.log.c_str());
-        panel.setCompileResult(result, QString::fromStdString(source), QStringLiteral("scale.cu"));
+        workspace.setModule(result, source, "scale.cu");
 
         QCOMPARE(panel.currentKernel(), QStringLiteral("_ZN4demo5scaleEPdi"));
-        QCOMPARE(panel.launchSpec().kernel, std::string("scale(double*, int)"));
-        QCOMPARE(panel.runRequest().launch.kernel, std::string("scale(double*, int)"));
-        QCOMPARE(panel.launchSpec().defines, spec.defines);
-        QVERIFY(panel.launchSpec().tunerDefines);
+        QCOMPARE(workspace.launch().spec().kernel, std::string("scale(double*, int)"));
+        QCOMPARE(workspace.runRequest().launch.kernel, std::string("scale(double*, int)"));
+        QCOMPARE(workspace.launch().spec().defines, spec.defines);
+        QVERIFY(workspace.launch().spec().tunerDefines);
         QCOMPARE(panel.definesModel()->rowCount(), 1);
         QCOMPARE(panel.definesModel()->index(0, VariablesModel::ValueColumn).data().toString(),
                  QStringLiteral("4"));
@@ -249,18 +256,19 @@ private Q_SLOTS:
 
     void keepsValuesWhenTheSameParametersRemain()
     {
-        LaunchPanel panel;
-        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
+        workspace.setModule(m_result, m_source.toStdString(), "vector_add.cu");
         ArgumentsModel *arguments = panel.argumentsModel();
         QVERIFY(arguments->setData(arguments->index(3, ArgumentsModel::ExpressionColumn),
                                    QStringLiteral("N - 1")));
         // The same kernel compiled again (e.g. after an edit elsewhere): values stay.
-        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
-        QCOMPARE(panel.launchSpec().arguments[3].value, std::string("N - 1"));
+        workspace.setModule(m_result, m_source.toStdString(), "vector_add.cu");
+        QCOMPARE(workspace.launch().spec().arguments[3].value, std::string("N - 1"));
 
         // A changed signature keeps what still matches and defaults the rest.
-        LaunchSpec previous = panel.launchSpec();
-        KernelSignature changed = panel.signature();
+        LaunchSpec previous = workspace.launch().spec();
+        KernelSignature changed = workspace.launch().signature();
         changed.parameters[2].name = "out";
         const LaunchSpec merged = mergeLaunch(previous, changed);
         QCOMPARE(merged.arguments.size(), std::size_t(4));
@@ -271,7 +279,8 @@ private Q_SLOTS:
     {
         // One more entry than a project may hold would save, and then be refused on load:
         // each add button of the dock stops at the limit and says why.
-        LaunchPanel panel;
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
         const std::size_t limit = kMaxProjectListEntries;
         VariablesModel::Definitions definitions;
         for (std::size_t i = 0; i + 1 < limit; ++i)
@@ -334,22 +343,23 @@ private Q_SLOTS:
         options.arch = "sm_90";
         const CompileResult result = compiler.compile(source.toStdString(), "seq.cu", options);
         QVERIFY2(result.success, result.log.c_str());
-        LaunchPanel panel;
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
         panel.setRunAvailability(true, {});
-        panel.setCompileResult(result, source, QStringLiteral("seq.cu"));
+        workspace.setModule(result, source.toStdString(), "seq.cu");
         QCOMPARE(panel.currentKernel(), QStringLiteral("add_one"));
         SequenceWidget *sequence = panel.sequenceWidget();
         QAbstractItemModelTester tester(sequence->argumentsModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(sequence->list()->count(), 1); // the launch's own kernel
         QCOMPARE(sequence->kernelChoice()->count(), 2);
-        QSignalSpy edited(&panel, &LaunchPanel::launchEdited);
+        QSignalSpy edited(&workspace, &Workspace::edited);
 
         // Add `twice`: its `c` is bound to the first kernel's `c`, its `d` is a new output.
         sequence->kernelChoice()->setCurrentText(QStringLiteral("twice"));
         QTest::mouseClick(sequence->addButton(), Qt::LeftButton);
         QCOMPARE(edited.count(), 1);
-        LaunchSpec spec = panel.launchSpec();
+        LaunchSpec spec = workspace.launch().spec();
         QCOMPARE(spec.then.size(), std::size_t(1));
         QCOMPARE(spec.then[0].kernel, std::string("twice"));
         QCOMPARE(spec.then[0].arguments[0].buffer, std::string("c"));
@@ -368,7 +378,7 @@ private Q_SLOTS:
 
         // Its grid: an expression the panel evaluates with the step's own block.
         typeInto(sequence->gridField(0), QStringLiteral("ceil(N / block.x) + 1"));
-        QCOMPARE(panel.launchSpec().then[0].grid[0], std::string("ceil(N / block.x) + 1"));
+        QCOMPARE(workspace.launch().spec().then[0].grid[0], std::string("ceil(N / block.x) + 1"));
         QVERIFY(!sequence->gridField(0)->hasError());
         // A binding to a buffer that does not exist is an issue of the step.
         arguments->setData(arguments->index(0, StepArgumentsModel::BindingColumn), 2,
@@ -385,35 +395,36 @@ private Q_SLOTS:
         // A second further kernel, moved before the first one, then removed.
         sequence->kernelChoice()->setCurrentText(QStringLiteral("add_one"));
         QTest::mouseClick(sequence->addButton(), Qt::LeftButton);
-        QCOMPARE(panel.launchSpec().then.size(), std::size_t(2));
+        QCOMPARE(workspace.launch().spec().then.size(), std::size_t(2));
         QCOMPARE(sequence->currentStep(), 1);
         sequence->moveStep(-1);
-        QCOMPARE(panel.launchSpec().then[0].kernel, std::string("add_one"));
-        QCOMPARE(panel.launchSpec().then[1].kernel, std::string("twice"));
+        QCOMPARE(workspace.launch().spec().then[0].kernel, std::string("add_one"));
+        QCOMPARE(workspace.launch().spec().then[1].kernel, std::string("twice"));
         QCOMPARE(sequence->currentStep(), 0);
         sequence->removeStep();
-        QCOMPARE(panel.launchSpec().then.size(), std::size_t(1));
-        QCOMPARE(panel.launchSpec().then[0].kernel, std::string("twice"));
+        QCOMPARE(workspace.launch().spec().then.size(), std::size_t(1));
+        QCOMPARE(workspace.launch().spec().then[0].kernel, std::string("twice"));
         // The request carries the sequence.
-        QCOMPARE(panel.runRequest().launch.then.size(), std::size_t(1));
+        QCOMPARE(workspace.runRequest().launch.then.size(), std::size_t(1));
         // A project's sequence is shown as it was saved; `d`, which the further kernel
         // declares, is an output a check may verify.
-        LaunchSpec saved = panel.launchSpec();
+        LaunchSpec saved = workspace.launch().spec();
         VerificationSpec ofD;
         ofD.kind = ReferenceKind::Expression;
         ofD.output = "d";
         ofD.expression = "2 * (a[i] + 1)";
-        panel.setLaunch(saved, Verification(ofD));
+        workspace.setLaunch(saved, Verification(ofD));
         QCOMPARE(sequence->list()->count(), 2);
-        QCOMPARE(panel.launchSpec().then, saved.then);
+        QCOMPARE(workspace.launch().spec().then, saved.then);
         QVERIFY2(panel.issues().empty(), qPrintable(issueTexts(panel).join(QLatin1Char('\n'))));
     }
 
     void deviceNamesAndWhereTheyComeFrom()
     {
-        LaunchPanel panel;
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
         panel.setRunAvailability(true, {});
-        panel.setCompileResult(m_result, m_source, QStringLiteral("vector_add.cu"));
+        workspace.setModule(m_result, m_source.toStdString(), "vector_add.cu");
         typeInto(panel.gridField(0), QStringLiteral("device.smCount * 4"));
         QVERIFY(!panel.gridField(0)->hasError());
         QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 528"));
@@ -427,7 +438,7 @@ private Q_SLOTS:
         device.major = 9;
         device.minor = 0;
         device.smCount = 66;
-        panel.setDevice(device);
+        workspace.setDevice(device);
         QCOMPARE(panel.gridField(0)->resultText(), QStringLiteral("= 264"));
         QVERIFY(
             panel.deviceNamesLabel()->text().contains(QStringLiteral("Small GPU (the device)")));
@@ -452,15 +463,17 @@ private Q_SLOTS:
         QVERIFY(bare.kernels.empty());
         QCOMPARE(bare.templates.size(), std::size_t(1));
 
-        LaunchPanel panel;
+        Workspace workspace;
+
+        LaunchPanel panel(&workspace);
         QString asked;
         panel.setTemplateArgumentsPrompt([&asked](const QString &placeholder, const QString &) {
             asked = placeholder;
             return QStringLiteral("fill<128, float>");
         });
         bool edited = false;
-        connect(&panel, &LaunchPanel::launchEdited, this, [&edited] { edited = true; });
-        panel.setCompileResult(bare, source, QStringLiteral("fill.cu"));
+        connect(&workspace, &Workspace::edited, this, [&edited] { edited = true; });
+        workspace.setModule(bare, source.toStdString(), "fill.cu");
         auto *combo = panel.findChild<QComboBox *>();
         QVERIFY(combo);
         QVERIFY(combo->isEnabled());
@@ -473,14 +486,14 @@ private Q_SLOTS:
         QCOMPARE(asked, QStringLiteral("fill<BLOCK, T>"));
         QVERIFY(edited);
         // What the window compiles next: the launch names the instantiation.
-        LaunchSpec launch = panel.launchForCompile();
+        LaunchSpec launch = workspace.launch().launchForCompile();
         QCOMPARE(launch.kernel, std::string("fill<128, float>"));
         CompileOptions withInstance = options;
         QVERIFY(bindLaunchDefines(launch, withInstance, {launch.kernel}).empty());
         const CompileResult compiled =
             compiler.compile(source.toStdString(), "fill.cu", withInstance);
         QVERIFY2(compiled.success, compiled.log.c_str());
-        panel.setCompileResult(compiled, source, QStringLiteral("fill.cu"));
+        workspace.setModule(compiled, source.toStdString(), "fill.cu");
         QCOMPARE(panel.currentKernel(), QStringLiteral("_Z4fillILj128EfEvPT0_S0_i"));
         QVERIFY2(panel.signatureText().startsWith(QStringLiteral("fill<128u, float>(float *out")),
                  qPrintable(panel.signatureText()));

@@ -11,6 +11,7 @@
 #include "gui/editor/sourceeditor.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/shell/mainwindow.h"
+#include "gui/workspace/workspace.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -118,10 +119,10 @@ private Q_SLOTS:
         QCOMPARE(m_window->problemsPanel()->placeholderText(), QStringLiteral("No problems"));
 
         // A block too large for any GPU: the launch cannot run, the source compiles.
-        const LaunchSpec good = m_window->launchPanel()->launchSpec();
+        const LaunchSpec good = m_window->workspace()->launch().spec();
         LaunchSpec bad = good;
         bad.block = {"4096", "1", "1"};
-        m_window->launchPanel()->setLaunch(bad, m_window->launchPanel()->verification());
+        m_window->workspace()->setLaunch(bad, m_window->workspace()->launch().verification());
         QTRY_VERIFY(!m_window->launchPanel()->issues().empty());
         const std::size_t issues = m_window->launchPanel()->issues().size();
         const QString count =
@@ -133,7 +134,7 @@ private Q_SLOTS:
                  qPrintable(placeholder));
         QVERIFY2(placeholder.contains(QStringLiteral("4096")), qPrintable(placeholder));
 
-        m_window->launchPanel()->setLaunch(good, m_window->launchPanel()->verification());
+        m_window->workspace()->setLaunch(good, m_window->workspace()->launch().verification());
         QTRY_COMPARE(dock->windowTitle(), QStringLiteral("Launch"));
         QCOMPARE(m_window->problemsPanel()->placeholderText(), QStringLiteral("No problems"));
     }
@@ -144,13 +145,13 @@ private Q_SLOTS:
         // it first, off the GUI thread, and lists it in the Problems dock.
         QVERIFY(openVectorAdd());
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->launchPanel()->currentKernel().isEmpty(), 30000);
-        const LaunchSpec launch = m_window->launchPanel()->launchSpec();
-        const Verification good = m_window->launchPanel()->verification();
+        const LaunchSpec launch = m_window->workspace()->launch().spec();
+        const Verification good = m_window->workspace()->launch().verification();
         VerificationSpec bad;
         bad.kind = ReferenceKind::Expression;
         bad.output = "c";
         bad.expression = "a[i] + missing[i]";
-        m_window->launchPanel()->setLaunch(launch, Verification(bad));
+        m_window->workspace()->setLaunch(launch, Verification(bad));
         QTRY_COMPARE_WITH_TIMEOUT(m_window->problemsModel()->findingCount(), std::size_t(1),
                                   CompileTimeoutMs);
         const QString message =
@@ -162,7 +163,7 @@ private Q_SLOTS:
                      message.contains(QStringLiteral("\"missing\" is undefined")),
                  qPrintable(message));
 
-        m_window->launchPanel()->setLaunch(launch, good);
+        m_window->workspace()->setLaunch(launch, good);
         QTRY_COMPARE_WITH_TIMEOUT(m_window->problemsModel()->findingCount(), std::size_t(0),
                                   CompileTimeoutMs);
     }

@@ -17,6 +17,7 @@
 #include "gui/launch/launchpanel.h"
 #include "gui/run/runcontroller.h"
 #include "gui/shell/mainwindow.h"
+#include "gui/workspace/workspace.h"
 
 #include "inspect/instructioncountersjson.h"
 #include "inspect/nvdisasm.h"
@@ -333,9 +334,9 @@ private Q_SLOTS:
     void withoutLineInfoTheFixIsOneClick()
     {
         // The project compiled without -lineinfo; the worker's counters have no lines.
-        CompileOptions options = m_window->compileOptionsWidget()->options();
+        CompileOptions options = m_window->workspace()->compileOptions();
         options.lineInfo = false;
-        m_window->compileOptionsWidget()->setOptions(options);
+        m_window->workspace()->setCompileOptions(options);
         QVERIFY(QTest::qWaitFor(
             [this] {
                 return m_window->currentDocument()->lastResult().success &&
@@ -354,7 +355,7 @@ private Q_SLOTS:
             fakeCli(QStringLiteral("inspect-ok"), recorded("transpose.json")));
         QSignalSpy shown(m_window.get(), &MainWindow::inspectShown);
         panel()->lineInfoButton()->click();
-        QVERIFY(m_window->compileOptionsWidget()->options().lineInfo);
+        QVERIFY(m_window->workspace()->compileOptions().lineInfo);
         QVERIFY(shown.wait(kInspectTimeoutMs));
         QVERIFY(m_window->currentDocument()->lastResult().options.lineInfo);
         QCOMPARE(editor()->heatLevel(19), SourceEditor::kHeatLevels);

@@ -14,6 +14,7 @@
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
+#include "gui/workspace/workspace.h"
 
 #include "project/project.h"
 
@@ -183,7 +184,7 @@ private Q_SLOTS:
         QVERIFY(m_window->openPath(samplePath("copy/copy.cuwb")));
         QVERIFY(waitForKernel());
         LaunchPanel *launch = m_window->launchPanel();
-        QCOMPARE(launch->launchSpec().block[0], std::string("256"));
+        QCOMPARE(m_window->workspace()->launch().spec().block[0], std::string("256"));
         SweepPanel *panel = m_window->sweepPanel();
         panel->applyPreset(QStringLiteral("block-pow2"));
         QSignalSpy shown(panel, &SweepPanel::sweepShown);
@@ -200,10 +201,10 @@ private Q_SLOTS:
         QSignalSpy applied(m_window.get(), &MainWindow::sweepPointApplied);
         QTest::mouseClick(viewport, Qt::LeftButton, {}, *at);
         QCOMPARE(applied.size(), 1);
-        QCOMPARE(launch->launchSpec().block[0], std::string("64"));
+        QCOMPARE(m_window->workspace()->launch().spec().block[0], std::string("64"));
         QCOMPARE(launch->blockField(0)->expression(), QStringLiteral("64"));
-        QCOMPARE(launch->launchSpec().kernel, std::string("copy"));
-        QCOMPARE(launch->launchSpec().arguments.size(), std::size_t(3));
+        QCOMPARE(m_window->workspace()->launch().spec().kernel, std::string("copy"));
+        QCOMPARE(m_window->workspace()->launch().spec().arguments.size(), std::size_t(3));
     }
 };
 

@@ -5,6 +5,7 @@
 #include "gui/roofline/rooflinechart.h"
 #include "gui/roofline/speedoflightbars.h"
 #include "gui/run/runcontroller.h"
+#include "gui/workspace/workspace.h"
 
 #include "../support/devicefixtures.h"
 
@@ -470,7 +471,8 @@ private Q_SLOTS:
 
     void cancelButtonAndEscape()
     {
-        LaunchPanel launch;
+        Workspace workspace;
+        LaunchPanel launch(&workspace);
         MeasurementPanel panel;
         QAction *cancel = launch.cancelMeasurementAction();
         QCOMPARE(cancel->shortcut(), QKeySequence(Qt::Key_Escape));
@@ -522,11 +524,12 @@ private Q_SLOTS:
             compiler.compile(source.toStdString(), "vector_add.cu", options);
         QVERIFY2(result.success, result.log.c_str());
 
-        LaunchPanel panel;
+        Workspace workspace;
+        LaunchPanel panel(&workspace);
         const QString reason =
             QStringLiteral("Run needs a CUDA GPU: No CUDA driver (libcuda.so.1 not found)");
         panel.setRunAvailability(false, reason);
-        panel.setCompileResult(result, source, QStringLiteral("vector_add.cu"));
+        workspace.setModule(result, source.toStdString(), "vector_add.cu");
         QVERIFY(!panel.measureAction()->isEnabled());
         QCOMPARE(panel.measureAction()->toolTip(), reason);
         QCOMPARE(panel.measureAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));

@@ -5,6 +5,7 @@
 // host libraries cannot be loaded, the tests that need them skip with the reason.
 #include "gui/measure/measureoptionsdialog.h"
 #include "gui/measure/metricpassplanner.h"
+#include "gui/workspace/workspace.h"
 #include "measure/roofline.h"
 
 #include <QCheckBox>
@@ -162,7 +163,7 @@ void TestMeasureOptionsDialog::choiceRoundTrips()
 {
     QSettings().remove(QStringLiteral("measure"));
     // Nothing stored: off, with the default metrics.
-    const MetricsChoice initial = MeasureOptionsDialog::loadMetricsChoice();
+    const MetricsChoice initial = Workspace::storedMetricsChoice();
     QVERIFY(!initial.collect);
     QVERIFY(initial.metrics == defaultMetrics());
 
@@ -174,19 +175,19 @@ void TestMeasureOptionsDialog::choiceRoundTrips()
     const MetricsChoice custom{true, {"dram__bytes_read.sum", "lts__t_bytes.sum"}};
     dialog.setMetricsChoice(custom);
     QVERIFY(dialog.metricsChoice() == custom);
-    MeasureOptionsDialog::storeMetricsChoice(dialog.metricsChoice());
-    QVERIFY(MeasureOptionsDialog::loadMetricsChoice() == custom);
+    Workspace().setMetricsChoice(dialog.metricsChoice());
+    QVERIFY(Workspace::storedMetricsChoice() == custom);
 
     // The defaults are not written down, so that newer defaults reach the user.
-    MeasureOptionsDialog::storeMetricsChoice(MetricsChoice{true, defaultMetrics()});
+    Workspace().setMetricsChoice(MetricsChoice{true, defaultMetrics()});
     QVERIFY(!QSettings().contains(QStringLiteral("measure/metrics")));
-    QVERIFY(MeasureOptionsDialog::loadMetricsChoice() == (MetricsChoice{true, defaultMetrics()}));
+    QVERIFY(Workspace::storedMetricsChoice() == (MetricsChoice{true, defaultMetrics()}));
 }
 
 void TestMeasureOptionsDialog::timerRoundTrips()
 {
     QSettings().remove(QStringLiteral("measure"));
-    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Cupti); // nothing stored
+    QCOMPARE(Workspace::storedSampleSettings().timer, TimingSource::Cupti); // nothing stored
     SampleSettings settings;
     settings.timer = TimingSource::Profiler;
     MeasureOptionsDialog dialog;
@@ -198,14 +199,14 @@ void TestMeasureOptionsDialog::timerRoundTrips()
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         QVERIFY(dialog.grab().save(keep + QStringLiteral("/measure-options.png")));
     }
-    MeasureOptionsDialog::store(dialog.settings());
-    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Profiler);
+    Workspace().setSampleSettings(dialog.settings());
+    QCOMPARE(Workspace::storedSampleSettings().timer, TimingSource::Profiler);
     settings.timer = TimingSource::Events;
-    MeasureOptionsDialog::store(settings);
-    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Events);
+    Workspace().setSampleSettings(settings);
+    QCOMPARE(Workspace::storedSampleSettings().timer, TimingSource::Events);
     // A name edited by hand into nothing known: the default.
     QSettings().setValue(QStringLiteral("measure/timer"), QStringLiteral("stopwatch"));
-    QCOMPARE(MeasureOptionsDialog::load().timer, TimingSource::Cupti);
+    QCOMPARE(Workspace::storedSampleSettings().timer, TimingSource::Cupti);
 }
 
 void TestMeasureOptionsDialog::staleCountsAreDropped()

@@ -6,6 +6,7 @@
 #include "gui/launch/launchpanel.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/projectcontroller.h"
+#include "gui/workspace/workspace.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -76,20 +77,22 @@ private Q_SLOTS:
         QVERIFY(document);
         QVERIFY(document->filePath().endsWith(QStringLiteral("vector_add/vector_add.cu")));
         QVERIFY(document->editor()->text().contains(QStringLiteral("__global__")));
-        QCOMPARE(m_window->compileOptionsWidget()->options().arch, std::string("sm_90"));
+        QCOMPARE(m_window->workspace()->compileOptions().arch, std::string("sm_90"));
         QVERIFY(m_window->projectController()->hasProject());
 
         QVERIFY(waitForLaunchOf(QStringLiteral("vector_add")));
         LaunchPanel *launch = m_window->launchPanel();
-        const LaunchSpec spec = launch->launchSpec();
+        const LaunchSpec spec = m_window->workspace()->launch().spec();
         QCOMPARE(spec.variables.size(), std::size_t(1));
         QCOMPARE(spec.variables.front().second, std::string("1 << 24"));
         QCOMPARE(spec.arguments.size(), std::size_t(4));
         QCOMPARE(spec.arguments[1].init.kind, InitKind::Uniform);
         QCOMPARE(spec.arguments[1].init.seed, std::uint64_t(2));
-        QCOMPARE(launch->verification().first().kind, ReferenceKind::Expression);
-        QCOMPARE(launch->verification().first().expression, std::string("a[i] + b[i]"));
-        QCOMPARE(launch->verification().first().output, std::string("c"));
+        QCOMPARE(m_window->workspace()->launch().verification().first().kind,
+                 ReferenceKind::Expression);
+        QCOMPARE(m_window->workspace()->launch().verification().first().expression,
+                 std::string("a[i] + b[i]"));
+        QCOMPARE(m_window->workspace()->launch().verification().first().output, std::string("c"));
         QVERIFY(launch->issues().empty());
         // No GPU in this test: Run says why.
         QVERIFY(!launch->canRun());
@@ -101,9 +104,9 @@ private Q_SLOTS:
         Document *document = m_window->openPath(vectorAddProject());
         QVERIFY(document);
         QVERIFY(waitForLaunchOf(QStringLiteral("vector_add")));
-        const LaunchSpec before = m_window->launchPanel()->launchSpec();
+        const LaunchSpec before = m_window->workspace()->launch().spec();
         const int documents = int(m_window->documentTabs()->documents().size());
-        const CompileOptions options = m_window->compileOptionsWidget()->options();
+        const CompileOptions options = m_window->workspace()->compileOptions();
 
         QTemporaryDir dir;
         const QString broken = dir.filePath(QStringLiteral("broken.cuwb"));
@@ -120,8 +123,8 @@ private Q_SLOTS:
                  qPrintable(m_window->projectController()->lastError()));
 
         QCOMPARE(int(m_window->documentTabs()->documents().size()), documents);
-        QVERIFY(m_window->launchPanel()->launchSpec() == before);
-        QVERIFY(m_window->compileOptionsWidget()->options() == options);
+        QVERIFY(m_window->workspace()->launch().spec() == before);
+        QVERIFY(m_window->workspace()->compileOptions() == options);
         QCOMPARE(m_window->projectController()->projectPath(),
                  QFileInfo(vectorAddProject()).absoluteFilePath());
     }
@@ -149,12 +152,11 @@ private Q_SLOTS:
         Document *document = m_window->openPath(path);
         QVERIFY2(document, qPrintable(m_window->projectController()->lastError()));
         QCOMPARE(document->editor()->text(), source);
-        QCOMPARE(m_window->compileOptionsWidget()->options().arch, std::string("sm_80"));
+        QCOMPARE(m_window->workspace()->compileOptions().arch, std::string("sm_80"));
         QVERIFY(waitForLaunchOf(QStringLiteral("_Z5scalePffi")));
 
-        // Edit the launch, then save under a new name.
-        LaunchPanel *launch = m_window->launchPanel();
-        QCOMPARE(launch->launchSpec().arguments.size(), std::size_t(3));
+        // Save under a new name.
+        QCOMPARE(m_window->workspace()->launch().spec().arguments.size(), std::size_t(3));
         const QString copy = dir.filePath(QStringLiteral("copy.cuwb"));
         QVERIFY2(m_window->projectController()->saveTo(copy),
                  qPrintable(m_window->projectController()->lastError()));
@@ -165,15 +167,15 @@ private Q_SLOTS:
         QCOMPARE(saved.inlineSource, source.toStdString());
         QVERIFY(saved.sourcePath.empty());
         QCOMPARE(saved.options.arch, std::string("sm_80"));
-        QVERIFY(saved.launch == launch->launchSpec());
-        QVERIFY(saved.verification == launch->verification());
+        QVERIFY(saved.launch == m_window->workspace()->launch().spec());
+        QVERIFY(saved.verification == m_window->workspace()->launch().verification());
         QVERIFY2(saved.unknownFields.contains("futureField"), saved.unknownFields.dump().c_str());
 
         // Reopening gives the same launch.
         init();
         QVERIFY(m_window->openPath(copy));
         QVERIFY(waitForLaunchOf(QStringLiteral("_Z5scalePffi")));
-        QVERIFY(m_window->launchPanel()->launchSpec() == saved.launch);
+        QVERIFY(m_window->workspace()->launch().spec() == saved.launch);
     }
 
     void sweepSnapshotIsSelfContained()
@@ -185,7 +187,7 @@ private Q_SLOTS:
         // The sample's source file, edited and not saved, and its sweep replaced.
         QVERIFY(m_window->openPath(vectorAddProject()));
         QVERIFY(waitForLaunchOf(QStringLiteral("vector_add")));
-        RunRequest base = m_window->launchPanel()->runRequest();
+        RunRequest base = m_window->workspace()->runRequest();
         base.source += "// edited, not saved\n";
         SweepSpec spec;
         SweepAxis axis;

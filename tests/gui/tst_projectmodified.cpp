@@ -14,9 +14,11 @@
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/projectcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include "project/project.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QLineEdit>
 #include <QSettings>
@@ -175,14 +177,18 @@ private Q_SLOTS:
         QCOMPARE(modified.count(), 2);
         QVERIFY2(!titleMarksProject(), qPrintable(m_window->windowTitle()));
 
-        // The compile options.
-        CompileOptionsWidget *optionsWidget = m_window->compileOptionsWidget();
-        const CompileOptions original = optionsWidget->options();
-        CompileOptions fast = original;
-        fast.fastMath = !fast.fastMath;
-        optionsWidget->setOptions(fast);
+        // The compile options, as the user clicks them in the dock.
+        QCheckBox *fastMath = nullptr;
+        for (QCheckBox *box : m_window->compileOptionsWidget()->findChildren<QCheckBox *>()) {
+            if (box->text().startsWith(QStringLiteral("Fast math")))
+                fastMath = box;
+        }
+        QVERIFY(fastMath);
+        const bool original = m_window->workspace()->compileOptions().fastMath;
+        fastMath->click();
+        QCOMPARE(m_window->workspace()->compileOptions().fastMath, !original);
         QVERIFY(projects()->isModified());
-        optionsWidget->setOptions(original);
+        fastMath->click();
         QVERIFY(!projects()->isModified());
 
         // The sweep.

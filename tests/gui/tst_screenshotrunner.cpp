@@ -8,6 +8,7 @@
 #include "gui/measure/measureoptionsdialog.h"
 #include "gui/roofline/speedoflightbars.h"
 #include "gui/shell/mainwindow.h"
+#include "gui/workspace/workspace.h"
 #include "measure/roofline.h"
 
 #include <QChart>
@@ -183,7 +184,7 @@ void TestScreenshotRunner::rooflineAsksForItsMetricsAndShowsTheTab()
     const QString cli =
         fakeCli(QStringLiteral("measure-ok"), "exec '" CUWB_FAKE_WORKER_PATH "' devices");
     QCOMPARE(screenshot(cli, true, true), 0);
-    const MetricsChoice choice = MeasureOptionsDialog::loadMetricsChoice();
+    const MetricsChoice choice = Workspace::storedMetricsChoice();
     for (const std::string &name : rooflineMetrics())
         QVERIFY2(std::find(choice.metrics.begin(), choice.metrics.end(), name) !=
                      choice.metrics.end(),
@@ -193,7 +194,7 @@ void TestScreenshotRunner::rooflineAsksForItsMetricsAndShowsTheTab()
     QCOMPARE(panel->speedOfLightBars()->valueText(0), QStringLiteral("1.0 %"));
     QVERIFY(QFile::exists(m_png));
     // The stored choice is the user's: put the default list back for the other tests.
-    MeasureOptionsDialog::storeMetricsChoice(MetricsChoice{});
+    m_window->workspace()->setMetricsChoice(MetricsChoice{});
 }
 
 QTEST_MAIN(TestScreenshotRunner)

@@ -12,6 +12,7 @@
 #include "gui/sweep/slurmsweepbox.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include "../support/sweeptesthelpers.h"
 #include "project/project.h"
@@ -298,14 +299,15 @@ void TestSlurmSweep::sweepDockSubmitsToSlurm()
     sweep->setAvailability(false, QStringLiteral("no GPU on this machine"));
     const SlurmSweepSettings settings = *sweep->slurm();
     // The dock decides: unchecked (as remembered), its sweeps go to the worker.
-    SweepPanel panel(sweep.get());
+    Workspace workspace;
+    SweepPanel panel(sweep.get(), &workspace);
     QVERIFY(!sweep->slurm());
     panel.resize(1400, 800);
     SweepContext context;
     context.projectName = "add_one";
     panel.setBase(addOneRequest(), context, std::nullopt);
     panel.setRunAvailability(false, QStringLiteral("no GPU on this machine"));
-    panel.setSpec(powersSweep());
+    workspace.setSweep(powersSweep());
     QTRY_VERIFY_WITH_TIMEOUT(panel.pointCount().has_value(), 30000);
     QVERIFY(!panel.canRun()); // on the worker: no GPU
 

@@ -11,6 +11,7 @@
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
+#include "gui/workspace/workspace.h"
 
 #include "../support/sweeptesthelpers.h"
 #include "project/project.h"
@@ -48,6 +49,7 @@ namespace {
 struct Fixture
 {
     std::unique_ptr<SweepController> controller;
+    std::unique_ptr<Workspace> workspace = std::make_unique<Workspace>();
     std::unique_ptr<SweepPanel> panel;
 };
 
@@ -56,7 +58,7 @@ Fixture makePanel(const QStringList &workerArguments = {})
     Fixture f;
     f.controller = std::make_unique<SweepController>();
     f.controller->setWorkerCommand(QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH), workerArguments);
-    f.panel = std::make_unique<SweepPanel>(f.controller.get());
+    f.panel = std::make_unique<SweepPanel>(f.controller.get(), f.workspace.get());
     SweepContext context;
     context.projectName = "add_one";
     f.panel->setBase(addOneRequest(), context, archLimits("sm_90"));
@@ -183,7 +185,7 @@ private Q_SLOTS:
         // A point over the limits is counted as skipped.
         SweepSpec spec = f.panel->spec();
         spec.axes = {listAxis("block.x", {"256", "2048"})};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         QCOMPARE(f.panel->presetCombo()->currentIndex(), 0); // Custom
         waitForCount(*f.panel);
         QVERIFY2(f.panel->countText().startsWith(QStringLiteral("2 points, 1 skipped")),
@@ -194,7 +196,7 @@ private Q_SLOTS:
     void emptySweepShowsWhyAndDoesNotRun()
     {
         Fixture f = makePanel();
-        f.panel->setSpec(SweepSpec{});
+        f.workspace->setSweep(SweepSpec{});
         waitForCount(*f.panel);
         QVERIFY(!f.panel->canRun());
         QVERIFY(!f.panel->runButton()->isEnabled());
@@ -211,7 +213,7 @@ private Q_SLOTS:
         Fixture f = makePanel();
         SweepSpec spec;
         spec.axes = {listAxis("block.x", {"2048", "4096"})};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         QVERIFY(!f.panel->canRun());
         const QString message = f.panel->messageText();
@@ -224,7 +226,7 @@ private Q_SLOTS:
         // And a constraint that excludes everything.
         spec.axes = {listAxis("block.x", {"32", "64"})};
         spec.constraints = {"block.x > 1000"};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         QVERIFY(!f.panel->canRun());
         QVERIFY2(f.panel->messageText().contains(QStringLiteral("constraint")),
@@ -236,7 +238,7 @@ private Q_SLOTS:
         Fixture f = makePanel();
         SweepSpec spec;
         spec.axes = {listAxis("M", {"1", "2"})};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         QVERIFY(!f.panel->canRun());
         QVERIFY2(f.panel->messageText().contains(QStringLiteral("`M` is not a variable")),
@@ -244,7 +246,7 @@ private Q_SLOTS:
         QCOMPARE(f.panel->countText(), QStringLiteral("No points"));
 
         spec.axes = {rangeAxis("block.x", 32, 1024, 0)};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         QVERIFY2(f.panel->messageText().contains(QStringLiteral("step 0")),
                  qPrintable(f.panel->messageText()));
@@ -273,7 +275,7 @@ private Q_SLOTS:
         Fixture f = makePanel();
         SweepSpec spec;
         spec.axes = {rangeAxis("block.x", 1, 1024, 1), listAxis("-DX", {"1", "2"})};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(2048));
         QString asked;
@@ -290,7 +292,7 @@ private Q_SLOTS:
 
         // 1000 points run without asking.
         spec.axes = {rangeAxis("block.x", 1, 1000, 1)};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         asked.clear();
         QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>(1000));
@@ -305,7 +307,7 @@ private Q_SLOTS:
         Fixture f = makePanel();
         SweepSpec spec;
         spec.axes = {rangeAxis("block.x", 1, 1000, 1), rangeAxis("N", 1, 1000, 1)};
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         QCOMPARE(f.panel->pointCount(), std::optional<std::size_t>());
         QVERIFY2(f.panel->messageText().contains(
@@ -315,7 +317,7 @@ private Q_SLOTS:
         QVERIFY(!f.panel->runSweep());
         // Its targets are still checked.
         spec.axes[1].target = "M";
-        f.panel->setSpec(spec);
+        f.workspace->setSweep(spec);
         waitForCount(*f.panel);
         QVERIFY2(f.panel->messageText().contains(QStringLiteral("`M` is not a variable")),
                  qPrintable(f.panel->messageText()));
@@ -555,7 +557,8 @@ private Q_SLOTS:
                 serializeSweepResult(testdata::copySweep(double(1 << 28), 1.3))));
         }
         SweepController controller;
-        SweepPanel panel(&controller);
+        Workspace workspace;
+        SweepPanel panel(&controller, &workspace);
         panel.resize(1500, 560);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -619,7 +622,8 @@ private Q_SLOTS:
         // A marker on each of a few dozen points; none on hundreds, which would only cover
         // the line (and cost a frame a redraw while the sweep streams in).
         SweepController controller;
-        SweepPanel panel(&controller);
+        Workspace workspace;
+        SweepPanel panel(&controller, &workspace);
         const auto medianLine = [&panel]() -> QLineSeries * {
             const QList<QAbstractSeries *> all = panel.sweepResultsView()->timeChart()->series();
             for (QAbstractSeries *series : all) {
@@ -645,7 +649,8 @@ private Q_SLOTS:
     void aClickedRowGivesItsConfiguration()
     {
         SweepController controller;
-        SweepPanel panel(&controller);
+        Workspace workspace;
+        SweepPanel panel(&controller, &workspace);
         panel.resize(1400, 560);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -667,7 +672,8 @@ private Q_SLOTS:
     {
         // One axis more than a project may hold would save, and then be refused on load.
         SweepController controller;
-        SweepPanel panel(&controller);
+        Workspace workspace;
+        SweepPanel panel(&controller, &workspace);
         SweepSpec spec;
         for (std::size_t i = 0; i + 1 < kMaxSweepAxes; ++i) {
             SweepAxis axis;
@@ -676,7 +682,7 @@ private Q_SLOTS:
             axis.values = {"32"};
             spec.axes.push_back(axis);
         }
-        panel.setSpec(spec);
+        workspace.setSweep(spec);
         auto *add = panel.findChild<QToolButton *>(QStringLiteral("addAxisButton"));
         QVERIFY(add);
         QVERIFY(add->isEnabled());

@@ -9,6 +9,7 @@
 #include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/shell/mainwindow.h"
+#include "gui/workspace/workspace.h"
 #include "inspect/instructioncountersjson.h"
 #include "worker/workerclient.h"
 
@@ -68,8 +69,9 @@ void InspectScreenshotRunner::act()
         capture();
         return;
     }
-    const double seconds =
-        WorkerClient::metricsTimeoutSeconds(launch->launchSpec().deadlineSeconds) + 60.0;
+    const double seconds = WorkerClient::metricsTimeoutSeconds(
+                               window()->workspace()->launch().spec().deadlineSeconds) +
+                           60.0;
     expectWithin(int(seconds * 1000.0), tr("no inspection appeared in time"));
     m_sinceAction.start();
     launch->inspectAction()->trigger();

@@ -6,6 +6,7 @@
 #include "gui/lesson/lessonpanel.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include <QTextBrowser>
 
@@ -74,7 +75,7 @@ void LessonScreenshotRunner::startExperiment()
     }
     expectWithin(SweepScreenshotRunner::sweepTimeoutMs(
                      panel->spec(), panel->runnableCount().value_or(0),
-                     window()->launchPanel()->launchSpec().deadlineSeconds),
+                     window()->workspace()->launch().spec().deadlineSeconds),
                  tr("the sweep did not finish in time"));
     window()->lessonPanel()->startExperiment();
     window()->showLessonDock();

@@ -6,10 +6,10 @@
 #include "gui/editor/document.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/launch/launchpanel.h"
-#include "gui/measure/measureoptionsdialog.h"
 #include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
 #include "gui/shell/mainwindow.h"
+#include "gui/workspace/workspace.h"
 #include "worker/workerclient.h"
 
 #include <QAction>
@@ -98,16 +98,17 @@ void ScreenshotRunner::startMeasure()
         return;
     }
     // What Measure reads when triggered, as the user would have set it in the options.
-    MetricsChoice choice = MeasureOptionsDialog::loadMetricsChoice();
+    Workspace *workspace = window()->workspace();
+    MetricsChoice choice = workspace->metricsChoice();
     choice.collect = m_collectMetrics;
     if (m_rooflineMetrics)
         choice.metrics = withRooflineMetrics(std::move(choice.metrics));
-    MeasureOptionsDialog::storeMetricsChoice(choice);
+    workspace->setMetricsChoice(choice);
 
     connect(window(), &MainWindow::measurementShown, this, &ScreenshotRunner::onMeasurementShown);
     connect(window(), &MainWindow::metricsShown, this, &ScreenshotRunner::onMetricsShown);
-    expectWithin(measureTimeoutMs(launch->launchSpec().deadlineSeconds,
-                                  MeasureOptionsDialog::load(), m_collectMetrics),
+    expectWithin(measureTimeoutMs(workspace->launch().spec().deadlineSeconds,
+                                  workspace->sampleSettings(), m_collectMetrics),
                  m_collectMetrics ? tr("no measurement with metrics appeared in time")
                                   : tr("no measurement appeared in time"));
     launch->measureAction()->trigger();

@@ -3,7 +3,6 @@
 #include "gui/common/expressionfield.h"
 #include "gui/common/qtconvert.h"
 #include "gui/compile/compilecontroller.h"
-#include "gui/compile/compileoptionswidget.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/sourceeditor.h"
@@ -13,6 +12,7 @@
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/projectcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include <QApplication>
 #include <QJsonArray>
@@ -133,11 +133,10 @@ void SessionScript::editProject()
     LaunchPanel *launch = m_window->launchPanel();
     launch->variablesModel()->addVariable(QStringLiteral("SCRIPTED"), QStringLiteral("4096"));
     typeInto(launch->blockField(0)->lineEdit(), QStringLiteral("128"));
-    CompileOptionsWidget *optionsWidget = m_window->compileOptionsWidget();
-    CompileOptions options = optionsWidget->options();
+    CompileOptions options = m_window->workspace()->compileOptions();
     options.fastMath = !options.fastMath;
     options.defines.push_back("SCRIPTED_DEFINE=3");
-    optionsWidget->setOptions(options);
+    m_window->workspace()->setCompileOptions(options, Workspace::Edit::User);
     SweepPanel *sweep = m_window->sweepPanel();
     sweep->constraintsEdit()->setPlainText(QStringLiteral("block.x <= 512"));
     sweep->samplesSpin()->setValue(7);

@@ -5,6 +5,7 @@
 #include "gui/shell/mainwindow.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
+#include "gui/workspace/workspace.h"
 #include "sweep/sweeprunner.h"
 
 #include <algorithm>
@@ -66,7 +67,7 @@ void SweepScreenshotRunner::act()
         // A picture of the roofline needs each point's metrics pass to collect its metrics.
         SweepSpec spec = panel->spec();
         spec.roofline = true;
-        panel->setSpec(spec);
+        window()->workspace()->setSweep(spec, Workspace::Edit::Automatic);
     }
     // The person who asked for this screenshot asked for the sweep, whatever its size.
     panel->setConfirmation([](const QString &) { return true; });
@@ -83,7 +84,7 @@ void SweepScreenshotRunner::startSweep()
         return;
     }
     expectWithin(sweepTimeoutMs(panel->spec(), panel->runnableCount().value_or(0),
-                                window()->launchPanel()->launchSpec().deadlineSeconds),
+                                window()->workspace()->launch().spec().deadlineSeconds),
                  tr("the sweep did not finish in time"));
 }
 
@@ -112,7 +113,7 @@ void SweepScreenshotRunner::open()
         return;
     }
     // The editor beside the chart shows the stored sweep, as it was set up.
-    panel->setSpec(panel->result().spec);
+    window()->workspace()->setSweep(panel->result().spec, Workspace::Edit::Automatic);
     capture();
 }
 

@@ -1,7 +1,7 @@
 #include "gui/compile/compileoptionswidget.h"
 
-#include "cuda/nvrtcinfo.h"
 #include "gui/common/qtconvert.h"
+#include "gui/workspace/workspace.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,28 +14,12 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace cuwb {
 
 namespace {
-
-const QString kDefaultArch = QStringLiteral("sm_90");
-
-QStringList architectures()
-{
-    QStringList list;
-    try {
-        list = toQStringList(nvrtcSupportedArchs());
-    } catch (...) {
-        // Without a list from NVRTC the user can still compile for the default.
-    }
-    if (list.isEmpty())
-        list << kDefaultArch;
-    return list;
-}
 
 QStringList standards()
 {
@@ -47,8 +31,9 @@ QStringList standards()
 
 } // namespace
 
-CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
+CompileOptionsWidget::CompileOptionsWidget(Workspace *workspace, QWidget *parent)
     : QWidget(parent)
+    , m_workspace(workspace)
     , m_compiler(new QComboBox(this))
     , m_arch(new QComboBox(this))
     , m_optLevel(new QComboBox(this))
@@ -73,7 +58,7 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     m_flags->setToolTip(tr("Further compiler options as you give them to nvcc or NVRTC, "
                            "separated by spaces (those that change code generation only)"));
     m_flags->setClearButtonEnabled(true);
-    m_arch->addItems(architectures());
+    m_arch->addItems(toQStringList(Workspace::architectures()));
     m_arch->setToolTip(tr("Target architecture (-arch)"));
     for (int level = 0; level <= 3; ++level)
         m_optLevel->addItem(tr("-O%1").arg(level), level);
@@ -124,14 +109,12 @@ CompileOptionsWidget::CompileOptionsWidget(QWidget *parent)
     layout->addLayout(includeButtons);
     layout->addStretch(1);
 
-    selectArchitecture(kDefaultArch);
-    setOptions(CompileOptions());
+    showOptions();
+    connect(m_workspace, &Workspace::compileOptionsChanged, this,
+            &CompileOptionsWidget::showOptions);
 
-    auto changed = [this] {
-        if (!m_updating)
-            Q_EMIT optionsChanged();
-    };
-    connect(m_arch, &QComboBox::activated, this, &CompileOptionsWidget::onArchitectureChosen);
+    auto changed = [this] { edited(); };
+    connect(m_arch, &QComboBox::activated, this, [this] { m_workspace->setArchitectureChosen(); });
     connect(m_arch, &QComboBox::currentIndexChanged, this, changed);
     connect(m_compiler, &QComboBox::currentIndexChanged, this, changed);
     connect(m_flags, &QLineEdit::editingFinished, this, [this, changed] {
@@ -188,7 +171,7 @@ QStringList CompileOptionsWidget::splitNameExpressions(const QString &text)
     return result;
 }
 
-CompileOptions CompileOptionsWidget::options() const
+CompileOptions CompileOptionsWidget::shownOptions() const
 {
     CompileOptions options;
     options.arch = toStdString(m_arch->currentText());
@@ -208,12 +191,12 @@ CompileOptions CompileOptionsWidget::options() const
     return options;
 }
 
-void CompileOptionsWidget::setOptions(const CompileOptions &options)
+void CompileOptionsWidget::showOptions()
 {
-    const CompileOptions before = this->options();
+    const CompileOptions &options = m_workspace->compileOptions();
     m_updating = true;
-    selectArchitecture(toQString(options.arch));
-    m_optLevel->setCurrentIndex(std::clamp(options.optLevel, 0, 3));
+    m_arch->setCurrentIndex(m_arch->findText(toQString(options.arch)));
+    m_optLevel->setCurrentIndex(options.optLevel);
     const int standard = m_standard->findText(toQString(options.cppStandard));
     if (standard >= 0)
         m_standard->setCurrentIndex(standard);
@@ -228,82 +211,18 @@ void CompileOptionsWidget::setOptions(const CompileOptions &options)
     m_flags->setText(toQStringList(options.flags).join(QLatin1Char(' ')));
     m_includeDirs->clear();
     m_includeDirs->addItems(toQStringList(options.includeDirs));
+    const std::string &deviceArch = m_workspace->deviceArchitecture();
+    m_arch->setToolTip(
+        deviceArch.empty()
+            ? tr("Target architecture (-arch)")
+            : tr("Target architecture (-arch); %1 is the GPU's").arg(toQString(deviceArch)));
     m_updating = false;
-    if (!(before == this->options()))
-        Q_EMIT optionsChanged();
 }
 
-void CompileOptionsWidget::selectArchitecture(const QString &arch)
+void CompileOptionsWidget::edited()
 {
-    int index = m_arch->findText(arch);
-    if (index < 0)
-        index = m_arch->findText(kDefaultArch);
-    if (index < 0)
-        index = m_arch->count() - 1;
-    m_arch->setCurrentIndex(index);
-}
-
-void CompileOptionsWidget::onArchitectureChosen()
-{
-    m_userChoseArch = true;
-}
-
-void CompileOptionsWidget::setDeviceArchitecture(const QString &arch)
-{
-    if (m_userChoseArch || arch.isEmpty() || m_arch->findText(arch) < 0)
-        return;
-    const QString before = m_arch->currentText();
-    m_updating = true;
-    selectArchitecture(arch);
-    m_updating = false;
-    m_arch->setToolTip(tr("Target architecture (-arch); %1 is the GPU's").arg(arch));
-    if (before != m_arch->currentText())
-        Q_EMIT optionsChanged();
-}
-
-bool CompileOptionsWidget::loadSettings()
-{
-    QSettings settings;
-    settings.beginGroup(QStringLiteral("compileOptions"));
-    if (!settings.contains(QStringLiteral("arch")))
-        return false;
-    CompileOptions options;
-    options.arch = toStdString(settings.value(QStringLiteral("arch")).toString());
-    options.optLevel = settings.value(QStringLiteral("optLevel"), 3).toInt();
-    options.cppStandard =
-        toStdString(settings.value(QStringLiteral("std"), QStringLiteral("c++17")).toString());
-    options.maxRegisters = settings.value(QStringLiteral("maxRegisters"), 0).toInt();
-    options.deviceDebug = settings.value(QStringLiteral("deviceDebug"), false).toBool();
-    options.lineInfo = settings.value(QStringLiteral("lineInfo"), true).toBool();
-    options.fastMath = settings.value(QStringLiteral("fastMath"), false).toBool();
-    options.defines = toStdStringList(settings.value(QStringLiteral("defines")).toStringList());
-    options.includeDirs =
-        toStdStringList(settings.value(QStringLiteral("includeDirs")).toStringList());
-    options.compiler =
-        toStdString(settings.value(QStringLiteral("compiler"), QStringLiteral("auto")).toString());
-    options.flags = toStdStringList(settings.value(QStringLiteral("flags")).toStringList());
-    m_userChoseArch = settings.value(QStringLiteral("archChosen"), false).toBool();
-    setOptions(options);
-    return true;
-}
-
-void CompileOptionsWidget::saveSettings() const
-{
-    const CompileOptions current = options();
-    QSettings settings;
-    settings.beginGroup(QStringLiteral("compileOptions"));
-    settings.setValue(QStringLiteral("arch"), toQString(current.arch));
-    settings.setValue(QStringLiteral("archChosen"), m_userChoseArch);
-    settings.setValue(QStringLiteral("optLevel"), current.optLevel);
-    settings.setValue(QStringLiteral("std"), toQString(current.cppStandard));
-    settings.setValue(QStringLiteral("maxRegisters"), current.maxRegisters);
-    settings.setValue(QStringLiteral("deviceDebug"), current.deviceDebug);
-    settings.setValue(QStringLiteral("lineInfo"), current.lineInfo);
-    settings.setValue(QStringLiteral("fastMath"), current.fastMath);
-    settings.setValue(QStringLiteral("defines"), toQStringList(current.defines));
-    settings.setValue(QStringLiteral("includeDirs"), toQStringList(current.includeDirs));
-    settings.setValue(QStringLiteral("compiler"), toQString(current.compiler));
-    settings.setValue(QStringLiteral("flags"), toQStringList(current.flags));
+    if (!m_updating)
+        m_workspace->setCompileOptions(shownOptions(), Workspace::Edit::User);
 }
 
 void CompileOptionsWidget::addIncludeFolder()
@@ -312,7 +231,7 @@ void CompileOptionsWidget::addIncludeFolder()
     if (dir.isEmpty())
         return;
     m_includeDirs->addItem(QDir::toNativeSeparators(dir));
-    Q_EMIT optionsChanged();
+    edited();
 }
 
 void CompileOptionsWidget::removeIncludeFolder()
@@ -321,7 +240,7 @@ void CompileOptionsWidget::removeIncludeFolder()
     if (selected.isEmpty())
         return;
     qDeleteAll(selected);
-    Q_EMIT optionsChanged();
+    edited();
 }
 
 } // namespace cuwb

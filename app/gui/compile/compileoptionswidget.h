@@ -1,7 +1,7 @@
 // CompileOptionsWidget: the Compile Options dock's content: target architecture (from NVRTC's
 // list), optimisation level, -G, -lineinfo, --use_fast_math, -std, -maxrregcount, -D defines
-// include folders and template instantiations (NVRTC name expressions). Every change emits
-// optionsChanged(); the values persist in QSettings.
+// include folders and template instantiations (NVRTC name expressions). It shows the
+// Workspace's compile options and writes the user's changes to it; the Workspace keeps them.
 #pragma once
 
 #include "compiler/compileoptions.h"
@@ -17,23 +17,14 @@ class QSpinBox;
 
 namespace cuwb {
 
+class Workspace;
+
 class CompileOptionsWidget : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit CompileOptionsWidget(QWidget *parent = nullptr);
-
-    [[nodiscard]] CompileOptions options() const;
-    void setOptions(const CompileOptions &options);
-
-    // Restores the options saved by saveSettings(); returns false when none were saved.
-    bool loadSettings();
-    void saveSettings() const;
-
-    // The architecture of the first GPU found; it becomes the target unless the user chose
-    // one (now or in an earlier session).
-    void setDeviceArchitecture(const QString &arch);
+    explicit CompileOptionsWidget(Workspace *workspace, QWidget *parent = nullptr);
 
     // "NAME=1; OTHER NAME2" -> {"NAME=1", "OTHER", "NAME2"}
     static QStringList splitDefines(const QString &text);
@@ -41,14 +32,17 @@ public:
     // since template arguments hold commas and spaces.
     static QStringList splitNameExpressions(const QString &text);
 
-Q_SIGNALS:
-    void optionsChanged();
-
 private:
+    // The options as the fields show them.
+    [[nodiscard]] CompileOptions shownOptions() const;
+    // Shows the Workspace's options.
+    void showOptions();
+    // The user changed a field: the Workspace takes the options the fields show.
+    void edited();
     void addIncludeFolder();
     void removeIncludeFolder();
-    void selectArchitecture(const QString &arch);
-    void onArchitectureChosen();
+
+    Workspace *m_workspace = nullptr;
 
     QComboBox *m_compiler = nullptr;
     QComboBox *m_arch = nullptr;
@@ -63,7 +57,6 @@ private:
     QLineEdit *m_flags = nullptr;
     QListWidget *m_includeDirs = nullptr;
     QPushButton *m_removeInclude = nullptr;
-    bool m_userChoseArch = false;
     bool m_updating = false;
 };
 

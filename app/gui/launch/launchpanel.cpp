@@ -9,6 +9,7 @@
 #include "gui/launch/variablesmodel.h"
 #include "gui/launch/verificationwidget.h"
 #include "gui/measure/measureoptionsdialog.h"
+#include "gui/workspace/workspace.h"
 
 #include "compiler/kernellookup.h"
 #include "launch/launchenvironment.h"
@@ -40,59 +41,81 @@ QString LaunchPanel::formatSignature(const KernelSignature &signature, const QSt
     return QStringLiteral("%1(%2)").arg(name, parameters.join(QStringLiteral(", ")));
 }
 
-void LaunchPanel::setCompileResult(const CompileResult &result, const QString &source,
-                                   const QString &fileName)
+const LaunchSession &LaunchPanel::session() const
 {
-    m_templates = result.templates;
-    if (!result.success) {
-        m_session.setUncompiled();
-        revalidate();
-        return;
-    }
-    const LaunchSession::Change change =
-        m_session.setModule(result, toStdString(source), toStdString(fileName));
+    return m_workspace->launch();
+}
+
+void LaunchPanel::onLaunchChanged(const LaunchSession::Change &change)
+{
+    if (m_editing)
+        return; // the widgets show it already
     showKernels();
-    if (m_session.kernels().empty()) {
-        showNoKernels(m_templates.empty()
-                          ? tr("The source has no __global__ function to launch.")
-                          : tr("The source's kernels are templates: choose one in the list above "
-                               "to name its arguments."));
+    if (session().kernels().empty()) {
+        showNoKernels();
         return;
     }
-    showChange(change);
-    if (change.kernelChanged)
-        Q_EMIT kernelChanged(currentKernel());
+    if (change.specChanged) {
+        showSpec();
+    } else if (!(m_verificationWidget->verification() == session().verification())) {
+        m_updating = true;
+        m_verificationWidget->setVerification(session().verification());
+        m_updating = false;
+    }
+    revalidate();
 }
 
 void LaunchPanel::showKernels()
 {
-    const QSignalBlocker blocker(m_kernelCombo);
-    m_kernelCombo->clear();
-    for (const KernelInfo &kernel : m_session.kernels()) {
-        // "fill<128u, float>", not the demangler's "void fill<128u, float>".
-        m_kernelCombo->addItem(toQString(displayName(kernel)).section(QLatin1Char('('), 0, 0),
-                               toQString(kernel.loweredName));
-    }
-    // The templates, each by the name a user completes with arguments.
-    if (!m_templates.empty() && !m_session.kernels().empty())
-        m_kernelCombo->insertSeparator(m_kernelCombo->count());
-    for (const KernelTemplate &kernel : m_templates) {
-        const QString placeholder = toQString(kernel.placeholder());
-        m_kernelCombo->addItem(tr("%1 \u2026 (template: name its arguments)").arg(placeholder),
-                               QStringLiteral("template:") + placeholder);
+    const std::vector<KernelTemplate> &templates = m_workspace->kernelTemplates();
+    const auto declaration = [this](const KernelTemplate &kernel) {
         QStringList head;
         for (const std::string &parameter : kernel.templateParameters)
             head << toQString(parameter);
-        m_kernelCombo->setItemData(m_kernelCombo->count() - 1,
-                                   tr("template <%1> __global__ %2(%3), line %4")
-                                       .arg(head.join(QStringLiteral(", ")), toQString(kernel.name),
-                                            toQString(kernel.parameters))
-                                       .arg(kernel.line),
-                                   Qt::ToolTipRole);
+        return tr("template <%1> __global__ %2(%3), line %4")
+            .arg(head.join(QStringLiteral(", ")), toQString(kernel.name),
+                 toQString(kernel.parameters))
+            .arg(kernel.line);
+    };
+    // The list is rebuilt only when its entries change (a compile usually keeps them): each
+    // kernel by its lowered name, each template by its placeholder and declaration.
+    QStringList entries;
+    for (const KernelInfo &kernel : session().kernels())
+        entries << toQString(kernel.loweredName);
+    for (const KernelTemplate &kernel : templates)
+        entries << QStringLiteral("template:") + toQString(kernel.placeholder()) +
+                       QLatin1Char('\n') + declaration(kernel);
+    QStringList shown;
+    for (int index = 0; index < m_kernelCombo->count(); ++index) {
+        const QString data = m_kernelCombo->itemData(index).toString();
+        if (data.startsWith(QStringLiteral("template:")))
+            shown << data + QLatin1Char('\n') +
+                         m_kernelCombo->itemData(index, Qt::ToolTipRole).toString();
+        else if (!data.isEmpty())
+            shown << data;
     }
-    m_kernelCombo->setCurrentIndex(m_session.kernels().empty() ? -1 : m_session.kernelIndex());
-    m_kernelCombo->setEnabled(m_session.kernels().size() + m_templates.size() > 1 ||
-                              (m_session.kernels().empty() && !m_templates.empty()));
+    const QSignalBlocker blocker(m_kernelCombo);
+    if (entries != shown) {
+        m_kernelCombo->clear();
+        for (const KernelInfo &kernel : session().kernels()) {
+            // "fill<128u, float>", not the demangler's "void fill<128u, float>".
+            m_kernelCombo->addItem(toQString(displayName(kernel)).section(QLatin1Char('('), 0, 0),
+                                   toQString(kernel.loweredName));
+        }
+        // The templates, each by the name a user completes with arguments.
+        if (!templates.empty() && !session().kernels().empty())
+            m_kernelCombo->insertSeparator(m_kernelCombo->count());
+        for (const KernelTemplate &kernel : templates) {
+            const QString placeholder = toQString(kernel.placeholder());
+            m_kernelCombo->addItem(tr("%1 \u2026 (template: name its arguments)").arg(placeholder),
+                                   QStringLiteral("template:") + placeholder);
+            m_kernelCombo->setItemData(m_kernelCombo->count() - 1, declaration(kernel),
+                                       Qt::ToolTipRole);
+        }
+    }
+    m_kernelCombo->setCurrentIndex(session().kernels().empty() ? -1 : session().kernelIndex());
+    m_kernelCombo->setEnabled(session().kernels().size() + templates.size() > 1 ||
+                              (session().kernels().empty() && !templates.empty()));
 }
 
 void LaunchPanel::instantiateTemplate(const QString &expression)
@@ -100,31 +123,23 @@ void LaunchPanel::instantiateTemplate(const QString &expression)
     const QString name = expression.trimmed();
     if (name.isEmpty())
         return;
-    LaunchSpec spec = m_session.launchForCompile();
+    LaunchSpec spec = session().launchForCompile();
     spec.kernel = toStdString(name);
-    showChange(m_session.setLaunch(spec, m_session.verification()));
+    // The compile adds the instantiation; the list then shows it.
+    m_workspace->setLaunch(spec, session().verification(), Workspace::Edit::User);
     m_signatureLabel->setText(tr("%1: compiling this instantiation\u2026").arg(name));
-    Q_EMIT launchEdited(); // the compile adds the instantiation; the list then shows it
 }
 
-void LaunchPanel::showChange(const LaunchSession::Change &change)
+void LaunchPanel::showNoKernels()
 {
-    if (change.specChanged)
-        showSpec();
-    if (change.adopted)
-        revalidate();
-}
-
-void LaunchPanel::clearKernels(const QString &reason)
-{
-    m_templates.clear();
-    showNoKernels(reason);
-}
-
-void LaunchPanel::showNoKernels(const QString &reason)
-{
-    m_session.clear();
-    showKernels();
+    QString reason;
+    if (!m_workspace->kernelTemplates().empty())
+        reason = tr("The source's kernels are templates: choose one in the list above to name "
+                    "its arguments.");
+    else if (session().compiled())
+        reason = tr("The source has no __global__ function to launch.");
+    else
+        reason = tr("Open a source with a __global__ function to set up a launch.");
     m_updating = true;
     m_argumentsModel->setArguments({}, {});
     m_updating = false;
@@ -146,7 +161,7 @@ bool LaunchPanel::selectKernel(const QString &loweredName)
 
 QString LaunchPanel::currentKernel() const
 {
-    return toQString(m_session.loweredName());
+    return toQString(session().loweredName());
 }
 
 void LaunchPanel::onKernelChosen(int index)
@@ -155,8 +170,8 @@ void LaunchPanel::onKernelChosen(int index)
     if (data.startsWith(QStringLiteral("template:"))) {
         {
             const QSignalBlocker blocker(m_kernelCombo);
-            m_kernelCombo->setCurrentIndex(m_session.kernels().empty() ? -1
-                                                                       : m_session.kernelIndex());
+            m_kernelCombo->setCurrentIndex(session().kernels().empty() ? -1
+                                                                       : session().kernelIndex());
         }
         const QString placeholder = data.mid(9);
         const QString declaration = m_kernelCombo->itemData(index, Qt::ToolTipRole).toString();
@@ -172,34 +187,17 @@ void LaunchPanel::onKernelChosen(int index)
         instantiateTemplate(expression);
         return;
     }
-    if (index == m_session.kernelIndex())
+    if (index == session().kernelIndex())
         return;
     syncFromWidgets();
-    showChange(m_session.chooseKernel(index));
-    Q_EMIT kernelChanged(currentKernel());
-}
-
-void LaunchPanel::setLaunch(const LaunchSpec &spec, const Verification &verification)
-{
-    const LaunchSession::Change change = m_session.setLaunch(spec, verification);
-    if (change.adopted) {
-        {
-            const QSignalBlocker blocker(m_kernelCombo);
-            m_kernelCombo->setCurrentIndex(m_session.kernelIndex());
-        }
-        showChange(change);
-    } else {
-        m_updating = true;
-        m_verificationWidget->setVerification(m_session.verification());
-        m_updating = false;
-    }
+    m_workspace->chooseKernel(index);
 }
 
 void LaunchPanel::showSpec()
 {
     m_updating = true;
-    const LaunchSpec &spec = m_session.spec();
-    const KernelSignature &signature = m_session.signature();
+    const LaunchSpec &spec = session().spec();
+    const KernelSignature &signature = session().signature();
     const QString name = m_kernelCombo->currentText();
     if (!signature.error.empty())
         m_signatureLabel->setText(tr("%1: %2").arg(name, toQString(signature.error)));
@@ -237,14 +235,14 @@ void LaunchPanel::showSpec()
 
 void LaunchPanel::syncFromWidgets()
 {
-    LaunchSpec spec = m_session.spec();
+    LaunchSpec spec = session().spec();
     if (spec.kernel.empty())
         return;
     spec.variables = m_variablesModel->definitions();
     spec.defines = m_definesModel->definitions();
     spec.globals = m_globalsModel->globals();
     spec.tunerDefines = m_tunerDefines->isChecked();
-    if (!m_argumentsModel->arguments().empty() || m_session.signature().parameters.empty())
+    if (!m_argumentsModel->arguments().empty() || session().signature().parameters.empty())
         spec.arguments = m_argumentsModel->arguments();
     for (int axis = 0; axis < 3; ++axis) {
         spec.block[std::size_t(axis)] =
@@ -255,13 +253,15 @@ void LaunchPanel::syncFromWidgets()
     spec.dynamicSharedBytes = toStdString(m_shared->expression().trimmed());
     spec.deadlineSeconds = m_deadline->value();
     spec.then = m_sequenceWidget->steps();
-    m_session.setSpec(spec);
+    m_editing = true;
+    m_workspace->setLaunchSpec(spec);
+    m_editing = false;
 }
 
 // What a check may verify: every buffer of the sequence, then the module's globals.
 void LaunchPanel::showVerificationChoices()
 {
-    const LaunchSpec &spec = m_session.spec();
+    const LaunchSpec &spec = session().spec();
     QStringList buffers;
     for (const ArgumentSpec &argument : spec.arguments) {
         if (argument.isBuffer)
@@ -273,23 +273,23 @@ void LaunchPanel::showVerificationChoices()
                 buffers << toQString(argument.parameter);
         }
     }
-    for (const ModuleVariable &variable : moduleVariables(m_session.ptx(), m_session.source()))
+    for (const ModuleVariable &variable : moduleVariables(session().ptx(), session().source()))
         buffers << toQString(variable.name);
     QStringList otherKernels;
-    for (const std::string &other : m_session.otherKernelNames())
+    for (const std::string &other : session().otherKernelNames())
         otherKernels << toQString(other);
     m_verificationWidget->setChoices(buffers, otherKernels);
     const int chosenCheck = m_verificationWidget->currentCheck();
-    m_verificationWidget->setVerification(m_session.verification());
+    m_verificationWidget->setVerification(session().verification());
     m_verificationWidget->chooseCheck(chosenCheck);
 }
 
 void LaunchPanel::showSequence()
 {
-    const LaunchSpec &spec = m_session.spec();
+    const LaunchSpec &spec = session().spec();
     QStringList kernels;
-    for (const KernelInfo &kernel : m_session.kernels())
-        kernels << toQString(preferredName(m_session.kernels(), kernel));
+    for (const KernelInfo &kernel : session().kernels())
+        kernels << toQString(preferredName(session().kernels(), kernel));
     m_sequenceWidget->setKernels(kernels);
     QStringList firstBuffers;
     for (const ArgumentSpec &argument : spec.arguments) {
@@ -297,21 +297,22 @@ void LaunchPanel::showSequence()
             firstBuffers << toQString(argument.parameter);
     }
     m_sequenceWidget->setSequence(toQString(spec.kernel), firstBuffers, spec.then,
-                                  m_session.sequenceKernels().signatures);
+                                  session().sequenceKernels().signatures);
 }
 
 void LaunchPanel::addStep(int kernelIndex)
 {
-    if (!m_session.hasKernel())
+    if (!session().hasKernel())
         return;
     syncFromWidgets();
-    LaunchSpec spec = m_session.spec();
-    spec.then.push_back(m_session.newStep(kernelIndex));
-    m_session.setSpec(spec);
+    LaunchSpec spec = session().spec();
+    spec.then.push_back(session().newStep(kernelIndex));
+    m_editing = true;
+    m_workspace->setLaunchSpec(spec);
+    m_editing = false;
     showSequence();
     m_sequenceWidget->chooseStep(int(spec.then.size()) - 1);
     revalidate();
-    Q_EMIT launchEdited();
 }
 
 void LaunchPanel::edited()
@@ -320,22 +321,15 @@ void LaunchPanel::edited()
         return;
     syncFromWidgets();
     revalidate();
-    Q_EMIT launchEdited();
 }
 
 void LaunchPanel::verificationEdited(const Verification &verification)
 {
     if (m_updating)
         return;
-    m_session.setVerification(verification);
-    revalidate();
-    Q_EMIT launchEdited();
-}
-
-void LaunchPanel::setDevice(const std::optional<DeviceInfo> &device,
-                            std::optional<std::uint64_t> freeMemoryBytes)
-{
-    m_session.setDevice(device, freeMemoryBytes);
+    m_editing = true;
+    m_workspace->setVerification(verification);
+    m_editing = false;
     revalidate();
 }
 
@@ -360,17 +354,17 @@ void LaunchPanel::setSweepRunning(bool running)
 
 void LaunchPanel::revalidate()
 {
-    const bool haveKernel = m_session.hasKernel();
-    const LaunchSpec &spec = m_session.spec();
+    const bool haveKernel = session().hasKernel();
+    const LaunchSpec &spec = session().spec();
     // Each field shows its own value or error; the launch's defines and the tuner defines are
     // names the fields may use (launch/launchenvironment.h).
-    const DeviceNames deviceNames = m_session.deviceNames();
+    const DeviceNames deviceNames = session().deviceNames();
     const LaunchEnvironment environment =
-        evaluateLaunchEnvironment(spec, m_session.options().defines, deviceNames);
+        evaluateLaunchEnvironment(spec, session().options().defines, deviceNames);
     m_variablesModel->setContext(environment.values);
     m_definesModel->setContext(environment.values);
     m_globalsModel->setModule(
-        haveKernel ? std::optional(moduleVariables(m_session.ptx(), m_session.source()))
+        haveKernel ? std::optional(moduleVariables(session().ptx(), session().source()))
                    : std::nullopt,
         environment.values);
     Variables variables = m_variablesModel->values();
@@ -398,11 +392,11 @@ void LaunchPanel::revalidate()
     m_deviceNamesLabel->setToolTip(known.join(QLatin1Char('\n')));
 
     // The whole launch against the limits.
-    const ValidationContext context = m_session.validationContext();
+    const ValidationContext context = session().validationContext();
     m_limitsLabel->setText(
         tr("Checked against the limits of %1%2")
             .arg(toQString(context.limitsName),
-                 m_session.device() ? QString() : tr(" (no GPU: the target architecture)")));
+                 session().device() ? QString() : tr(" (no GPU: the target architecture)")));
     std::vector<LaunchIssue> globalIssues;
     for (int row = 0; row < m_globalsModel->rowCount(); ++row) {
         const QModelIndex index = m_globalsModel->index(row, 0);
@@ -411,7 +405,7 @@ void LaunchPanel::revalidate()
             globalIssues.push_back({toStdString(tr("global %1").arg(index.data().toString())),
                                     toStdString(problem), -1});
     }
-    m_issues = m_session.validate(globalIssues);
+    m_issues = session().validate(globalIssues);
 
     m_issuesList->clear();
     for (const LaunchIssue &issue : m_issues) {
@@ -500,12 +494,12 @@ bool LaunchPanel::canRun() const
 void LaunchPanel::updateRunState()
 {
     QString reason;
-    const KernelSignature &signature = m_session.signature();
+    const KernelSignature &signature = session().signature();
     if (!m_available)
         reason = m_unavailableReason.isEmpty() ? tr("Run needs a CUDA GPU") : m_unavailableReason;
-    else if (!m_session.hasKernel())
+    else if (!session().hasKernel())
         reason = tr("There is no kernel to run");
-    else if (!m_session.compiled())
+    else if (!session().compiled())
         reason = tr("The source does not compile");
     else if (!signature.error.empty())
         reason =
@@ -546,41 +540,19 @@ void LaunchPanel::setMeasurementCancellable(bool cancellable)
 
 QString LaunchPanel::metricsArchitecture() const
 {
-    return toQString(m_session.metricsArchitecture());
+    return toQString(session().metricsArchitecture());
 }
 
 void LaunchPanel::editMeasureOptions()
 {
     MeasureOptionsDialog dialog(this);
-    dialog.setSettings(MeasureOptionsDialog::load());
-    dialog.setMetricsChoice(MeasureOptionsDialog::loadMetricsChoice());
+    dialog.setSettings(m_workspace->sampleSettings());
+    dialog.setMetricsChoice(m_workspace->metricsChoice());
     dialog.setArchitecture(metricsArchitecture());
     if (dialog.exec() == QDialog::Accepted) {
-        MeasureOptionsDialog::store(dialog.settings());
-        MeasureOptionsDialog::storeMetricsChoice(dialog.metricsChoice());
+        m_workspace->setSampleSettings(dialog.settings());
+        m_workspace->setMetricsChoice(dialog.metricsChoice());
     }
-}
-
-RunRequest LaunchPanel::runRequest() const
-{
-    RunRequest request;
-    request.source = m_session.source();
-    request.fileName =
-        m_session.fileName().empty() ? std::string("kernel.cu") : m_session.fileName();
-    request.options = m_session.options();
-    request.launch = m_session.spec();
-    request.verification = m_session.verification();
-    return request;
-}
-
-QHash<QString, QString> LaunchPanel::bufferTypeNames() const
-{
-    QHash<QString, QString> names;
-    for (const ArgumentSpec &argument : m_session.spec().arguments) {
-        if (argument.isBuffer)
-            names.insert(toQString(argument.parameter), toQString(argument.elementType.name()));
-    }
-    return names;
 }
 
 QString LaunchPanel::signatureText() const

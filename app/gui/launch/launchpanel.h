@@ -4,17 +4,17 @@
 // after it, and the verification's checks. Every expression shows its value or its error, and
 // the launch is validated as it is edited against the device's limits (or the target
 // architecture's); the device.* names an expression may use come from the device, else the
-// architecture's catalogue entry, and the panel says which. The state is a LaunchSpec and a
-// Verification held in a LaunchSession (core/launch/launchsession.h); the widgets only show
-// and edit it. Run (Ctrl+R), Measure (Ctrl+Shift+R) and Inspect (Ctrl+Shift+I) are
-// disabled while the launch is invalid or there is no GPU, with the reason in their tooltips;
-// the button beside Measure opens the measurement options. While a measurement samples, Cancel
-// (Esc in the panel) stops it early; the samples taken are kept.
+// architecture's catalogue entry, and the panel says which. The state is the Workspace's
+// LaunchSession (core/launch/launchsession.h): the panel shows it whenever the Workspace says
+// it changed, and writes the user's edits to it; it holds none of its own. Run (Ctrl+R),
+// Measure (Ctrl+Shift+R) and Inspect (Ctrl+Shift+I) are disabled while the launch is invalid
+// or there is no GPU, with the reason in their tooltips; the button beside Measure edits the
+// Workspace's measurement options. While a measurement samples, Cancel (Esc in the panel)
+// stops it early; the samples taken are kept.
 #pragma once
 
 #include "launch/expression.h"
 #include "launch/launchsession.h"
-#include "run/runrequest.h"
 
 #include <QWidget>
 
@@ -41,33 +41,20 @@ class GlobalsModel;
 class SequenceWidget;
 class VariablesModel;
 class VerificationWidget;
+class Workspace;
 
 class LaunchPanel : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit LaunchPanel(QWidget *parent = nullptr);
+    explicit LaunchPanel(Workspace *workspace, QWidget *parent = nullptr);
     ~LaunchPanel() override;
 
-    // The compiled module and the source it came from; the kernel list follows it.
-    void setCompileResult(const CompileResult &result, const QString &source,
-                          const QString &fileName);
-    void clearKernels(const QString &reason);
     // Selects a kernel by lowered name (from the Kernels panel); false when unknown.
     bool selectKernel(const QString &loweredName);
     [[nodiscard]] QString currentKernel() const;
 
-    // A project's launch and verification: applied now, or when its kernel is compiled.
-    void setLaunch(const LaunchSpec &spec, const Verification &verification);
-    [[nodiscard]] LaunchSpec launchSpec() const { return m_session.spec(); }
-    [[nodiscard]] const Verification &verification() const { return m_session.verification(); }
-    [[nodiscard]] const KernelSignature &signature() const { return m_session.signature(); }
-    [[nodiscard]] const LaunchSession &session() const { return m_session; }
-
-    // The limits validation uses: the device's when there is one, else the architecture's.
-    void setDevice(const std::optional<DeviceInfo> &device,
-                   std::optional<std::uint64_t> freeMemoryBytes = std::nullopt);
     void setRunAvailability(bool available, const QString &reason);
     void setRunning(bool running);
     // A sweep measures on the GPU: Run and Measure wait, since two measurements at once on one
@@ -78,13 +65,6 @@ public:
     [[nodiscard]] bool canRun() const;
     // Why Run is disabled; empty when it is enabled.
     [[nodiscard]] QString runBlockedReason() const { return m_blockedReason; }
-    // What to send to the worker for the current state.
-    [[nodiscard]] RunRequest runRequest() const;
-    // The launch as set up: the project's, until a compile has adopted it.
-    [[nodiscard]] LaunchSpec launchForCompile() const { return m_session.launchForCompile(); }
-    // The element type names of the current buffers, by parameter.
-    [[nodiscard]] QHash<QString, QString> bufferTypeNames() const;
-
     [[nodiscard]] QAction *runAction() const { return m_runAction; }
     [[nodiscard]] QAction *measureAction() const { return m_measureAction; }
     // Why the kernel is slow, line by line (docs/inspect.md): enabled when Run is. The Run menu
@@ -133,18 +113,16 @@ Q_SIGNALS:
     void measureRequested();
     void inspectRequested();
     void cancelMeasurementRequested();
-    // The user changed the launch or the verification (the project has unsaved changes).
-    void launchEdited();
-    void kernelChanged(const QString &loweredName);
     // The launch was checked again (issues()): the window says so where the panel is covered.
     void issuesChanged();
 
 private:
+    [[nodiscard]] const LaunchSession &session() const;
+    // The Workspace's launch changed (not by this panel's own edit): shows what changed.
+    void onLaunchChanged(const LaunchSession::Change &change);
     void onKernelChosen(int index);
     void showKernels();
-    void showNoKernels(const QString &reason);
-    // Shows what a session change did: the spec when it changed, the checks when adopted.
-    void showChange(const LaunchSession::Change &change);
+    void showNoKernels();
     void showSpec();
     void syncFromWidgets();
     void revalidate();
@@ -163,8 +141,8 @@ private:
     void edited();
     void editMeasureOptions();
 
-    LaunchSession m_session;
-    std::vector<KernelTemplate> m_templates;
+    Workspace *m_workspace = nullptr;
+    bool m_editing = false; // the panel's own edit is being written to the Workspace
     TemplateArgumentsPrompt m_askTemplateArguments;
     std::vector<LaunchIssue> m_issues;
     bool m_available = true;

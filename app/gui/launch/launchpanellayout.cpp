@@ -10,6 +10,7 @@
 #include "gui/launch/sequencewidget.h"
 #include "gui/launch/variablesmodel.h"
 #include "gui/launch/verificationwidget.h"
+#include "gui/workspace/workspace.h"
 
 #include "project/project.h"
 #include "util/format.h"
@@ -125,8 +126,9 @@ void limitAdding(QToolButton *add, QAbstractItemModel *model, const QString &ent
 
 } // namespace
 
-LaunchPanel::LaunchPanel(QWidget *parent)
+LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
     : QWidget(parent)
+    , m_workspace(workspace)
     , m_kernelCombo(new QComboBox(this))
     , m_signatureLabel(new QLabel(this))
     , m_variablesModel(new VariablesModel(this))
@@ -406,7 +408,8 @@ LaunchPanel::LaunchPanel(QWidget *parent)
             Q_EMIT cancelMeasurementRequested();
     });
 
-    clearKernels(tr("Compile a source with a __global__ function to set up a launch."));
+    connect(m_workspace, &Workspace::launchChanged, this, &LaunchPanel::onLaunchChanged);
+    onLaunchChanged({true, true, true});
 }
 
 } // namespace cuwb

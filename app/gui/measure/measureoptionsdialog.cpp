@@ -18,7 +18,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -299,72 +298,6 @@ void MeasureOptionsDialog::showPasses(const QString &text, bool error)
     // the buttons do not move under the pointer.
     if (isVisible() && layout() && layout()->totalHeightForWidth(width()) > height())
         resize(width(), layout()->totalHeightForWidth(width()));
-}
-
-SampleSettings MeasureOptionsDialog::load()
-{
-    const SampleSettings defaults;
-    QSettings stored;
-    stored.beginGroup(QStringLiteral("measure"));
-    SampleSettings settings = defaults;
-    settings.mode = stored.value(QStringLiteral("mode")).toString() == QLatin1String("hot")
-                        ? SampleMode::Hot
-                        : SampleMode::Cold;
-    const QString timer = stored.value(QStringLiteral("timer")).toString();
-    for (const TimingSource source :
-         {TimingSource::Cupti, TimingSource::Profiler, TimingSource::Events}) {
-        if (timer == QLatin1String(timingSourceName(source)))
-            settings.timer = source;
-    }
-    settings.fixedSamples =
-        stored.value(QStringLiteral("fixedSamples"), defaults.fixedSamples).toInt();
-    settings.minSamples = stored.value(QStringLiteral("minSamples"), defaults.minSamples).toInt();
-    settings.minGpuTimeSeconds =
-        stored.value(QStringLiteral("minGpuTimeSeconds"), defaults.minGpuTimeSeconds).toDouble();
-    settings.targetRelativeNoise =
-        stored.value(QStringLiteral("targetRelativeNoise"), defaults.targetRelativeNoise)
-            .toDouble();
-    settings.timeCapSeconds =
-        stored.value(QStringLiteral("timeCapSeconds"), defaults.timeCapSeconds).toDouble();
-    // Settings edited by hand into something unusable fall back to the defaults.
-    return checkSampleSettings(settings) ? defaults : settings;
-}
-
-void MeasureOptionsDialog::store(const SampleSettings &settings)
-{
-    QSettings stored;
-    stored.beginGroup(QStringLiteral("measure"));
-    stored.setValue(QStringLiteral("mode"), QString::fromLatin1(sampleModeName(settings.mode)));
-    stored.setValue(QStringLiteral("timer"), QString::fromLatin1(timingSourceName(settings.timer)));
-    stored.setValue(QStringLiteral("fixedSamples"), settings.fixedSamples);
-    stored.setValue(QStringLiteral("minSamples"), settings.minSamples);
-    stored.setValue(QStringLiteral("minGpuTimeSeconds"), settings.minGpuTimeSeconds);
-    stored.setValue(QStringLiteral("targetRelativeNoise"), settings.targetRelativeNoise);
-    stored.setValue(QStringLiteral("timeCapSeconds"), settings.timeCapSeconds);
-}
-
-MetricsChoice MeasureOptionsDialog::loadMetricsChoice()
-{
-    QSettings stored;
-    stored.beginGroup(QStringLiteral("measure"));
-    MetricsChoice choice;
-    choice.collect = stored.value(QStringLiteral("collectMetrics"), false).toBool();
-    const QStringList metrics = stored.value(QStringLiteral("metrics")).toStringList();
-    if (!metrics.isEmpty())
-        choice.metrics = toStdStringList(metrics);
-    return choice;
-}
-
-void MeasureOptionsDialog::storeMetricsChoice(const MetricsChoice &choice)
-{
-    QSettings stored;
-    stored.beginGroup(QStringLiteral("measure"));
-    stored.setValue(QStringLiteral("collectMetrics"), choice.collect);
-    // The defaults are not written down, so a later version's defaults reach the user.
-    if (choice.metrics == defaultMetrics() || choice.metrics.empty())
-        stored.remove(QStringLiteral("metrics"));
-    else
-        stored.setValue(QStringLiteral("metrics"), toQStringList(choice.metrics));
 }
 
 } // namespace cuwb

@@ -2,11 +2,12 @@
 // sampling (minimum samples, minimum GPU time, target relative noise), and the time cap — and
 // whether a metrics pass follows the timing, with which metrics. A line under the metric list
 // says how many replay passes they need on the device's chip (counted on the host, off the GUI
-// thread, by MetricPassPlanner), or names a metric the chip does not know. The settings are
-// kept in QSettings under "measure/"; load() and loadMetricsChoice() give the defaults for
-// anything not stored yet. "Roofline and speed of light" adds rooflineMetrics() to the list.
+// thread, by MetricPassPlanner), or names a metric the chip does not know. The dialog edits a
+// copy; the Workspace holds (and keeps) what it returns. "Roofline and speed of light" adds
+// rooflineMetrics() to the list.
 #pragma once
 
+#include "gui/workspace/workspace.h"
 #include "measure/measurement.h"
 #include "measure/metrics.h"
 
@@ -30,14 +31,6 @@ namespace cuwb {
 
 class MetricPassPlanner;
 
-// Whether Measure runs the metrics pass after the timing, and the metrics it asks for.
-struct MetricsChoice
-{
-    bool collect = false;
-    std::vector<std::string> metrics = defaultMetrics();
-    bool operator==(const MetricsChoice &) const = default;
-};
-
 class MeasureOptionsDialog : public QDialog
 {
     Q_OBJECT
@@ -48,13 +41,8 @@ public:
     void setSettings(const SampleSettings &settings);
     [[nodiscard]] SampleSettings settings() const;
 
-    static SampleSettings load();
-    static void store(const SampleSettings &settings);
-
     void setMetricsChoice(const MetricsChoice &choice);
     [[nodiscard]] MetricsChoice metricsChoice() const;
-    static MetricsChoice loadMetricsChoice();
-    static void storeMetricsChoice(const MetricsChoice &choice);
     // Metric names from text: separated by white space, commas or semicolons; repeats dropped.
     static QStringList parseMetricNames(const QString &text);
 

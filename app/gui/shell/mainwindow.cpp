@@ -22,7 +22,6 @@
 #include "gui/lesson/labreport.h"
 #include "gui/lesson/lessonpanel.h"
 #include "gui/measure/measurementpanel.h"
-#include "gui/measure/measureoptionsdialog.h"
 #include "gui/recovery/autosavecontroller.h"
 #include "gui/run/bufferpagemodel.h"
 #include "gui/run/resultspanel.h"
@@ -32,6 +31,7 @@
 #include "gui/shell/samplesmenu.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include "device/archlimits.h"
 #include "history/historystore.h"
@@ -65,6 +65,7 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_samplesDir(SamplesMenu::findSamplesDir(settings.samplesDir))
+    , m_workspace(new Workspace(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
@@ -73,7 +74,7 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     createMenus();
     connectSignals();
     restoreSettings();
-    m_controller->setOptions(editorCompileOptions());
+    m_controller->setOptions(m_workspace->editorCompileOptions());
     m_kernelsModel->setArchitecture(m_controller->options().arch);
     updateWindowTitle();
     if (!m_settings.cliPath.isEmpty()) {
@@ -306,8 +307,8 @@ void MainWindow::showDocumentResult(Document *document)
     {
         // Adopting the project's launch for the compiled kernel is not an edit of the project.
         const ProjectController::AutomaticChange automatic(m_projects);
-        m_launchPanel->setCompileResult(result, document->editor()->text(),
-                                        document->displayName());
+        m_workspace->setModule(result, toStdString(document->editor()->text()),
+                               toStdString(document->displayName()));
     }
     updateSweepBase();
     if (!m_sweepPresetWhenReady.isEmpty() &&
@@ -347,7 +348,7 @@ void MainWindow::onCurrentDocumentChanged(Document *document)
         m_ptxView->clearPtx(QString());
         m_sassController->clear();
         m_sassView->setDocument(nullptr);
-        m_launchPanel->clearKernels(tr("Open a source to set up a launch."));
+        m_workspace->clearModule();
         updateSassCounters();
         return;
     }
@@ -360,21 +361,9 @@ void MainWindow::onCurrentDocumentChanged(Document *document)
     m_controller->compileNow();
 }
 
-CompileOptions MainWindow::editorCompileOptions() const
-{
-    // The launch's defines are part of what the source means (a kernel may use block_size_x):
-    // the editor compiles with the values of the launch as it is set up.
-    CompileOptions options = m_optionsWidget->options();
-    LaunchSpec launch = m_launchPanel->launchForCompile();
-    (void)bindLaunchDefines(launch, options,
-                            launchKernelNames(launch, m_launchPanel->verification()),
-                            m_launchPanel->session().deviceNames());
-    return options;
-}
-
 void MainWindow::onLaunchEdited()
 {
-    const CompileOptions options = editorCompileOptions();
+    const CompileOptions options = m_workspace->editorCompileOptions();
     if (options == m_controller->options())
         return;
     m_controller->setOptions(options);
@@ -383,7 +372,7 @@ void MainWindow::onLaunchEdited()
 
 void MainWindow::onOptionsChanged()
 {
-    m_controller->setOptions(editorCompileOptions());
+    m_controller->setOptions(m_workspace->editorCompileOptions());
     m_kernelsModel->setArchitecture(m_controller->options().arch);
     m_controller->compileNow();
 }
@@ -393,7 +382,7 @@ void MainWindow::onDevicesProbed()
     m_deviceLabel->setText(m_deviceProbe->summary());
     {
         const ProjectController::AutomaticChange automatic(m_projects); // not the user's edit
-        m_optionsWidget->setDeviceArchitecture(m_deviceProbe->firstArchitecture());
+        m_workspace->setDeviceArchitecture(toStdString(m_deviceProbe->firstArchitecture()));
     }
     const DeviceQuery &query = m_deviceProbe->query();
     m_devicePanel->setQuery(query, m_deviceProbe->summary());
@@ -405,7 +394,7 @@ void MainWindow::onDevicesProbed()
         reason = tr("Run needs a CUDA GPU: %1").arg(m_deviceProbe->summary());
     setRunAvailability(reason.isEmpty(), reason);
     if (!query.devices.empty() && !m_runController->hello())
-        m_launchPanel->setDevice(query.devices.front());
+        m_workspace->setDevice(query.devices.front());
     updateSweepBase(); // the device's limits replace the target's
 }
 
@@ -422,7 +411,7 @@ void MainWindow::onRunRequested()
     m_resultsPanel->showRunning(m_launchPanel->currentKernel());
     m_resultsDock->show();
     m_resultsDock->raise();
-    m_runController->run(m_launchPanel->runRequest());
+    m_runController->run(m_workspace->runRequest());
     showRunning();
 }
 
@@ -436,7 +425,7 @@ void MainWindow::showRunning()
 void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
 {
     Q_UNUSED(jobId)
-    m_resultsPanel->showResult(result, m_launchPanel->bufferTypeNames());
+    m_resultsPanel->showResult(result, m_workspace->bufferTypeNames());
     showRunning();
     // The verdict and its first reason; the dock has the rest.
     statusBar()->showMessage(m_resultsPanel->statusText().section(QLatin1Char('\n'), 0, 0), 10000);
@@ -448,11 +437,11 @@ void MainWindow::onMeasureRequested()
     m_measurementPanel->showMeasuring(m_launchPanel->currentKernel());
     m_measurementDock->show();
     m_measurementDock->raise();
-    const MetricsChoice choice = MeasureOptionsDialog::loadMetricsChoice();
+    const MetricsChoice &choice = m_workspace->metricsChoice();
     std::optional<MetricsRequest> metrics;
     if (choice.collect)
         metrics = MetricsRequest{choice.metrics};
-    m_runController->measure(m_launchPanel->runRequest(), MeasureOptionsDialog::load(),
+    m_runController->measure(m_workspace->runRequest(), m_workspace->sampleSettings(),
                              m_projects->throughputFor(currentDocument()), metrics);
     showRunning();
 }
@@ -518,19 +507,18 @@ void MainWindow::updateSweepBase()
     QString arch = m_deviceProbe->firstArchitecture();
     if (arch.isEmpty())
         arch = toQString(m_controller->options().arch);
-    m_sweepPanel->setBase(m_launchPanel->runRequest(), context, archLimits(toStdString(arch)));
+    m_sweepPanel->setBase(m_workspace->runRequest(), context, archLimits(toStdString(arch)));
 }
 
 void MainWindow::applySweepPoint(const SweepPoint &point)
 {
     // The launch as the point ran it (block, variables), and the compile flags a sweep can
     // vary; the rest of the options stay as the user set them.
-    const CompileOptions before = m_optionsWidget->options();
-    const CompileOptions options = point.appliedTo(before);
-    m_launchPanel->setLaunch(point.request.launch, m_launchPanel->verification());
-    if (!(options == before))
-        m_optionsWidget->setOptions(options); // recompiles; the launch waits for its kernel
-    m_projects->updateModified();             // the panel's setLaunch() is not signalled as an edit
+    // The user's choice: an edit of the project.
+    const CompileOptions options = point.appliedTo(m_workspace->compileOptions());
+    m_workspace->setLaunch(point.request.launch, m_workspace->launch().verification(),
+                           Workspace::Edit::User);
+    m_workspace->setCompileOptions(options); // recompiles; the launch waits for its kernel
     m_launchDock->show();
     m_launchDock->raise();
     statusBar()->showMessage(tr("The launch panel now has %1").arg(toQString(point.label())),

@@ -1,6 +1,8 @@
-// MainWindow: builds the workbench's widgets and connects them. It holds no logic of its own:
-// compiling lives in CompileController, files in DocumentTabs, presentation in the views and
-// their models.
+// MainWindow: builds the workbench's docks and menus and connects them to the Workspace (the
+// open project's state, which the panels show and edit) and to the controllers: compiling lives
+// in CompileController, files in DocumentTabs, projects in ProjectController, presentation in
+// the views and their models. What it still keeps is the sequencing of a few features (a
+// lesson waiting for its sweep, Inspect waiting for -lineinfo, a comparison's instruction mix).
 #pragma once
 
 #include "compiler/compileresult.h"
@@ -51,6 +53,7 @@ class SharedWorker;
 class SweepCompareAction;
 class SweepController;
 class SweepPanel;
+class Workspace;
 struct Measurement;
 struct SweepPoint;
 struct SweepResult;
@@ -87,6 +90,8 @@ public:
     // Why the last openPath() that failed did so, as the dialog or the status bar said it.
     [[nodiscard]] QString lastOpenError() const;
     [[nodiscard]] QString samplesDir() const { return m_samplesDir; }
+    // The open project's state, which the panels show and edit.
+    [[nodiscard]] Workspace *workspace() const { return m_workspace; }
 
     [[nodiscard]] DocumentTabs *documentTabs() const { return m_tabs; }
     [[nodiscard]] Document *currentDocument() const;
@@ -227,8 +232,6 @@ private:
     void onCurrentDocumentChanged(Document *document);
     void onOptionsChanged();
     void onLaunchEdited();
-    // The options dock's options with the launch's defines bound (launch/launchenvironment.h).
-    [[nodiscard]] CompileOptions editorCompileOptions() const;
     void onDevicesProbed();
     void onRunRequested();
     void onRunFinished(quint64 jobId, const RunResult &result);
@@ -265,6 +268,7 @@ private:
     Settings m_settings;
     bool m_lastOpenWasProject = false; // which controller lastOpenError() asks
     QString m_samplesDir;
+    Workspace *m_workspace = nullptr;
     DocumentTabs *m_tabs = nullptr;
     FindReplaceBar *m_findBar = nullptr;
     PtxView *m_ptxView = nullptr;

@@ -19,10 +19,10 @@
 #include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/lesson/lessonpanel.h"
-#include "gui/measure/measureoptionsdialog.h"
 #include "gui/run/runcontroller.h"
 #include "gui/shell/projectcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include "project/project.h"
 
@@ -157,8 +157,8 @@ CompareController::Job MainWindow::currentCompareJob() const
         job.side.failure = toStdString(m_launchPanel->runBlockedReason());
         return job;
     }
-    job.request = m_launchPanel->runRequest();
-    job.settings = MeasureOptionsDialog::load();
+    job.request = m_workspace->runRequest();
+    job.settings = m_workspace->sampleSettings();
     job.throughput = m_projects->throughputFor(document);
     return job;
 }
@@ -215,7 +215,7 @@ void MainWindow::startComparison(CompareController::Job a, CompareController::Jo
 {
     std::optional<RunRequest> onScreen;
     if (currentDocument() && m_launchPanel->canRun())
-        onScreen = m_launchPanel->runRequest();
+        onScreen = m_workspace->runRequest();
     markOtherCode(a, onScreen);
     markOtherCode(b, onScreen);
     // The comparison's worker follows the window's: the same cuwb and the same GPU verdict.

@@ -13,6 +13,7 @@
 #include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/run/runcontroller.h"
+#include "gui/workspace/workspace.h"
 
 #include "inspect/listingcounters.h"
 
@@ -110,7 +111,7 @@ void MainWindow::onCodeTabChanged()
 void MainWindow::onInspectRequested()
 {
     showInspectDock();
-    const RunRequest request = m_launchPanel->runRequest();
+    const RunRequest request = m_workspace->runRequest();
     m_inspect->started(currentDocument(), request);
     m_runController->inspect(request);
     showRunning();
@@ -131,7 +132,7 @@ void MainWindow::showInspectResult(const InspectResult &result)
 
 void MainWindow::onLineInfoFixRequested()
 {
-    CompileOptions options = m_optionsWidget->options();
+    CompileOptions options = m_workspace->compileOptions();
     if (options.lineInfo) {
         // Already on (turned on by hand since): the next inspection has the lines.
         m_launchPanel->inspectAction()->trigger();
@@ -139,7 +140,7 @@ void MainWindow::onLineInfoFixRequested()
     }
     options.lineInfo = true;
     m_inspectWhenCompiled = true;
-    m_optionsWidget->setOptions(options); // recompiles; the inspection follows the compile
+    m_workspace->setCompileOptions(options); // recompiles; the inspection follows the compile
     statusBar()->showMessage(tr("-lineinfo is on: compiling, then inspecting again"), 10000);
 }
 

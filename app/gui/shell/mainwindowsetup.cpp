@@ -39,6 +39,7 @@
 #include "gui/shell/samplesmenu.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include "device/archlimits.h"
 #include "history/historystore.h"
@@ -146,7 +147,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_kernelsDock);
     splitDockWidget(m_problemsDock, m_kernelsDock, Qt::Horizontal);
 
-    m_optionsWidget = new CompileOptionsWidget(this);
+    m_optionsWidget = new CompileOptionsWidget(m_workspace, this);
     m_optionsDock = new QDockWidget(tr("Compile Options"), this);
     m_optionsDock->setObjectName(QStringLiteral("compileOptionsDock"));
     // Scrolled rather than squeezed: tabbed with the Launch dock, its rows must not set the
@@ -158,7 +159,7 @@ void MainWindow::createDocks()
     m_optionsDock->setWidget(optionsScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_optionsDock);
 
-    m_launchPanel = new LaunchPanel(this);
+    m_launchPanel = new LaunchPanel(m_workspace, this);
     m_launchDock = new QDockWidget(tr("Launch"), this);
     m_launchDock->setObjectName(QStringLiteral("launchDock"));
     m_launchDock->setWidget(m_launchPanel);
@@ -218,7 +219,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_resultsDock, m_measurementDock);
     m_kernelsDock->raise();
 
-    m_sweepPanel = new SweepPanel(m_sweepController, this);
+    m_sweepPanel = new SweepPanel(m_sweepController, m_workspace, this);
     m_sweepDock = new QDockWidget(tr("Sweep"), this);
     m_sweepDock->setObjectName(QStringLiteral("sweepDock"));
     m_sweepDock->setWidget(m_sweepPanel);
@@ -254,9 +255,8 @@ void MainWindow::createDocks()
     createCompareDock();
     m_kernelsDock->raise();
 
-    m_projects = new ProjectController(m_tabs, m_optionsWidget, m_launchPanel, this);
+    m_projects = new ProjectController(m_tabs, m_workspace, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
-    m_projects->setSweepPanel(m_sweepPanel);
     m_sweepController->setProjectSnapshot([this](const SweepSpec &spec, const RunRequest &base) {
         return m_projects->sweepSnapshot(spec, base);
     });
@@ -416,8 +416,7 @@ void MainWindow::connectSignals()
     connect(m_ptxView, &PtxView::sourceLineActivated, this, &MainWindow::goToSourceLine);
     connect(m_problemsPanel, &ProblemsPanel::locationActivated, this, &MainWindow::goToLocation);
     connect(m_kernelsPanel, &KernelsPanel::kernelActivated, this, &MainWindow::goToSourceLine);
-    connect(m_optionsWidget, &CompileOptionsWidget::optionsChanged, this,
-            &MainWindow::onOptionsChanged);
+    connect(m_workspace, &Workspace::compileOptionsChanged, this, &MainWindow::onOptionsChanged);
     connect(m_deviceProbe, &DeviceProbe::finished, this, &MainWindow::onDevicesProbed);
     connect(m_kernelsPanel, &KernelsPanel::kernelSelected, m_launchPanel,
             &LaunchPanel::selectKernel);
@@ -450,9 +449,9 @@ void MainWindow::connectSignals()
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
         m_devicePanel->setHello(hello);
         m_measurementPanel->setDevice(hello.device); // the roofline's ceilings
-        m_launchPanel->setDevice(hello.device,
-                                 hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
-                                              : std::nullopt);
+        m_workspace->setDevice(hello.device,
+                               hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
+                                            : std::nullopt);
     });
     BufferPageModel *pages = m_resultsPanel->pageModel();
     connect(pages, &BufferPageModel::pageRequested, m_runController, &RunController::requestPage);
@@ -467,16 +466,19 @@ void MainWindow::connectSignals()
     // Sweeps: the launch of the current kernel is what the points vary; a clicked point's
     // configuration goes back to the launch panel; finished sweeps and measurements go into
     // the history, which reopens them.
-    connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::updateSweepBase);
     connect(m_launchPanel, &LaunchPanel::issuesChanged, this, &MainWindow::showLaunchIssues);
     // What a run would fail on beyond the limits (the verification compiled, the files read),
     // checked off the GUI thread and listed in the Problems dock.
     connect(m_launchPanel, &LaunchPanel::issuesChanged, this,
-            [this] { m_runCheck->check(m_launchPanel->session()); });
+            [this] { m_runCheck->check(m_workspace->launch()); });
     connect(m_runCheck, &RunCheckController::findingsChanged, m_problemsModel,
             &ProblemsModel::setLaunchFindings);
-    connect(m_launchPanel, &LaunchPanel::launchEdited, this, &MainWindow::onLaunchEdited);
-    connect(m_launchPanel, &LaunchPanel::kernelChanged, this, &MainWindow::updateSweepBase);
+    // Whoever changed the launch: the editor recompiles when a launch define's value changed,
+    // and the sweep's base follows.
+    connect(m_workspace, &Workspace::launchChanged, this, [this] {
+        onLaunchEdited();
+        updateSweepBase();
+    });
     connect(m_sweepPanel, &SweepPanel::pointActivated, this, &MainWindow::applySweepPoint);
     connect(m_sweepPanel, &SweepPanel::sweepShown, this, &MainWindow::onSweepShown);
     connect(m_sweepPanel, &SweepPanel::statusMessage, this,
@@ -534,7 +536,7 @@ void MainWindow::connectSignals()
 
 void MainWindow::restoreSettings()
 {
-    m_optionsWidget->loadSettings();
+    m_workspace->restoreSettings();
     if (!m_settings.restoreLayout)
         return;
     QSettings settings;
@@ -645,7 +647,7 @@ void MainWindow::showEvent(QShowEvent *event)
 
 void MainWindow::saveSettings() const
 {
-    m_optionsWidget->saveSettings();
+    m_workspace->saveSettings();
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState());

@@ -1,12 +1,10 @@
 #include "gui/shell/projectcontroller.h"
 
 #include "gui/common/qtconvert.h"
-#include "gui/compile/compileoptionswidget.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/sourceeditor.h"
-#include "gui/launch/launchpanel.h"
-#include "gui/sweep/sweeppanel.h"
+#include "gui/workspace/workspace.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -15,37 +13,25 @@
 
 namespace cuwb {
 
-ProjectController::ProjectController(DocumentTabs *tabs, CompileOptionsWidget *options,
-                                     LaunchPanel *launch, QWidget *dialogParent)
+ProjectController::ProjectController(DocumentTabs *tabs, Workspace *workspace,
+                                     QWidget *dialogParent)
     : QObject(dialogParent)
     , m_tabs(tabs)
-    , m_options(options)
-    , m_launch(launch)
+    , m_workspace(workspace)
     , m_dialogParent(dialogParent)
 {
     // The user's edits; what the window changes by itself comes inside an AutomaticChange.
-    connect(m_launch, &LaunchPanel::launchEdited, this, &ProjectController::onSettingsEdited);
-    connect(m_launch, &LaunchPanel::kernelChanged, this, &ProjectController::onSettingsEdited);
-    connect(m_options, &CompileOptionsWidget::optionsChanged, this,
-            &ProjectController::onSettingsEdited);
+    connect(m_workspace, &Workspace::edited, this, &ProjectController::onSettingsEdited);
     // Connected before the window's own handler, which shows the new tab's kernel: the
     // project's launch is still in the Launch dock here.
     connect(m_tabs, &DocumentTabs::currentDocumentChanged, this, [this](Document *document) {
         if (!m_document || document == m_document) {
             m_away.reset();
         } else if (!m_away) {
-            m_away = AwayLaunch{m_launch->launchForCompile(), m_launch->verification()};
+            m_away = AwayLaunch{m_workspace->launch().launchForCompile(),
+                                m_workspace->launch().verification()};
         }
     });
-}
-
-void ProjectController::setSweepPanel(SweepPanel *panel)
-{
-    if (m_sweep)
-        disconnect(m_sweep, nullptr, this, nullptr);
-    m_sweep = panel;
-    if (m_sweep)
-        connect(m_sweep, &SweepPanel::specEdited, this, &ProjectController::onSettingsEdited);
 }
 
 ProjectController::AutomaticChange::AutomaticChange(ProjectController *controller)
@@ -158,10 +144,9 @@ void ProjectController::applySettings(const QString &path, const Project &projec
     // elsewhere. The options stay as written (the editor adds the source's folder itself).
     Project resolved = project;
     resolveProjectPaths(resolved, toStdString(path));
-    m_launch->setLaunch(resolved.launch, resolved.verification);
-    m_options->setOptions(project.options);
-    if (m_sweep)
-        m_sweep->setSpec(project.sweep.value_or(SweepSpec{}));
+    m_workspace->setLaunch(resolved.launch, resolved.verification, Workspace::Edit::Automatic);
+    m_workspace->setCompileOptions(project.options, Workspace::Edit::Automatic);
+    m_workspace->setSweep(project.sweep.value_or(SweepSpec{}), Workspace::Edit::Automatic);
 }
 
 bool ProjectController::restore(const QString &path, const Project &autosaved, QString &message)
@@ -289,23 +274,20 @@ ThroughputExpressions ProjectController::throughputFor(const Document *document)
 Project ProjectController::currentProject(const QString &path) const
 {
     Project project = m_project; // keeps fields from newer versions and the name
-    project.options = m_options->options();
+    project.options = m_workspace->compileOptions();
     // The project's launch until a compile has adopted it, so that nothing is lost by saving
     // before its kernel is compiled.
     if (m_away && m_document) {
         project.launch = m_away->launch;
         project.verification = m_away->verification;
     } else {
-        project.launch = m_launch->launchForCompile();
-        project.verification = m_launch->verification();
+        project.launch = m_workspace->launch().launchForCompile();
+        project.verification = m_workspace->launch().verification();
     }
-    if (m_sweep) {
-        const SweepSpec sweep = m_sweep->spec();
-        if (sweep.axes.empty())
-            project.sweep.reset();
-        else
-            project.sweep = sweep;
-    }
+    if (m_workspace->sweep().axes.empty())
+        project.sweep.reset();
+    else
+        project.sweep = m_workspace->sweep();
     if (project.name.empty())
         project.name = toStdString(QFileInfo(path).completeBaseName());
     if (Document *document = projectDocument()) {
@@ -332,8 +314,8 @@ SweepController::ProjectSnapshot ProjectController::sweepSnapshot(const SweepSpe
     }
     Project project = currentProject(m_path);
     // The launch of the kernel the sweep varies: the Launch dock's, whichever tab it follows.
-    project.launch = m_launch->launchForCompile();
-    project.verification = m_launch->verification();
+    project.launch = m_workspace->launch().launchForCompile();
+    project.verification = m_workspace->launch().verification();
     resolveProjectPaths(project, toStdString(m_path)); // while the source path is still known
     // The text the sweep was set up with, as a sweep here would measure it, saved or not.
     project.sourcePath.clear();

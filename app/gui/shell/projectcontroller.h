@@ -1,17 +1,16 @@
 // ProjectController: opens and saves *.cuwb projects. Opening loads the source into a tab
-// (inline, or the file the project names relative to itself), the compile options into the
-// options widget and the launch and verification into the launch panel — or, for a malformed
-// file or an unknown version, shows the message with its line and column and changes nothing.
-// Saving writes everything needed to reproduce the run, atomically, and keeps the fields a
-// newer version wrote (the loaded Project is updated, not rebuilt). The sweep section goes to
-// and comes from the sweep panel, when there is one.
+// (inline, or the file the project names relative to itself) and the compile options, launch,
+// verification and sweep into the Workspace — or, for a malformed file or an unknown version,
+// shows the message with its line and column and changes nothing. Saving writes the Workspace's
+// values, everything needed to reproduce the run, atomically, and keeps the fields a newer
+// version wrote (the loaded Project is updated, not rebuilt).
 //
 // The open project is modified when its settings (what currentProject() would save, apart from
-// the source, which is a buffer of its own) differ from what was last opened or saved: the
-// serialised settings are compared after each edit of the options, the launch or the sweep, so
-// an edit undone by hand leaves it unmodified again. Changes the window makes by itself (the
-// launch adopted by a compile, the GPU's architecture) are not edits (AutomaticChange).
-// Closing the window or opening another project asks first (maybeSave).
+// the source, which is a buffer of its own) differ from what was last opened or saved: they are
+// compared after each of the user's edits of the Workspace (Workspace::edited), so an edit
+// undone by hand leaves it unmodified again. Changes the window makes by itself (the launch
+// adopted by a compile, the GPU's architecture) are not edits (AutomaticChange). Closing the
+// window or opening another project asks first (maybeSave).
 #pragma once
 
 #include "gui/sweep/sweepcontroller.h"
@@ -30,25 +29,19 @@ class QWidget;
 
 namespace cuwb {
 
-class CompileOptionsWidget;
 class Document;
 class DocumentTabs;
-class LaunchPanel;
-class SweepPanel;
+class Workspace;
 
 class ProjectController : public QObject
 {
     Q_OBJECT
 
 public:
-    ProjectController(DocumentTabs *tabs, CompileOptionsWidget *options, LaunchPanel *launch,
-                      QWidget *dialogParent);
+    ProjectController(DocumentTabs *tabs, Workspace *workspace, QWidget *dialogParent);
 
     // Off: failures are only reported through errorOccurred (tests, screenshots).
     void setDialogsEnabled(bool enabled) { m_dialogs = enabled; }
-    // Where the project's sweep is edited: opening a project shows its sweep there (an empty
-    // one when it has none), saving writes the sweep from there (none while it has no axes).
-    void setSweepPanel(SweepPanel *panel);
 
     // Returns the project's document, or nullptr after reporting why it could not be opened
     // (or when the user cancelled the question about the open project's unsaved changes).
@@ -65,8 +58,7 @@ public:
     [[nodiscard]] bool hasProject() const { return !m_path.isEmpty(); }
     // Whether the open project's settings differ from what was last opened or saved.
     [[nodiscard]] bool isModified() const { return hasProject() && m_modified; }
-    // Compares the settings with those last opened or saved (MainWindow calls it after a
-    // change that no panel signals, such as a sweep point applied to the launch).
+    // Compares the settings with those last opened or saved.
     void updateModified();
     // Asks whether to save a modified project before it is closed: true when it was saved or
     // its changes may go, false when the user cancelled. Without dialogs it answers Discard.
@@ -126,7 +118,8 @@ private:
     // `path`, or inline), its options, launch, verification and sweep. Nullptr after reporting
     // why not.
     Document *show(const QString &path, const Project &project, const QString &title);
-    // Applies `project`'s options, launch, verification and sweep to the panels.
+    // Applies `project`'s options, launch, verification and sweep to the Workspace (an empty
+    // sweep when it has none).
     void applySettings(const QString &path, const Project &project);
     // The settings as compared: the project as it would be saved, without its source.
     [[nodiscard]] std::string settingsJson() const;
@@ -136,9 +129,7 @@ private:
     void onSettingsEdited();
 
     DocumentTabs *m_tabs = nullptr;
-    CompileOptionsWidget *m_options = nullptr;
-    LaunchPanel *m_launch = nullptr;
-    SweepPanel *m_sweep = nullptr;
+    Workspace *m_workspace = nullptr;
     QWidget *m_dialogParent = nullptr;
     bool m_dialogs = true;
     QString m_path;

@@ -33,8 +33,9 @@ constexpr int kCountDelayMs = 120;
 
 } // namespace
 
-SweepEditor::SweepEditor(QWidget *parent)
+SweepEditor::SweepEditor(Workspace *workspace, QWidget *parent)
     : QWidget(parent)
+    , m_workspace(workspace)
     , m_counts(this, nullptr, [this](quint64, Count &&count) { onCounted(std::move(count)); })
     , m_axesModel(new SweepAxesModel(this))
 {
@@ -45,8 +46,8 @@ SweepEditor::SweepEditor(QWidget *parent)
     m_preset->setToolTip(tr("A ready-made sweep; its axes replace the ones below"));
     connect(m_preset, &QComboBox::activated, this, [this](int index) {
         const QString id = m_preset->itemData(index).toString();
-        if (!id.isEmpty() && applyPreset(id))
-            Q_EMIT specEdited();
+        if (!id.isEmpty())
+            applyPreset(id, Workspace::Edit::User);
     });
 
     m_axesView = new QTableView(this);
@@ -81,8 +82,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_axesModel, &SweepAxesModel::axesChanged, this, [this] {
         if (m_updating)
             return;
-        m_spec.axes = m_axesModel->axes();
-        edited();
+        edit([this](SweepSpec &spec) { spec.axes = m_axesModel->axes(); });
     });
 
     m_addAxis = new QToolButton(this);
@@ -122,8 +122,9 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_combination, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_updating)
             return;
-        m_spec.combination = index == 1 ? AxisCombination::Zip : AxisCombination::Cartesian;
-        edited();
+        edit([index](SweepSpec &spec) {
+            spec.combination = index == 1 ? AxisCombination::Zip : AxisCombination::Cartesian;
+        });
     });
 
     m_constraints = new QPlainTextEdit(this);
@@ -135,13 +136,14 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_constraints, &QPlainTextEdit::textChanged, this, [this] {
         if (m_updating)
             return;
-        m_spec.constraints.clear();
-        const QStringList lines = m_constraints->toPlainText().split(QLatin1Char('\n'));
-        for (const QString &line : lines) {
-            if (!line.trimmed().isEmpty())
-                m_spec.constraints.push_back(toStdString(line.trimmed()));
-        }
-        edited();
+        edit([this](SweepSpec &spec) {
+            spec.constraints.clear();
+            const QStringList lines = m_constraints->toPlainText().split(QLatin1Char('\n'));
+            for (const QString &line : lines) {
+                if (!line.trimmed().isEmpty())
+                    spec.constraints.push_back(toStdString(line.trimmed()));
+            }
+        });
     });
 
     m_verify = new QCheckBox(tr("Verify each point"), this);
@@ -150,8 +152,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_verify, &QCheckBox::toggled, this, [this](bool on) {
         if (m_updating)
             return;
-        m_spec.verify = on;
-        edited();
+        edit([on](SweepSpec &spec) { spec.verify = on; });
     });
     m_metrics = new QCheckBox(tr("Hardware metrics"), this);
     m_metrics->setToolTip(tr("A metrics pass at every point (achieved occupancy, DRAM bytes); "
@@ -159,8 +160,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_metrics, &QCheckBox::toggled, this, [this](bool on) {
         if (m_updating)
             return;
-        m_spec.metrics = on;
-        edited();
+        edit([on](SweepSpec &spec) { spec.metrics = on; });
     });
     m_roofline = new QCheckBox(tr("Roofline"), this);
     m_roofline->setToolTip(tr("The metrics pass also collects speed of light and the FP32/FP64/"
@@ -168,8 +168,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_roofline, &QCheckBox::toggled, this, [this](bool on) {
         if (m_updating)
             return;
-        m_spec.roofline = on;
-        edited();
+        edit([on](SweepSpec &spec) { spec.roofline = on; });
     });
 
     m_samples = new QSpinBox(this);
@@ -181,8 +180,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_samples, &QSpinBox::valueChanged, this, [this](int value) {
         if (m_updating)
             return;
-        m_spec.settings.fixedSamples = value;
-        edited();
+        edit([value](SweepSpec &spec) { spec.settings.fixedSamples = value; });
     });
     m_mode = new QComboBox(this);
     m_mode->addItem(tr("hot"));
@@ -192,8 +190,9 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_updating)
             return;
-        m_spec.settings.mode = index == 1 ? SampleMode::Cold : SampleMode::Hot;
-        edited();
+        edit([index](SweepSpec &spec) {
+            spec.settings.mode = index == 1 ? SampleMode::Cold : SampleMode::Hot;
+        });
     });
 
     m_count = new QLabel(this);
@@ -208,7 +207,14 @@ SweepEditor::SweepEditor(QWidget *parent)
     m_countDelay.setInterval(kCountDelayMs);
     connect(&m_countDelay, &QTimer::timeout, this, &SweepEditor::startCount);
 
-    setSpec(SweepSpec{});
+    connect(m_workspace, &Workspace::sweepChanged, this, [this] {
+        if (m_editing)
+            return; // the fields show it already
+        showSpec();
+        scheduleCount();
+    });
+    showSpec();
+    scheduleCount();
 }
 
 // A count in flight finishes on its pool thread with copies of its inputs; its result has
@@ -256,42 +262,43 @@ void SweepEditor::buildLayout()
     layout->addWidget(m_count);
 }
 
-void SweepEditor::setSpec(const SweepSpec &spec)
+const SweepSpec &SweepEditor::spec() const
 {
-    m_spec = spec;
-    showSpec();
-    scheduleCount();
+    return m_workspace->sweep();
 }
 
 void SweepEditor::showSpec()
 {
+    const SweepSpec &shown = spec();
     m_updating = true;
-    m_axesModel->setAxes(m_spec.axes);
-    m_combination->setCurrentIndex(m_spec.combination == AxisCombination::Zip ? 1 : 0);
+    m_axesModel->setAxes(shown.axes);
+    m_combination->setCurrentIndex(shown.combination == AxisCombination::Zip ? 1 : 0);
     QStringList constraints;
-    for (const std::string &constraint : m_spec.constraints)
+    for (const std::string &constraint : shown.constraints)
         constraints << toQString(constraint);
     if (m_constraints->toPlainText() != constraints.join(QLatin1Char('\n')))
         m_constraints->setPlainText(constraints.join(QLatin1Char('\n')));
-    m_verify->setChecked(m_spec.verify);
-    m_metrics->setChecked(m_spec.metrics);
-    m_roofline->setChecked(m_spec.roofline);
-    m_samples->setValue(std::max(0, m_spec.settings.fixedSamples));
-    m_mode->setCurrentIndex(m_spec.settings.mode == SampleMode::Cold ? 1 : 0);
+    m_verify->setChecked(shown.verify);
+    m_metrics->setChecked(shown.metrics);
+    m_roofline->setChecked(shown.roofline);
+    m_samples->setValue(std::max(0, shown.settings.fixedSamples));
+    m_mode->setCurrentIndex(shown.settings.mode == SampleMode::Cold ? 1 : 0);
     m_updating = false;
     syncPreset();
 }
 
-bool SweepEditor::applyPreset(const QString &id)
+bool SweepEditor::applyPreset(const QString &id, Workspace::Edit how)
 {
     for (const SweepPreset &preset : sweepPresets()) {
         if (toQString(preset.id) != id)
             continue;
-        m_spec.axes = preset.spec.axes;
-        m_spec.combination = preset.spec.combination;
-        m_spec.constraints = preset.spec.constraints;
-        showSpec();
-        scheduleCount();
+        SweepSpec changed = spec();
+        changed.axes = preset.spec.axes;
+        changed.combination = preset.spec.combination;
+        changed.constraints = preset.spec.constraints;
+        m_workspace->setSweep(changed, how); // shown and counted by sweepChanged
+        if (how == Workspace::Edit::User)
+            Q_EMIT specEdited();
         return true;
     }
     return false;
@@ -303,16 +310,21 @@ void SweepEditor::syncPreset()
     const std::vector<SweepPreset> &presets = sweepPresets();
     for (std::size_t i = 0; i < presets.size(); ++i) {
         const SweepSpec &p = presets[i].spec;
-        if (p.axes == m_spec.axes && p.combination == m_spec.combination &&
-            p.constraints == m_spec.constraints)
+        if (p.axes == spec().axes && p.combination == spec().combination &&
+            p.constraints == spec().constraints)
             found = int(i) + 1;
     }
     const QSignalBlocker blocker(m_preset);
     m_preset->setCurrentIndex(found);
 }
 
-void SweepEditor::edited()
+void SweepEditor::edit(const std::function<void(SweepSpec &)> &change)
 {
+    SweepSpec changed = spec();
+    change(changed);
+    m_editing = true;
+    m_workspace->setSweep(changed, Workspace::Edit::User);
+    m_editing = false;
     syncPreset();
     scheduleCount();
     Q_EMIT specEdited();
@@ -368,13 +380,13 @@ void SweepEditor::startCount()
     // The count runs off the GUI thread, one at a time; the newest spec is counted next and
     // an older count's result is dropped (JobTracker).
     std::string nothingToCount;
-    if (m_spec.axes.empty())
+    if (spec().axes.empty())
         nothingToCount = toStdString(tr("the sweep has no axes; add one, such as block.x from "
                                         "32 to 1024 in steps of 32 (or choose a preset)"));
     const bool haveBase = m_base.has_value();
     RunRequest base = haveBase ? *m_base : RunRequest{};
     base.source.clear(); // not needed to expand the launch, and copied into every point
-    m_counts.submit([generation = m_generation, spec = m_spec, base = std::move(base),
+    m_counts.submit([generation = m_generation, spec = spec(), base = std::move(base),
                      limits = m_limits, haveBase, nothingToCount] {
         Count count;
         if (!spec.axes.empty() && haveBase)
@@ -428,8 +440,8 @@ QString SweepEditor::countText() const
 void SweepEditor::updateCountText()
 {
     QString text;
-    if (m_spec.axes.empty() || !m_base) {
-        text = m_spec.axes.empty() ? tr("No points")
+    if (spec().axes.empty() || !m_base) {
+        text = spec().axes.empty() ? tr("No points")
                                    : tr("Points are counted once a kernel is "
                                         "compiled");
     } else if (!m_countResult) {
@@ -439,7 +451,7 @@ void SweepEditor::updateCountText()
     } else {
         const Count &c = *m_countResult;
         const SweepEstimate estimate =
-            estimateSweep(m_spec, c.runnable, m_base->launch.deadlineSeconds);
+            estimateSweep(spec(), c.runnable, m_base->launch.deadlineSeconds);
         const QString points = QLocale().toString(qulonglong(c.points));
         text = c.exact
                    ? tr("%1 points, %2 skipped; at least %3, at most %4")
@@ -451,8 +463,8 @@ void SweepEditor::updateCountText()
         m_count->setToolTip(
             tr("At least the per-point overhead (and the minimum GPU time of adaptive "
                "sampling), at most the %1 time cap per point%2")
-                .arg(durationText(m_spec.settings.timeCapSeconds),
-                     m_spec.verify ? tr(" plus a verification run's deadline") : QString()));
+                .arg(durationText(spec().settings.timeCapSeconds),
+                     spec().verify ? tr(" plus a verification run's deadline") : QString()));
     }
     m_count->setText(text);
     Q_EMIT countTextChanged();

@@ -4,17 +4,21 @@
 // point (a fixed count or adaptive, hot or cold), and a live count of the points with the time
 // they take ("32 points, 0 skipped; at least 640 ms, at most 8 min"), counted off the GUI
 // thread as the sweep or the launch it varies (setBase) changes; a count of an older spec is
-// dropped. Running the sweep is the SweepPanel's: it reads the spec, the base and the count.
+// dropped. The spec is the Workspace's: the editor shows it whenever it changes and writes the
+// user's edits to it. Running the sweep is the SweepPanel's: it reads the spec, the base and the
+// count.
 #pragma once
 
 #include "device/archlimits.h"
 #include "gui/common/jobtracker.h"
+#include "gui/workspace/workspace.h"
 #include "sweep/sweepcount.h"
 #include "sweep/sweeprunner.h"
 
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QCheckBox;
@@ -39,15 +43,14 @@ public:
     // of the axes, and skips show as the sweep runs.
     static constexpr std::size_t kCountLimit = kExactSweepCountLimit;
 
-    explicit SweepEditor(QWidget *parent = nullptr);
+    SweepEditor(Workspace *workspace, QWidget *parent = nullptr);
     ~SweepEditor() override;
 
-    // The sweep being edited. Setting it does not emit specEdited.
-    void setSpec(const SweepSpec &spec);
-    [[nodiscard]] const SweepSpec &spec() const { return m_spec; }
+    // The sweep being edited: the Workspace's.
+    [[nodiscard]] const SweepSpec &spec() const;
     // Replaces the axes, combination and constraints by a preset's; sampling, verification and
-    // metrics stay. False when there is no such id. Does not emit specEdited.
-    bool applyPreset(const QString &id);
+    // metrics stay. False when there is no such id. specEdited follows a user's choice only.
+    bool applyPreset(const QString &id, Workspace::Edit how = Workspace::Edit::Automatic);
 
     // The launch the points apply their values to, and the limits they are checked against;
     // the targets' completer offers the launch's variables. Either recounts.
@@ -96,17 +99,19 @@ private:
 
     void buildLayout();
     void showSpec();
-    void edited();
+    // The user changed a field: `change` applied to the Workspace's spec.
+    void edit(const std::function<void(SweepSpec &)> &change);
     void syncPreset();
     void scheduleCount();
     void startCount();
     void onCounted(Count &&count);
     void updateCountText();
 
-    SweepSpec m_spec;
+    Workspace *m_workspace = nullptr;
     std::optional<RunRequest> m_base;
     std::optional<ArchLimits> m_limits;
-    bool m_updating = false;
+    bool m_updating = false; // the fields are being set from the spec
+    bool m_editing = false;  // the user's edit is being written to the Workspace
 
     // Counting, off the GUI thread; a count of an older generation is dropped.
     quint64 m_generation = 0;

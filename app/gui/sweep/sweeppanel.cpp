@@ -72,9 +72,10 @@ QString fileSuffix(SweepPanel::ExportFormat format)
 
 } // namespace
 
-SweepPanel::SweepPanel(SweepController *controller, QWidget *parent)
+SweepPanel::SweepPanel(SweepController *controller, Workspace *workspace, QWidget *parent)
     : QWidget(parent)
     , m_controller(controller)
+    , m_workspace(workspace)
     , m_view(new SweepResultsView(this))
 {
     m_confirm = [this](const QString &question) {
@@ -121,7 +122,6 @@ SweepPanel::SweepPanel(SweepController *controller, QWidget *parent)
 
     m_noBaseReason = tr("Open a project or a source and compile it: the sweep varies the "
                         "launch of its kernel.");
-    setSpec(SweepSpec{});
 }
 
 SweepPanel::~SweepPanel() = default;
@@ -129,7 +129,7 @@ SweepPanel::~SweepPanel() = default;
 // The dock's left column: the editor, and below it running the sweep and exporting it.
 void SweepPanel::buildColumn(QWidget *column)
 {
-    m_editor = new SweepEditor(column);
+    m_editor = new SweepEditor(m_workspace, column);
     connect(m_editor, &SweepEditor::specEdited, this, &SweepPanel::specEdited);
     connect(m_editor, &SweepEditor::countTextChanged, this, &SweepPanel::updateRunState);
     connect(m_editor, &SweepEditor::counted, this, &SweepPanel::onCounted);
@@ -215,11 +215,6 @@ void SweepPanel::buildColumn(QWidget *column)
     layout->addLayout(exportRow);
     layout->addStretch(1);
     column->setMinimumWidth(420);
-}
-
-void SweepPanel::setSpec(const SweepSpec &spec)
-{
-    m_editor->setSpec(spec);
 }
 
 bool SweepPanel::applyPreset(const QString &id)

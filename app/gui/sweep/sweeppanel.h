@@ -59,13 +59,12 @@ public:
     // is the product of the axes, and skips show as the sweep runs.
     static constexpr std::size_t kCountLimit = SweepEditor::kCountLimit;
 
-    explicit SweepPanel(SweepController *controller, QWidget *parent = nullptr);
+    // The sweep it edits is `workspace`'s (the project's "sweep" section).
+    SweepPanel(SweepController *controller, Workspace *workspace, QWidget *parent = nullptr);
     ~SweepPanel() override;
 
-    // The sweep being edited (the project's "sweep" section). Setting it does not emit
-    // specEdited.
-    void setSpec(const SweepSpec &spec);
-    [[nodiscard]] SweepSpec spec() const { return m_editor->spec(); }
+    // The sweep being edited: the Workspace's.
+    [[nodiscard]] const SweepSpec &spec() const { return m_editor->spec(); }
     // Replaces the axes, combination and constraints by a preset's ("block-32-step-32",
     // "block-pow2"); sampling, verification and metrics stay. False when there is no such id.
     bool applyPreset(const QString &id);
@@ -176,6 +175,7 @@ private:
     void exportWithDialog(ExportFormat format);
 
     SweepController *m_controller = nullptr;
+    Workspace *m_workspace = nullptr;
     SweepContext m_context;
     QString m_noBaseReason;
     bool m_available = true;
