@@ -183,6 +183,17 @@ std::optional<RooflinePoint> rooflinePoint(const std::map<std::string, double> &
     return point;
 }
 
+bool countsFlops(const std::map<std::string, double> &values)
+{
+    for (const PrecisionCounters &c : kCounters) {
+        for (const char *name : {c.add, c.mul, c.fma}) {
+            if (!find(values, name))
+                return false;
+        }
+    }
+    return true;
+}
+
 std::optional<RooflinePlacement> placeOnRoofline(const RooflinePoint &point,
                                                  const DevicePeaks &peaks)
 {

@@ -64,6 +64,9 @@ struct RooflinePoint
 // The point of a launch, or nullopt with `why` when the values lack its time or bytes.
 std::optional<RooflinePoint> rooflinePoint(const std::map<std::string, double> &values,
                                            std::string &why);
+// Whether `values` hold every floating-point instruction counter a point's FLOPs are counted
+// from: a point without FLOPs then did none (a copy), rather than was not asked for them.
+bool countsFlops(const std::map<std::string, double> &values);
 
 struct RooflinePlacement
 {

@@ -102,6 +102,12 @@ void TestRoofline::copyIsMemoryBound()
     QVERIFY(placed->memoryBound);
     QVERIFY(placed->ridgeIntensity > 10.0 && placed->ridgeIntensity < 20.0);
     QCOMPARE(placed->roofFlopsPerSecond, 0.125 * devicePeaks(h200()).dramBytesPerSecond);
+    // Only the FP32 add was counted: whether the kernel did no other FLOPs is unknown.
+    QVERIFY(!countsFlops({{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 1.0}}));
+    std::map<std::string, double> all;
+    for (const std::string &name : rooflineMetrics())
+        all[name] = 0.0;
+    QVERIFY(countsFlops(all));
 }
 
 void TestRoofline::missingValuesSayWhich()

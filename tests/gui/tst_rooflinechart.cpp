@@ -262,6 +262,19 @@ void TestRooflineChart::runWithoutRooflineMetricsSaysSo()
     QCOMPARE(none.missing, std::size_t(1));
     QVERIFY2(none.missingText.contains(QStringLiteral("Roofline and speed of light")),
              qPrintable(none.missingText));
+    // A copy: every floating-point counter collected, and all of them zero. Its pass did not
+    // miss anything; the kernel has no FLOPs to place.
+    std::map<std::string, double> copy = launchValues(2.0e5, 5.4e8, 0.0);
+    for (const char *op : {"dadd", "dmul", "dfma", "hadd", "hmul", "hfma"})
+        copy[std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum"] = 0.0;
+    const RooflineData noFlops = rooflineOfRun(copy, devicePeaks(h200()), QStringLiteral("copy"));
+    QVERIFY(noFlops.empty());
+    QVERIFY2(noFlops.missingText.startsWith(
+                 QStringLiteral("The kernel executed no floating-point instructions")),
+             qPrintable(noFlops.missingText));
+    copy.erase("smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"); // one counter missing
+    QVERIFY(rooflineOfRun(copy, devicePeaks(h200()), QStringLiteral("copy"))
+                .missingText.contains(QStringLiteral("Roofline and speed of light")));
     // A device whose FP peaks are not in the table still gets its DRAM roof.
     DeviceInfo unknown = h200();
     unknown.major = 12;

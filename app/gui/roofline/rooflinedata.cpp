@@ -19,7 +19,9 @@ QString number(double value, int digits = 3)
 
 // The marker of a launch's values, or why it has none. A point needs its time, DRAM bytes and
 // some FLOPs: on log axes nothing at 0 can be drawn.
-enum class Missing { None, NoPass, PassFailed, NoTimeOrBytes, NoFlops, NoBytes };
+// Why a launch has no point: NoFlops when the FLOP counters were not collected,
+// NoFlopsExecuted when they were and counted none.
+enum class Missing { None, NoPass, PassFailed, NoTimeOrBytes, NoFlops, NoFlopsExecuted, NoBytes };
 
 Missing markerOf(const std::map<std::string, double> &values, const DevicePeaks &peaks,
                  RooflineMarker &marker)
@@ -29,7 +31,7 @@ Missing markerOf(const std::map<std::string, double> &values, const DevicePeaks 
     if (!point)
         return Missing::NoTimeOrBytes;
     if (!(point->totalFlops() > 0.0))
-        return Missing::NoFlops;
+        return countsFlops(values) ? Missing::NoFlopsExecuted : Missing::NoFlops;
     if (!(point->dramBytes > 0.0))
         return Missing::NoBytes;
     marker.intensity = point->intensity();
@@ -216,6 +218,11 @@ QString missingText(const std::map<Missing, std::size_t> &missing)
                                       "a metrics pass without Roofline)")
                          .arg(count);
             break;
+        case Missing::NoFlopsExecuted:
+            parts << RooflineData::tr("%1 no floating-point instructions executed (the kernel "
+                                      "only moves data)")
+                         .arg(count);
+            break;
         case Missing::NoBytes:
             parts << RooflineData::tr("%1 no DRAM traffic (all in cache)").arg(count);
             break;
@@ -353,12 +360,18 @@ RooflineData rooflineOfRun(const std::map<std::string, double> &values, const De
         data.buckets.push_back(b);
     } else {
         data.missing = 1;
-        data.missingText =
-            why == Missing::NoBytes
-                ? RooflineData::tr("The run moved no DRAM bytes (all in cache): it has no "
-                                   "arithmetic intensity to place")
-                : RooflineData::tr("The metrics pass did not collect what the roofline needs: "
-                                   "turn on Roofline and speed of light in Measure Options");
+        if (why == Missing::NoBytes)
+            data.missingText = RooflineData::tr("The run moved no DRAM bytes (all in cache): it "
+                                                "has no arithmetic intensity to place");
+        else if (why == Missing::NoFlopsExecuted)
+            data.missingText = RooflineData::tr(
+                "The kernel executed no floating-point instructions: the roofline places FLOPs "
+                "per DRAM byte, so a kernel that only moves data has no point on it (its "
+                "bandwidth is in the speed-of-light bars)");
+        else
+            data.missingText = RooflineData::tr("The metrics pass did not collect what the "
+                                                "roofline needs: turn on Roofline and speed of "
+                                                "light in Measure Options");
     }
     setDominant(data);
     setRanges(data);
