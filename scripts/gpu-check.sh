@@ -23,10 +23,10 @@ if [ "$what" = foundation ] || [ "$what" = all ]; then
     {
         header
         step $run cuwb compile --arch sm_90 samples/vector_add/vector_add.cu
-        step $run gpu_tst_devices
-        for t in core_tst_kernelcompiler core_tst_samples core_tst_occupancy core_tst_compileoptions \
-            gui_tst_mainwindow gui_tst_compilecontroller gui_tst_sourceeditor; do
-            step $run $t -silent
+        step $run gpu_tests tst_devices
+        for t in core:tst_kernelcompiler core:tst_samples core:tst_occupancy core:tst_compileoptions \
+            gui:tst_mainwindow gui:tst_compilecontroller gui:tst_sourceeditor; do
+            step $run "${t%%:*}_tests" "${t#*:}" -silent
         done
         step $run bench_compile --repeat 20
         step $run bench_gui
@@ -40,8 +40,8 @@ fi
 if [ "$what" = run ] || [ "$what" = all ]; then
     {
         header
-        step $run gpu_tst_runner
-        step $run gpu_tst_devices -silent
+        step $run gpu_tests tst_runner
+        step $run gpu_tests tst_devices -silent
         for p in samples/*/*.cuwb; do step $run cuwb check "$p"; done
         step $run cuwb run samples/*/*.cuwb
     } > "$out/run-check.log" 2>&1

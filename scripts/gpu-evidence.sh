@@ -18,8 +18,8 @@ step() { echo; echo "### $*"; local t0=$(date +%s%N); "$@"; local rc=$?; echo "(
     echo "# $(date -u +%FT%TZ) on $(hostname), commit $(git rev-parse --short HEAD 2>/dev/null)"
     nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv
     step $R cuwb --version
-    for t in gpu_tst_devices gpu_tst_runner gpu_tst_metrics gpu_tst_sweep gpu_tst_measure; do
-        step $R $t -silent
+    for t in tst_devices tst_runner tst_metrics tst_sweep tst_measure; do
+        step $R gpu_tests $t -silent
     done
 
     # Issue 4: the measurement card with metrics, from the GUI against a real worker.

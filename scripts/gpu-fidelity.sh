@@ -40,8 +40,8 @@ fi
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
     {
-        for t in gpu_tst_samples gpu_tst_runner gpu_tst_realworld; do
-            step $run $t -silent
+        for t in tst_samples tst_runner tst_realworld; do
+            step $run gpu_tests $t -silent
         done
     } > "$out/gpu-tests.log" 2>&1
 fi

@@ -41,11 +41,11 @@ if [ "$what" = verdicts ] || [ "$what" = all ]; then
                 echo "before grading $i: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms: $(verdicts "$out/before-$i.json")"
             done
             for i in 1 2 3; do
-                $B gpu_tst_runner_before verificationWaitsForItsCopies 2>&1 | grep -E "PASS|FAIL|Totals|differ" | head -4
+                $B gpu_tests_before tst_runner verificationWaitsForItsCopies 2>&1 | grep -E "PASS|FAIL|Totals|differ" | head -4
             done
         fi
         echo "## after the fix"
-        step $R gpu_tst_runner
+        step $R gpu_tests tst_runner
         echo "## 50 gradings of the samples folder, each a fresh cuwb (5 at a time)"
         start=$(date +%s)
         seq 1 50 | xargs -P 5 -I{} sh -c \
@@ -61,7 +61,7 @@ fi
 
 if [ "$what" = cheats ] || [ "$what" = all ]; then
     {
-        step timeout 200 $R gpu_tst_measure
+        step timeout 200 $R gpu_tests tst_measure
         echo "## the timing cheats: cuwb measure, plain and --guarded"
         for d in 01-honest 19-first-launch-only 20-cached-result 21-recognises-inputs \
             22-stash-in-input 23-sometimes-wrong; do
@@ -71,7 +71,7 @@ if [ "$what" = cheats ] || [ "$what" = all ]; then
                     grep -E "median|guarded|void|stopped"
             done
         done
-        step timeout 300 $R cli_tst_hostilegrading
+        step timeout 300 $R cli_tests tst_hostilegrading
     } >> "$out/grading.log" 2>&1
 fi
 
@@ -85,10 +85,10 @@ if [ "$what" = class ] || [ "$what" = all ]; then
         echo "exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms: $(verdicts "$out/class30.json")"
         tail -5 "$out/class30.err"
         echo "## the hostile class with a GPU"
-        step $R cli_tst_hostilegrading
+        step $R cli_tests tst_hostilegrading
         echo "## every gpu suite"
-        for t in ${SUITES:-gpu_tst_checks gpu_tst_devices gpu_tst_measure gpu_tst_sweep}; do
-            step timeout 300 $R $t -silent
+        for t in ${SUITES:-tst_checks tst_devices tst_measure tst_sweep}; do
+            step timeout 300 $R gpu_tests $t -silent
         done
     } >> "$out/grading.log" 2>&1
 fi

@@ -13,6 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_cuwbcheck {
+
 namespace {
 
 using Run = CuwbRun;
@@ -474,5 +479,8 @@ void TestCuwbCheck::loopUnrollFactorFollowsTheSweep()
              defines.dump().c_str());
 }
 
-QTEST_GUILESS_MAIN(TestCuwbCheck)
+CUWB_TEST_GUILESS_MAIN(TestCuwbCheck)
+} // namespace tst_cuwbcheck
+} // namespace
+
 #include "tst_cuwbcheck.moc"

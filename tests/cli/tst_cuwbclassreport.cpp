@@ -14,6 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_cuwbclassreport {
+
 namespace {
 
 QByteArray readAll(const QString &path)
@@ -137,5 +142,8 @@ void TestCuwbClassReport::anUnwritableReportIsExitFive()
     QCOMPARE(nlohmann::json::parse(run.out.toStdString())["passed"], 1);
 }
 
-QTEST_GUILESS_MAIN(TestCuwbClassReport)
+CUWB_TEST_GUILESS_MAIN(TestCuwbClassReport)
+} // namespace tst_cuwbclassreport
+} // namespace
+
 #include "tst_cuwbclassreport.moc"

@@ -14,7 +14,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_cuwbcli {
 
 namespace {
 
@@ -578,5 +583,8 @@ void TestCuwbCli::workerRefusesAnotherProtocol()
              reply.dump().c_str());
 }
 
-QTEST_GUILESS_MAIN(TestCuwbCli)
+CUWB_TEST_GUILESS_MAIN(TestCuwbCli)
+} // namespace tst_cuwbcli
+} // namespace
+
 #include "tst_cuwbcli.moc"

@@ -9,6 +9,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_cuwbcompileserver {
+
 namespace {
 
 QByteArray line(const QJsonObject &object)
@@ -119,5 +124,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCuwbCompileServer)
+CUWB_TEST_GUILESS_MAIN(TestCuwbCompileServer)
+} // namespace tst_cuwbcompileserver
+} // namespace
+
 #include "tst_cuwbcompileserver.moc"

@@ -15,6 +15,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_cuwbconfine {
+
 namespace {
 
 void writeFile(const QString &path, const QByteArray &text)
@@ -119,5 +124,8 @@ void TestCuwbConfine::theFolderItselfStaysReadable()
     QVERIFY2(run.out.contains(QStringLiteral("built by nvcc")), qPrintable(run.out));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbConfine)
+CUWB_TEST_GUILESS_MAIN(TestCuwbConfine)
+} // namespace tst_cuwbconfine
+} // namespace
+
 #include "tst_cuwbconfine.moc"

@@ -10,6 +10,11 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_cuwbinspect {
+
 namespace {
 
 const QString kTranspose = QStringLiteral(CUWB_SAMPLES_DIR "/transpose/transpose.cuwb");
@@ -178,5 +183,8 @@ void TestCuwbInspect::compareTwoProjects()
     QVERIFY(run.err.contains(QStringLiteral("compare takes two projects, got 1")));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbInspect)
+CUWB_TEST_GUILESS_MAIN(TestCuwbInspect)
+} // namespace tst_cuwbinspect
+} // namespace
+
 #include "tst_cuwbinspect.moc"

@@ -11,7 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_cuwbmeasure {
 
 namespace {
 
@@ -207,5 +212,8 @@ void TestCuwbMeasure::noVerifyMeasuresOnly()
     QVERIFY(!run.out.contains(QStringLiteral("verification")));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbMeasure)
+CUWB_TEST_GUILESS_MAIN(TestCuwbMeasure)
+} // namespace tst_cuwbmeasure
+} // namespace
+
 #include "tst_cuwbmeasure.moc"

@@ -13,7 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_cuwbmerge {
 
 namespace {
 
@@ -255,5 +260,8 @@ void TestCuwbMerge::mergeRefuses()
     QVERIFY(!QFile::exists(merged));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbMerge)
+CUWB_TEST_GUILESS_MAIN(TestCuwbMerge)
+} // namespace tst_cuwbmerge
+} // namespace
+
 #include "tst_cuwbmerge.moc"

@@ -17,7 +17,12 @@
 #include <map>
 #include <sstream>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_cuwbmultigpu {
 
 namespace {
 
@@ -344,5 +349,8 @@ void TestCuwbMultiGpu::gradingRefusesBadDevices()
     QVERIFY(!QFile::exists(m_timeline));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbMultiGpu)
+CUWB_TEST_GUILESS_MAIN(TestCuwbMultiGpu)
+} // namespace tst_cuwbmultigpu
+} // namespace
+
 #include "tst_cuwbmultigpu.moc"

@@ -28,6 +28,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_cuwbremote {
+
 namespace {
 
 CuwbRun runCuwb(const QStringList &arguments)
@@ -274,6 +279,14 @@ void TestCuwbRemote::initTestCase()
 
 void TestCuwbRemote::cleanupTestCase()
 {
+    // The worker that hung on purpose outlives the ssh connection that was cut, as a process
+    // on a remote host would: it named itself in the marker.
+    QFile marker(path(QStringLiteral("hang-marker")));
+    if (marker.open(QIODevice::ReadOnly)) {
+        const qint64 pid = marker.readAll().trimmed().toLongLong();
+        if (pid > 0)
+            ::kill(pid_t(pid), SIGKILL);
+    }
     if (m_sshd.state() != QProcess::NotRunning) {
         m_sshd.terminate();
         if (!m_sshd.waitForFinished(3000)) {
@@ -553,5 +566,8 @@ void TestCuwbRemote::commandTransportTakesTheSamePath()
     QVERIFY2(usage.err.contains(QStringLiteral("no valid port")), qPrintable(usage.err));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbRemote)
+CUWB_TEST_GUILESS_MAIN(TestCuwbRemote)
+} // namespace tst_cuwbremote
+} // namespace
+
 #include "tst_cuwbremote.moc"

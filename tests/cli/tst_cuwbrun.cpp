@@ -16,7 +16,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_cuwbrun {
 
 namespace {
 
@@ -635,5 +640,8 @@ void TestCuwbRun::gradingWithoutASandboxIsRefused()
              qPrintable(run.err));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbRun)
+CUWB_TEST_GUILESS_MAIN(TestCuwbRun)
+} // namespace tst_cuwbrun
+} // namespace
+
 #include "tst_cuwbrun.moc"

@@ -12,6 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_cuwbsass {
+
 namespace {
 
 CuwbRun sass(const QStringList &arguments, const QString &nvdisasm = QString())
@@ -261,5 +266,8 @@ void TestCuwbSass::help()
     QVERIFY(help.out.contains(QStringLiteral("4 nvdisasm is not installed")));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbSass)
+CUWB_TEST_GUILESS_MAIN(TestCuwbSass)
+} // namespace tst_cuwbsass
+} // namespace
+
 #include "tst_cuwbsass.moc"

@@ -18,7 +18,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_cuwbslurm {
 
 namespace {
 
@@ -409,5 +414,8 @@ void TestCuwbSlurm::srunAsATargetOfTheTargetsFile()
     QVERIFY2(samePoints(load(json), load(m_local), why), qPrintable(why));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbSlurm)
+CUWB_TEST_GUILESS_MAIN(TestCuwbSlurm)
+} // namespace tst_cuwbslurm
+} // namespace
+
 #include "tst_cuwbslurm.moc"

@@ -19,7 +19,12 @@
 #include <csignal>
 #include <sys/types.h>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_cuwbsweep {
 
 namespace {
 
@@ -642,5 +647,8 @@ void TestCuwbSweep::listSaysWhatTheMetricsPassCollects()
         qPrintable(run.out));
 }
 
-QTEST_GUILESS_MAIN(TestCuwbSweep)
+CUWB_TEST_GUILESS_MAIN(TestCuwbSweep)
+} // namespace tst_cuwbsweep
+} // namespace
+
 #include "tst_cuwbsweep.moc"

@@ -25,6 +25,11 @@
 
 #include <sys/stat.h>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_hostilegrading {
+
 namespace {
 
 const char *const kSecret = "TOPSECRET_HOSTILE_5e1d";
@@ -303,5 +308,8 @@ void TestHostileGrading::timingCheatsAreTimedDoingTheWork()
     }
 }
 
-QTEST_GUILESS_MAIN(TestHostileGrading)
+CUWB_TEST_GUILESS_MAIN(TestHostileGrading)
+} // namespace tst_hostilegrading
+} // namespace
+
 #include "tst_hostilegrading.moc"

@@ -7,6 +7,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_realworld {
+
 class TestRealWorld : public QObject
 {
     Q_OBJECT
@@ -43,5 +48,8 @@ void TestRealWorld::checksAndLists()
     QVERIFY2(!list.out.contains(QStringLiteral(" 0 to measure")), qPrintable(list.out));
 }
 
-QTEST_GUILESS_MAIN(TestRealWorld)
+CUWB_TEST_GUILESS_MAIN(TestRealWorld)
+} // namespace tst_realworld
+} // namespace
+
 #include "tst_realworld.moc"

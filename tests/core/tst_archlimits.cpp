@@ -5,7 +5,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_archlimits {
 
 class TestArchLimits : public QObject
 {
@@ -141,5 +146,8 @@ void TestArchLimits::unknownArchitectureHasNoLimits()
     }));
 }
 
-QTEST_APPLESS_MAIN(TestArchLimits)
+CUWB_TEST_APPLESS_MAIN(TestArchLimits)
+} // namespace tst_archlimits
+} // namespace
+
 #include "tst_archlimits.moc"

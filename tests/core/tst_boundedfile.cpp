@@ -12,7 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_boundedfile {
 
 class TestBoundedFile : public QObject
 {
@@ -110,5 +115,8 @@ void TestBoundedFile::saysWhyAFileCannotBeOpened()
              "cannot read source '" + path("absent.cu") + "': No such file or directory");
 }
 
-QTEST_GUILESS_MAIN(TestBoundedFile)
+CUWB_TEST_GUILESS_MAIN(TestBoundedFile)
+} // namespace tst_boundedfile
+} // namespace
+
 #include "tst_boundedfile.moc"

@@ -8,7 +8,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_classreport {
 
 namespace {
 
@@ -174,5 +179,8 @@ void TestClassReport::studentFilesStayInTheirFolder()
     QCOMPARE(studentFileName(1, "a b/c"), std::string("01-a_b_c"));
 }
 
-QTEST_GUILESS_MAIN(TestClassReport)
+CUWB_TEST_GUILESS_MAIN(TestClassReport)
+} // namespace tst_classreport
+} // namespace
+
 #include "tst_classreport.moc"

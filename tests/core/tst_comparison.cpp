@@ -4,7 +4,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_comparison {
 
 namespace {
 
@@ -104,5 +109,8 @@ void TestComparison::missingPartsAreNoted()
     QCOMPARE(c.notes[0], std::string("no time to compare: b was not measured"));
 }
 
-QTEST_GUILESS_MAIN(TestComparison)
+CUWB_TEST_GUILESS_MAIN(TestComparison)
+} // namespace tst_comparison
+} // namespace
+
 #include "tst_comparison.moc"

@@ -15,7 +15,12 @@
 #include <fstream>
 #include <sys/stat.h>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_compilecache {
 
 class TestCompileCache : public QObject
 {
@@ -286,5 +291,8 @@ void TestCompileCache::staysWithinItsBounds()
     QCOMPARE(QDir(tinyDir.path()).entryList({QStringLiteral("*.json")}).size(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestCompileCache)
+CUWB_TEST_GUILESS_MAIN(TestCompileCache)
+} // namespace tst_compilecache
+} // namespace
+
 #include "tst_compilecache.moc"

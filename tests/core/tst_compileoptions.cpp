@@ -13,7 +13,12 @@
 
 #include <algorithm>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_compileoptions {
 
 class TestCompileOptions : public QObject
 {
@@ -441,5 +446,8 @@ void TestCompileOptions::jsonWritesCompilerAndFlagsOnlyWhenSet()
     QVERIFY(options.validate().front().find("not one of auto, nvcc, nvrtc") != std::string::npos);
 }
 
-QTEST_GUILESS_MAIN(TestCompileOptions)
+CUWB_TEST_GUILESS_MAIN(TestCompileOptions)
+} // namespace tst_compileoptions
+} // namespace
+
 #include "tst_compileoptions.moc"

@@ -12,7 +12,12 @@
 
 #include <filesystem>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_confinement {
 
 namespace {
 
@@ -159,5 +164,8 @@ void TestConfinement::projectFileSymlinkedOutIsRefused()
              problem.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestConfinement)
+CUWB_TEST_GUILESS_MAIN(TestConfinement)
+} // namespace tst_confinement
+} // namespace
+
 #include "tst_confinement.moc"

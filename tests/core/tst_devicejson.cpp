@@ -4,7 +4,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_devicejson {
 
 namespace {
 
@@ -121,5 +126,8 @@ void TestDeviceJson::writesOccupancy()
     QCOMPARE(json.at("blocksLimitedByRegisters").get<int>(), 4);
 }
 
-QTEST_APPLESS_MAIN(TestDeviceJson)
+CUWB_TEST_APPLESS_MAIN(TestDeviceJson)
+} // namespace tst_devicejson
+} // namespace
+
 #include "tst_devicejson.moc"

@@ -13,7 +13,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_devicenames {
 
 class TestDeviceNames : public QObject
 {
@@ -187,5 +192,8 @@ void TestDeviceNames::bindUsesTheDevice()
     QCOMPARE(issues[0].field, std::string("defines: WAVES"));
 }
 
-QTEST_GUILESS_MAIN(TestDeviceNames)
+CUWB_TEST_GUILESS_MAIN(TestDeviceNames)
+} // namespace tst_devicenames
+} // namespace
+
 #include "tst_devicenames.moc"

@@ -7,7 +7,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_diagnosticparser {
 using cuwbtest::columnOf;
 using cuwbtest::readData;
 
@@ -378,7 +383,7 @@ void TestDiagnosticParser::truncatedFixturesNeverCrash()
     }
 }
 
-QTEST_GUILESS_MAIN(TestDiagnosticParser)
+CUWB_TEST_GUILESS_MAIN(TestDiagnosticParser)
 // Under nvcc the host preprocessor (gcc) reports what it stops at, in its own form, with an
 // excerpt that is not a source copy.
 void TestDiagnosticParser::hostPreprocessorMessages()
@@ -440,5 +445,8 @@ void TestDiagnosticParser::columnFoundOnTheUsersLine()
     // Without the source the caret's offset is all there is.
     QCOMPARE(parseNvrtcLog(log, "m.cu", 3)[0].column, int(copy2.find("undefined_t")) + 1);
 }
+
+} // namespace tst_diagnosticparser
+} // namespace
 
 #include "tst_diagnosticparser.moc"

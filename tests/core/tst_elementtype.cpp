@@ -6,9 +6,14 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 
 Q_DECLARE_METATYPE(cuwb::ScalarKind)
+
+namespace {
+namespace tst_elementtype {
 
 class TestElementType : public QObject
 {
@@ -135,5 +140,8 @@ void TestElementType::numpyDescriptors()
     QCOMPARE(numpyDescr(ScalarKind::BFloat16), std::string());
 }
 
-QTEST_GUILESS_MAIN(TestElementType)
+CUWB_TEST_GUILESS_MAIN(TestElementType)
+} // namespace tst_elementtype
+} // namespace
+
 #include "tst_elementtype.moc"

@@ -11,7 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_expression {
 
 class TestExpression : public QObject
 {
@@ -219,5 +224,8 @@ void TestExpression::lengthHasALimit()
              std::string("the expression has 10,001 characters; the limit is 10,000"));
 }
 
-QTEST_GUILESS_MAIN(TestExpression)
+CUWB_TEST_GUILESS_MAIN(TestExpression)
+} // namespace tst_expression
+} // namespace
+
 #include "tst_expression.moc"

@@ -6,7 +6,12 @@
 
 #include <limits>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_format {
 
 class TestFormat : public QObject
 {
@@ -64,5 +69,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFormat)
+CUWB_TEST_GUILESS_MAIN(TestFormat)
+} // namespace tst_format
+} // namespace
+
 #include "tst_format.moc"

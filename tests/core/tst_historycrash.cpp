@@ -19,7 +19,14 @@
 #include <map>
 #include <string>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_historycrash {
+// moc reads raw strings with unbalanced braces as code: the helpers are not its business.
+#ifndef Q_MOC_RUN
 
 namespace {
 
@@ -64,6 +71,8 @@ int writeHistory(const std::string &path)
 
 } // namespace
 
+#endif // Q_MOC_RUN
+
 class TestHistoryCrash : public QObject
 {
     Q_OBJECT
@@ -84,8 +93,9 @@ void TestHistoryCrash::survivesKillsDuringWrites()
     for (int run = 0; run < kRuns; ++run) {
         QProcess writer;
         writer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        writer.start(QCoreApplication::applicationFilePath(),
-                     {QStringLiteral("--write-history"), QString::fromStdString(path)});
+        writer.start(cuwb::test::program(),
+                     cuwb::test::driverArguments() + QStringList{QStringLiteral("--write-history"),
+                                                                 QString::fromStdString(path)});
         QVERIFY2(writer.waitForStarted(30000), qPrintable(writer.errorString()));
         // The first run may die before or while it creates the database; the others once
         // they have written at least one entry, at a random moment after it.
@@ -134,7 +144,7 @@ void TestHistoryCrash::survivesKillsDuringWrites()
     QVERIFY(committed.size() > std::size_t(kRuns - 1));
 }
 
-int main(int argc, char *argv[])
+int driverMain(int argc, char *argv[])
 {
     if (argc == 3 && qstrcmp(argv[1], "--write-history") == 0)
         return writeHistory(argv[2]);
@@ -143,5 +153,9 @@ int main(int argc, char *argv[])
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+
+CUWB_TEST_CUSTOM_MAIN(driverMain)
+} // namespace tst_historycrash
+} // namespace
 
 #include "tst_historycrash.moc"

@@ -16,7 +16,14 @@
 #include <string>
 #include <thread>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_historystore {
+// moc reads raw strings with unbalanced braces as code: the helpers are not its business.
+#ifndef Q_MOC_RUN
 
 namespace {
 
@@ -96,6 +103,8 @@ int userVersion(const std::string &path)
 }
 
 } // namespace
+
+#endif // Q_MOC_RUN
 
 class TestHistoryStore : public QObject
 {
@@ -638,5 +647,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHistoryStore)
+CUWB_TEST_GUILESS_MAIN(TestHistoryStore)
+} // namespace tst_historystore
+} // namespace
+
 #include "tst_historystore.moc"

@@ -10,7 +10,12 @@
 
 #include <string>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_jsondepth {
 
 class TestJsonDepth : public QObject
 {
@@ -73,5 +78,8 @@ void TestJsonDepth::sweepResultNestedTooDeep()
              std::string("not a readable sweep result: nested deeper than 64 levels at byte 75"));
 }
 
-QTEST_GUILESS_MAIN(TestJsonDepth)
+CUWB_TEST_GUILESS_MAIN(TestJsonDepth)
+} // namespace tst_jsondepth
+} // namespace
+
 #include "tst_jsondepth.moc"

@@ -14,7 +14,12 @@
 #include <algorithm>
 #include <thread>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_kernelcompiler {
 using cuwbtest::readData;
 using cuwbtest::readFile;
 
@@ -788,5 +793,8 @@ void TestKernelCompiler::json()
     QVERIFY(withPtx.at("compileTimeMs").get<double>() > 0.0);
 }
 
-QTEST_GUILESS_MAIN(TestKernelCompiler)
+CUWB_TEST_GUILESS_MAIN(TestKernelCompiler)
+} // namespace tst_kernelcompiler
+} // namespace
+
 #include "tst_kernelcompiler.moc"

@@ -10,7 +10,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_kernellookup {
 
 class TestKernelLookup : public QObject
 {
@@ -324,5 +329,8 @@ void TestKernelLookup::wrongTemplateArgumentsNameTheKernel()
              first.message.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestKernelLookup)
+CUWB_TEST_GUILESS_MAIN(TestKernelLookup)
+} // namespace tst_kernellookup
+} // namespace
+
 #include "tst_kernellookup.moc"

@@ -10,7 +10,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_kernelsignature {
 
 namespace {
 
@@ -372,5 +377,8 @@ void TestKernelSignature::kernelDeclaredInAnIncludedHeader()
     }
 }
 
-QTEST_GUILESS_MAIN(TestKernelSignature)
+CUWB_TEST_GUILESS_MAIN(TestKernelSignature)
+} // namespace tst_kernelsignature
+} // namespace
+
 #include "tst_kernelsignature.moc"

@@ -6,7 +6,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_launchenvironment {
 
 class TestLaunchEnvironment : public QObject
 {
@@ -166,5 +171,8 @@ void TestLaunchEnvironment::bindIsIdempotent()
     QVERIFY(untouched.defines.empty());
 }
 
-QTEST_GUILESS_MAIN(TestLaunchEnvironment)
+CUWB_TEST_GUILESS_MAIN(TestLaunchEnvironment)
+} // namespace tst_launchenvironment
+} // namespace
+
 #include "tst_launchenvironment.moc"

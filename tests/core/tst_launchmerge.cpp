@@ -5,7 +5,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_launchmerge {
 
 namespace {
 
@@ -79,5 +84,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLaunchMerge)
+CUWB_TEST_GUILESS_MAIN(TestLaunchMerge)
+} // namespace tst_launchmerge
+} // namespace
+
 #include "tst_launchmerge.moc"

@@ -13,7 +13,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_launchsequence {
 
 namespace {
 
@@ -419,5 +424,8 @@ void TestLaunchSequence::kernelNames()
              (std::vector<std::string>{"reduce_partial", "reduce_final", "reduce_naive<float>"}));
 }
 
-QTEST_GUILESS_MAIN(TestLaunchSequence)
+CUWB_TEST_GUILESS_MAIN(TestLaunchSequence)
+} // namespace tst_launchsequence
+} // namespace
+
 #include "tst_launchsequence.moc"

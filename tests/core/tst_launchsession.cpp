@@ -8,7 +8,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_launchsession {
 
 namespace {
 
@@ -253,5 +258,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLaunchSession)
+CUWB_TEST_GUILESS_MAIN(TestLaunchSession)
+} // namespace tst_launchsession
+} // namespace
+
 #include "tst_launchsession.moc"

@@ -10,7 +10,12 @@
 
 #include <cstring>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_launchspec {
 
 namespace {
 
@@ -430,5 +435,8 @@ void TestLaunchSpec::jsonErrors()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLaunchSpec)
+CUWB_TEST_GUILESS_MAIN(TestLaunchSpec)
+} // namespace tst_launchspec
+} // namespace
+
 #include "tst_launchspec.moc"

@@ -6,7 +6,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_launchvalidation {
 
 namespace {
 
@@ -217,5 +222,8 @@ void TestLaunchValidation::deviceNameInMessages()
              std::string("block: block has 2048 threads; NVIDIA H200 allows 1024"));
 }
 
-QTEST_GUILESS_MAIN(TestLaunchValidation)
+CUWB_TEST_GUILESS_MAIN(TestLaunchValidation)
+} // namespace tst_launchvalidation
+} // namespace
+
 #include "tst_launchvalidation.moc"

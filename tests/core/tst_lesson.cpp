@@ -9,6 +9,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_lesson {
+
 namespace {
 
 const char *const kGood = "# Title\n"
@@ -268,5 +273,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLesson)
+CUWB_TEST_GUILESS_MAIN(TestLesson)
+} // namespace tst_lesson
+} // namespace
+
 #include "tst_lesson.moc"

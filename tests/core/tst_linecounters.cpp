@@ -9,7 +9,12 @@
 
 #include <string>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_linecounters {
 
 namespace {
 
@@ -178,6 +183,9 @@ void TestLineCounters::jsonRoundTrip()
                              nlohmann::json::object().get<InspectResult>());
 }
 
-QTEST_GUILESS_MAIN(TestLineCounters)
+CUWB_TEST_GUILESS_MAIN(TestLineCounters)
+
+} // namespace tst_linecounters
+} // namespace
 
 #include "tst_linecounters.moc"

@@ -10,7 +10,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_listingcounters {
 using cuwbtest::readData;
 
 namespace {
@@ -164,5 +169,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestListingCounters)
+CUWB_TEST_APPLESS_MAIN(TestListingCounters)
+} // namespace tst_listingcounters
+} // namespace
+
 #include "tst_listingcounters.moc"

@@ -4,7 +4,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_measurejson {
 using nlohmann::json;
 
 namespace {
@@ -241,5 +246,8 @@ void TestMeasureJson::errorsNameTheField()
     }
 }
 
-QTEST_GUILESS_MAIN(TestMeasureJson)
+CUWB_TEST_GUILESS_MAIN(TestMeasureJson)
+} // namespace tst_measurejson
+} // namespace
+
 #include "tst_measurejson.moc"

@@ -7,7 +7,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_metricplan {
 
 class TestMetricPlan : public QObject
 {
@@ -82,5 +87,8 @@ void TestMetricPlan::unknownChipIsRefused()
     QVERIFY2(plan.error.find("NOSUCHCHIP") != std::string::npos, plan.error.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestMetricPlan)
+CUWB_TEST_GUILESS_MAIN(TestMetricPlan)
+} // namespace tst_metricplan
+} // namespace
+
 #include "tst_metricplan.moc"

@@ -17,8 +17,13 @@
 #include <map>
 #include <sstream>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_multidevicesweep {
 
 namespace {
 
@@ -363,5 +368,8 @@ void TestMultiDeviceSweep::theDevicesTravelInTheJson()
     QCOMPARE(document["bestPerDevice"].size(), std::size_t(2));
 }
 
-QTEST_GUILESS_MAIN(TestMultiDeviceSweep)
+CUWB_TEST_GUILESS_MAIN(TestMultiDeviceSweep)
+} // namespace tst_multidevicesweep
+} // namespace
+
 #include "tst_multidevicesweep.moc"

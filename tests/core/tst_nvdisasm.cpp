@@ -17,7 +17,12 @@
 
 #include <csignal>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_nvdisasm {
 using cuwbtest::readData;
 
 class TestNvdisasm : public QObject
@@ -302,5 +307,8 @@ void TestNvdisasm::realNvdisasmOnAFreshCompile()
                         }));
 }
 
-QTEST_GUILESS_MAIN(TestNvdisasm)
+CUWB_TEST_GUILESS_MAIN(TestNvdisasm)
+} // namespace tst_nvdisasm
+} // namespace
+
 #include "tst_nvdisasm.moc"

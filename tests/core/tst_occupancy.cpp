@@ -12,9 +12,14 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 
 Q_DECLARE_METATYPE(cuwb::OccupancyLimiter)
+
+namespace {
+namespace tst_occupancy {
 
 class TestOccupancy : public QObject
 {
@@ -230,5 +235,8 @@ void TestOccupancy::computesWaves()
     QCOMPARE(occupancyWaves(OccupancyResult{}, 100, 132), 0.0);
 }
 
-QTEST_APPLESS_MAIN(TestOccupancy)
+CUWB_TEST_APPLESS_MAIN(TestOccupancy)
+} // namespace tst_occupancy
+} // namespace
+
 #include "tst_occupancy.moc"

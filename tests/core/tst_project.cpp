@@ -10,7 +10,12 @@
 #include <fstream>
 #include <sys/stat.h>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_project {
 
 namespace {
 
@@ -474,5 +479,8 @@ void TestProject::listsHaveLimits()
     QVERIFY2(over.error.starts_with("line ") && over.line > 1, over.error.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestProject)
+CUWB_TEST_GUILESS_MAIN(TestProject)
+} // namespace tst_project
+} // namespace
+
 #include "tst_project.moc"

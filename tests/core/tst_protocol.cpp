@@ -10,7 +10,12 @@
 #include <cmath>
 #include <limits>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_protocol {
 using nlohmann::json;
 
 namespace {
@@ -733,5 +738,8 @@ void TestProtocol::passedNeedsSuccessGuardsAndVerification()
     QVERIFY(!result.passed());
 }
 
-QTEST_GUILESS_MAIN(TestProtocol)
+CUWB_TEST_GUILESS_MAIN(TestProtocol)
+} // namespace tst_protocol
+} // namespace
+
 #include "tst_protocol.moc"

@@ -7,7 +7,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_ptxasreport {
 using cuwbtest::readData;
 
 class TestPtxasReport : public QObject
@@ -120,7 +125,7 @@ void TestPtxasReport::oddInput()
         parsePtxasReport(std::string_view(log).substr(0, length)); // must not crash
 }
 
-QTEST_GUILESS_MAIN(TestPtxasReport)
+CUWB_TEST_GUILESS_MAIN(TestPtxasReport)
 // nvcc prints a function's stack line without ptxas' "ptxas ." prefix.
 void TestPtxasReport::nvccReport()
 {
@@ -140,5 +145,8 @@ void TestPtxasReport::nvccReport()
     QCOMPARE(heavy.spillStoreBytes, 1444);
     QCOMPARE(heavy.spillLoadBytes, 2588);
 }
+
+} // namespace tst_ptxasreport
+} // namespace
 
 #include "tst_ptxasreport.moc"

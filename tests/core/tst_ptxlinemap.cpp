@@ -8,7 +8,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_ptxlinemap {
 using cuwbtest::readData;
 
 class TestPtxLineMap : public QObject
@@ -181,5 +186,8 @@ void TestPtxLineMap::directCompile()
     QVERIFY(plain.lineMap.empty());
 }
 
-QTEST_GUILESS_MAIN(TestPtxLineMap)
+CUWB_TEST_GUILESS_MAIN(TestPtxLineMap)
+} // namespace tst_ptxlinemap
+} // namespace
+
 #include "tst_ptxlinemap.moc"

@@ -8,7 +8,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_roofline {
 
 namespace {
 
@@ -130,5 +135,8 @@ void TestRoofline::unknownArchitectureHasNoFlopPeak()
     QVERIFY(!placeOnRoofline(*rooflinePoint(matmulValues(), why), peaks));
 }
 
-QTEST_GUILESS_MAIN(TestRoofline)
+CUWB_TEST_GUILESS_MAIN(TestRoofline)
+} // namespace tst_roofline
+} // namespace
+
 #include "tst_roofline.moc"

@@ -22,7 +22,12 @@
 #include <algorithm>
 #include <fstream>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_runhostcheck {
 
 namespace {
 
@@ -364,5 +369,8 @@ void TestRunHostCheck::aSessionIsCheckedFromItsCopy()
     QVERIFY(!runHostInput(session));
 }
 
-QTEST_GUILESS_MAIN(TestRunHostCheck)
+CUWB_TEST_GUILESS_MAIN(TestRunHostCheck)
+} // namespace tst_runhostcheck
+} // namespace
+
 #include "tst_runhostcheck.moc"

@@ -6,7 +6,12 @@
 
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_runoutcome {
 
 namespace {
 
@@ -225,5 +230,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunOutcome)
+CUWB_TEST_GUILESS_MAIN(TestRunOutcome)
+} // namespace tst_runoutcome
+} // namespace
+
 #include "tst_runoutcome.moc"

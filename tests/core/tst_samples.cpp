@@ -9,6 +9,11 @@
 #include <QFile>
 #include <QTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_samples {
+
 class TestSamples : public QObject
 {
     Q_OBJECT
@@ -66,5 +71,8 @@ void TestSamples::compiles()
     }
 }
 
-QTEST_GUILESS_MAIN(TestSamples)
+CUWB_TEST_GUILESS_MAIN(TestSamples)
+} // namespace tst_samples
+} // namespace
+
 #include "tst_samples.moc"

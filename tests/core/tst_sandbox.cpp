@@ -14,7 +14,12 @@
 
 #include <csignal>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sandbox {
 
 namespace {
 
@@ -194,5 +199,8 @@ void TestSandbox::processesAreLimited()
     QVERIFY2(bomb.out.find(" " + std::to_string(EAGAIN)) != std::string::npos, bomb.out.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestSandbox)
+CUWB_TEST_GUILESS_MAIN(TestSandbox)
+} // namespace tst_sandbox
+} // namespace
+
 #include "tst_sandbox.moc"

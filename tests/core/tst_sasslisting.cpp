@@ -13,7 +13,12 @@
 
 #include <set>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sasslisting {
 using cuwbtest::readData;
 
 class TestSassListing : public QObject
@@ -537,5 +542,8 @@ void TestSassListing::garbageGivesNothing()
     QVERIFY(parseNvdisasm("        /*0000*/  NOP ;\n").functions.empty());
 }
 
-QTEST_GUILESS_MAIN(TestSassListing)
+CUWB_TEST_GUILESS_MAIN(TestSassListing)
+} // namespace tst_sasslisting
+} // namespace
+
 #include "tst_sasslisting.moc"

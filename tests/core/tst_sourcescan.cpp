@@ -5,7 +5,12 @@
 #include <QObject>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sourcescan {
 
 class TestSourceScan : public QObject
 {
@@ -106,5 +111,8 @@ template <typename> __global__ void unnamed(int *p) {}
     QCOMPARE(templates[2].placeholder(), std::string("unnamed<?>"));
 }
 
-QTEST_GUILESS_MAIN(TestSourceScan)
+CUWB_TEST_GUILESS_MAIN(TestSourceScan)
+} // namespace tst_sourcescan
+} // namespace
+
 #include "tst_sourcescan.moc"

@@ -6,7 +6,12 @@
 
 #include <cmath>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_statistics {
 
 class TestStatistics : public QObject
 {
@@ -109,5 +114,8 @@ void TestStatistics::clocksWithoutDefault()
     QVERIFY(!check.throttled);
 }
 
-QTEST_GUILESS_MAIN(TestStatistics)
+CUWB_TEST_GUILESS_MAIN(TestStatistics)
+} // namespace tst_statistics
+} // namespace
+
 #include "tst_statistics.moc"

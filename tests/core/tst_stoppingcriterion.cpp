@@ -8,7 +8,12 @@
 
 #include <cstdint>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_stoppingcriterion {
 
 namespace {
 
@@ -216,5 +221,8 @@ void TestStoppingCriterion::settingsChecked()
     QVERIFY(checkSampleSettings(negative)->find("fixedSamples") != std::string::npos);
 }
 
-QTEST_GUILESS_MAIN(TestStoppingCriterion)
+CUWB_TEST_GUILESS_MAIN(TestStoppingCriterion)
+} // namespace tst_stoppingcriterion
+} // namespace
+
 #include "tst_stoppingcriterion.moc"

@@ -10,7 +10,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_submission {
 
 namespace {
 
@@ -119,5 +124,8 @@ void TestSubmission::aReplyThatIsNotTheReadersIsAnError()
     QVERIFY2(QString::fromStdString(read.error).contains(says), read.error.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestSubmission)
+CUWB_TEST_GUILESS_MAIN(TestSubmission)
+} // namespace tst_submission
+} // namespace
+
 #include "tst_submission.moc"

@@ -9,8 +9,13 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_sweepcount {
 
 namespace {
 
@@ -109,5 +114,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepCount)
+CUWB_TEST_GUILESS_MAIN(TestSweepCount)
+} // namespace tst_sweepcount
+} // namespace
+
 #include "tst_sweepcount.moc"

@@ -8,8 +8,13 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_sweepexpand {
 
 namespace {
 
@@ -647,5 +652,8 @@ void TestSweepExpand::dynamicSharedMemoryOfEachPoint()
     QCOMPARE(expansion.points[1].grid, (std::array<std::uint64_t, 3>{2048, 1, 1}));
 }
 
-QTEST_GUILESS_MAIN(TestSweepExpand)
+CUWB_TEST_GUILESS_MAIN(TestSweepExpand)
+} // namespace tst_sweepexpand
+} // namespace
+
 #include "tst_sweepexpand.moc"

@@ -10,7 +10,12 @@
 
 #include <cmath>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweepexport {
 
 namespace {
 
@@ -238,5 +243,8 @@ void TestSweepExport::writesFiles()
     QVERIFY2(error.starts_with("cannot write '/no/such/folder/out.csv': "), error.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestSweepExport)
+CUWB_TEST_GUILESS_MAIN(TestSweepExport)
+} // namespace tst_sweepexport
+} // namespace
+
 #include "tst_sweepexport.moc"

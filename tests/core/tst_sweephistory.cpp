@@ -9,7 +9,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweephistory {
 
 class TestSweepHistory : public QObject
 {
@@ -120,5 +125,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepHistory)
+CUWB_TEST_GUILESS_MAIN(TestSweepHistory)
+} // namespace tst_sweephistory
+} // namespace
+
 #include "tst_sweephistory.moc"

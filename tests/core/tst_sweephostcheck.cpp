@@ -14,8 +14,13 @@
 
 #include <atomic>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_sweephostcheck {
 
 class TestSweepHostCheck : public QObject
 {
@@ -217,5 +222,8 @@ void TestSweepHostCheck::compilesThatCouldNotRunAreCompiledAgain()
     qputenv("CUWB_CACHE_DIR", "off");
 }
 
-QTEST_GUILESS_MAIN(TestSweepHostCheck)
+CUWB_TEST_GUILESS_MAIN(TestSweepHostCheck)
+} // namespace tst_sweephostcheck
+} // namespace
+
 #include "tst_sweephostcheck.moc"

@@ -16,7 +16,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweepjson {
 using nlohmann::json;
 
 namespace {
@@ -338,5 +343,8 @@ void TestSweepJson::dimensionOutOfRangeIsAnError()
     QCOMPARE(point.get<SweepPointResult>().point.block[0], std::uint64_t(256));
 }
 
-QTEST_GUILESS_MAIN(TestSweepJson)
+CUWB_TEST_GUILESS_MAIN(TestSweepJson)
+} // namespace tst_sweepjson
+} // namespace
+
 #include "tst_sweepjson.moc"

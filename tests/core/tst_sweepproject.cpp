@@ -5,7 +5,14 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweepproject {
+// moc reads raw strings with unbalanced braces as code: the helpers are not its business.
+#ifndef Q_MOC_RUN
 
 namespace {
 
@@ -31,6 +38,8 @@ std::string withSweep(const std::string &sweep)
 }
 
 } // namespace
+
+#endif // Q_MOC_RUN
 
 class TestSweepProject : public QObject
 {
@@ -154,5 +163,8 @@ void TestSweepProject::rooflineIsReadAndWrittenOnlyWhenOn()
     QCOMPARE(written["sweep"]["roofline"], nlohmann::json(true));
 }
 
-QTEST_GUILESS_MAIN(TestSweepProject)
+CUWB_TEST_GUILESS_MAIN(TestSweepProject)
+} // namespace tst_sweepproject
+} // namespace
+
 #include "tst_sweepproject.moc"

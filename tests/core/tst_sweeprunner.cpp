@@ -16,8 +16,13 @@
 #include <chrono>
 #include <thread>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_sweeprunner {
 
 namespace {
 
@@ -473,5 +478,8 @@ void TestSweepRunner::rooflineAsksForItsMetrics()
     QCOMPARE(withMetrics, std::size_t(6));
 }
 
-QTEST_GUILESS_MAIN(TestSweepRunner)
+CUWB_TEST_GUILESS_MAIN(TestSweepRunner)
+} // namespace tst_sweeprunner
+} // namespace
+
 #include "tst_sweeprunner.moc"

@@ -12,7 +12,12 @@
 
 #include <algorithm>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweepshard {
 
 namespace {
 
@@ -289,5 +294,8 @@ void TestSweepShard::refusesWhatMustNotMerge()
     QVERIFY2(merge.error.find(message.toStdString()) != std::string::npos, merge.error.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestSweepShard)
+CUWB_TEST_GUILESS_MAIN(TestSweepShard)
+} // namespace tst_sweepshard
+} // namespace
+
 #include "tst_sweepshard.moc"

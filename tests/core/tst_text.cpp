@@ -4,7 +4,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_text {
 
 class TestText : public QObject
 {
@@ -35,5 +40,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestText)
+CUWB_TEST_GUILESS_MAIN(TestText)
+} // namespace tst_text
+} // namespace
+
 #include "tst_text.moc"

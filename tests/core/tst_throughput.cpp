@@ -6,7 +6,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_throughput {
 
 namespace {
 
@@ -170,5 +175,8 @@ void TestThroughput::noMedian()
     QCOMPARE(t.errors.size(), std::size_t(1));
 }
 
-QTEST_GUILESS_MAIN(TestThroughput)
+CUWB_TEST_GUILESS_MAIN(TestThroughput)
+} // namespace tst_throughput
+} // namespace
+
 #include "tst_throughput.moc"

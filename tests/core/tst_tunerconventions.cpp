@@ -11,7 +11,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_tunerconventions {
 
 class TestTunerConventions : public QObject
 {
@@ -154,7 +159,7 @@ void TestTunerConventions::compilesWithTheUsersLineNumbers()
     QFETCH(QString, compiler_);
     KernelCompiler compiler(0);
     const auto withFactor = [&](const std::string &value) {
-        CompileOptions options = ::withFactor(value);
+        CompileOptions options = tst_tunerconventions::withFactor(value);
         options.compiler = compiler_.toStdString();
         return options;
     };
@@ -221,5 +226,8 @@ void TestTunerConventions::zeroAndNonZeroCompileDifferently()
                             .arg(one.kernels[0].resources.registers)));
 }
 
-QTEST_GUILESS_MAIN(TestTunerConventions)
+CUWB_TEST_GUILESS_MAIN(TestTunerConventions)
+} // namespace tst_tunerconventions
+} // namespace
+
 #include "tst_tunerconventions.moc"

@@ -21,7 +21,12 @@
 
 #include <fstream>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_verificationcheck {
 
 namespace {
 
@@ -459,5 +464,8 @@ void TestVerificationCheck::summarisesTheCompare()
     QCOMPARE(nothing.firstScalar, std::int64_t(-1));
 }
 
-QTEST_GUILESS_MAIN(TestVerificationCheck)
+CUWB_TEST_GUILESS_MAIN(TestVerificationCheck)
+} // namespace tst_verificationcheck
+} // namespace
+
 #include "tst_verificationcheck.moc"

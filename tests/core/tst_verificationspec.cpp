@@ -9,7 +9,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_verificationspec {
 
 namespace {
 
@@ -257,5 +262,8 @@ void TestVerificationSpec::projectPathsOfEveryCheck()
     QCOMPARE(request.verification.checks.size(), std::size_t(2));
 }
 
-QTEST_GUILESS_MAIN(TestVerificationSpec)
+CUWB_TEST_GUILESS_MAIN(TestVerificationSpec)
+} // namespace tst_verificationspec
+} // namespace
+
 #include "tst_verificationspec.moc"

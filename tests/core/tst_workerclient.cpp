@@ -10,7 +10,12 @@
 #include <cmath>
 #include <limits>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_workerclient {
 
 namespace {
 
@@ -154,5 +159,8 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestWorkerClient)
+CUWB_TEST_GUILESS_MAIN(TestWorkerClient)
+} // namespace tst_workerclient
+} // namespace
+
 #include "tst_workerclient.moc"

@@ -14,7 +14,12 @@
 #include <sys/wait.h>
 #include <thread>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_workerprocess {
 
 namespace {
 
@@ -368,5 +373,8 @@ void TestWorkerProcess::hugeTimeoutDoesNotOverflow()
     QCOMPARE(worker.starts(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestWorkerProcess)
+CUWB_TEST_GUILESS_MAIN(TestWorkerProcess)
+} // namespace tst_workerprocess
+} // namespace
+
 #include "tst_workerprocess.moc"

@@ -7,7 +7,12 @@
 
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_workerserver {
 
 namespace {
 
@@ -94,5 +99,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWorkerServer)
+CUWB_TEST_GUILESS_MAIN(TestWorkerServer)
+} // namespace tst_workerserver
+} // namespace
+
 #include "tst_workerserver.moc"

@@ -13,7 +13,12 @@
 #include <fstream>
 #include <sys/wait.h>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_workertarget {
 
 namespace {
 
@@ -275,5 +280,8 @@ void TestWorkerTarget::workerRefusesAnotherProtocol()
     QCOMPARE(makeHelloRequest()["cuwb"].get<std::string>(), workbenchVersion());
 }
 
-QTEST_GUILESS_MAIN(TestWorkerTarget)
+CUWB_TEST_GUILESS_MAIN(TestWorkerTarget)
+} // namespace tst_workertarget
+} // namespace
+
 #include "tst_workertarget.moc"

@@ -13,7 +13,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_checks {
 
 namespace {
 
@@ -382,5 +387,8 @@ void TestChecks::gridFromTheSmCount()
     QCOMPARE(*result.verification.aggregateActual, double(m_runner->device().smCount * 3));
 }
 
-QTEST_GUILESS_MAIN(TestChecks)
+CUWB_TEST_GUILESS_MAIN(TestChecks)
+} // namespace tst_checks
+} // namespace
+
 #include "tst_checks.moc"

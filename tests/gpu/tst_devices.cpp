@@ -13,7 +13,12 @@
 
 #include <algorithm>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_devices {
 
 namespace {
 
@@ -197,5 +202,8 @@ void TestDevices::occupancyMatchesDriver()
     QVERIFY(compared >= 50);
 }
 
-QTEST_GUILESS_MAIN(TestDevices)
+CUWB_TEST_GUILESS_MAIN(TestDevices)
+} // namespace tst_devices
+} // namespace
+
 #include "tst_devices.moc"

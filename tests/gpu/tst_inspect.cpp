@@ -16,6 +16,11 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_inspect {
+
 namespace {
 
 // The 1-based line of `source` that contains `text`, 0 when none does.
@@ -255,5 +260,8 @@ void TestInspect::passesRepeatInOneWorker()
     worker.stop();
 }
 
-QTEST_GUILESS_MAIN(TestInspect)
+CUWB_TEST_GUILESS_MAIN(TestInspect)
+} // namespace tst_inspect
+} // namespace
+
 #include "tst_inspect.moc"

@@ -22,7 +22,12 @@
 #include <memory>
 #include <string>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_measure {
 
 namespace {
 
@@ -617,5 +622,8 @@ void TestMeasure::faultAtFifthSampleKeepsFourSamples()
     QCOMPARE(m.stop.reason, StopReason::Fault);
 }
 
-QTEST_GUILESS_MAIN(TestMeasure)
+CUWB_TEST_GUILESS_MAIN(TestMeasure)
+} // namespace tst_measure
+} // namespace
+
 #include "tst_measure.moc"

@@ -18,7 +18,12 @@
 #include <memory>
 #include <string>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_metrics {
 
 namespace {
 
@@ -198,5 +203,8 @@ void TestMetrics::unknownMetricIsNamed()
     QVERIFY(!r.permissionDenied);
 }
 
-QTEST_GUILESS_MAIN(TestMetrics)
+CUWB_TEST_GUILESS_MAIN(TestMetrics)
+} // namespace tst_metrics
+} // namespace
+
 #include "tst_metrics.moc"

@@ -15,6 +15,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_realworld {
+
 class TestRealWorldOnGpu : public QObject
 {
     Q_OBJECT
@@ -109,5 +114,8 @@ void TestRealWorldOnGpu::runsVerifiesAndSweeps()
     }
 }
 
-QTEST_GUILESS_MAIN(TestRealWorldOnGpu)
+CUWB_TEST_GUILESS_MAIN(TestRealWorldOnGpu)
+} // namespace tst_realworld
+} // namespace
+
 #include "tst_realworld.moc"

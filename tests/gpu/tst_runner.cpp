@@ -36,7 +36,12 @@
 #include <thread>
 #include <vector>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_runner {
 
 namespace {
 
@@ -1055,5 +1060,8 @@ void TestRunner::faultsEndTheWorker()
     worker.stop();
 }
 
-QTEST_GUILESS_MAIN(TestRunner)
+CUWB_TEST_GUILESS_MAIN(TestRunner)
+} // namespace tst_runner
+} // namespace
+
 #include "tst_runner.moc"

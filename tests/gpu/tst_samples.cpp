@@ -12,6 +12,11 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_samples {
+
 class TestSamplesOnGpu : public QObject
 {
     Q_OBJECT
@@ -53,5 +58,8 @@ void TestSamplesOnGpu::runsAndVerifies()
     QVERIFY2(entry.value(QStringLiteral("passed")).toBool(), out.left(2000).constData());
 }
 
-QTEST_GUILESS_MAIN(TestSamplesOnGpu)
+CUWB_TEST_GUILESS_MAIN(TestSamplesOnGpu)
+} // namespace tst_samples
+} // namespace
+
 #include "tst_samples.moc"

@@ -20,7 +20,12 @@
 
 #include <string>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweep {
 
 class TestSweep : public QObject
 {
@@ -171,5 +176,8 @@ void TestSweep::matmulRoofline()
     }
 }
 
-QTEST_GUILESS_MAIN(TestSweep)
+CUWB_TEST_GUILESS_MAIN(TestSweep)
+} // namespace tst_sweep
+} // namespace
+
 #include "tst_sweep.moc"

@@ -23,7 +23,12 @@
 #include <csignal>
 #include <cstdio>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_autosavestore {
 
 namespace {
 
@@ -202,8 +207,9 @@ void TestAutosaveStore::liveOwnerKeepsItsSessionUntilKilled()
     const QString text = QStringLiteral("int unsaved = 1; // \u00e9t\u00e9\n");
     QProcess owner;
     owner.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    owner.start(QCoreApplication::applicationFilePath(),
-                {QStringLiteral("--hold-session"), root.path(), text});
+    owner.start(cuwb::test::program(),
+                cuwb::test::driverArguments() +
+                    QStringList{QStringLiteral("--hold-session"), root.path(), text});
     QVERIFY2(owner.waitForStarted(), qPrintable(owner.errorString()));
     QTRY_VERIFY_WITH_TIMEOUT(owner.canReadLine() || owner.state() == QProcess::NotRunning, 60000);
     QCOMPARE(owner.readLine().trimmed(), QByteArray("ready"));
@@ -382,7 +388,7 @@ void TestAutosaveStore::projectEntriesAndOlderFormats()
              qPrintable(problems.at(2)));
 }
 
-int main(int argc, char *argv[])
+int driverMain(int argc, char *argv[])
 {
     if (argc == 4 && qstrcmp(argv[1], "--hold-session") == 0) {
         QCoreApplication app(argc, argv);
@@ -393,5 +399,9 @@ int main(int argc, char *argv[])
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+
+CUWB_TEST_CUSTOM_MAIN(driverMain)
+} // namespace tst_autosavestore
+} // namespace
 
 #include "tst_autosavestore.moc"

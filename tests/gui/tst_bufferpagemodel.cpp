@@ -4,7 +4,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_bufferpagemodel {
 
 namespace {
 
@@ -153,5 +158,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestBufferPageModel)
+CUWB_TEST_MAIN(TestBufferPageModel)
+} // namespace tst_bufferpagemodel
+} // namespace
+
 #include "tst_bufferpagemodel.moc"

@@ -32,7 +32,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_comparepanel {
 using cuwb::testdata::copySweep;
 
 namespace {
@@ -403,5 +408,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestComparePanel)
+CUWB_TEST_MAIN(TestComparePanel)
+} // namespace tst_comparepanel
+} // namespace
+
 #include "tst_comparepanel.moc"

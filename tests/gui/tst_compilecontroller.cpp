@@ -4,7 +4,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_compilecontroller {
 
 namespace {
 
@@ -170,5 +175,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCompileController)
+CUWB_TEST_MAIN(TestCompileController)
+} // namespace tst_compilecontroller
+} // namespace
+
 #include "tst_compilecontroller.moc"

@@ -17,7 +17,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_compileisolation {
 
 namespace {
 
@@ -273,5 +278,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCompileIsolation)
+CUWB_TEST_MAIN(TestCompileIsolation)
+} // namespace tst_compileisolation
+} // namespace
+
 #include "tst_compileisolation.moc"

@@ -9,7 +9,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_compileoptionswidget {
 
 class TestCompileOptionsWidget : public QObject
 {
@@ -146,5 +151,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCompileOptionsWidget)
+CUWB_TEST_MAIN(TestCompileOptionsWidget)
+} // namespace tst_compileoptionswidget
+} // namespace
+
 #include "tst_compileoptionswidget.moc"

@@ -10,7 +10,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_deviceselector {
 
 class TestDeviceSelector : public QObject
 {
@@ -86,5 +91,8 @@ void TestDeviceSelector::refusesABadAddress()
     QCOMPARE(selector.combo()->currentText(), QStringLiteral("This machine"));
 }
 
-QTEST_MAIN(TestDeviceSelector)
+CUWB_TEST_MAIN(TestDeviceSelector)
+} // namespace tst_deviceselector
+} // namespace
+
 #include "tst_deviceselector.moc"

@@ -7,7 +7,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_globalsmodel {
 
 class TestGlobalsModel : public QObject
 {
@@ -82,5 +87,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestGlobalsModel)
+CUWB_TEST_MAIN(TestGlobalsModel)
+} // namespace tst_globalsmodel
+} // namespace
+
 #include "tst_globalsmodel.moc"

@@ -17,7 +17,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_gradingdialog {
 
 namespace {
 
@@ -137,5 +142,8 @@ void TestGradingDialog::theWindowHasTheAction()
     QCOMPARE(window.findChildren<GradingDialog *>().size(), 1);
 }
 
-QTEST_MAIN(TestGradingDialog)
+CUWB_TEST_MAIN(TestGradingDialog)
+} // namespace tst_gradingdialog
+} // namespace
+
 #include "tst_gradingdialog.moc"

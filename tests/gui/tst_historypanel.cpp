@@ -22,7 +22,14 @@
 #include <QTest>
 #include <QTimer>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_historypanel {
+// moc reads raw strings with unbalanced braces as code: the helpers are not its business.
+#ifndef Q_MOC_RUN
 
 namespace {
 
@@ -71,6 +78,8 @@ void answerNextDialog(std::function<void(QWidget *)> answer)
 }
 
 } // namespace
+
+#endif // Q_MOC_RUN
 
 class TestHistoryPanel : public QObject
 {
@@ -458,5 +467,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestHistoryPanel)
+CUWB_TEST_MAIN(TestHistoryPanel)
+} // namespace tst_historypanel
+} // namespace
+
 #include "tst_historypanel.moc"

@@ -18,7 +18,12 @@
 #include <QTableView>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_inspectpanel {
 
 namespace {
 
@@ -266,5 +271,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestInspectPanel)
+CUWB_TEST_MAIN(TestInspectPanel)
+} // namespace tst_inspectpanel
+} // namespace
+
 #include "tst_inspectpanel.moc"

@@ -17,7 +17,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_inspectscreenshotrunner {
 
 namespace {
 
@@ -110,5 +115,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestInspectScreenshotRunner)
+CUWB_TEST_MAIN(TestInspectScreenshotRunner)
+} // namespace tst_inspectscreenshotrunner
+} // namespace
+
 #include "tst_inspectscreenshotrunner.moc"

@@ -13,7 +13,12 @@
 #include <memory>
 #include <vector>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_jobtracker {
 
 class TestJobTracker : public QObject
 {
@@ -104,5 +109,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestJobTracker)
+CUWB_TEST_MAIN(TestJobTracker)
+} // namespace tst_jobtracker
+} // namespace
+
 #include "tst_jobtracker.moc"

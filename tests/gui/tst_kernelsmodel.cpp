@@ -4,7 +4,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_kernelsmodel {
 
 class TestKernelsModel : public QObject
 {
@@ -146,5 +151,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestKernelsModel)
+CUWB_TEST_MAIN(TestKernelsModel)
+} // namespace tst_kernelsmodel
+} // namespace
+
 #include "tst_kernelsmodel.moc"

@@ -10,7 +10,12 @@
 #include <QTest>
 #include <QTextDocument>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_labreport {
 
 namespace {
 
@@ -191,5 +196,8 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLabReport)
+CUWB_TEST_MAIN(TestLabReport)
+} // namespace tst_labreport
+} // namespace
+
 #include "tst_labreport.moc"

@@ -23,7 +23,12 @@
 #include <QTest>
 #include <QToolButton>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_launchpanel {
 
 namespace {
 
@@ -502,5 +507,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLaunchPanel)
+CUWB_TEST_MAIN(TestLaunchPanel)
+} // namespace tst_launchpanel
+} // namespace
+
 #include "tst_launchpanel.moc"

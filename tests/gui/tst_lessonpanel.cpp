@@ -27,6 +27,11 @@
 #include <QTextBrowser>
 #include <sys/stat.h>
 
+#include "support/testmain.h"
+
+namespace {
+namespace tst_lessonpanel {
+
 namespace {
 
 QString lessonOf(const QString &sample)
@@ -270,5 +275,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLessonPanel)
+CUWB_TEST_MAIN(TestLessonPanel)
+} // namespace tst_lessonpanel
+} // namespace
+
 #include "tst_lessonpanel.moc"

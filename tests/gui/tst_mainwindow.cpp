@@ -25,7 +25,12 @@
 
 #include <sys/stat.h>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_mainwindow {
 
 namespace {
 
@@ -357,5 +362,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+CUWB_TEST_MAIN(TestMainWindow)
+} // namespace tst_mainwindow
+} // namespace
+
 #include "tst_mainwindow.moc"

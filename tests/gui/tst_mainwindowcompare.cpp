@@ -40,7 +40,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_mainwindowcompare {
 
 namespace {
 
@@ -353,5 +358,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindowCompare)
+CUWB_TEST_MAIN(TestMainWindowCompare)
+} // namespace tst_mainwindowcompare
+} // namespace
+
 #include "tst_mainwindowcompare.moc"

@@ -40,7 +40,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_mainwindowinspect {
 
 namespace {
 
@@ -363,5 +368,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindowInspect)
+CUWB_TEST_MAIN(TestMainWindowInspect)
+} // namespace tst_mainwindowinspect
+} // namespace
+
 #include "tst_mainwindowinspect.moc"

@@ -21,7 +21,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_mainwindowlayout {
 
 namespace {
 
@@ -155,5 +160,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindowLayout)
+CUWB_TEST_MAIN(TestMainWindowLayout)
+} // namespace tst_mainwindowlayout
+} // namespace
+
 #include "tst_mainwindowlayout.moc"

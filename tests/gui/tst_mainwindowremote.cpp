@@ -19,7 +19,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_mainwindowremote {
 
 class TestMainWindowRemote : public QObject
 {
@@ -101,5 +106,8 @@ void TestMainWindowRemote::choosingATargetShowsItsGpu()
     }
 }
 
-QTEST_MAIN(TestMainWindowRemote)
+CUWB_TEST_MAIN(TestMainWindowRemote)
+} // namespace tst_mainwindowremote
+} // namespace
+
 #include "tst_mainwindowremote.moc"

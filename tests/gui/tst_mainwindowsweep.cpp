@@ -32,7 +32,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_mainwindowsweep {
 
 namespace {
 
@@ -208,5 +213,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindowSweep)
+CUWB_TEST_MAIN(TestMainWindowSweep)
+} // namespace tst_mainwindowsweep
+} // namespace
+
 #include "tst_mainwindowsweep.moc"

@@ -23,7 +23,12 @@
 
 #include <numeric>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_measurementpanel {
 
 namespace {
 
@@ -558,5 +563,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMeasurementPanel)
+CUWB_TEST_MAIN(TestMeasurementPanel)
+} // namespace tst_measurementpanel
+} // namespace
+
 #include "tst_measurementpanel.moc"

@@ -18,7 +18,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_measureoptionsdialog {
 
 namespace {
 
@@ -241,5 +246,8 @@ void TestMeasureOptionsDialog::rooflineBoxAddsAndRemovesItsMetrics()
     QVERIFY(box->isChecked());
 }
 
-QTEST_MAIN(TestMeasureOptionsDialog)
+CUWB_TEST_MAIN(TestMeasureOptionsDialog)
+} // namespace tst_measureoptionsdialog
+} // namespace
+
 #include "tst_measureoptionsdialog.moc"

@@ -5,7 +5,12 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_problemsmodel {
 
 class TestProblemsModel : public QObject
 {
@@ -187,5 +192,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestProblemsModel)
+CUWB_TEST_MAIN(TestProblemsModel)
+} // namespace tst_problemsmodel
+} // namespace
+
 #include "tst_problemsmodel.moc"

@@ -14,7 +14,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_projectio {
 
 namespace {
 
@@ -230,5 +235,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestProjectIo)
+CUWB_TEST_MAIN(TestProjectIo)
+} // namespace tst_projectio
+} // namespace
+
 #include "tst_projectio.moc"

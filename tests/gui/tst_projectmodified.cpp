@@ -27,7 +27,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_projectmodified {
 
 namespace {
 
@@ -333,5 +338,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestProjectModified)
+CUWB_TEST_MAIN(TestProjectModified)
+} // namespace tst_projectmodified
+} // namespace
+
 #include "tst_projectmodified.moc"

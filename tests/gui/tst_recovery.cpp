@@ -40,7 +40,12 @@
 #include <memory>
 #include <optional>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_recovery {
 
 namespace {
 
@@ -606,5 +611,8 @@ void TestRecovery::restoreWithoutTheProjectFile()
     QCOMPARE(saved.project->launch.block[0], std::string("64"));
 }
 
-QTEST_MAIN(TestRecovery)
+CUWB_TEST_MAIN(TestRecovery)
+} // namespace tst_recovery
+} // namespace
+
 #include "tst_recovery.moc"

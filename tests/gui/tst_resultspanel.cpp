@@ -7,7 +7,12 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_resultspanel {
 
 namespace {
 
@@ -283,5 +288,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestResultsPanel)
+CUWB_TEST_MAIN(TestResultsPanel)
+} // namespace tst_resultspanel
+} // namespace
+
 #include "tst_resultspanel.moc"

@@ -19,7 +19,12 @@
 
 #include <cmath>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_rooflinechart {
 
 namespace {
 
@@ -303,5 +308,8 @@ void TestRooflineChart::toolTipNamesThePoint()
                                  "(compute-bound)"));
 }
 
-QTEST_MAIN(TestRooflineChart)
+CUWB_TEST_MAIN(TestRooflineChart)
+} // namespace tst_rooflinechart
+} // namespace
+
 #include "tst_rooflinechart.moc"

@@ -12,7 +12,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_runcheckcontroller {
 
 namespace {
 
@@ -117,5 +122,8 @@ private:
     CompileResult m_module;
 };
 
-QTEST_MAIN(TestRunCheckController)
+CUWB_TEST_MAIN(TestRunCheckController)
+} // namespace tst_runcheckcontroller
+} // namespace
+
 #include "tst_runcheckcontroller.moc"

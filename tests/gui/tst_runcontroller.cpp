@@ -18,7 +18,12 @@
 #include <algorithm>
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_runcontroller {
 
 namespace {
 
@@ -325,5 +330,8 @@ void TestRunController::aRemoteImageThatCrashesTheCompilerLeavesThisProcess()
     }));
 }
 
-QTEST_MAIN(TestRunController)
+CUWB_TEST_MAIN(TestRunController)
+} // namespace tst_runcontroller
+} // namespace
+
 #include "tst_runcontroller.moc"

@@ -20,7 +20,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sassview {
 
 namespace {
 
@@ -269,5 +274,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSassView)
+CUWB_TEST_MAIN(TestSassView)
+} // namespace tst_sassview
+} // namespace
+
 #include "tst_sassview.moc"

@@ -23,7 +23,12 @@
 #include <algorithm>
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_screenshotrunner {
 
 namespace {
 
@@ -197,5 +202,8 @@ void TestScreenshotRunner::rooflineAsksForItsMetricsAndShowsTheTab()
     m_window->workspace()->setMetricsChoice(MetricsChoice{});
 }
 
-QTEST_MAIN(TestScreenshotRunner)
+CUWB_TEST_MAIN(TestScreenshotRunner)
+} // namespace tst_screenshotrunner
+} // namespace
+
 #include "tst_screenshotrunner.moc"

@@ -17,8 +17,13 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_sharedworker {
 
 namespace {
 
@@ -369,5 +374,8 @@ void TestSharedWorker::quittingWhileARunWaitsForASweepReturns()
              std::size_t(0));
 }
 
-QTEST_MAIN(TestSharedWorker)
+CUWB_TEST_MAIN(TestSharedWorker)
+} // namespace tst_sharedworker
+} // namespace
+
 #include "tst_sharedworker.moc"

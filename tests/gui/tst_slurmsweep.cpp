@@ -30,8 +30,13 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_slurmsweep {
 
 namespace {
 
@@ -348,5 +353,8 @@ void TestSlurmSweep::sweepDockSubmitsToSlurm()
     QCOMPARE(panel.runButton()->text(), QStringLiteral("Run sweep"));
 }
 
-QTEST_MAIN(TestSlurmSweep)
+CUWB_TEST_MAIN(TestSlurmSweep)
+} // namespace tst_slurmsweep
+} // namespace
+
 #include "tst_slurmsweep.moc"

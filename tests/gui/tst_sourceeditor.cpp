@@ -7,7 +7,12 @@
 
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sourceeditor {
 
 namespace {
 
@@ -258,5 +263,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSourceEditor)
+CUWB_TEST_MAIN(TestSourceEditor)
+} // namespace tst_sourceeditor
+} // namespace
+
 #include "tst_sourceeditor.moc"

@@ -6,7 +6,12 @@
 #include <QImage>
 #include <QtTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_speedoflightbars {
 
 class TestSpeedOfLightBars : public QObject
 {
@@ -69,5 +74,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSpeedOfLightBars)
+CUWB_TEST_MAIN(TestSpeedOfLightBars)
+} // namespace tst_speedoflightbars
+} // namespace
+
 #include "tst_speedoflightbars.moc"

@@ -20,8 +20,13 @@
 #include <memory>
 #include <set>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_sweepcontroller {
 
 namespace {
 
@@ -362,5 +367,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepController)
+CUWB_TEST_MAIN(TestSweepController)
+} // namespace tst_sweepcontroller
+} // namespace
+
 #include "tst_sweepcontroller.moc"

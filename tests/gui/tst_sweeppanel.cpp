@@ -41,8 +41,13 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
 using namespace cuwb::sweeptest;
+
+namespace {
+namespace tst_sweeppanel {
 
 namespace {
 
@@ -700,5 +705,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepPanel)
+CUWB_TEST_MAIN(TestSweepPanel)
+} // namespace tst_sweeppanel
+} // namespace
+
 #include "tst_sweeppanel.moc"

@@ -27,7 +27,12 @@
 #include <algorithm>
 #include <set>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweepresultsview {
 
 namespace {
 
@@ -799,5 +804,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepResultsView)
+CUWB_TEST_MAIN(TestSweepResultsView)
+} // namespace tst_sweepresultsview
+} // namespace
+
 #include "tst_sweepresultsview.moc"

@@ -24,7 +24,12 @@
 
 #include <memory>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweepscreenshotrunner {
 
 namespace {
 
@@ -239,5 +244,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepScreenshotRunner)
+CUWB_TEST_MAIN(TestSweepScreenshotRunner)
+} // namespace tst_sweepscreenshotrunner
+} // namespace
+
 #include "tst_sweepscreenshotrunner.moc"

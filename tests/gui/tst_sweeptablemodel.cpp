@@ -8,7 +8,12 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_sweeptablemodel {
 
 namespace {
 
@@ -274,5 +279,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepTableModel)
+CUWB_TEST_MAIN(TestSweepTableModel)
+} // namespace tst_sweeptablemodel
+} // namespace
+
 #include "tst_sweeptablemodel.moc"

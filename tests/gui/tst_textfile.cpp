@@ -9,7 +9,12 @@
 
 #include <sys/stat.h>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_textfile {
 
 class TestTextFile : public QObject
 {
@@ -78,5 +83,8 @@ void TestTextFile::refusesDevicesAndFifos()
     QVERIFY(timer.elapsed() < 5000);
 }
 
-QTEST_GUILESS_MAIN(TestTextFile)
+CUWB_TEST_GUILESS_MAIN(TestTextFile)
+} // namespace tst_textfile
+} // namespace
+
 #include "tst_textfile.moc"

@@ -12,7 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_verificationwidget {
 
 class TestVerificationWidget : public QObject
 {
@@ -154,5 +159,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestVerificationWidget)
+CUWB_TEST_MAIN(TestVerificationWidget)
+} // namespace tst_verificationwidget
+} // namespace
+
 #include "tst_verificationwidget.moc"

@@ -23,7 +23,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/testmain.h"
+
 using namespace cuwb;
+
+namespace {
+namespace tst_workspace {
 
 namespace {
 
@@ -232,5 +237,8 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestWorkspace)
+CUWB_TEST_MAIN(TestWorkspace)
+} // namespace tst_workspace
+} // namespace
+
 #include "tst_workspace.moc"

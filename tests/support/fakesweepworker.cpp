@@ -16,7 +16,8 @@
 // it names, so tests see what the host asked for; no value is a measurement. When
 // CUWB_FAKE_WORKER_LOG names a file, the type of every request is appended to it, one a line.
 // "hang-at-K": never answer the K-th measure request while MARKER does not exist (creating it
-// first), as a worker whose connection is about to be cut. The hello names the version in
+// first, with this process's id, so that the test can end it), as a worker whose connection is
+// about to be cut. The hello names the version in
 // $CUWB_FAKE_WORKER_VERSION when it is set (a remote worker's must match the client's).
 //
 // Several GPUs, for MultiDeviceSweep and `cuwb sweep --devices` (docs/multigpu.md): the
@@ -278,7 +279,7 @@ int main(int argc, char **argv)
                 return 0;
             }
             if (measureRequests == hangAt && marker != nullptr && !std::ifstream(marker).good()) {
-                std::ofstream(marker) << "hung\n";
+                std::ofstream(marker) << ::getpid() << "\n";
                 for (;;) {
                     ::pause();
                 }
