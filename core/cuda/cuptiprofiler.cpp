@@ -224,6 +224,232 @@ ProfilerPlan CuptiProfiler::plan(const std::string &chip, const std::vector<std:
     return plan;
 }
 
+namespace {
+
+// Why a profile ended early: a sentence, and whether it was the permission to profile.
+struct ProfileFailure
+{
+    std::string message;
+    bool permissionDenied = false;
+};
+
+// A CUPTI call that did not succeed ends the profile with a sentence; a refused permission
+// with the fix.
+void checkCall(const char *call, CUptiResult result)
+{
+    if (result == CUPTI_SUCCESS)
+        return;
+    if (result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+        throw ProfileFailure{profilingPermissionMessage(), true};
+    throw ProfileFailure{std::string(call) + " failed with " + cuptiResultText(result)};
+}
+
+std::string profiledChip(const ProfilerFunctions &f, int deviceOrdinal)
+{
+    CUpti_Device_GetChipName_Params chip{};
+    chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+    chip.deviceIndex = std::size_t(deviceOrdinal);
+    const CUptiResult result = f.chipName(&chip);
+    checkCall("cuptiDeviceGetChipName", result);
+    if (!chip.pChipName)
+        checkCall("cuptiDeviceGetChipName", CUPTI_ERROR_UNKNOWN);
+    return chip.pChipName;
+}
+
+// The counters the context's device can collect now (CUPTI's availability image).
+std::vector<std::uint8_t> counterAvailability(const ProfilerFunctions &f, CUcontext context)
+{
+    CUpti_Profiler_GetCounterAvailability_Params available{};
+    available.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
+    available.ctx = context;
+    checkCall("cuptiProfilerGetCounterAvailability", f.counterAvailability(&available));
+    std::vector<std::uint8_t> availability(available.counterAvailabilityImageSize);
+    available.pCounterAvailabilityImage = availability.data();
+    checkCall("cuptiProfilerGetCounterAvailability", f.counterAvailability(&available));
+    return availability;
+}
+
+// The image the counters of `rangeRoom` ranges are written into, initialised.
+std::vector<std::uint8_t> counterDataImage(const ProfilerFunctions &f,
+                                           CUpti_RangeProfiler_Object *object,
+                                           std::vector<const char *> &names, std::size_t rangeRoom)
+{
+    CUpti_RangeProfiler_GetCounterDataSize_Params size{};
+    size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+    size.pRangeProfilerObject = object;
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxNumOfRanges = rangeRoom;
+    size.maxNumRangeTreeNodes = rangeRoom;
+    checkCall("cuptiRangeProfilerGetCounterDataSize", f.counterDataSize(&size));
+    std::vector<std::uint8_t> counterData(size.counterDataSize);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data{};
+    data.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    data.pRangeProfilerObject = object;
+    data.counterDataSize = counterData.size();
+    data.pCounterData = counterData.data();
+    checkCall("cuptiRangeProfilerCounterDataImageInitialize", f.counterDataInitialize(&data));
+    return counterData;
+}
+
+// One range per kernel, replayed by CUPTI (kernel replay) or by the caller (user replay).
+void setConfig(const ProfilerFunctions &f, CUpti_RangeProfiler_Object *object,
+               const ProfilerPlan &plan, std::vector<std::uint8_t> &counterData,
+               std::size_t rangeRoom, bool userReplay)
+{
+    CUpti_RangeProfiler_SetConfig_Params config{};
+    config.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    config.pRangeProfilerObject = object;
+    config.configSize = plan.configImage.size();
+    config.pConfig = plan.configImage.data();
+    config.counterDataImageSize = counterData.size();
+    config.pCounterDataImage = counterData.data();
+    config.range = CUPTI_AutoRange;
+    config.replayMode = userReplay ? CUPTI_UserReplay : CUPTI_KernelReplay;
+    config.maxRangesPerPass = rangeRoom;
+    config.numNestingLevels = 1;
+    config.minNestingLevel = 1;
+    config.passIndex = 0;
+    config.targetNestingLevel = 1;
+    checkCall("cuptiRangeProfilerSetConfig", f.setConfig(&config));
+}
+
+// A started pass, stopped by operator() or, on the way out of an error, by the destructor.
+struct StartedPass
+{
+    const ProfilerFunctions &f;
+    CUpti_RangeProfiler_Object *object;
+    bool stopped = false;
+    bool allPassesSubmitted = false;
+
+    StartedPass(const ProfilerFunctions &functions, CUpti_RangeProfiler_Object *profiler)
+        : f(functions)
+        , object(profiler)
+    {
+        CUpti_RangeProfiler_Start_Params start{};
+        start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+        start.pRangeProfilerObject = object;
+        checkCall("cuptiRangeProfilerStart", f.start(&start)); // nothing to stop when it throws
+    }
+    StartedPass(const StartedPass &) = delete;
+    StartedPass &operator=(const StartedPass &) = delete;
+    CUptiResult stop()
+    {
+        stopped = true;
+        CUpti_RangeProfiler_Stop_Params p{};
+        p.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+        p.pRangeProfilerObject = object;
+        const CUptiResult result = f.stop(&p);
+        allPassesSubmitted = p.isAllPassSubmitted != 0;
+        return result;
+    }
+    ~StartedPass()
+    {
+        if (!stopped) {
+            (void)stop();
+        }
+    }
+};
+
+// The launches: once under kernel replay, else one start/launch/stop per pass until CUPTI has
+// every pass it planned (a CUPTI that kept asking would be a bug: the loop ends with a sentence).
+void runPasses(const ProfilerFunctions &f, CUpti_RangeProfiler_Object *object, std::size_t passes,
+               const std::function<void()> &launch, const std::function<void()> &beforePass)
+{
+    if (!beforePass) {
+        StartedPass pass(f, object);
+        launch();
+        checkCall("cuptiRangeProfilerStop", pass.stop());
+        return;
+    }
+    const std::size_t passLimit = std::max<std::size_t>(passes, 1) + 2;
+    for (std::size_t k = 0;; ++k) {
+        if (k == passLimit) {
+            throw ProfileFailure{"CUPTI asked for more than the " + std::to_string(passes) +
+                                 " passes it planned"};
+        }
+        StartedPass pass(f, object);
+        // After the start: what the start itself leaves dirty in the L2 (9.4 MB on the H200)
+        // is written back here, not during the kernel. The flush's kernels are ranges of their
+        // own, before the kernel's.
+        beforePass();
+        launch();
+        checkCall("cuptiRangeProfilerStop", pass.stop());
+        if (pass.allPassesSubmitted) {
+            return;
+        }
+    }
+}
+
+// Every range's values in launch order into `out.rangeValues`; the number of ranges.
+void decodeRanges(const ProfilerFunctions &f, CUpti_RangeProfiler_Object *object, HostObject &host,
+                  std::vector<std::uint8_t> &counterData, std::vector<const char *> &names,
+                  const std::vector<std::string> &metrics, ProfilerValues &out)
+{
+    CUpti_RangeProfiler_DecodeData_Params decode{};
+    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    decode.pRangeProfilerObject = object;
+    checkCall("cuptiRangeProfilerDecodeData", f.decode(&decode));
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info{};
+    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    info.pCounterDataImage = counterData.data();
+    info.counterDataImageSize = counterData.size();
+    checkCall("cuptiRangeProfilerGetCounterDataInfo", f.counterDataInfo(&info));
+    out.ranges = info.numTotalRanges;
+    if (out.ranges == 0) {
+        throw ProfileFailure{"the profiler recorded no kernel (" +
+                             std::to_string(decode.numOfRangeDropped) + " ranges dropped)"};
+    }
+    std::vector<double> values(names.size(), 0.0);
+    for (std::size_t range = 0; range < out.ranges; ++range) {
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{};
+        evaluate.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
+        evaluate.pHostObject = host.get();
+        evaluate.pCounterDataImage = counterData.data();
+        evaluate.counterDataImageSize = counterData.size();
+        evaluate.rangeIndex = range;
+        evaluate.ppMetricNames = names.data();
+        evaluate.numMetrics = names.size();
+        evaluate.pMetricValues = values.data();
+        checkCall("cuptiProfilerHostEvaluateToGpuValues", f.hostEvaluate(&evaluate));
+        std::map<std::string, double> &rangeValues = out.rangeValues.emplace_back();
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            rangeValues[metrics[k]] = values[k];
+        }
+    }
+}
+
+// The Range Profiler on for `context` until destroyed.
+class EnabledProfiler
+{
+public:
+    EnabledProfiler(const ProfilerFunctions &f, CUcontext context)
+        : m_f(f)
+    {
+        CUpti_RangeProfiler_Enable_Params enable{};
+        enable.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+        enable.ctx = context;
+        checkCall("cuptiRangeProfilerEnable", f.enable(&enable));
+        m_object = enable.pRangeProfilerObject;
+    }
+    EnabledProfiler(const EnabledProfiler &) = delete;
+    EnabledProfiler &operator=(const EnabledProfiler &) = delete;
+    ~EnabledProfiler()
+    {
+        CUpti_RangeProfiler_Disable_Params p{};
+        p.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+        p.pRangeProfilerObject = m_object;
+        (void)m_f.disable(&p);
+    }
+    [[nodiscard]] CUpti_RangeProfiler_Object *object() const { return m_object; }
+
+private:
+    const ProfilerFunctions &m_f;
+    CUpti_RangeProfiler_Object *m_object = nullptr;
+};
+
+} // namespace
+
 ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::string> &metrics,
                                       const std::function<void()> &launch, std::size_t maxRanges,
                                       const std::function<void()> &beforePass)
@@ -240,241 +466,43 @@ ProfilerValues CuptiProfiler::profile(int deviceOrdinal, const std::vector<std::
         out.error = "no CUDA driver: " + driver.unavailableReason();
         return out;
     }
-    // Any refusal ends the profile with a sentence; a permission refusal with the fix.
-    const auto refused = [&](const char *call, CUptiResult result) {
-        out.permissionDenied = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
-        out.error = out.permissionDenied
-                        ? profilingPermissionMessage()
-                        : std::string(call) + " failed with " + cuptiResultText(result);
+    try {
+        // Held until everything below is undone: declared first, released last.
+        const CuptiProfilerScope profiler;
+        checkCall("cuptiProfilerInitialize", CUptiResult(profiler.status()));
+        out.chip = profiledChip(*f, deviceOrdinal);
+        CUcontext context = nullptr;
+        if (driver.functions().cuCtxGetCurrent(&context) != CUDA_SUCCESS || !context) {
+            throw ProfileFailure{"no CUDA context is current to profile"};
+        }
+        const std::vector<std::uint8_t> availability = counterAvailability(*f, context);
+        HostObject host(*f, out.chip, availability);
+        if (!host.get()) {
+            checkCall("cuptiProfilerHostInitialize", host.status());
+        }
+        ProfilerPlan plan;
+        buildConfig(*f, host, out.chip, metrics, availability, plan);
+        if (!plan.error.empty()) {
+            throw ProfileFailure{plan.error};
+        }
+        out.passes = plan.passes;
+
+        const EnabledProfiler enabled(*f, context);
+        std::vector<const char *> names;
+        for (const std::string &metric : metrics) {
+            names.push_back(metric.c_str());
+        }
+        // Room for the caller's ranges: a kernel each, helpers included.
+        const std::size_t rangeRoom = std::max<std::size_t>(maxRanges, 1);
+        std::vector<std::uint8_t> counterData =
+            counterDataImage(*f, enabled.object(), names, rangeRoom);
+        setConfig(*f, enabled.object(), plan, counterData, rangeRoom, bool(beforePass));
+        runPasses(*f, enabled.object(), plan.passes, launch, beforePass);
+        decodeRanges(*f, enabled.object(), host, counterData, names, metrics, out);
+    } catch (const ProfileFailure &failure) {
+        out.error = failure.message;
+        out.permissionDenied = failure.permissionDenied;
         return out;
-    };
-
-    // Held until everything below is undone: declared first, released last.
-    const CuptiProfilerScope profiler;
-    CUptiResult result = CUptiResult(profiler.status());
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiProfilerInitialize", result);
-    }
-    CUpti_Device_GetChipName_Params chip{};
-    chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
-    chip.deviceIndex = std::size_t(deviceOrdinal);
-    result = f->chipName(&chip);
-    if (result != CUPTI_SUCCESS || !chip.pChipName) {
-        return refused("cuptiDeviceGetChipName", result);
-    }
-    out.chip = chip.pChipName;
-
-    CUcontext context = nullptr;
-    if (driver.functions().cuCtxGetCurrent(&context) != CUDA_SUCCESS || !context) {
-        out.error = "no CUDA context is current to profile";
-        return out;
-    }
-    CUpti_Profiler_GetCounterAvailability_Params available{};
-    available.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
-    available.ctx = context;
-    result = f->counterAvailability(&available);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiProfilerGetCounterAvailability", result);
-    }
-    std::vector<std::uint8_t> availability(available.counterAvailabilityImageSize);
-    available.pCounterAvailabilityImage = availability.data();
-    result = f->counterAvailability(&available);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiProfilerGetCounterAvailability", result);
-    }
-
-    HostObject host(*f, out.chip, availability);
-    if (!host.get()) {
-        return refused("cuptiProfilerHostInitialize", host.status());
-    }
-    ProfilerPlan plan;
-    buildConfig(*f, host, out.chip, metrics, availability, plan);
-    if (!plan.error.empty()) {
-        out.error = plan.error;
-        return out;
-    }
-    out.passes = plan.passes;
-
-    CUpti_RangeProfiler_Enable_Params enable{};
-
-    enable.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
-    enable.ctx = context;
-    result = f->enable(&enable);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerEnable", result);
-    }
-    struct Disable
-    {
-        const ProfilerFunctions &f;
-        CUpti_RangeProfiler_Object *object;
-        ~Disable()
-        {
-            CUpti_RangeProfiler_Disable_Params p{};
-            p.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
-            p.pRangeProfilerObject = object;
-            (void)f.disable(&p);
-        }
-    } disable{*f, enable.pRangeProfilerObject};
-    CUpti_RangeProfiler_Object *object = enable.pRangeProfilerObject;
-
-    std::vector<const char *> names;
-    for (const std::string &metric : metrics) {
-        names.push_back(metric.c_str());
-    }
-    // Room for the caller's ranges: a kernel each, helpers included.
-    const std::size_t rangeRoom = std::max<std::size_t>(maxRanges, 1);
-    CUpti_RangeProfiler_GetCounterDataSize_Params size{};
-    size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-    size.pRangeProfilerObject = object;
-    size.pMetricNames = names.data();
-    size.numMetrics = names.size();
-    size.maxNumOfRanges = rangeRoom;
-    size.maxNumRangeTreeNodes = rangeRoom;
-    result = f->counterDataSize(&size);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerGetCounterDataSize", result);
-    }
-    std::vector<std::uint8_t> counterData(size.counterDataSize);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data{};
-    data.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-    data.pRangeProfilerObject = object;
-    data.counterDataSize = counterData.size();
-    data.pCounterData = counterData.data();
-    result = f->counterDataInitialize(&data);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerCounterDataImageInitialize", result);
-    }
-
-    CUpti_RangeProfiler_SetConfig_Params config{};
-
-    config.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
-    config.pRangeProfilerObject = object;
-    config.configSize = plan.configImage.size();
-    config.pConfig = plan.configImage.data();
-    config.counterDataImageSize = counterData.size();
-    config.pCounterDataImage = counterData.data();
-    config.range = CUPTI_AutoRange;
-    config.replayMode = beforePass ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    config.maxRangesPerPass = rangeRoom;
-    config.numNestingLevels = 1;
-    config.minNestingLevel = 1;
-    config.passIndex = 0;
-    config.targetNestingLevel = 1;
-    result = f->setConfig(&config);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerSetConfig", result);
-    }
-
-    CUpti_RangeProfiler_Start_Params start{};
-
-    start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-    start.pRangeProfilerObject = object;
-    struct Stop
-    {
-        const ProfilerFunctions &f;
-        CUpti_RangeProfiler_Object *object;
-        bool stopped = false;
-        bool allPassesSubmitted = false;
-        CUptiResult operator()()
-        {
-            stopped = true;
-            CUpti_RangeProfiler_Stop_Params p{};
-            p.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
-            p.pRangeProfilerObject = object;
-            const CUptiResult stopped = f.stop(&p);
-            allPassesSubmitted = p.isAllPassSubmitted != 0;
-            return stopped;
-        }
-        ~Stop()
-        {
-            if (!stopped) {
-                (void)(*this)();
-            }
-        }
-    };
-    if (!beforePass) {
-        result = f->start(&start);
-        if (result != CUPTI_SUCCESS) {
-            return refused("cuptiRangeProfilerStart", result);
-        }
-        Stop stop{*f, object};
-        launch();
-        result = stop();
-        if (result != CUPTI_SUCCESS) {
-            return refused("cuptiRangeProfilerStop", result);
-        }
-    } else {
-        // One start/launch/stop per pass until CUPTI has every pass it planned; a CUPTI that
-        // kept asking would be a bug, and the loop ends with a sentence instead.
-        const std::size_t passLimit = std::max<std::size_t>(plan.passes, 1) + 2;
-        for (std::size_t pass = 0;; ++pass) {
-            if (pass == passLimit) {
-                out.error = "CUPTI asked for more than the " + std::to_string(plan.passes) +
-                            " passes it planned";
-                return out;
-            }
-            result = f->start(&start);
-            if (result != CUPTI_SUCCESS) {
-                return refused("cuptiRangeProfilerStart", result);
-            }
-            Stop stop{*f, object};
-            // After the start: what the start itself leaves dirty in the L2 (9.4 MB on the
-            // H200) is written back here, not during the kernel. The flush's kernels are
-            // ranges of their own, before the kernel's.
-            beforePass();
-            launch();
-            result = stop();
-            if (result != CUPTI_SUCCESS) {
-                return refused("cuptiRangeProfilerStop", result);
-            }
-            if (stop.allPassesSubmitted) {
-                break;
-            }
-        }
-    }
-
-    CUpti_RangeProfiler_DecodeData_Params decode{};
-
-    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
-    decode.pRangeProfilerObject = object;
-    result = f->decode(&decode);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerDecodeData", result);
-    }
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{};
-    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
-    info.pCounterDataImage = counterData.data();
-    info.counterDataImageSize = counterData.size();
-    result = f->counterDataInfo(&info);
-    if (result != CUPTI_SUCCESS) {
-        return refused("cuptiRangeProfilerGetCounterDataInfo", result);
-    }
-    out.ranges = info.numTotalRanges;
-    if (out.ranges == 0) {
-        out.error = "the profiler recorded no kernel (" + std::to_string(decode.numOfRangeDropped) +
-                    " ranges dropped)";
-        return out;
-    }
-    // Every range in launch order: the first one's values are `values`.
-    std::vector<double> values(names.size(), 0.0);
-    for (std::size_t range = 0; range < out.ranges; ++range) {
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{};
-        evaluate.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
-        evaluate.pHostObject = host.get();
-        evaluate.pCounterDataImage = counterData.data();
-        evaluate.counterDataImageSize = counterData.size();
-        evaluate.rangeIndex = range;
-        evaluate.ppMetricNames = names.data();
-        evaluate.numMetrics = names.size();
-        evaluate.pMetricValues = values.data();
-        result = f->hostEvaluate(&evaluate);
-        if (result != CUPTI_SUCCESS) {
-            return refused("cuptiProfilerHostEvaluateToGpuValues", result);
-        }
-        std::map<std::string, double> &rangeValues = out.rangeValues.emplace_back();
-        for (std::size_t k = 0; k < names.size(); ++k) {
-            rangeValues[metrics[k]] = values[k];
-        }
     }
     // The kernel `launch` started: the first range, or the last when `beforePass` launched
     // kernels of its own before it.

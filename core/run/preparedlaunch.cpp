@@ -158,14 +158,21 @@ static bool ptxServes(CompileOptions image, const CompileOptions &wanted)
     return image == wanted;
 }
 
-void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, std::string &phase)
-{
-    const DeviceInfo &device = runner.device;
-    KernelCompiler &compiler = runner.compiler;
+namespace {
 
-    // The launch's defines become -D options and plain variables; template instantiations the
-    // kernel names need become name expressions.
-    phase = "evaluating the launch";
+// The kernels a launch runs, found in its module: the first and the further kernels of its
+// sequence, with their signatures.
+struct LaunchKernels
+{
+    const KernelInfo *kernel = nullptr;
+    KernelSignature signature;
+    SequenceKernels sequence;
+};
+
+// The launch's defines become -D options and plain variables; template instantiations the
+// kernel names need become name expressions. Returns the options to compile with.
+CompileOptions bindDefines(const DeviceInfo &device, const RunRequest &request, Prepared &p)
+{
     p.launch = request.launch;
     p.source = request.source;
     p.deviceNames = deviceNamesOf(device);
@@ -177,94 +184,100 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
     }
     p.compileDefines = options.defines;
+    return options;
+}
 
-    // Compile for this device, whatever the request was written for.
-    phase = "compiling";
-    std::string &note = p.note;
+// The image the host sent, as the compiler's cache entry for `options`.
+CompileResult imageAsCompiled(const RunRequest &request, const CompileOptions &options,
+                              bool withCubin)
+{
+    CompileResult image;
+    image.success = true;
+    image.fileName = request.fileName;
+    image.options = options;
+    image.ptx = request.image->ptx;
+    if (withCubin)
+        image.cubin = request.image->cubin;
+    image.kernels = request.image->kernels;
+    image.compileTimeMs = request.image->compileTimeMs;
+    image.compiledBy = request.image->compiledBy;
+    return image;
+}
+
+// Compiles for this device, whatever the request was written for: the host's image when it
+// serves (a sweep's variant compiled there already, or its PTX for an older architecture),
+// else the worker's own compile.
+void compileForDevice(RunnerState &runner, const RunRequest &request, CompileOptions options,
+                      Prepared &p)
+{
+    const DeviceInfo &device = runner.device;
+    KernelCompiler &compiler = runner.compiler;
     if (options.arch != device.arch()) {
-        note = "compiled for " + device.arch() + " (the device's architecture) instead of " +
-               options.arch;
+        p.note = "compiled for " + device.arch() + " (the device's architecture) instead of " +
+                 options.arch;
         options.arch = device.arch();
     }
-    // A variant the host compiled already (a sweep's) is used as it is, not compiled again.
     if (request.image && request.image->options == options) {
-        CompileResult image;
-        image.success = true;
-        image.fileName = request.fileName;
-        image.options = options;
-        image.ptx = request.image->ptx;
-        image.cubin = request.image->cubin;
-        image.kernels = request.image->kernels;
-        image.compileTimeMs = request.image->compileTimeMs;
-        image.compiledBy = request.image->compiledBy;
-        compiler.store(request.source, request.fileName, options, std::move(image));
+        compiler.store(request.source, request.fileName, options,
+                       imageAsCompiled(request, options, true));
     } else if (request.image && !request.image->ptx.empty() &&
                ptxServes(request.image->options, options)) {
         // The host compiled for another architecture (its NVRTC does not know this GPU, or
         // the request was written for another): the driver JIT-compiles the image's PTX for
         // this device, as it does for any PTX, and no compiler is needed here.
-        note = "loaded the PTX compiled for " + request.image->options.arch +
-               " through the driver's JIT (the device is " + device.arch() + ")";
-        CompileResult image;
-        image.success = true;
-        image.fileName = request.fileName;
-        image.options = options;
-        image.ptx = request.image->ptx;
-        image.kernels = request.image->kernels;
-        image.compileTimeMs = request.image->compileTimeMs;
-        image.compiledBy = request.image->compiledBy;
-        compiler.store(request.source, request.fileName, options, std::move(image));
+        p.note = "loaded the PTX compiled for " + request.image->options.arch +
+                 " through the driver's JIT (the device is " + device.arch() + ")";
+        compiler.store(request.source, request.fileName, options,
+                       imageAsCompiled(request, options, false));
     }
     p.compiled = compiler.compile(request.source, request.fileName, options);
     p.workerCompileMs = p.compiled.fromCache ? 0.0 : p.compiled.compileTimeMs;
-    const CompileResult &compiled = p.compiled;
-    if (!compiled.success) {
+    if (!p.compiled.success) {
         throw RunFailure{RunStatus::CompileFailed,
-                         "the source did not compile: " + firstErrors(compiled, 3)};
+                         "the source did not compile: " + firstErrors(p.compiled, 3)};
     }
+}
 
-    // The kernel: the one named, or the only one.
-    const LaunchSpec &spec = p.launch;
-    const KernelLookup lookup = findKernel(compiled, spec.kernel);
+// The kernel (the one named, or the only one) and the sequence's further kernels, each of
+// which the launch can drive.
+LaunchKernels findLaunchKernels(const RunRequest &request, const Prepared &p)
+{
+    LaunchKernels found;
+    const KernelLookup lookup = findKernel(p.compiled, p.launch.kernel);
     if (!lookup.found())
         throw RunFailure{RunStatus::InvalidLaunch, lookup.error};
-    const KernelInfo *kernel = lookup.kernel;
-
-    const KernelSignature signature = parseKernelSignature(request.source, compiled.ptx, *kernel);
-    // The further kernels of a sequence, from the same module.
-    const SequenceKernels sequence = findSequenceKernels(spec, compiled, request.source);
-    if (!sequence.ok()) {
-        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(sequence.issues)};
+    found.kernel = lookup.kernel;
+    found.signature = parseKernelSignature(request.source, p.compiled.ptx, *found.kernel);
+    found.sequence = findSequenceKernels(p.launch, p.compiled, request.source);
+    if (!found.sequence.ok()) {
+        throw RunFailure{RunStatus::InvalidLaunch, joinIssues(found.sequence.issues)};
     }
-    for (std::size_t k = 0; k <= sequence.signatures.size(); ++k) {
-        const KernelSignature &each = k == 0 ? signature : sequence.signatures[k - 1];
+    for (std::size_t k = 0; k <= found.sequence.signatures.size(); ++k) {
+        const KernelSignature &each = k == 0 ? found.signature : found.sequence.signatures[k - 1];
         if (each.drivable()) {
             continue;
         }
         std::string why = each.error;
-        for (const KernelParameter &p : each.parameters) {
-            if (!p.supported) {
-                why += (why.empty() ? "" : "; ") + ("parameter `" + p.name + "`: ") +
-                       p.unsupportedReason;
+        for (const KernelParameter &parameter : each.parameters) {
+            if (!parameter.supported) {
+                why += (why.empty() ? "" : "; ") + ("parameter `" + parameter.name + "`: ") +
+                       parameter.unsupportedReason;
             }
         }
         const std::string name =
-            k == 0 ? kernel->loweredName : sequence.kernels[k - 1]->loweredName;
+            k == 0 ? found.kernel->loweredName : found.sequence.kernels[k - 1]->loweredName;
         throw RunFailure{RunStatus::InvalidLaunch,
                          "the kernel `" + name + "` cannot be run: " + why};
     }
+    return found;
+}
 
-    // Resolve and validate before anything touches the GPU.
-    phase = "validating the launch";
-    p.resolved =
-        resolveLaunch(spec, signature, p.compileDefines, p.deviceNames, sequence.signatures);
-    const ResolvedLaunch &resolved = p.resolved;
-    ValidationContext validation;
-    validation.limits = device.limits();
-    validation.limitsName = device.name;
-    // The previous request's spare buffers are reused or freed below: they count as free. When
-    // each buffer has a spare of its size (a sweep's next point), nothing is allocated and the
-    // driver is not asked (cuMemGetInfo took 70 µs on an H200).
+// The free memory the launch is checked against. The previous request's spare buffers are
+// reused or freed: they count as free. When each buffer has a spare of its size (a sweep's next
+// point), nothing is allocated and the driver is not asked (cuMemGetInfo took 70 µs on an
+// H200).
+std::uint64_t freeMemoryFor(const RunnerState &runner, const ResolvedLaunch &resolved)
+{
     std::uint64_t spareBytes = 0;
     std::vector<std::uint64_t> spareSizes;
     for (const DeviceBuffer &spare : runner.spareBuffers) {
@@ -281,43 +294,58 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
             spareSizes.erase(match);
             return true;
         });
-    validation.freeMemoryBytes = allReused ? spareBytes : deviceMemoryInfo().freeBytes + spareBytes;
-    std::vector<LaunchIssue> issues = validateLaunch(resolved, kernel->resources, validation);
-    for (LaunchIssue &issue : validateSequence(spec, resolved, sequence, validation)) {
+    return allReused ? spareBytes : deviceMemoryInfo().freeBytes + spareBytes;
+}
+
+// A buffer that starts as a copy of another needs one of this launch of the same type and size.
+void checkCopies(const ResolvedLaunch &resolved)
+{
+    for (const ResolvedBuffer &buffer : resolved.buffers) {
+        if (buffer.role == BufferRole::Out || buffer.init.kind != InitKind::CopyOf)
+            continue;
+        const int from = buffer.copyOfIndex;
+        if (from < 0 || from >= int(resolved.buffers.size())) {
+            throw RunFailure{RunStatus::InvalidLaunch, "argument " + buffer.parameter + ": `" +
+                                                           buffer.init.copyOf +
+                                                           "` is not a buffer of this kernel"};
+        }
+        const ResolvedBuffer &source = resolved.buffers[std::size_t(from)];
+        if (!(source.elementType == buffer.elementType) || source.count != buffer.count) {
+            throw RunFailure{RunStatus::InvalidLaunch,
+                             "argument " + buffer.parameter + ": a copy of `" + source.parameter +
+                                 "` needs the same element type and count (" +
+                                 std::to_string(source.count) + " × " + source.elementType.name() +
+                                 ")"};
+        }
+    }
+}
+
+// Resolves the launch and validates it against the device before anything touches the GPU.
+void resolveAndValidate(const RunnerState &runner, const LaunchKernels &kernels, Prepared &p)
+{
+    p.resolved = resolveLaunch(p.launch, kernels.signature, p.compileDefines, p.deviceNames,
+                               kernels.sequence.signatures);
+    ValidationContext validation;
+    validation.limits = runner.device.limits();
+    validation.limitsName = runner.device.name;
+    validation.freeMemoryBytes = freeMemoryFor(runner, p.resolved);
+    std::vector<LaunchIssue> issues =
+        validateLaunch(p.resolved, kernels.kernel->resources, validation);
+    for (LaunchIssue &issue :
+         validateSequence(p.launch, p.resolved, kernels.sequence, validation)) {
         issues.push_back(std::move(issue));
     }
     if (!issues.empty()) {
         throw RunFailure{RunStatus::InvalidLaunch, joinIssues(issues)};
     }
-    for (const ResolvedBuffer &buffer : resolved.buffers) {
-        if (buffer.role != BufferRole::Out && buffer.init.kind == InitKind::CopyOf) {
-            const int from = buffer.copyOfIndex;
-            if (from < 0 || from >= int(resolved.buffers.size())) {
-                throw RunFailure{RunStatus::InvalidLaunch, "argument " + buffer.parameter + ": `" +
-                                                               buffer.init.copyOf +
-                                                               "` is not a buffer of this kernel"};
-            }
-            const ResolvedBuffer &source = resolved.buffers[std::size_t(from)];
-            if (!(source.elementType == buffer.elementType) || source.count != buffer.count) {
-                throw RunFailure{
-                    RunStatus::InvalidLaunch,
-                    "argument " + buffer.parameter + ": a copy of `" + source.parameter +
-                        "` needs the same element type and count (" + std::to_string(source.count) +
-                        " × " + source.elementType.name() + ")"};
-            }
-        }
-    }
+    checkCopies(p.resolved);
+}
 
-    p.resources = std::make_unique<RunResources>();
-    std::unique_ptr<RunResources> &resources = p.resources;
-
-    phase = "loading the module";
-    resources->module = loadModule(runner, compiled);
-    p.function = resources->module->function(kernel->loweredName);
-    GpuHelpers &helpers = runner.gpuHelpers();
-
-    // Allocate with guard bands: the previous request's buffers of the same size first, the
-    // rest of them freed before anything new is allocated.
+// Allocates every buffer with guard bands: the previous request's buffers of the same size
+// first, the rest of them freed before anything new is allocated.
+void allocateBuffers(RunnerState &runner, Prepared &p, std::string &phase)
+{
+    const ResolvedLaunch &resolved = p.resolved;
     std::vector<DeviceBuffer> reused(resolved.buffers.size());
     for (std::size_t k = 0; k < resolved.buffers.size(); ++k) {
         const std::uint64_t total = totalBytesWithGuards(resolved.buffers[k]);
@@ -353,14 +381,21 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
             }
             throw;
         }
-        resources->buffers.push_back(std::move(allocation));
+        p.resources->buffers.push_back(std::move(allocation));
     }
+}
 
-    // Initialise on the GPU: bands, poisoned outputs, generated inputs; files and copies last.
+// Initialises the buffers on the GPU: bands, poisoned outputs, generated inputs and files, then
+// the copies, each once its source is ready.
+void initialiseBuffers(RunnerState &runner, Prepared &p, std::string &phase)
+{
+    GpuHelpers &helpers = runner.gpuHelpers();
     const Stream &gpu = *runner.stream;
-    std::vector<bool> ready(resources->buffers.size(), false);
-    for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
-        const Allocation &a = resources->buffers[k];
+    std::vector<Allocation> &buffers = p.resources->buffers;
+    const ResolvedLaunch &resolved = p.resolved;
+    std::vector<bool> ready(buffers.size(), false);
+    for (std::size_t k = 0; k < buffers.size(); ++k) {
+        const Allocation &a = buffers[k];
         const ResolvedBuffer &r = resolved.buffers[k];
         phase = "initialising `" + a.parameter + "`";
         fillBytesAsync(a.memory.pointer(), kGuardByte, a.guardBytes, gpu);
@@ -378,15 +413,14 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
     gpu.synchronize();
     for (bool progress = true; progress;) {
         progress = false;
-        for (std::size_t k = 0; k < resources->buffers.size(); ++k) {
+        for (std::size_t k = 0; k < buffers.size(); ++k) {
             const int from = resolved.buffers[k].copyOfIndex;
             if (ready[k] || from < 0 || !ready[std::size_t(from)]) {
                 continue;
             }
-            const Allocation &a = resources->buffers[k];
+            const Allocation &a = buffers[k];
             phase = "initialising `" + a.parameter + "`";
-            copyDeviceToDevice(a.data(), resources->buffers[std::size_t(from)].data(), a.bytes,
-                               gpu);
+            copyDeviceToDevice(a.data(), buffers[std::size_t(from)].data(), a.bytes, gpu);
             ready[k] = progress = true;
         }
     }
@@ -394,15 +428,20 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         throw RunFailure{RunStatus::InvalidLaunch,
                          "buffers that are copies of each other in a circle cannot be initialised"};
     }
+}
 
-    // Module variables (__constant__, __device__): generated in a scratch buffer, then copied
-    // as cuMemcpyToSymbol would, since constant memory is not for kernels to write.
-    for (const ResolvedBuffer &g : resolved.globals) {
+// Module variables (__constant__, __device__): generated in a scratch buffer, then copied as
+// cuMemcpyToSymbol would, since constant memory is not for kernels to write.
+void initialiseGlobals(RunnerState &runner, Prepared &p, std::string &phase)
+{
+    GpuHelpers &helpers = runner.gpuHelpers();
+    const Stream &gpu = *runner.stream;
+    for (const ResolvedBuffer &g : p.resolved.globals) {
         phase = "initialising the global `" + g.parameter + "`";
         const std::string problem =
-            moduleVariableMismatch(compiled.ptx, g.parameter, g.bytes,
+            moduleVariableMismatch(p.compiled.ptx, g.parameter, g.bytes,
                                    std::to_string(g.count) + " × " + g.elementType.name());
-        const std::optional<Module::Global> global = resources->module->global(g.parameter);
+        const std::optional<Module::Global> global = p.resources->module->global(g.parameter);
         if (!problem.empty() || !global) {
             throw RunFailure{
                 RunStatus::InvalidLaunch,
@@ -415,15 +454,21 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         copyDeviceToDevice(global->address, scratch.pointer(), g.bytes, gpu);
         gpu.synchronize(); // before `scratch` is freed
     }
+}
 
-    for (const Allocation &a : resources->buffers) {
+// The launches' dimensions, shared memory and parameter arrays, the first kernel's and each
+// further kernel's of the sequence.
+void bindLaunches(const LaunchKernels &kernels, Prepared &p)
+{
+    const ResolvedLaunch &resolved = p.resolved;
+    for (const Allocation &a : p.resources->buffers) {
         p.pointers.push_back(a.data());
     }
     p.grid = {unsigned(resolved.grid[0]), unsigned(resolved.grid[1]), unsigned(resolved.grid[2])};
     p.block = {unsigned(resolved.block[0]), unsigned(resolved.block[1]),
                unsigned(resolved.block[2])};
     p.dynamicShared = unsigned(resolved.dynamicSharedBytes);
-    p.deadlineSeconds = spec.deadlineSeconds > 0 ? spec.deadlineSeconds : 10.0;
+    p.deadlineSeconds = p.launch.deadlineSeconds > 0 ? p.launch.deadlineSeconds : 10.0;
     if (p.dynamicShared > 48u * 1024u) {
         p.function->setMaxDynamicSharedBytes(int(p.dynamicShared));
     }
@@ -432,7 +477,7 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         const ResolvedStep &r = resolved.steps[k];
         PreparedStep step;
         step.kernel = r.kernel;
-        step.function = resources->module->function(sequence.kernels[k]->loweredName);
+        step.function = p.resources->module->function(kernels.sequence.kernels[k]->loweredName);
         step.grid = {unsigned(r.grid[0]), unsigned(r.grid[1]), unsigned(r.grid[2])};
         step.block = {unsigned(r.block[0]), unsigned(r.block[1]), unsigned(r.block[2])};
         step.dynamicShared = unsigned(r.dynamicSharedBytes);
@@ -442,6 +487,28 @@ void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, 
         step.params = parameterPointers(r.parameterSlots, r.scalars, p.pointers);
         p.steps.push_back(std::move(step));
     }
+}
+
+} // namespace
+
+void prepareLaunch(RunnerState &runner, const RunRequest &request, Prepared &p, std::string &phase)
+{
+    phase = "evaluating the launch";
+    const CompileOptions options = bindDefines(runner.device, request, p);
+    phase = "compiling";
+    compileForDevice(runner, request, options, p);
+    const LaunchKernels kernels = findLaunchKernels(request, p);
+    phase = "validating the launch";
+    resolveAndValidate(runner, kernels, p);
+
+    p.resources = std::make_unique<RunResources>();
+    phase = "loading the module";
+    p.resources->module = loadModule(runner, p.compiled);
+    p.function = p.resources->module->function(kernels.kernel->loweredName);
+    allocateBuffers(runner, p, phase);
+    initialiseBuffers(runner, p, phase);
+    initialiseGlobals(runner, p, phase);
+    bindLaunches(kernels, p);
 }
 
 void launchSequence(Prepared &prepared, const Stream &gpu,
