@@ -35,9 +35,9 @@ seconds=${1:-20}
 say() { printf 'sanitize: %s\n' "$*" >&2; }
 
 # An error anywhere aborts with a stack trace; leaks are errors. The suppressions are for
-# third-party code only, each explained in its file.
+# third-party code only, each explained in its file (scripts/lsan.supp).
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=0"
-export LSAN_OPTIONS="print_suppressions=0"
+export LSAN_OPTIONS="print_suppressions=0:suppressions=$here/scripts/lsan.supp"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 start=$(date +%s)
