@@ -15,7 +15,11 @@ set(_allowed
     # The roofline chart is a view the Measurement dock and the sweep results both show.
     "measure>roofline" "sweep>roofline"
     # A comparison measures each side through the run controller, and compares two sweep points.
-    "compare>run" "compare>sweep")
+    "compare>run" "compare>sweep"
+    # Inspect sends its request through the window's run controller (gui/workspace/toolhost.h).
+    "inspect>run"
+    # A comparison's instruction mix comes from the Inspect tool's SASS listing.
+    "compare>inspect")
 file(GLOB _folders LIST_DIRECTORIES true RELATIVE ${GUI_DIR} ${GUI_DIR}/*)
 set(_bad "")
 foreach(_folder IN LISTS _folders)

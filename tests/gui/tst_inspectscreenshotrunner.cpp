@@ -6,6 +6,7 @@
 #include "gui/editor/document.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/inspect/inspectpanel.h"
+#include "gui/inspect/inspecttool.h"
 #include "gui/shell/mainwindow.h"
 
 #include <QFile>
@@ -97,7 +98,7 @@ private Q_SLOTS:
         SourceEditor *editor = m_window->currentDocument()->editor();
         QVERIFY(editor->inspectAnnotation(37).startsWith(QStringLiteral("32-way bank conflict")));
         QCOMPARE(editor->cursorLine(), 31); // the hottest line
-        QVERIFY(m_window->inspectPanel()->isVisible());
+        QVERIFY(m_window->inspectTool()->panel()->isVisible());
         const QImage image(png);
         QVERIFY(!image.isNull());
         QCOMPARE(image.size(), m_window->size() * m_window->devicePixelRatio());
@@ -110,7 +111,8 @@ private Q_SLOTS:
                             InspectScreenshotRunner::Mode::Run, {}, png,
                             fakeCli(QStringLiteral("inspect-denied"))),
                  1);
-        QVERIFY(m_window->inspectPanel()->messageText().contains(QStringLiteral("permission")));
+        QVERIFY(
+            m_window->inspectTool()->panel()->messageText().contains(QStringLiteral("permission")));
         QVERIFY(!QImage(png).isNull());
     }
 };

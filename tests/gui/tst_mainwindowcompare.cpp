@@ -10,9 +10,11 @@
 #include "gui/compare/comparecontroller.h"
 #include "gui/compare/comparelinesmodel.h"
 #include "gui/compare/comparepanel.h"
+#include "gui/compare/comparetool.h"
 #include "gui/compile/compilecontroller.h"
 #include "gui/editor/document.h"
 #include "gui/editor/sourceeditor.h"
+#include "gui/inspect/inspecttool.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/lesson/lessonpanel.h"
 #include "gui/run/runcontroller.h"
@@ -108,11 +110,11 @@ private:
     bool waitForComparison(QSignalSpy &shown)
     {
         return QTest::qWaitFor(
-            [&] { return !shown.isEmpty() && !m_window->compareController()->isBusy(); },
+            [&] { return !shown.isEmpty() && !m_window->compareTool()->controller()->isBusy(); },
             kCompareTimeoutMs);
     }
 
-    ComparePanel *panel() const { return m_window->comparePanel(); }
+    ComparePanel *panel() const { return m_window->compareTool()->panel(); }
 
     // Whether the side was found to be compiled otherwise than the SASS on screen.
     static bool isOtherCode(const CompareSideInput &side)
@@ -150,17 +152,17 @@ private Q_SLOTS:
                 run = action->menu();
         }
         QVERIFY(run);
-        QVERIFY(run->actions().contains(m_window->compareAction()));
+        QVERIFY(run->actions().contains(m_window->compareTool()->compareAction()));
     }
 
     void bothSidesAreCollectedOnTheWorker()
     {
         QFile::remove(m_log);
         m_window->runController()->setCliPath(fakeCli(QStringLiteral("inspect-ok")));
-        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
-        QSignalSpy progress(m_window->compareController(), &CompareController::progress);
-        m_window->compareWithProject(sample("transpose/transpose_shared.cuwb"));
-        QVERIFY(m_window->compareController()->isBusy());
+        QSignalSpy shown(m_window->compareTool(), &CompareTool::shown);
+        QSignalSpy progress(m_window->compareTool()->controller(), &CompareController::progress);
+        m_window->compareTool()->compareWithProject(sample("transpose/transpose_shared.cuwb"));
+        QVERIFY(m_window->compareTool()->controller()->isBusy());
         QVERIFY(waitForComparison(shown));
         QVERIFY(panel()->hasComparison());
         QCOMPARE(progress.count(), 6); // measure, profile, inspect; twice
@@ -188,8 +190,9 @@ private Q_SLOTS:
         QVERIFY2(!isOtherCode(data.a), data.a.mixUnavailable.c_str());
         QVERIFY2(!isOtherCode(data.b), data.b.mixUnavailable.c_str());
         // The dock stays small enough to share a 768-pixel-high screen with the editor.
-        QVERIFY2(m_window->compareDock()->minimumSizeHint().height() <= 250,
-                 qPrintable(QString::number(m_window->compareDock()->minimumSizeHint().height())));
+        QVERIFY2(m_window->compareTool()->dock()->minimumSizeHint().height() <= 250,
+                 qPrintable(
+                     QString::number(m_window->compareTool()->dock()->minimumSizeHint().height())));
 
         // A line of the table puts the editor's cursor on it.
         CompareLinesModel *lines = panel()->linesModel();
@@ -222,8 +225,8 @@ private Q_SLOTS:
         copy.close();
 
         m_window->runController()->setCliPath(fakeCli(QStringLiteral("inspect-ok")));
-        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
-        m_window->compareWithProject(path);
+        QSignalSpy shown(m_window->compareTool(), &CompareTool::shown);
+        m_window->compareTool()->compareWithProject(path);
         QVERIFY(waitForComparison(shown));
         const CompareData &data = panel()->comparison();
         QVERIFY2(!isOtherCode(data.a), data.a.mixUnavailable.c_str());
@@ -235,8 +238,8 @@ private Q_SLOTS:
     void metricsPassesGiveSpeedOfLight()
     {
         m_window->runController()->setCliPath(fakeCli(QStringLiteral("measure-ok")));
-        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
-        m_window->compareWithProject(sample("transpose/transpose_shared.cuwb"));
+        QSignalSpy shown(m_window->compareTool(), &CompareTool::shown);
+        m_window->compareTool()->compareWithProject(sample("transpose/transpose_shared.cuwb"));
         QVERIFY(waitForComparison(shown));
         const CompareData &data = panel()->comparison();
         QVERIFY(data.a.side.metrics && data.a.side.metrics->ok());
@@ -256,8 +259,8 @@ private Q_SLOTS:
     void aSideWithoutAGpuSaysWhy()
     {
         m_window->runController()->setCliPath(fakeCli(QStringLiteral("ok")));
-        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
-        m_window->compareWithProject(sample("transpose/transpose_shared.cuwb"));
+        QSignalSpy shown(m_window->compareTool(), &CompareTool::shown);
+        m_window->compareTool()->compareWithProject(sample("transpose/transpose_shared.cuwb"));
         QVERIFY(waitForComparison(shown));
         QVERIFY(panel()->hasComparison());
         QVERIFY(panel()->comparison().a.failed());
@@ -274,9 +277,9 @@ private Q_SLOTS:
         stored.statistics = computeStatistics(stored.samplesNs);
         stored.provenance.kernel = "transpose_naive";
         const HistoryEntry entry = measurementEntry(stored, "Transpose", "");
-        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
-        m_window->compareWithHistoryEntry(7, QString::fromStdString(entry.json),
-                                          QStringLiteral("measurement"));
+        QSignalSpy shown(m_window->compareTool(), &CompareTool::shown);
+        m_window->compareTool()->compareWithHistoryEntry(7, QString::fromStdString(entry.json),
+                                                         QStringLiteral("measurement"));
         QVERIFY(waitForComparison(shown));
         const CompareData &data = panel()->comparison();
         QCOMPARE(data.a.origin, std::string("history entry 7"));
@@ -294,7 +297,7 @@ private Q_SLOTS:
         QVERIFY(lesson->hasLesson());
         QVERIFY(lesson->inspectBox()->isVisibleTo(lesson));
         QVERIFY(lesson->compareButton()->text().contains(QStringLiteral("transpose_padded.cuwb")));
-        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
+        QSignalSpy shown(m_window->compareTool(), &CompareTool::shown);
         lesson->compareButton()->click();
         QVERIFY(waitForComparison(shown));
         QCOMPARE(panel()->comparison().a.side.name, std::string("transpose_shared"));
@@ -348,11 +351,11 @@ private Q_SLOTS:
     void cancelStopsTheComparison()
     {
         m_window->runController()->setCliPath(fakeCli(QStringLiteral("measure-until-cancel")));
-        QSignalSpy shown(m_window.get(), &MainWindow::comparisonShown);
-        m_window->compareWithProject(sample("transpose/transpose_shared.cuwb"));
+        QSignalSpy shown(m_window->compareTool(), &CompareTool::shown);
+        m_window->compareTool()->compareWithProject(sample("transpose/transpose_shared.cuwb"));
         QVERIFY(panel()->cancelButton()->isVisibleTo(panel()));
         panel()->cancelButton()->click();
-        QVERIFY(!m_window->compareController()->isBusy());
+        QVERIFY(!m_window->compareTool()->controller()->isBusy());
         QVERIFY(!shown.isEmpty());
         QCOMPARE(panel()->messageText(), QStringLiteral("Comparison cancelled."));
     }

@@ -13,6 +13,7 @@
 #include "gui/inspect/inspectcontroller.h"
 #include "gui/inspect/inspectlinesmodel.h"
 #include "gui/inspect/inspectpanel.h"
+#include "gui/inspect/inspecttool.h"
 #include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/run/runcontroller.h"
@@ -113,7 +114,7 @@ private:
 
     SourceEditor *editor() const { return m_window->currentDocument()->editor(); }
     QAction *inspectAction() const { return m_window->launchPanel()->inspectAction(); }
-    InspectPanel *panel() const { return m_window->inspectPanel(); }
+    InspectPanel *panel() const { return m_window->inspectTool()->panel(); }
 
     bool waitForKernel()
     {
@@ -132,7 +133,7 @@ private:
     bool inspectWith(const QString &cli)
     {
         m_window->runController()->setCliPath(cli);
-        QSignalSpy shown(m_window.get(), &MainWindow::inspectShown);
+        QSignalSpy shown(m_window->inspectTool(), &InspectTool::shown);
         if (!inspectAction()->isEnabled())
             return false;
         inspectAction()->trigger();
@@ -186,7 +187,7 @@ private Q_SLOTS:
         QFile::remove(m_log);
         m_window->runController()->setCliPath(
             fakeCli(QStringLiteral("inspect-ok"), recorded("transpose.json")));
-        QSignalSpy shown(m_window.get(), &MainWindow::inspectShown);
+        QSignalSpy shown(m_window->inspectTool(), &InspectTool::shown);
         inspectAction()->trigger();
         // One request at a time: Run, Measure and Inspect wait for it.
         QVERIFY(!inspectAction()->isEnabled());
@@ -206,7 +207,7 @@ private Q_SLOTS:
         QVERIFY(editor()->inspectAnnotation(17).isEmpty());
 
         // The dock: the kernel's summary and one row per line, hottest first.
-        QVERIFY(m_window->inspectDock()->isVisible());
+        QVERIFY(m_window->inspectTool()->dock()->isVisible());
         QVERIFY(panel()->summaryText().contains(QStringLiteral("transpose_naive")));
         QCOMPARE(panel()->model()->rowCount(), 6);
         QCOMPARE(panel()->view()->model()->index(0, 0).data().toString(), QStringLiteral("19"));
@@ -244,10 +245,10 @@ private Q_SLOTS:
         if (!tool.found())
             QSKIP(qPrintable(QStringLiteral("no nvdisasm to run: %1")
                                  .arg(QString::fromStdString(tool.problem))));
-        QSignalSpy sass(m_window.get(), &MainWindow::sassShown);
-        m_window->showSassTab();
+        QSignalSpy sass(m_window->inspectTool(), &InspectTool::sassShown);
+        m_window->inspectTool()->showSassTab();
         QVERIFY(sass.wait(kInspectTimeoutMs) || !sass.isEmpty());
-        SassView *view = m_window->sassView();
+        SassView *view = m_window->inspectTool()->sassView();
         QVERIFY2(view->hasListing(), qPrintable(view->messageText()));
         // The store of line 19 among the instructions highlighted for it.
         const auto storeLine = [view] {
@@ -288,8 +289,8 @@ private Q_SLOTS:
         QVERIFY(panel()->isStale());
         QVERIFY(panel()->messageText().contains(QStringLiteral("edited after this inspection")));
         QVERIFY(!panel()->nextHotLineAction()->isEnabled());
-        QVERIFY(m_window->inspectController()->isStale());
-        QVERIFY(!m_window->sassView()->countersShown());
+        QVERIFY(m_window->inspectTool()->controller()->isStale());
+        QVERIFY(!m_window->inspectTool()->sassView()->countersShown());
         // Undoing the edit does not bring back counters that were taken off.
         editor()->undo();
         QVERIFY(!editor()->hasInspection());
@@ -300,7 +301,7 @@ private Q_SLOTS:
     {
         m_window->runController()->setCliPath(
             fakeCli(QStringLiteral("inspect-ok"), recorded("transpose.json")));
-        QSignalSpy shown(m_window.get(), &MainWindow::inspectShown);
+        QSignalSpy shown(m_window->inspectTool(), &InspectTool::shown);
         inspectAction()->trigger();
         editor()->insertAt(QStringLiteral("\n"), 0, 0); // before the answer can come
         QVERIFY(shown.wait(kInspectTimeoutMs));
@@ -358,7 +359,7 @@ private Q_SLOTS:
         // One click: -lineinfo on, a compile, and the inspection again (now with lines).
         m_window->runController()->setCliPath(
             fakeCli(QStringLiteral("inspect-ok"), recorded("transpose.json")));
-        QSignalSpy shown(m_window.get(), &MainWindow::inspectShown);
+        QSignalSpy shown(m_window->inspectTool(), &InspectTool::shown);
         panel()->lineInfoButton()->click();
         QVERIFY(m_window->workspace()->compileOptions().lineInfo);
         QVERIFY(shown.wait(kInspectTimeoutMs));

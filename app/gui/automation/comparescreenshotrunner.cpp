@@ -3,8 +3,10 @@
 #include "gui/common/qtconvert.h"
 #include "gui/compare/comparelinesmodel.h"
 #include "gui/compare/comparepanel.h"
+#include "gui/compare/comparetool.h"
 #include "gui/editor/document.h"
 #include "gui/editor/sourceeditor.h"
+#include "gui/inspect/inspecttool.h"
 #include "gui/inspect/sasscontroller.h"
 #include "gui/inspect/sassview.h"
 #include "gui/shell/mainwindow.h"
@@ -85,17 +87,18 @@ bool CompareScreenshotRunner::loadRecorded()
         if (side->origin.empty())
             side->origin = toStdString(tr("recorded: %1").arg(names.join(QStringLiteral(", "))));
     }
-    window()->showComparison(std::move(a), std::move(b));
+    window()->compareTool()->showComparison(std::move(a), std::move(b));
     return true;
 }
 
 void CompareScreenshotRunner::act()
 {
     // The SASS of the current compile gives the instruction mix of kernels of its source.
-    window()->showSassTab();
-    connect(window(), &MainWindow::comparisonShown, this,
+    window()->inspectTool()->showSassTab();
+    connect(window()->compareTool(), &CompareTool::shown, this,
             &CompareScreenshotRunner::onComparisonShown);
-    connect(window(), &MainWindow::sassShown, this, &CompareScreenshotRunner::onComparisonShown);
+    connect(window()->inspectTool(), &InspectTool::sassShown, this,
+            &CompareScreenshotRunner::onComparisonShown);
     if (m_mode == Mode::Open) {
         expectWithin(60000, tr("the comparison and the SASS listing did not appear in time"));
         loadRecorded();
@@ -104,24 +107,25 @@ void CompareScreenshotRunner::act()
     // Two measurements, two metrics passes and two inspections.
     const double seconds = 2.0 * (WorkerClient::metricsTimeoutSeconds(60.0) + 120.0);
     expectWithin(int(seconds * 1000.0), tr("no comparison appeared in time"));
-    window()->compareWithProject(m_projectB);
+    window()->compareTool()->compareWithProject(m_projectB);
 }
 
 void CompareScreenshotRunner::onComparisonShown()
 {
-    const ComparePanel *panel = window()->comparePanel();
+    const ComparePanel *panel = window()->compareTool()->panel();
     if (!panel->hasComparison()) {
-        if (!panel->messageText().isEmpty() && !window()->compareController()->isBusy()) {
+        if (!panel->messageText().isEmpty() && !window()->compareTool()->controller()->isBusy()) {
             reportFailure(panel->messageText());
             capture();
         }
         return;
     }
-    if (window()->compareController()->isBusy())
+    if (window()->compareTool()->controller()->isBusy())
         return;
     // The listing of this compile, or the view's word on why there is none.
-    const SassController *sass = window()->sassController();
-    if (!sass->isCurrent() && (sass->isBusy() || window()->sassView()->messageText().isEmpty()))
+    const SassController *sass = window()->inspectTool()->sassController();
+    if (!sass->isCurrent() &&
+        (sass->isBusy() || window()->inspectTool()->sassView()->messageText().isEmpty()))
         return;
     if (m_shown)
         return;
@@ -140,9 +144,9 @@ void CompareScreenshotRunner::onComparisonShown()
 
 void CompareScreenshotRunner::beforeCapture()
 {
-    window()->showCompareDock();
-    QTableView *lines = window()->comparePanel()->linesView();
-    const CompareLinesModel *model = window()->comparePanel()->linesModel();
+    window()->compareTool()->showDock();
+    QTableView *lines = window()->compareTool()->panel()->linesView();
+    const CompareLinesModel *model = window()->compareTool()->panel()->linesModel();
     int row = -1;
     for (int r = 0; r < model->rowCount() && row < 0; ++r) {
         const LineDelta &l = model->lines()[std::size_t(r)];

@@ -5,6 +5,7 @@
 #include "gui/editor/sourceeditor.h"
 #include "gui/inspect/inspectcontroller.h"
 #include "gui/inspect/inspectpanel.h"
+#include "gui/inspect/inspecttool.h"
 #include "gui/inspect/sasscontroller.h"
 #include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
@@ -40,9 +41,11 @@ void InspectScreenshotRunner::start(int timeoutMs)
 void InspectScreenshotRunner::act()
 {
     // The SASS is disassembled while the inspection runs.
-    window()->showSassTab();
-    connect(window(), &MainWindow::sassShown, this, &InspectScreenshotRunner::captureWhenReady);
-    connect(window(), &MainWindow::inspectShown, this, &InspectScreenshotRunner::onInspectShown);
+    window()->inspectTool()->showSassTab();
+    connect(window()->inspectTool(), &InspectTool::sassShown, this,
+            &InspectScreenshotRunner::captureWhenReady);
+    connect(window()->inspectTool(), &InspectTool::shown, this,
+            &InspectScreenshotRunner::onInspectShown);
     if (m_mode == Mode::Open) {
         QFile file(m_resultPath);
         if (!file.open(QIODevice::ReadOnly)) {
@@ -59,11 +62,11 @@ void InspectScreenshotRunner::act()
             return;
         }
         expectWithin(60000, tr("the SASS listing did not appear in time"));
-        window()->showInspectResult(result);
+        window()->inspectTool()->showResult(result);
         return;
     }
     LaunchPanel *launch = window()->launchPanel();
-    window()->showInspectDock();
+    window()->inspectTool()->showDock();
     if (!launch->canRun()) {
         reportFailure(tr("cannot inspect: %1").arg(launch->runBlockedReason()));
         capture();
@@ -88,8 +91,8 @@ void InspectScreenshotRunner::onInspectShown()
                      static_cast<long long>(m_sinceAction.elapsed()));
     }
     // A refused or failed inspection: the dock says why, and so does the exit code.
-    if (!window()->inspectController()->hasResult())
-        reportFailure(window()->inspectPanel()->messageText());
+    if (!window()->inspectTool()->controller()->hasResult())
+        reportFailure(window()->inspectTool()->panel()->messageText());
     captureWhenReady();
 }
 
@@ -98,22 +101,22 @@ void InspectScreenshotRunner::captureWhenReady()
     if (!m_inspected)
         return;
     // The listing of this compile, or the view's word on why there is none.
-    const SassController *sass = window()->sassController();
-    if (!sass->isCurrent() && window()->sassView()->messageText().isEmpty())
+    const SassController *sass = window()->inspectTool()->sassController();
+    if (!sass->isCurrent() && window()->inspectTool()->sassView()->messageText().isEmpty())
         return;
     capture();
 }
 
 void InspectScreenshotRunner::beforeCapture()
 {
-    window()->showInspectDock();
-    const InspectController *inspect = window()->inspectController();
+    window()->inspectTool()->showDock();
+    const InspectController *inspect = window()->inspectTool()->controller();
     int line = m_cursorLine;
     if (line <= 0 && inspect->hasResult() && !inspect->overlay().hotLines.empty())
         line = inspect->overlay().hotLines.front();
     if (line <= 0)
         return;
-    window()->inspectPanel()->selectLine(line);
+    window()->inspectTool()->panel()->selectLine(line);
     // Once the docks have their sizes: the line a third of the way down, with the annotation
     // under it in view.
     QTimer::singleShot(100, this, [this, line] {

@@ -67,9 +67,10 @@ public:
     [[nodiscard]] QString runBlockedReason() const { return m_blockedReason; }
     [[nodiscard]] QAction *runAction() const { return m_runAction; }
     [[nodiscard]] QAction *measureAction() const { return m_measureAction; }
-    // Why the kernel is slow, line by line (docs/inspect.md): enabled when Run is. The Run menu
-    // and the Inspect dock show it; the panel's row keeps to Run and Measure, so that its width
-    // leaves the editor its columns on a small screen.
+    // Why the kernel is slow, line by line (docs/inspect.md): enabled when Run is. The Inspect
+    // tool acts on it (gui/inspect/inspecttool.h); the Run menu and the Inspect dock show it; the
+    // panel's row keeps to Run and Measure, so that its width leaves the editor its columns on a
+    // small screen.
     [[nodiscard]] QAction *inspectAction() const { return m_inspectAction; }
     [[nodiscard]] QToolButton *measureOptionsButton() const { return m_measureOptionsButton; }
     [[nodiscard]] QAction *cancelMeasurementAction() const { return m_cancelMeasurementAction; }
@@ -111,7 +112,6 @@ public:
 Q_SIGNALS:
     void runRequested();
     void measureRequested();
-    void inspectRequested();
     void cancelMeasurementRequested();
     // The launch was checked again (issues()): the window says so where the panel is covered.
     void issuesChanged();

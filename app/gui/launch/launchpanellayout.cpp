@@ -398,10 +398,6 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
         if (canRun())
             Q_EMIT measureRequested();
     });
-    connect(m_inspectAction, &QAction::triggered, this, [this] {
-        if (canRun())
-            Q_EMIT inspectRequested();
-    });
     connect(m_measureOptionsButton, &QToolButton::clicked, this, &LaunchPanel::editMeasureOptions);
     connect(m_cancelMeasurementAction, &QAction::triggered, this, [this] {
         if (m_cancelMeasurementAction->isEnabled())

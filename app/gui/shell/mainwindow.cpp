@@ -16,8 +16,6 @@
 #include "gui/editor/ptxview.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/history/historypanel.h"
-#include "gui/inspect/sasscontroller.h"
-#include "gui/inspect/sassview.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/lesson/labreport.h"
 #include "gui/lesson/lessonpanel.h"
@@ -29,6 +27,7 @@
 #include "gui/shell/projectcontroller.h"
 #include "gui/shell/recentfiles.h"
 #include "gui/shell/samplesmenu.h"
+#include "gui/shell/windowhost.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/workspace/workspace.h"
@@ -72,6 +71,7 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     createWidgets();
     createDocks();
     createMenus();
+    createTools();
     connectSignals();
     restoreSettings();
     m_controller->setOptions(m_workspace->editorCompileOptions());
@@ -303,7 +303,6 @@ void MainWindow::showDocumentResult(Document *document)
         m_ptxView->clearPtx(tr("// No PTX: the source did not compile."));
     }
     m_ptxTitle->setText(tr("PTX \u2014 %1").arg(toQString(result.options.arch)));
-    m_sassController->setCompile(result, document->editor()->text());
     {
         // Adopting the project's launch for the compiled kernel is not an edit of the project.
         const ProjectController::AutomaticChange automatic(m_projects);
@@ -318,16 +317,6 @@ void MainWindow::showDocumentResult(Document *document)
         m_sweepProjectWhenReady.clear();
         m_sweepPanel->runSweep(); // says why in the panel when it cannot
     }
-    if (m_inspectWhenCompiled && result.success && result.options.lineInfo) {
-        m_inspectWhenCompiled = false;
-        if (m_launchPanel->canRun())
-            m_launchPanel->inspectAction()->trigger();
-        else
-            statusBar()->showMessage(tr("-lineinfo is on; inspect again once the kernel can "
-                                        "run: %1")
-                                         .arg(m_launchPanel->runBlockedReason()),
-                                     15000);
-    }
     if (m_lessonSweepWhenReady) {
         m_lessonSweepWhenReady = false;
         if (!m_sweepPanel->runSweep()) {
@@ -335,6 +324,7 @@ void MainWindow::showDocumentResult(Document *document)
             m_lessonPanel->showExperimentFailed(m_sweepPanel->messageText());
         }
     }
+    Q_EMIT m_host->documentShown(document);
 }
 
 void MainWindow::onCurrentDocumentChanged(Document *document)
@@ -346,17 +336,14 @@ void MainWindow::onCurrentDocumentChanged(Document *document)
         m_kernelsModel->clear();
         m_compileStatus->clear();
         m_ptxView->clearPtx(QString());
-        m_sassController->clear();
-        m_sassView->setDocument(nullptr);
         m_workspace->clearModule();
-        updateSassCounters();
+        Q_EMIT m_host->documentShown(nullptr);
         return;
     }
     connect(document, &Document::modificationChanged, this, &MainWindow::updateWindowTitle,
             Qt::UniqueConnection);
     if (document->hasResult())
         showDocumentResult(document);
-    updateSassCounters(); // the inspection's figures belong to one document
     // Options may have changed since; an unchanged source is served from the cache.
     m_controller->compileNow();
 }
@@ -625,7 +612,7 @@ void MainWindow::zoom(int steps)
 {
     Document *document = currentDocument();
     for (QsciScintilla *editor :
-         {static_cast<QsciScintilla *>(m_ptxView), m_sassView->listing(),
+         {static_cast<QsciScintilla *>(m_ptxView),
           document ? static_cast<QsciScintilla *>(document->editor()) : nullptr}) {
         if (!editor)
             continue;
@@ -636,6 +623,7 @@ void MainWindow::zoom(int steps)
         else
             editor->zoomTo(0);
     }
+    Q_EMIT m_host->zoomRequested(steps); // the tools' views zoom with the editor
 }
 
 } // namespace cuwb

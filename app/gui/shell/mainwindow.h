@@ -1,13 +1,14 @@
 // MainWindow: builds the workbench's docks and menus and connects them to the Workspace (the
 // open project's state, which the panels show and edit) and to the controllers: compiling lives
 // in CompileController, files in DocumentTabs, projects in ProjectController, presentation in
-// the views and their models. What it still keeps is the sequencing of a few features (a
-// lesson waiting for its sweep, Inspect waiting for -lineinfo, a comparison's instruction mix).
+// the views and their models. Features that plug themselves in (gui/<feature>/<feature>tool.h)
+// are created in createTools(), one line each, and reach the window only through its
+// ToolHost (gui/shell/windowhost.h). What it still keeps is the sequencing of a few features (a
+// lesson waiting for its sweep).
 #pragma once
 
 #include "compiler/compileresult.h"
 #include "gui/common/metatypes.h"
-#include "gui/compare/comparecontroller.h"
 
 #include <QMainWindow>
 
@@ -25,15 +26,14 @@ class AutosaveController;
 class CompileController;
 class CompileOptionsWidget;
 class CompileStatusWidget;
+class CompareTool;
 class DevicePanel;
-class ComparePanel;
 class DeviceProbe;
 class Document;
 class DocumentTabs;
 class FindReplaceBar;
 class HistoryPanel;
-class InspectController;
-class InspectPanel;
+class InspectTool;
 class KernelsModel;
 class KernelsPanel;
 class LaunchPanel;
@@ -47,19 +47,16 @@ class RecentFiles;
 class ResultsPanel;
 class RunCheckController;
 class RunController;
-class SassController;
-class SassView;
 class SharedWorker;
-class SweepCompareAction;
 class SweepController;
 class SweepPanel;
+class WindowHost;
 class Workspace;
 struct Measurement;
 struct SweepPoint;
 struct SweepResult;
 struct RunResult;
 struct CompileRequest;
-struct InspectResult;
 
 class MainWindow : public QMainWindow
 {
@@ -96,39 +93,12 @@ public:
     [[nodiscard]] DocumentTabs *documentTabs() const { return m_tabs; }
     [[nodiscard]] Document *currentDocument() const;
     [[nodiscard]] PtxView *ptxView() const { return m_ptxView; }
-    [[nodiscard]] SassView *sassView() const { return m_sassView; }
-    [[nodiscard]] SassController *sassController() const { return m_sassController; }
     // The PTX and SASS tabs beside the editor.
     [[nodiscard]] QTabWidget *codeTabs() const { return m_codeTabs; }
-    // Brings the SASS tab to the front (its listing is made when it is first shown).
-    void showSassTab();
-    [[nodiscard]] InspectPanel *inspectPanel() const { return m_inspectPanel; }
-    [[nodiscard]] InspectController *inspectController() const { return m_inspect; }
-    [[nodiscard]] QDockWidget *inspectDock() const { return m_inspectDock; }
-    // Brings the Inspect dock to the front, the first time tall enough for its summary and
-    // several rows.
-    void showInspectDock();
-    // Shows a recorded inspection (the result of `cuwb inspect --json`) for the current
-    // document as it is now, as if it had just come from the worker (the --inspect-result
-    // screenshot).
-    void showInspectResult(const InspectResult &result);
-    // Compare (mainwindowcompare.cpp): the dock, Run ▸ Compare…, the sweep table's action.
-    [[nodiscard]] ComparePanel *comparePanel() const { return m_comparePanel; }
-    [[nodiscard]] CompareController *compareController() const { return m_compare; }
-    [[nodiscard]] QDockWidget *compareDock() const { return m_compareDock; }
-    [[nodiscard]] QAction *compareAction() const { return m_compareAction; }
-    [[nodiscard]] SweepCompareAction *sweepCompareAction() const { return m_sweepCompareAction; }
-    void showCompareDock();
-    // Two sides already collected or read back (the --compare-a/--compare-b screenshot): the
-    // instruction mix is added from the SASS listing on screen when it is the sides' source.
-    void showComparison(CompareSideInput a, CompareSideInput b);
-    // The current kernel against a project file, and two project files (a lesson's); both
-    // collected on the worker.
-    void compareWithProject(const QString &projectPath);
-    void compareProjects(const QString &projectA, const QString &projectB);
-    // A history entry (its stored document) as A against a fresh collection of the current
-    // kernel as B.
-    void compareWithHistoryEntry(qint64 id, const QString &jsonText, const QString &kind);
+    // What the tools plugged into the window are offered, and the tools themselves.
+    [[nodiscard]] WindowHost *toolHost() const { return m_host; }
+    [[nodiscard]] InspectTool *inspectTool() const { return m_inspectTool; }
+    [[nodiscard]] CompareTool *compareTool() const { return m_compareTool; }
     [[nodiscard]] FindReplaceBar *findReplaceBar() const { return m_findBar; }
     [[nodiscard]] ProblemsModel *problemsModel() const { return m_problemsModel; }
     [[nodiscard]] ProblemsPanel *problemsPanel() const { return m_problemsPanel; }
@@ -189,12 +159,6 @@ Q_SIGNALS:
     // (RunController::isCollectingMetrics()), metricsShown comes after it.
     void measurementShown(const cuwb::Measurement &measurement);
     void metricsShown(const cuwb::MetricsResult &metrics);
-    // An inspection's result or failure is on screen (the Inspect dock and the editor).
-    void inspectShown();
-    // The SASS view shows the listing of the current compile, or why there is none.
-    void sassShown();
-    // A comparison (or its cancellation) is on screen in the Compare dock.
-    void comparisonShown();
     // A sweep point's configuration was applied to the launch panel (and compile options).
     void sweepPointApplied(const cuwb::SweepPoint &point);
 
@@ -206,19 +170,9 @@ private:
     void createWidgets();
     void createDocks();
     void createMenus();
+    // The features that plug themselves in, and the connections between them.
+    void createTools();
     void connectSignals();
-    // The SASS tab's and Inspect's part (mainwindowinspect.cpp).
-    void createCodeTabs(QWidget *ptxPane);
-    void createInspectDock();
-    void connectInspect();
-    void createCompareDock();
-    void connectCompare();
-    void onCompareRequested();
-    void compareSweepPoints();
-    void startComparison(CompareController::Job a, CompareController::Job b);
-    [[nodiscard]] CompareController::Job currentCompareJob() const;
-    [[nodiscard]] CompareController::Job projectCompareJob(const QString &path) const;
-    void addInstructionMix(CompareSideInput &side) const;
     void restoreSettings();
     void saveSettings() const;
     // The docks' and the editor splitter's default sizes for the window's present size.
@@ -242,13 +196,6 @@ private:
     void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
     void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
     void onCancelMeasurementRequested();
-    void onInspectRequested();
-    void onInspectFinished(quint64 jobId, const InspectResult &result);
-    // Turns on -lineinfo and inspects again once the kernel is compiled with it.
-    void onLineInfoFixRequested();
-    // The inspection's figures on the SASS view, when they fit its listing.
-    void updateSassCounters();
-    void onCodeTabChanged();
     void updateSweepBase();
     void applySweepPoint(const SweepPoint &point);
     void onSweepShown(const SweepResult &result);
@@ -274,8 +221,6 @@ private:
     PtxView *m_ptxView = nullptr;
     QLabel *m_ptxTitle = nullptr;
     QTabWidget *m_codeTabs = nullptr;
-    SassView *m_sassView = nullptr;
-    SassController *m_sassController = nullptr;
     QSplitter *m_splitter = nullptr;
     ProblemsModel *m_problemsModel = nullptr;
     ProblemsPanel *m_problemsPanel = nullptr;
@@ -311,18 +256,9 @@ private:
     QDockWidget *m_historyDock = nullptr;
     LessonPanel *m_lessonPanel = nullptr;
     QDockWidget *m_lessonDock = nullptr;
-    InspectPanel *m_inspectPanel = nullptr;
-    QDockWidget *m_inspectDock = nullptr;
-    InspectController *m_inspect = nullptr;
-    bool m_inspectWhenCompiled = false; // the -lineinfo fix: inspect once it is compiled in
-    bool m_inspectDockSized = false;    // the Inspect dock was given room once
-    ComparePanel *m_comparePanel = nullptr;
-    QDockWidget *m_compareDock = nullptr;
-    CompareController *m_compare = nullptr;
-    QAction *m_compareAction = nullptr;
-    SweepCompareAction *m_sweepCompareAction = nullptr;
-    bool m_compareDockSized = false;
-    bool m_compareWantsMix = false; // the SASS is disassembled for a comparison's mix
+    WindowHost *m_host = nullptr;
+    InspectTool *m_inspectTool = nullptr;
+    CompareTool *m_compareTool = nullptr;
     // The lesson asked for a sweep or a measurement and waits for its result; a sweep
     // waits for the project's kernel to compile first when it has no base yet.
     bool m_lessonAwaitsSweep = false;
@@ -335,6 +271,8 @@ private:
     bool m_layoutRestored = false;
     bool m_splitterRestored = false;
     bool m_initialLayoutDone = false;
+
+    friend class WindowHost;
 };
 
 } // namespace cuwb

@@ -6,6 +6,7 @@
 #include "gui/common/qtconvert.h"
 #include "gui/common/sharedworker.h"
 #include "gui/common/theme.h"
+#include "gui/compare/comparetool.h"
 #include "gui/compile/compilecontroller.h"
 #include "gui/compile/compileoptionswidget.h"
 #include "gui/compile/compilestatuswidget.h"
@@ -23,8 +24,7 @@
 #include "gui/editor/sourceeditor.h"
 #include "gui/grading/gradingdialog.h"
 #include "gui/history/historypanel.h"
-#include "gui/inspect/inspectpanel.h"
-#include "gui/inspect/sassview.h"
+#include "gui/inspect/inspecttool.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/launch/runcheckcontroller.h"
 #include "gui/lesson/labreport.h"
@@ -37,6 +37,7 @@
 #include "gui/shell/projectcontroller.h"
 #include "gui/shell/recentfiles.h"
 #include "gui/shell/samplesmenu.h"
+#include "gui/shell/windowhost.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/workspace/workspace.h"
@@ -77,6 +78,7 @@ namespace cuwb {
 
 void MainWindow::createWidgets()
 {
+    m_host = new WindowHost(this);
     m_tabs = new DocumentTabs(this);
     m_tabs->setPromptsEnabled(m_settings.prompts);
     m_findBar = new FindReplaceBar(this);
@@ -106,7 +108,12 @@ void MainWindow::createWidgets()
     ptxLayout->addWidget(m_ptxTitle);
     ptxLayout->addWidget(m_ptxView, 1);
 
-    createCodeTabs(ptxPane);
+    // The SASS tab follows, from the Inspect tool.
+    m_codeTabs = new QTabWidget(this);
+    m_codeTabs->setObjectName(QStringLiteral("codeTabs"));
+    m_codeTabs->setDocumentMode(true);
+    m_codeTabs->addTab(ptxPane, tr("PTX"));
+    m_codeTabs->setTabToolTip(0, m_ptxTitle->toolTip());
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("editorSplitter"));
@@ -251,10 +258,6 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_launchDock, m_lessonDock);
     m_lessonDock->hide(); // shown when a project with a lesson is opened
 
-    createInspectDock();
-    createCompareDock();
-    m_kernelsDock->raise();
-
     m_projects = new ProjectController(m_tabs, m_workspace, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
     m_sweepController->setProjectSnapshot([this](const SweepSpec &spec, const RunRequest &base) {
@@ -262,7 +265,25 @@ void MainWindow::createDocks()
     });
 
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
-    m_defaultState = saveState();
+}
+
+void MainWindow::createTools()
+{
+    m_host->registerAction(ToolHost::kInspectActionId, m_launchPanel->inspectAction());
+    // One line each. Inspect comes before Compare, which takes its instruction mix from
+    // Inspect's SASS listing.
+    m_inspectTool = new InspectTool(m_host);
+    m_compareTool = new CompareTool(m_host);
+
+    // What one feature asks of another.
+    connect(m_historyPanel, &HistoryPanel::compareWithCurrentRequested, m_compareTool,
+            &CompareTool::compareWithHistoryEntry);
+    connect(m_lessonPanel, &LessonPanel::compareRequested, m_compareTool,
+            &CompareTool::compareProjects);
+    m_compareTool->attachSweepResults(m_sweepPanel->sweepResultsView());
+
+    m_kernelsDock->raise();
+    m_defaultState = saveState(); // the docks as they start, for Reset Layout
 }
 
 void MainWindow::createMenus()
@@ -345,12 +366,12 @@ void MainWindow::createMenus()
     view->addAction(m_launchDock->toggleViewAction());
     view->addAction(m_resultsDock->toggleViewAction());
     view->addAction(m_measurementDock->toggleViewAction());
-    view->addAction(m_inspectDock->toggleViewAction());
     view->addAction(m_deviceDock->toggleViewAction());
     view->addAction(m_sweepDock->toggleViewAction());
     view->addAction(m_historyDock->toggleViewAction());
     view->addAction(m_lessonDock->toggleViewAction());
-    view->addSeparator();
+    // The tools' docks follow.
+    m_host->setMenuPlace(ToolHost::MenuSection::ViewDocks, view, view->addSeparator());
     QAction *resetLayoutAction =
         view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
     resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
@@ -371,11 +392,9 @@ void MainWindow::createMenus()
     run->addAction(m_launchPanel->measureAction());
     run->addAction(m_launchPanel->cancelMeasurementAction());
     run->addSeparator();
-    run->addAction(m_launchPanel->inspectAction());
-    run->addAction(m_inspectPanel->nextHotLineAction());
-    run->addAction(m_inspectPanel->previousHotLineAction());
-    run->addAction(m_compareAction);
-    run->addSeparator();
+    // The tools' places: Inspect's actions, then Compare's.
+    m_host->setMenuPlace(ToolHost::MenuSection::RunInspect, run, run->addSeparator());
+    m_host->setMenuPlace(ToolHost::MenuSection::RunCompare, run, run->addSeparator());
     run->addAction(tr("Run S&weep"), this, [this] {
         showSweepDock();
         m_sweepPanel->runSweep();
@@ -397,10 +416,8 @@ void MainWindow::connectSignals()
             &CompileController::scheduleCompile);
     connect(m_tabs, &DocumentTabs::documentCursorLineChanged, this,
             [this](Document *document, int line) {
-                if (document == currentDocument()) {
+                if (document == currentDocument())
                     m_ptxView->showSourceLine(line);
-                    m_sassView->showSourceLine(line);
-                }
             });
     connect(m_tabs, &DocumentTabs::fileOpened, m_recentFiles, &RecentFiles::add);
     connect(m_tabs, &DocumentTabs::fileSaved, m_recentFiles, &RecentFiles::add);
@@ -440,9 +457,6 @@ void MainWindow::connectSignals()
                 m_measurementPanel->setCancellable(cancellable);
             });
     connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
-    // The SASS tab and Inspect (mainwindowinspect.cpp).
-    connectInspect();
-    connectCompare(); // mainwindowcompare.cpp
     // One measurement on the GPU at a time: a run and a sweep each wait for the other.
     connect(m_sweepController, &SweepController::runningChanged, m_launchPanel,
             &LaunchPanel::setSweepRunning);
@@ -575,7 +589,7 @@ void MainWindow::resetLayout()
 {
     restoreState(m_defaultState);
     m_sweepDockSized = false;
-    m_inspectDockSized = false;
+    Q_EMIT m_host->layoutReset();
     QSettings settings;
     settings.remove(QStringLiteral("mainWindow/geometry"));
     settings.remove(QStringLiteral("mainWindow/state"));
