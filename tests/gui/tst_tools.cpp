@@ -155,7 +155,9 @@ private Q_SLOTS:
         StandInHost host;
         auto *tool = new InspectTool(&host);
         Document *document = host.documents()->newDocument();
-        QVERIFY(!host.workspace()->compileOptions().lineInfo);
+        CompileOptions without = host.workspace()->compileOptions();
+        without.lineInfo = false;
+        host.workspace()->setCompileOptions(without);
         QSignalSpy triggered(host.inspectAction(), &QAction::triggered);
         host.blocked = QStringLiteral("A run is in progress");
 
