@@ -14,6 +14,7 @@
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
 #include "project/project.h"
@@ -72,7 +73,7 @@ private:
                 Document *document = m_window->currentDocument();
                 return document && document->hasResult() && document->lastResult().success &&
                        !m_window->launchPanel()->currentKernel().isEmpty() &&
-                       m_window->sweepPanel()->hasBase();
+                       m_window->sweepTool()->panel()->hasBase();
             },
             kCompileTimeoutMs);
     }
@@ -93,10 +94,10 @@ private Q_SLOTS:
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         // Measure on the stand-in worker, as if a GPU had been found.
-        m_window->sweepController()->setWorkerCommand(QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH),
-                                                      {});
-        m_window->sweepController()->setAvailability(true, {});
-        m_window->sweepPanel()->setRunAvailability(true, {});
+        m_window->sweepTool()->controller()->setWorkerCommand(
+            QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH), {});
+        m_window->sweepTool()->controller()->setAvailability(true, {});
+        m_window->sweepTool()->panel()->setRunAvailability(true, {});
         QTRY_VERIFY_WITH_TIMEOUT(m_window->historyPanel()->isDatabaseOpen(), 10000);
     }
 
@@ -105,7 +106,7 @@ private Q_SLOTS:
     void theProjectsSweepIsLoadedAndSaved()
     {
         QVERIFY(m_window->openPath(samplePath("transpose/transpose.cuwb")));
-        SweepPanel *panel = m_window->sweepPanel();
+        SweepPanel *panel = m_window->sweepTool()->panel();
         QCOMPARE(panel->spec().axes.size(), std::size_t(2));
         QCOMPARE(panel->spec().constraints.size(), std::size_t(2));
 
@@ -132,18 +133,19 @@ private Q_SLOTS:
         QAction *classroom = findAction(m_window.get(), QStringLiteral("classroomCopySweep"));
         QVERIFY(classroom);
         QCOMPARE(classroom->text(), QStringLiteral("Classroom: copy block-size sweep"));
-        SweepPanel *panel = m_window->sweepPanel();
+        SweepPanel *panel = m_window->sweepTool()->panel();
         QSignalSpy shown(panel, &SweepPanel::sweepShown);
         QSignalSpy stored(m_window->historyPanel(), &HistoryPanel::entryAdded);
         // While the sweep measures, Run waits for it: one measurement on the GPU at a time.
         LaunchPanel *launch = m_window->launchPanel();
         launch->setRunAvailability(true, {});
         QStringList blockedWhileSweeping;
-        const QMetaObject::Connection watch = connect(
-            m_window->sweepController(), &SweepController::runningChanged, this, [&](bool running) {
-                if (running)
-                    blockedWhileSweeping << launch->runBlockedReason();
-            });
+        const QMetaObject::Connection watch =
+            connect(m_window->sweepTool()->controller(), &SweepController::runningChanged, this,
+                    [&](bool running) {
+                        if (running)
+                            blockedWhileSweeping << launch->runBlockedReason();
+                    });
         const auto unwatch = qScopeGuard([watch] { QObject::disconnect(watch); });
         classroom->trigger();
         QCOMPARE(panel->presetCombo()->currentData().toString(),
@@ -190,12 +192,12 @@ private Q_SLOTS:
         QVERIFY(waitForKernel());
         LaunchPanel *launch = m_window->launchPanel();
         QCOMPARE(m_window->workspace()->launch().spec().block[0], std::string("256"));
-        SweepPanel *panel = m_window->sweepPanel();
+        SweepPanel *panel = m_window->sweepTool()->panel();
         panel->applyPreset(QStringLiteral("block-pow2"));
         QSignalSpy shown(panel, &SweepPanel::sweepShown);
         QVERIFY(panel->runSweep());
         QVERIFY(shown.wait(kSweepTimeoutMs));
-        m_window->showSweepDock();
+        m_window->sweepTool()->showDock();
         QTest::qWait(300); // the dock's new size is laid out
 
         SweepResultsView *view = panel->sweepResultsView();
@@ -203,7 +205,7 @@ private Q_SLOTS:
         QVERIFY(at);
         QWidget *viewport =
             static_cast<QChartView *>(view->timeChart()->scene()->views().front())->viewport();
-        QSignalSpy applied(m_window.get(), &MainWindow::sweepPointApplied);
+        QSignalSpy applied(m_window->sweepTool(), &SweepTool::pointApplied);
         QTest::mouseClick(viewport, Qt::LeftButton, {}, *at);
         QCOMPARE(applied.size(), 1);
         QCOMPARE(m_window->workspace()->launch().spec().block[0], std::string("64"));

@@ -14,6 +14,7 @@
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/projectcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
 #include "project/project.h"
@@ -197,7 +198,7 @@ private Q_SLOTS:
         QVERIFY(!projects()->isModified());
 
         // The sweep.
-        QSpinBox *samples = m_window->sweepPanel()->samplesSpin();
+        QSpinBox *samples = m_window->sweepTool()->panel()->samplesSpin();
         const int before = samples->value();
         samples->setValue(before + 3);
         QVERIFY(projects()->isModified());

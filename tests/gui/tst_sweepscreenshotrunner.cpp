@@ -9,6 +9,7 @@
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
 #include "gui/sweep/sweeptablemodel.h"
+#include "gui/sweep/sweeptool.h"
 
 #include "measure/roofline.h"
 #include "sweep/sweepjson.h"
@@ -134,7 +135,7 @@ private Q_SLOTS:
         QCOMPARE(screenshot(gpuCli(), SweepScreenshotRunner::Mode::Run,
                             samplePath("copy/copy.cuwb"), QStringLiteral("block-32-step-32")),
                  0);
-        SweepPanel *panel = m_window->sweepPanel();
+        SweepPanel *panel = m_window->sweepTool()->panel();
         QVERIFY(panel->isVisible());
         QCOMPARE(panel->result().count(PointStatus::Measured), std::size_t(32));
         QCOMPARE(panel->sweepResultsView()->tableModel()->rowCount(), 32);
@@ -151,7 +152,7 @@ private Q_SLOTS:
         QCOMPARE(screenshot(gpuCli(), SweepScreenshotRunner::Mode::Run,
                             samplePath("transpose/transpose.cuwb"), {}),
                  0);
-        const SweepResult &result = m_window->sweepPanel()->result();
+        const SweepResult &result = m_window->sweepTool()->panel()->result();
         QCOMPARE(result.spec.axes.size(), std::size_t(2));
         QVERIFY(result.count(PointStatus::Measured) > 0);
     }
@@ -174,7 +175,8 @@ private Q_SLOTS:
                             QStringLiteral("block-pow2")),
                  1);
         QVERIFY(QFile::exists(m_png));
-        QVERIFY(m_window->sweepPanel()->messageText().contains(QStringLiteral("No CUDA driver")));
+        QVERIFY(m_window->sweepTool()->panel()->messageText().contains(
+            QStringLiteral("No CUDA driver")));
     }
 
     void aStoredSweepOpensWithItsBaseline()
@@ -183,7 +185,7 @@ private Q_SLOTS:
         const QString older =
             writeResult(QStringLiteral("copy.json"), testdata::copySweep(double(1 << 28), 1.3));
         QCOMPARE(screenshot({}, SweepScreenshotRunner::Mode::Open, {}, {}, current, older), 0);
-        SweepPanel *panel = m_window->sweepPanel();
+        SweepPanel *panel = m_window->sweepTool()->panel();
         QCOMPARE(panel->sweepResultsView()->runs().size(), std::size_t(2));
         QVERIFY(panel->sweepResultsView()->showsHeatmap());
         QCOMPARE(panel->spec().axes.size(), std::size_t(2)); // the editor shows the stored sweep
@@ -204,7 +206,7 @@ private Q_SLOTS:
         QCOMPARE(screenshot(gpuCli(), SweepScreenshotRunner::Mode::Run,
                             samplePath("copy/copy.cuwb"), QStringLiteral("block-pow2")),
                  0);
-        SweepPanel *panel = m_window->sweepPanel();
+        SweepPanel *panel = m_window->sweepTool()->panel();
         QVERIFY(panel->spec().roofline);
         const SweepResult &result = panel->result();
         QVERIFY(result.count(PointStatus::Measured) > 0);
@@ -228,7 +230,7 @@ private Q_SLOTS:
         const QString path = writeResult(QStringLiteral("roofline.json"), sweep);
         m_page = QStringLiteral("roofline");
         QCOMPARE(screenshot({}, SweepScreenshotRunner::Mode::Open, {}, {}, path), 0);
-        SweepResultsView *view = m_window->sweepPanel()->sweepResultsView();
+        SweepResultsView *view = m_window->sweepTool()->panel()->sweepResultsView();
         QCOMPARE(view->page(), SweepResultsView::Page::Roofline);
         QCOMPARE(view->rooflineChart()->data().points.size(), sweep.points.size());
         QVERIFY(!QImage(m_png).isNull());

@@ -6,6 +6,7 @@
 #include "gui/lesson/lessonpanel.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
 #include <QTextBrowser>
@@ -52,7 +53,7 @@ void LessonScreenshotRunner::act()
         lesson->startExperiment();
         return;
     }
-    SweepPanel *panel = window()->sweepPanel();
+    SweepPanel *panel = window()->sweepTool()->panel();
     if (panel->spec().axes.empty()) {
         fail(tr("the project has no sweep for the lesson's experiment"));
         return;
@@ -65,7 +66,7 @@ void LessonScreenshotRunner::act()
 
 void LessonScreenshotRunner::startExperiment()
 {
-    SweepPanel *panel = window()->sweepPanel();
+    SweepPanel *panel = window()->sweepTool()->panel();
     if (!panel->canRun()) {
         const QString failure = tr("the sweep cannot run: %1").arg(panel->messageText());
         reportFailure(failure);

@@ -12,6 +12,7 @@
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/projectcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
 #include <QApplication>
@@ -137,7 +138,7 @@ void SessionScript::editProject()
     options.fastMath = !options.fastMath;
     options.defines.push_back("SCRIPTED_DEFINE=3");
     m_window->workspace()->setCompileOptions(options, Workspace::Edit::User);
-    SweepPanel *sweep = m_window->sweepPanel();
+    SweepPanel *sweep = m_window->sweepTool()->panel();
     sweep->constraintsEdit()->setPlainText(QStringLiteral("block.x <= 512"));
     sweep->samplesSpin()->setValue(7);
 }

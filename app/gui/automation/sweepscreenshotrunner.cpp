@@ -5,6 +5,7 @@
 #include "gui/shell/mainwindow.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweepresultsview.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 #include "sweep/sweeprunner.h"
 
@@ -48,8 +49,8 @@ void SweepScreenshotRunner::start(int timeoutMs)
 
 void SweepScreenshotRunner::act()
 {
-    window()->showSweepDock();
-    SweepPanel *panel = window()->sweepPanel();
+    window()->sweepTool()->showDock();
+    SweepPanel *panel = window()->sweepTool()->panel();
     if (!m_preset.isEmpty() && !panel->applyPreset(m_preset)) {
         QStringList ids;
         for (const SweepPreset &preset : sweepPresets())
@@ -77,7 +78,7 @@ void SweepScreenshotRunner::act()
 
 void SweepScreenshotRunner::startSweep()
 {
-    SweepPanel *panel = window()->sweepPanel();
+    SweepPanel *panel = window()->sweepTool()->panel();
     if (!panel->canRun() || !panel->runSweep()) {
         reportFailure(tr("the sweep cannot run: %1").arg(panel->messageText()));
         capture();
@@ -103,8 +104,8 @@ void SweepScreenshotRunner::onSweepShown(const SweepResult &result)
 
 void SweepScreenshotRunner::open()
 {
-    window()->showSweepDock();
-    SweepPanel *panel = window()->sweepPanel();
+    window()->sweepTool()->showDock();
+    SweepPanel *panel = window()->sweepTool()->panel();
     QString error = panel->openResult(m_resultPath);
     if (error.isEmpty() && !m_baselinePath.isEmpty())
         error = panel->openBaseline(m_baselinePath);
@@ -127,7 +128,7 @@ void SweepScreenshotRunner::beforeCapture()
 {
     if (m_page.isEmpty())
         return;
-    SweepResultsView *view = window()->sweepPanel()->sweepResultsView();
+    SweepResultsView *view = window()->sweepTool()->panel()->sweepResultsView();
     view->setPage(m_page == QLatin1String("bandwidth")  ? SweepResultsView::Page::Bandwidth
                   : m_page == QLatin1String("heatmap")  ? SweepResultsView::Page::Heatmap
                   : m_page == QLatin1String("roofline") ? SweepResultsView::Page::Roofline

@@ -28,8 +28,8 @@
 #include "gui/shell/recentfiles.h"
 #include "gui/shell/samplesmenu.h"
 #include "gui/shell/windowhost.h"
-#include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
 #include "device/archlimits.h"
@@ -80,7 +80,7 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
     if (!m_settings.cliPath.isEmpty()) {
         m_deviceProbe->setCliPath(m_settings.cliPath);
         m_runController->setCliPath(m_settings.cliPath);
-        m_sweepController->setCliPath(m_settings.cliPath);
+        m_sweepTool->controller()->setCliPath(m_settings.cliPath);
         // Not the compiler process: cliPath may name a stand-in worker, compiles need cuwb.
     }
     if (!m_settings.historyPath.isEmpty())
@@ -105,7 +105,6 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
         if (!m_autosave->isActive())
             statusBar()->showMessage(m_autosave->errorMessage(), 15000);
     }
-    updateSweepBase();
     if (m_settings.probeDevices) {
         setRunAvailability(false, tr("Run needs a CUDA GPU: still looking for one"));
         m_deviceProbe->start();
@@ -152,22 +151,11 @@ void MainWindow::showMeasurementDocks()
     resizeDocks({m_measurementDock}, {std::max(400, height() * 11 / 20)}, Qt::Vertical);
 }
 
-void MainWindow::showSweepDock()
-{
-    m_sweepDockSized = true;
-    m_sweepDock->show();
-    m_sweepDock->raise();
-    // The editor, the chart and the table side by side want the window's width, the chart
-    // and the table's rows its height.
-    resizeDocks({m_problemsDock, m_sweepDock}, {width() / 8, width() * 7 / 8}, Qt::Horizontal);
-    resizeDocks({m_sweepDock}, {std::max(420, height() * 3 / 5)}, Qt::Vertical);
-}
-
 void MainWindow::showLessonDock()
 {
     // The lesson beside the sweep's chart: the Sweep dock below, the Lesson dock on the right.
-    showSweepDock();
-    resizeDocks({m_sweepDock}, {std::max(360, height() * 2 / 5)}, Qt::Vertical);
+    m_sweepTool->showDock();
+    resizeDocks({m_sweepTool->dock()}, {std::max(360, height() * 2 / 5)}, Qt::Vertical);
     m_lessonDock->show();
     m_lessonDock->raise();
     resizeDocks({m_lessonDock}, {std::max(560, width() * 9 / 20)}, Qt::Horizontal);
@@ -193,15 +181,15 @@ void MainWindow::onLessonExperiment(int experiment)
     switch (static_cast<LessonExperiment>(experiment)) {
     case LessonExperiment::Sweep:
         m_lessonAwaitsSweep = true;
-        if (!m_sweepPanel->hasBase()) {
+        if (!m_sweepTool->panel()->hasBase()) {
             // The project's kernel is not compiled yet: the sweep runs once it is.
             m_lessonSweepWhenReady = true;
             m_controller->compileNow();
             return;
         }
-        if (!m_sweepPanel->runSweep()) {
+        if (!m_sweepTool->panel()->runSweep()) {
             m_lessonAwaitsSweep = false;
-            m_lessonPanel->showExperimentFailed(m_sweepPanel->messageText());
+            m_lessonPanel->showExperimentFailed(m_sweepTool->panel()->messageText());
         }
         return;
     case LessonExperiment::Measure:
@@ -219,13 +207,7 @@ void MainWindow::openAndSweep(const QString &projectPath, const QString &presetI
 {
     if (!openPath(projectPath))
         return;
-    showSweepDock();
-    // The project's own sweep was loaded with it; the preset replaces its axes. The sweep
-    // runs once the project's kernel is compiled, not against the launch on screen now.
-    m_sweepPanel->applyPreset(presetId);
-    m_sweepPanel->clearBase(tr("Compiling %1\u2026").arg(QFileInfo(projectPath).fileName()));
-    m_sweepProjectWhenReady = QFileInfo(projectPath).absoluteFilePath();
-    m_sweepPresetWhenReady = presetId;
+    m_sweepTool->sweepWhenCompiled(projectPath, presetId);
     m_controller->compileNow();
 }
 
@@ -309,22 +291,15 @@ void MainWindow::showDocumentResult(Document *document)
         m_workspace->setModule(result, toStdString(document->editor()->text()),
                                toStdString(document->displayName()));
     }
-    updateSweepBase();
-    if (!m_sweepPresetWhenReady.isEmpty() &&
-        (m_sweepProjectWhenReady.isEmpty() || !m_projects->hasProject() ||
-         m_projects->projectPath() == m_sweepProjectWhenReady)) {
-        m_sweepPresetWhenReady.clear();
-        m_sweepProjectWhenReady.clear();
-        m_sweepPanel->runSweep(); // says why in the panel when it cannot
-    }
+    // The tools follow (the sweep's base among them), before the lesson's sweep needs it.
+    Q_EMIT m_host->documentShown(document);
     if (m_lessonSweepWhenReady) {
         m_lessonSweepWhenReady = false;
-        if (!m_sweepPanel->runSweep()) {
+        if (!m_sweepTool->panel()->runSweep()) {
             m_lessonAwaitsSweep = false;
-            m_lessonPanel->showExperimentFailed(m_sweepPanel->messageText());
+            m_lessonPanel->showExperimentFailed(m_sweepTool->panel()->messageText());
         }
     }
-    Q_EMIT m_host->documentShown(document);
 }
 
 void MainWindow::onCurrentDocumentChanged(Document *document)
@@ -373,7 +348,6 @@ void MainWindow::onDevicesProbed()
     }
     const DeviceQuery &query = m_deviceProbe->query();
     m_devicePanel->setQuery(query, m_deviceProbe->summary());
-    m_sweepPanel->setDevices(query.devices);
     if (!query.devices.empty() && !m_runController->hello())
         m_measurementPanel->setDevice(query.devices.front());
     QString reason = RunController::unavailableReasonFor(query);
@@ -382,15 +356,14 @@ void MainWindow::onDevicesProbed()
     setRunAvailability(reason.isEmpty(), reason);
     if (!query.devices.empty() && !m_runController->hello())
         m_workspace->setDevice(query.devices.front());
-    updateSweepBase(); // the device's limits replace the target's
+    m_sweepTool->setDevices(query.devices, m_deviceProbe->firstArchitecture());
 }
 
 void MainWindow::setRunAvailability(bool available, const QString &reason)
 {
     m_runController->setAvailability(available, reason);
     m_launchPanel->setRunAvailability(available, reason);
-    m_sweepController->setAvailability(available, reason);
-    m_sweepPanel->setRunAvailability(available, reason);
+    m_sweepTool->setRunAvailability(available, reason);
 }
 
 void MainWindow::onRunRequested()
@@ -406,7 +379,7 @@ void MainWindow::showRunning()
 {
     const bool running = m_runController->isRunning();
     m_launchPanel->setRunning(running);
-    m_sweepPanel->setRunInProgress(running);
+    m_sweepTool->panel()->setRunInProgress(running);
 }
 
 void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
@@ -474,45 +447,6 @@ QString MainWindow::currentProjectName() const
     return {};
 }
 
-void MainWindow::updateSweepBase()
-{
-    Document *document = currentDocument();
-    if (!document || !document->hasResult() || !document->lastResult().success ||
-        m_launchPanel->currentKernel().isEmpty()) {
-        m_sweepPanel->clearBase(
-            document ? tr("The source has no compiled kernel yet: the sweep varies the launch of "
-                          "the kernel in the Launch panel.")
-                     : tr("Open a project or a source: the sweep varies the launch of its "
-                          "kernel."));
-        return;
-    }
-    SweepContext context;
-    context.projectName = toStdString(currentProjectName());
-    context.throughput = m_projects->throughputFor(document);
-    // The points are checked against the GPU's limits when there is one, else the target's;
-    // the worker checks them against its device again.
-    QString arch = m_deviceProbe->firstArchitecture();
-    if (arch.isEmpty())
-        arch = toQString(m_controller->options().arch);
-    m_sweepPanel->setBase(m_workspace->runRequest(), context, archLimits(toStdString(arch)));
-}
-
-void MainWindow::applySweepPoint(const SweepPoint &point)
-{
-    // The launch as the point ran it (block, variables), and the compile flags a sweep can
-    // vary; the rest of the options stay as the user set them.
-    // The user's choice: an edit of the project.
-    const CompileOptions options = point.appliedTo(m_workspace->compileOptions());
-    m_workspace->setLaunch(point.request.launch, m_workspace->launch().verification(),
-                           Workspace::Edit::User);
-    m_workspace->setCompileOptions(options); // recompiles; the launch waits for its kernel
-    m_launchDock->show();
-    m_launchDock->raise();
-    statusBar()->showMessage(tr("The launch panel now has %1").arg(toQString(point.label())),
-                             10000);
-    Q_EMIT sweepPointApplied(point);
-}
-
 void MainWindow::onSweepShown(const SweepResult &result)
 {
     if (m_lessonAwaitsSweep) {
@@ -540,14 +474,14 @@ void MainWindow::onHistoryOpen(qint64 id, const QString &jsonText, const QString
         const SweepResult &sweep = *document.sweep;
         const QString date = toQString(sweep.startedAt).left(10);
         if (baseline)
-            m_sweepPanel->showBaseline(sweep, date.isEmpty() ? tr("baseline")
-                                                             : tr("baseline %1").arg(date));
+            m_sweepTool->panel()->showBaseline(sweep, date.isEmpty() ? tr("baseline")
+                                                                     : tr("baseline %1").arg(date));
         else
-            m_sweepPanel->showResult(
+            m_sweepTool->panel()->showResult(
                 sweep, date.isEmpty() ? tr("history %1").arg(id)
                                       : tr("%1 %2").arg(toQString(sweep.projectName), date));
-        m_sweepDock->show();
-        m_sweepDock->raise();
+        m_sweepTool->dock()->show();
+        m_sweepTool->dock()->raise();
         return;
     }
     const Measurement &measurement = *document.measurement;

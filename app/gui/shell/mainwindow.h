@@ -1,10 +1,10 @@
-// MainWindow: builds the workbench's docks and menus and connects them to the Workspace (the
-// open project's state, which the panels show and edit) and to the controllers: compiling lives
-// in CompileController, files in DocumentTabs, projects in ProjectController, presentation in
-// the views and their models. Features that plug themselves in (gui/<feature>/<feature>tool.h)
-// are created in createTools(), one line each, and reach the window only through its
-// ToolHost (gui/shell/windowhost.h). What it still keeps is the sequencing of a few features (a
-// lesson waiting for its sweep).
+// MainWindow: hosts the features and connects the rest to the Workspace (the open project's
+// state, which the panels show and edit) and to the controllers: compiling lives in
+// CompileController, files in DocumentTabs, projects in ProjectController, presentation in the
+// views and their models. Features that plug themselves in (gui/<feature>/<feature>tool.h:
+// Sweep, Inspect, Compare) are created in createTools(), one line each, and reach the window
+// only through its ToolHost (gui/shell/windowhost.h). What it still keeps is the docks not yet
+// made tools and the sequencing between features (a lesson waiting for its sweep).
 #pragma once
 
 #include "compiler/compileresult.h"
@@ -48,8 +48,7 @@ class ResultsPanel;
 class RunCheckController;
 class RunController;
 class SharedWorker;
-class SweepController;
-class SweepPanel;
+class SweepTool;
 class WindowHost;
 class Workspace;
 struct Measurement;
@@ -116,8 +115,7 @@ public:
     [[nodiscard]] RunController *runController() const { return m_runController; }
     [[nodiscard]] RunCheckController *runCheckController() const { return m_runCheck; }
     [[nodiscard]] ProjectController *projectController() const { return m_projects; }
-    [[nodiscard]] SweepPanel *sweepPanel() const { return m_sweepPanel; }
-    [[nodiscard]] SweepController *sweepController() const { return m_sweepController; }
+    [[nodiscard]] SweepTool *sweepTool() const { return m_sweepTool; }
     [[nodiscard]] HistoryPanel *historyPanel() const { return m_historyPanel; }
     // Null when Settings::autosaveRoot is empty.
     [[nodiscard]] AutosaveController *autosaveController() const { return m_autosave; }
@@ -133,9 +131,6 @@ public:
     // Brings the Launch and Measurement docks to the front, the Measurement dock tall enough
     // for its card and histogram (the --measure screenshot).
     void showMeasurementDocks();
-    // Brings the Sweep dock to the front, across the window and tall enough for its chart and
-    // table (the --sweep screenshots).
-    void showSweepDock();
     // Opens `projectPath` and runs the sweep preset `presetId` once its kernel is compiled
     // (the Samples menu's classroom entry).
     void openAndSweep(const QString &projectPath, const QString &presetId);
@@ -159,8 +154,6 @@ Q_SIGNALS:
     // (RunController::isCollectingMetrics()), metricsShown comes after it.
     void measurementShown(const cuwb::Measurement &measurement);
     void metricsShown(const cuwb::MetricsResult &metrics);
-    // A sweep point's configuration was applied to the launch panel (and compile options).
-    void sweepPointApplied(const cuwb::SweepPoint &point);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -196,8 +189,6 @@ private:
     void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
     void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
     void onCancelMeasurementRequested();
-    void updateSweepBase();
-    void applySweepPoint(const SweepPoint &point);
     void onSweepShown(const SweepResult &result);
     // The lesson beside the project at `path` (lesson.md), or none.
     void loadLessonFor(const QString &projectPath);
@@ -248,9 +239,6 @@ private:
     RunController *m_runController = nullptr;
     RunCheckController *m_runCheck = nullptr; // the launch's checks, for the Problems dock
     ProjectController *m_projects = nullptr;
-    SweepController *m_sweepController = nullptr;
-    SweepPanel *m_sweepPanel = nullptr;
-    QDockWidget *m_sweepDock = nullptr;
     HistoryPanel *m_historyPanel = nullptr;
     AutosaveController *m_autosave = nullptr;
     QDockWidget *m_historyDock = nullptr;
@@ -259,14 +247,12 @@ private:
     WindowHost *m_host = nullptr;
     InspectTool *m_inspectTool = nullptr;
     CompareTool *m_compareTool = nullptr;
+    SweepTool *m_sweepTool = nullptr;
     // The lesson asked for a sweep or a measurement and waits for its result; a sweep
     // waits for the project's kernel to compile first when it has no base yet.
     bool m_lessonAwaitsSweep = false;
     bool m_lessonSweepWhenReady = false;
     bool m_lessonAwaitsMeasurement = false;
-    bool m_sweepDockSized = false;  // the Sweep dock was given room once
-    QString m_sweepPresetWhenReady; // openAndSweep: run this preset once the kernel compiled
-    QString m_sweepProjectWhenReady;
     QByteArray m_defaultState; // the docks as createDocks() placed them, for Reset Layout
     bool m_layoutRestored = false;
     bool m_splitterRestored = false;

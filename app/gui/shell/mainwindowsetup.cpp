@@ -40,6 +40,7 @@
 #include "gui/shell/windowhost.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
 #include "device/archlimits.h"
@@ -134,7 +135,6 @@ void MainWindow::createWidgets()
     m_worker = std::make_shared<SharedWorker>();
     m_runController = new RunController(m_worker, this);
     m_runCheck = new RunCheckController(this);
-    m_sweepController = new SweepController(m_worker, this);
 }
 
 void MainWindow::createDocks()
@@ -226,28 +226,12 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_resultsDock, m_measurementDock);
     m_kernelsDock->raise();
 
-    m_sweepPanel = new SweepPanel(m_sweepController, m_workspace, this);
-    m_sweepDock = new QDockWidget(tr("Sweep"), this);
-    m_sweepDock->setObjectName(QStringLiteral("sweepDock"));
-    m_sweepDock->setWidget(m_sweepPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
-    tabifyDockWidget(m_measurementDock, m_sweepDock);
-    // The first time it comes to the front (its tab, the View menu), the Sweep dock gets the
-    // room its editor, chart and table need, unless the user's own layout was restored.
-    connect(m_sweepDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && !m_sweepDockSized && !m_layoutRestored)
-            QTimer::singleShot(0, this, [this] {
-                if (!m_sweepDockSized)
-                    showSweepDock();
-            });
-    });
-
     m_historyPanel = new HistoryPanel(this);
     m_historyDock = new QDockWidget(tr("History"), this);
     m_historyDock->setObjectName(QStringLiteral("historyDock"));
     m_historyDock->setWidget(m_historyPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
-    tabifyDockWidget(m_sweepDock, m_historyDock);
+    tabifyDockWidget(m_measurementDock, m_historyDock);
     m_kernelsDock->raise();
 
     m_lessonPanel = new LessonPanel(this);
@@ -260,9 +244,6 @@ void MainWindow::createDocks()
 
     m_projects = new ProjectController(m_tabs, m_workspace, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
-    m_sweepController->setProjectSnapshot([this](const SweepSpec &spec, const RunRequest &base) {
-        return m_projects->sweepSnapshot(spec, base);
-    });
 
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
 }
@@ -272,15 +253,29 @@ void MainWindow::createTools()
     m_host->registerAction(ToolHost::kInspectActionId, m_launchPanel->inspectAction());
     // One line each. Inspect comes before Compare, which takes its instruction mix from
     // Inspect's SASS listing.
+    m_sweepTool = new SweepTool(m_host);
     m_inspectTool = new InspectTool(m_host);
     m_compareTool = new CompareTool(m_host);
 
+    // What the shell keeps for a tool: the project a Slurm sweep runs is the open project.
+    m_sweepTool->controller()->setProjectSnapshot(
+        [this](const SweepSpec &spec, const RunRequest &base) {
+            return m_projects->sweepSnapshot(spec, base);
+        });
     // What one feature asks of another.
+    // One measurement on the GPU at a time: a run and a sweep each wait for the other.
+    connect(m_sweepTool->controller(), &SweepController::runningChanged, m_launchPanel,
+            &LaunchPanel::setSweepRunning);
+    connect(m_sweepTool, &SweepTool::pointApplied, this, [this] {
+        m_launchDock->show();
+        m_launchDock->raise();
+    });
+    connect(m_sweepTool, &SweepTool::shown, this, &MainWindow::onSweepShown);
     connect(m_historyPanel, &HistoryPanel::compareWithCurrentRequested, m_compareTool,
             &CompareTool::compareWithHistoryEntry);
     connect(m_lessonPanel, &LessonPanel::compareRequested, m_compareTool,
             &CompareTool::compareProjects);
-    m_compareTool->attachSweepResults(m_sweepPanel->sweepResultsView());
+    m_compareTool->attachSweepResults(m_sweepTool->panel()->sweepResultsView());
 
     m_kernelsDock->raise();
     m_defaultState = saveState(); // the docks as they start, for Reset Layout
@@ -367,7 +362,6 @@ void MainWindow::createMenus()
     view->addAction(m_resultsDock->toggleViewAction());
     view->addAction(m_measurementDock->toggleViewAction());
     view->addAction(m_deviceDock->toggleViewAction());
-    view->addAction(m_sweepDock->toggleViewAction());
     view->addAction(m_historyDock->toggleViewAction());
     view->addAction(m_lessonDock->toggleViewAction());
     // The tools' docks follow.
@@ -392,15 +386,10 @@ void MainWindow::createMenus()
     run->addAction(m_launchPanel->measureAction());
     run->addAction(m_launchPanel->cancelMeasurementAction());
     run->addSeparator();
-    // The tools' places: Inspect's actions, then Compare's.
+    // The tools' places: Inspect's actions, Compare's, the sweep's.
     m_host->setMenuPlace(ToolHost::MenuSection::RunInspect, run, run->addSeparator());
     m_host->setMenuPlace(ToolHost::MenuSection::RunCompare, run, run->addSeparator());
-    run->addAction(tr("Run S&weep"), this, [this] {
-        showSweepDock();
-        m_sweepPanel->runSweep();
-    });
-    run->addAction(tr("Cancel Sweep"), m_sweepPanel, &SweepPanel::cancelSweep);
-    run->addSeparator();
+    m_host->setMenuPlace(ToolHost::MenuSection::RunSweep, run, run->addSeparator());
     addGradeFolderAction(run, this);
 
     connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
@@ -457,9 +446,6 @@ void MainWindow::connectSignals()
                 m_measurementPanel->setCancellable(cancellable);
             });
     connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
-    // One measurement on the GPU at a time: a run and a sweep each wait for the other.
-    connect(m_sweepController, &SweepController::runningChanged, m_launchPanel,
-            &LaunchPanel::setSweepRunning);
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
         m_devicePanel->setHello(hello);
         m_measurementPanel->setDevice(hello.device); // the roofline's ceilings
@@ -477,9 +463,7 @@ void MainWindow::connectSignals()
     connect(m_runController, &RunController::exportFinished, m_resultsPanel,
             &ResultsPanel::showExportResult);
 
-    // Sweeps: the launch of the current kernel is what the points vary; a clicked point's
-    // configuration goes back to the launch panel; finished sweeps and measurements go into
-    // the history, which reopens them.
+    // The launch's problems, where they are seen when the Launch dock is covered.
     connect(m_launchPanel, &LaunchPanel::issuesChanged, this, &MainWindow::showLaunchIssues);
     // What a run would fail on beyond the limits (the verification compiled, the files read),
     // checked off the GUI thread and listed in the Problems dock.
@@ -487,16 +471,8 @@ void MainWindow::connectSignals()
             [this] { m_runCheck->check(m_workspace->launch()); });
     connect(m_runCheck, &RunCheckController::findingsChanged, m_problemsModel,
             &ProblemsModel::setLaunchFindings);
-    // Whoever changed the launch: the editor recompiles when a launch define's value changed,
-    // and the sweep's base follows.
-    connect(m_workspace, &Workspace::launchChanged, this, [this] {
-        onLaunchEdited();
-        updateSweepBase();
-    });
-    connect(m_sweepPanel, &SweepPanel::pointActivated, this, &MainWindow::applySweepPoint);
-    connect(m_sweepPanel, &SweepPanel::sweepShown, this, &MainWindow::onSweepShown);
-    connect(m_sweepPanel, &SweepPanel::statusMessage, this,
-            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    // Whoever changed the launch: the editor recompiles when a launch define's value changed.
+    connect(m_workspace, &Workspace::launchChanged, this, &MainWindow::onLaunchEdited);
     connect(m_historyPanel, &HistoryPanel::openRequested, this,
             [this](qint64 id, const QString &json, const QString &kind) {
                 onHistoryOpen(id, json, kind, false);
@@ -522,7 +498,7 @@ void MainWindow::connectSignals()
     m_lessonPanel->setReportContext([this](LabReportInput &input) {
         if (Document *document = currentDocument())
             input.source = document->editor()->text();
-        const SweepResult &sweep = m_sweepPanel->result();
+        const SweepResult &sweep = m_sweepTool->panel()->result();
         input.kernel = toQString(input.sweep ? input.sweep->kernel : sweep.kernel);
         input.deviceName = input.sweep ? toQString(input.sweep->deviceName) : deviceStatusText();
         QStringList configuration;
@@ -536,7 +512,7 @@ void MainWindow::connectSignals()
             QTemporaryDir dir;
             const QString png = dir.filePath(QStringLiteral("chart.png"));
             if (dir.isValid() &&
-                m_sweepPanel->exportTo(SweepPanel::ExportFormat::Png, png).isEmpty())
+                m_sweepTool->panel()->exportTo(SweepPanel::ExportFormat::Png, png).isEmpty())
                 input.chart = QImage(png);
         }
     });
@@ -588,7 +564,6 @@ void MainWindow::applyDefaultLayout(const QRect &available)
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultState);
-    m_sweepDockSized = false;
     Q_EMIT m_host->layoutReset();
     QSettings settings;
     settings.remove(QStringLiteral("mainWindow/geometry"));

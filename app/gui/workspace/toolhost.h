@@ -44,7 +44,8 @@ public:
     enum class MenuSection {
         ViewDocks,  // View: the docks' show/hide toggles
         RunInspect, // Run: after Run, Measure and Cancel Measurement
-        RunCompare, // Run: after the inspection's actions, before the sweep's
+        RunCompare, // Run: after the inspection's actions
+        RunSweep,   // Run: after the comparison's, before grading
     };
 
     // The ids of actions other features made, for action().
