@@ -4,7 +4,8 @@
 // launch cannot run; its -lineinfo fix turns the option on and inspects once a compile with it
 // is shown. The Compare tool adds its dock beside Inspect's and Run ▸ Compare…, finds the
 // Inspect tool through the host, and reports two unreadable projects as a comparison with two
-// failed sides, without starting a worker.
+// failed sides, without starting a worker. The Sweep tool says what its base waits for as the
+// documents change, and a clicked point becomes the Workspace's launch and options.
 
 #include "gui/common/sharedworker.h"
 #include "gui/compare/comparepanel.h"
@@ -16,6 +17,8 @@
 #include "gui/inspect/inspecttool.h"
 #include "gui/inspect/sassview.h"
 #include "gui/run/runcontroller.h"
+#include "gui/sweep/sweeppanel.h"
+#include "gui/sweep/sweeptool.h"
 #include "gui/workspace/toolhost.h"
 #include "gui/workspace/workspace.h"
 
@@ -54,8 +57,8 @@ public:
         measurement->setObjectName(QStringLiteral("measurementDock"));
         m_window.addDockWidget(Qt::BottomDockWidgetArea, measurement);
         registerAction(kInspectActionId, m_inspectAction);
-        for (MenuSection section :
-             {MenuSection::ViewDocks, MenuSection::RunInspect, MenuSection::RunCompare})
+        for (MenuSection section : {MenuSection::ViewDocks, MenuSection::RunInspect,
+                                    MenuSection::RunCompare, MenuSection::RunSweep})
             m_menus[int(section)] = new QMenu(&m_window);
     }
 
@@ -100,7 +103,7 @@ private:
     std::shared_ptr<SharedWorker> m_worker;
     RunController *m_run;
     QAction *m_inspectAction;
-    QMenu *m_menus[3] = {};
+    QMenu *m_menus[4] = {};
 };
 
 class TestTools : public QObject
@@ -198,6 +201,46 @@ private Q_SLOTS:
                  QList<QAction *>{compare->compareAction()});
         QVERIFY(host.menuActions(ToolHost::MenuSection::ViewDocks)
                     .contains(compare->dock()->toggleViewAction()));
+    }
+
+    void sweepFollowsTheDocumentsAndAppliesAPoint()
+    {
+        StandInHost host;
+        SweepSpec spec;
+        SweepAxis axis;
+        axis.target = "block.x";
+        axis.kind = AxisValues::List;
+        axis.values = {"64", "128"};
+        spec.axes = {axis};
+        host.workspace()->setSweep(spec, Workspace::Edit::Automatic);
+        auto *tool = new SweepTool(&host);
+        QCOMPARE(host.tool<SweepTool>(), tool);
+        QVERIFY(host.window()
+                    ->tabifiedDockWidgets(tool->dock())
+                    .contains(host.window()->findChild<QDockWidget *>(
+                        QStringLiteral("measurementDock"))));
+        const QList<QAction *> run = host.menuActions(ToolHost::MenuSection::RunSweep);
+        QCOMPARE(run.size(), 2); // Run Sweep, Cancel Sweep
+        // No document: nothing to vary, and the panel says what to open.
+        QVERIFY(!tool->panel()->hasBase());
+        QVERIFY2(tool->panel()->messageText().contains(QStringLiteral("Open a project")),
+                 qPrintable(tool->panel()->messageText()));
+        // A document without a compile: the panel says so.
+        Document *document = host.documents()->newDocument();
+        Q_EMIT host.documentShown(document);
+        QVERIFY(!tool->panel()->hasBase());
+        QVERIFY2(tool->panel()->messageText().contains(QStringLiteral("no compiled kernel")),
+                 qPrintable(tool->panel()->messageText()));
+        // A clicked point's configuration becomes the launch and the compile options.
+        SweepPoint point;
+        point.values = {{"block.x", "128"}};
+        point.request.launch.block = {"128", "1", "1"};
+        point.request.options.maxRegisters = 64;
+        QSignalSpy applied(tool, &SweepTool::pointApplied);
+        Q_EMIT tool->panel()->pointActivated(point);
+        QCOMPARE(applied.count(), 1);
+        QCOMPARE(host.workspace()->compileOptions().maxRegisters, 64);
+        QCOMPARE(host.statuses.last(), QStringLiteral("The launch panel now has block.x=128"));
     }
 
     void unreadableProjectsAreTwoFailedSides()
