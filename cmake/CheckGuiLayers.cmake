@@ -19,7 +19,10 @@ set(_allowed
     # Inspect sends its request through the window's run controller (gui/workspace/toolhost.h).
     "inspect>run"
     # A comparison's instruction mix comes from the Inspect tool's SASS listing.
-    "compare>inspect")
+    "compare>inspect"
+    # A lesson's experiment runs the sweep through the Sweep tool and takes its measurement from
+    # the run controller; the history records both and opens a stored sweep in the Sweep dock.
+    "lesson>sweep" "lesson>run" "history>sweep" "history>run")
 file(GLOB _folders LIST_DIRECTORIES true RELATIVE ${GUI_DIR} ${GUI_DIR}/*)
 set(_bad "")
 foreach(_folder IN LISTS _folders)

@@ -6,6 +6,7 @@
 #include "gui/automation/lessonscreenshotrunner.h"
 #include "gui/lesson/labreport.h"
 #include "gui/lesson/lessonpanel.h"
+#include "gui/lesson/lessontool.h"
 #include "gui/shell/mainwindow.h"
 #include "sweeptestdata.h"
 
@@ -222,8 +223,8 @@ private Q_SLOTS:
         settings.cliPath = cli;
         cuwb::MainWindow window(settings);
         QVERIFY(window.openPath(QStringLiteral(CUWB_SAMPLES_DIR "/vector_add/vector_add.cuwb")));
-        QVERIFY(window.lessonPanel()->hasLesson());
-        QVERIFY(!window.lessonDock()->isHidden());
+        QVERIFY(window.lessonTool()->panel()->hasLesson());
+        QVERIFY(!window.lessonTool()->dock()->isHidden());
         window.resize(1600, 1000);
 
         const QString png = dir.filePath(QStringLiteral("lesson.png"));
@@ -239,11 +240,12 @@ private Q_SLOTS:
         QCOMPARE(finished.front().at(0).toInt(), 0);
         QVERIFY(QFile::exists(png));
         QVERIFY(QFile::exists(report));
-        QVERIFY(window.lessonPanel()->predictionsLocked());
-        QCOMPARE(window.lessonPanel()->prediction(QStringLiteral("best-block")),
+        QVERIFY(window.lessonTool()->panel()->predictionsLocked());
+        QCOMPARE(window.lessonTool()->panel()->prediction(QStringLiteral("best-block")),
                  QStringLiteral("256"));
-        QVERIFY(!window.lessonPanel()->measuredText(QStringLiteral("best-block")).isEmpty());
-        QVERIFY(!window.lessonPanel()->measuredText(QStringLiteral("speedup")).isEmpty());
+        QVERIFY(
+            !window.lessonTool()->panel()->measuredText(QStringLiteral("best-block")).isEmpty());
+        QVERIFY(!window.lessonTool()->panel()->measuredText(QStringLiteral("speedup")).isEmpty());
         if (const QByteArray keep = qgetenv("CUWB_LESSON_SCREENSHOT"); !keep.isEmpty()) {
             QFile::remove(QString::fromLocal8Bit(keep));
             QFile::copy(png, QString::fromLocal8Bit(keep));

@@ -17,6 +17,7 @@
 #include "gui/inspect/inspecttool.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/lesson/lessonpanel.h"
+#include "gui/lesson/lessontool.h"
 #include "gui/run/runcontroller.h"
 #include "gui/shell/mainwindow.h"
 
@@ -293,7 +294,7 @@ private Q_SLOTS:
 
     void theLessonOpensItsComparison()
     {
-        LessonPanel *lesson = m_window->lessonPanel();
+        LessonPanel *lesson = m_window->lessonTool()->panel();
         QVERIFY(lesson->hasLesson());
         QVERIFY(lesson->inspectBox()->isVisibleTo(lesson));
         QVERIFY(lesson->compareButton()->text().contains(QStringLiteral("transpose_padded.cuwb")));

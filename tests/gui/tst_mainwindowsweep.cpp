@@ -7,6 +7,7 @@
 #include "gui/editor/document.h"
 #include "gui/history/historymodel.h"
 #include "gui/history/historypanel.h"
+#include "gui/history/historytool.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/shell/projectcontroller.h"
@@ -98,7 +99,7 @@ private Q_SLOTS:
             QStringLiteral(CUWB_FAKE_SWEEP_WORKER_PATH), {});
         m_window->sweepTool()->controller()->setAvailability(true, {});
         m_window->sweepTool()->panel()->setRunAvailability(true, {});
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->historyPanel()->isDatabaseOpen(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->historyTool()->panel()->isDatabaseOpen(), 10000);
     }
 
     void cleanupTestCase() { m_window.reset(); }
@@ -135,7 +136,7 @@ private Q_SLOTS:
         QCOMPARE(classroom->text(), QStringLiteral("Classroom: copy block-size sweep"));
         SweepPanel *panel = m_window->sweepTool()->panel();
         QSignalSpy shown(panel, &SweepPanel::sweepShown);
-        QSignalSpy stored(m_window->historyPanel(), &HistoryPanel::entryAdded);
+        QSignalSpy stored(m_window->historyTool()->panel(), &HistoryPanel::entryAdded);
         // While the sweep measures, Run waits for it: one measurement on the GPU at a time.
         LaunchPanel *launch = m_window->launchPanel();
         launch->setRunAvailability(true, {});
@@ -165,7 +166,7 @@ private Q_SLOTS:
 
         // Kept in the history.
         QVERIFY(stored.wait(10000) || stored.size() == 1);
-        HistoryModel *history = m_window->historyPanel()->model();
+        HistoryModel *history = m_window->historyTool()->panel()->model();
         QTRY_VERIFY_WITH_TIMEOUT(history->rowCount() >= 1, 10000);
         QCOMPARE(
             history->index(0, HistoryModel::KindColumn).data(HistoryModel::KindRole).toString(),
@@ -179,9 +180,9 @@ private Q_SLOTS:
         // Reopened and compared as a baseline.
         panel->showResult(SweepResult{}, QStringLiteral("empty"));
         QCOMPARE(panel->sweepResultsView()->tableModel()->rowCount(), 0);
-        m_window->historyPanel()->openEntry(id);
+        m_window->historyTool()->panel()->openEntry(id);
         QTRY_COMPARE_WITH_TIMEOUT(panel->sweepResultsView()->tableModel()->rowCount(), 32, 10000);
-        m_window->historyPanel()->compareEntry(id);
+        m_window->historyTool()->panel()->compareEntry(id);
         QTRY_VERIFY_WITH_TIMEOUT(panel->hasBaseline(), 10000);
         QCOMPARE(panel->sweepResultsView()->runs().size(), std::size_t(2));
     }

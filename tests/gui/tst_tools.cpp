@@ -5,17 +5,24 @@
 // is shown. The Compare tool adds its dock beside Inspect's and Run ▸ Compare…, finds the
 // Inspect tool through the host, and reports two unreadable projects as a comparison with two
 // failed sides, without starting a worker. The Sweep tool says what its base waits for as the
-// documents change, and a clicked point becomes the Workspace's launch and options.
+// documents change, and a clicked point becomes the Workspace's launch and options. The Lesson
+// tool loads the lesson of the project opened, says why an experiment cannot start, and runs a
+// sweep once a compile is shown; the History tool records a measurement that took samples and
+// hands it back when it is opened.
 
 #include "gui/common/sharedworker.h"
 #include "gui/compare/comparepanel.h"
 #include "gui/compare/comparetool.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
+#include "gui/history/historypanel.h"
+#include "gui/history/historytool.h"
 #include "gui/inspect/inspectcontroller.h"
 #include "gui/inspect/inspectpanel.h"
 #include "gui/inspect/inspecttool.h"
 #include "gui/inspect/sassview.h"
+#include "gui/lesson/lessonpanel.h"
+#include "gui/lesson/lessontool.h"
 #include "gui/run/runcontroller.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweeptool.h"
@@ -24,10 +31,12 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "support/testmain.h"
@@ -57,6 +66,13 @@ public:
         measurement->setObjectName(QStringLiteral("measurementDock"));
         m_window.addDockWidget(Qt::BottomDockWidgetArea, measurement);
         registerAction(kInspectActionId, m_inspectAction);
+        for (const QString &id : {kRunActionId, kMeasureActionId, kCompileActionId}) {
+            auto *action = new QAction(id, this);
+            registerAction(id, action);
+        }
+        auto *launch = new QDockWidget(QStringLiteral("Launch"), &m_window);
+        launch->setObjectName(QStringLiteral("launchDock"));
+        m_window.addDockWidget(Qt::RightDockWidgetArea, launch);
         for (MenuSection section : {MenuSection::ViewDocks, MenuSection::RunInspect,
                                     MenuSection::RunCompare, MenuSection::RunSweep})
             m_menus[int(section)] = new QMenu(&m_window);
@@ -72,6 +88,7 @@ public:
     QString projectName() const override { return QStringLiteral("stand-in"); }
     ThroughputExpressions throughputFor(const Document *) const override { return {}; }
     QString runBlockedReason() const override { return blocked; }
+    QString deviceSummary() const override { return QStringLiteral("No GPU (stand-in)"); }
     bool layoutRestored() const override { return false; }
     void addDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith) override
     {
@@ -241,6 +258,83 @@ private Q_SLOTS:
         QCOMPARE(applied.count(), 1);
         QCOMPARE(host.workspace()->compileOptions().maxRegisters, 64);
         QCOMPARE(host.statuses.last(), QStringLiteral("The launch panel now has block.x=128"));
+    }
+
+    void lessonFollowsTheProjectAndItsExperiment()
+    {
+        StandInHost host;
+        auto *sweep = new SweepTool(&host);
+        auto *tool = new LessonTool(&host);
+        QCOMPARE(host.tool<LessonTool>(), tool);
+        QCOMPARE(host.window()->dockWidgetArea(tool->dock()), Qt::RightDockWidgetArea);
+        QVERIFY(tool->dock()->isHidden()); // until a project with a lesson is opened
+        QVERIFY(host.menuActions(ToolHost::MenuSection::ViewDocks)
+                    .contains(tool->dock()->toggleViewAction()));
+
+        Q_EMIT host.projectOpened(QStringLiteral(CUWB_SAMPLES_DIR "/transpose/transpose.cuwb"));
+        QVERIFY(tool->panel()->hasLesson());
+        QVERIFY(!tool->dock()->isHidden());
+        QVERIFY(host.statuses.isEmpty());
+
+        // Measure while the launch cannot run: the lesson says why rather than wait.
+        host.blocked = QStringLiteral("Run needs a CUDA GPU");
+        QSignalSpy measure(host.action(ToolHost::kMeasureActionId), &QAction::triggered);
+        Q_EMIT tool->panel()->experimentRequested(LessonExperiment::Measure);
+        QCOMPARE(measure.count(), 0);
+        QVERIFY2(tool->panel()->statusLabel()->text().contains(host.blocked),
+                 qPrintable(tool->panel()->statusLabel()->text()));
+        // It can: Measure is triggered, and the measurement that comes back is the lesson's.
+        host.blocked.clear();
+        Q_EMIT tool->panel()->experimentRequested(LessonExperiment::Measure);
+        QCOMPARE(measure.count(), 1);
+        // A sweep with no compiled kernel yet asks for a compile and waits for it.
+        QSignalSpy compile(host.action(ToolHost::kCompileActionId), &QAction::triggered);
+        QVERIFY(!sweep->panel()->hasBase());
+        Q_EMIT tool->panel()->experimentRequested(LessonExperiment::Sweep);
+        QCOMPARE(compile.count(), 1);
+        // The compile shown still gives the sweep no kernel: the lesson says what the sweep says.
+        Document *document = host.documents()->newDocument();
+        Q_EMIT host.documentShown(document);
+        QVERIFY2(tool->panel()->statusLabel()->text().contains(sweep->panel()->messageText()),
+                 qPrintable(tool->panel()->statusLabel()->text()));
+
+        // A project without a lesson: the panel says so.
+        QTemporaryDir elsewhere;
+        QVERIFY(elsewhere.isValid());
+        Q_EMIT host.projectOpened(elsewhere.filePath(QStringLiteral("plain.cuwb")));
+        QVERIFY(!tool->panel()->hasLesson());
+        QCOMPARE(tool->panel()->titleLabel()->text(), QStringLiteral("No lesson"));
+    }
+
+    void historyRecordsWhatWasMeasured()
+    {
+        StandInHost host;
+        new SweepTool(&host);
+        auto *tool = new HistoryTool(&host);
+        QCOMPARE(host.tool<HistoryTool>(), tool);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        tool->panel()->setDatabasePath(dir.filePath(QStringLiteral("history.sqlite")));
+        QSignalSpy added(tool->panel(), &HistoryPanel::entryAdded);
+
+        Measurement none; // no samples: a measurement that never ran is not recorded
+        Q_EMIT host.runController()->measurementFinished(1, none);
+        Measurement measured;
+        measured.provenance.kernel = "vector_add";
+        measured.statistics.count = 3;
+        measured.statistics.medianNs = 1000.0;
+        Q_EMIT host.runController()->measurementFinished(2, measured);
+        QVERIFY(added.wait(5000));
+        QCOMPARE(added.count(), 1);
+
+        // Opening it again hands the measurement to whoever shows measurements.
+        QSignalSpy opened(tool, &HistoryTool::measurementOpened);
+        QSignalSpy open(tool->panel(), &HistoryPanel::openRequested);
+        tool->panel()->openEntry(added.first().first().toLongLong());
+        QVERIFY(open.count() == 1 || open.wait(5000));
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().first().value<Measurement>().provenance.kernel,
+                 std::string("vector_add"));
     }
 
     void unreadableProjectsAreTwoFailedSides()

@@ -4,6 +4,7 @@
 #include "gui/common/qtconvert.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/lesson/lessonpanel.h"
+#include "gui/lesson/lessontool.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweeptool.h"
@@ -26,27 +27,28 @@ void LessonScreenshotRunner::start(int timeoutMs)
         fail(tr("there is no lesson to run: open a .cuwb project with a lesson.md beside it"));
         return;
     }
-    if (!window()->lessonPanel()->hasLesson()) {
+    if (!window()->lessonTool()->panel()->hasLesson()) {
         fail(tr("the project has no lesson: %1")
-                 .arg(window()->lessonPanel()->textBrowser()->toPlainText()));
+                 .arg(window()->lessonTool()->panel()->textBrowser()->toPlainText()));
         return;
     }
     for (const auto &[id, value] : m_predictions)
-        if (!window()->lessonPanel()->setPrediction(id, value)) {
+        if (!window()->lessonTool()->panel()->setPrediction(id, value)) {
             QStringList ids;
-            for (const Prediction &prediction : window()->lessonPanel()->lesson()->predictions)
+            for (const Prediction &prediction :
+                 window()->lessonTool()->panel()->lesson()->predictions)
                 ids << toQString(prediction.id);
             fail(tr("the lesson has no prediction '%1'; its predictions are %2")
                      .arg(id, ids.join(QStringLiteral(", "))));
             return;
         }
-    window()->showLessonDock();
+    window()->lessonTool()->showDock();
     waitForCompile(timeoutMs);
 }
 
 void LessonScreenshotRunner::act()
 {
-    LessonPanel *lesson = window()->lessonPanel();
+    LessonPanel *lesson = window()->lessonTool()->panel();
     connect(lesson, &LessonPanel::resultShown, this, &LessonScreenshotRunner::capture);
     if (lesson->lesson()->experiment != LessonExperiment::Sweep) {
         expectWithin(10 * 60 * 1000, tr("the experiment did not finish in time"));
@@ -70,7 +72,7 @@ void LessonScreenshotRunner::startExperiment()
     if (!panel->canRun()) {
         const QString failure = tr("the sweep cannot run: %1").arg(panel->messageText());
         reportFailure(failure);
-        window()->lessonPanel()->showExperimentFailed(failure);
+        window()->lessonTool()->panel()->showExperimentFailed(failure);
         capture();
         return;
     }
@@ -78,8 +80,8 @@ void LessonScreenshotRunner::startExperiment()
                      panel->spec(), panel->runnableCount().value_or(0),
                      window()->workspace()->launch().spec().deadlineSeconds),
                  tr("the sweep did not finish in time"));
-    window()->lessonPanel()->startExperiment();
-    window()->showLessonDock();
+    window()->lessonTool()->panel()->startExperiment();
+    window()->lessonTool()->showDock();
 }
 
 void LessonScreenshotRunner::onSweepShown(const SweepResult &result)
@@ -97,14 +99,15 @@ void LessonScreenshotRunner::onSweepShown(const SweepResult &result)
 
 void LessonScreenshotRunner::beforeCapture()
 {
-    window()->showLessonDock();
+    window()->lessonTool()->showDock();
 }
 
 QString LessonScreenshotRunner::afterCapture()
 {
     if (m_reportPath.isEmpty() || exitCode() != 0)
         return {};
-    if (const QString error = window()->lessonPanel()->exportReport(m_reportPath); !error.isEmpty())
+    if (const QString error = window()->lessonTool()->panel()->exportReport(m_reportPath);
+        !error.isEmpty())
         return tr("the lab report was not written: %1").arg(error);
     return {};
 }

@@ -16,9 +16,8 @@
 #include "gui/editor/ptxview.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/history/historypanel.h"
+#include "gui/history/historytool.h"
 #include "gui/launch/launchpanel.h"
-#include "gui/lesson/labreport.h"
-#include "gui/lesson/lessonpanel.h"
 #include "gui/measure/measurementpanel.h"
 #include "gui/recovery/autosavecontroller.h"
 #include "gui/run/bufferpagemodel.h"
@@ -32,12 +31,8 @@
 #include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
-#include "device/archlimits.h"
-#include "history/historystore.h"
 #include "launch/launchenvironment.h"
 #include "launch/launchsequence.h"
-#include "lesson/lesson.h"
-#include "sweep/sweephistory.h"
 
 #include <QAction>
 #include <QApplication>
@@ -54,8 +49,6 @@
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTemporaryDir>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace cuwb {
@@ -84,7 +77,7 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
         // Not the compiler process: cliPath may name a stand-in worker, compiles need cuwb.
     }
     if (!m_settings.historyPath.isEmpty())
-        m_historyPanel->setDatabasePath(m_settings.historyPath);
+        m_historyTool->panel()->setDatabasePath(m_settings.historyPath);
     if (!m_settings.autosaveRoot.isEmpty()) {
         m_autosave = new AutosaveController(m_tabs, m_settings.autosaveRoot, this);
         connect(m_autosave, &AutosaveController::statusMessage, this,
@@ -149,58 +142,6 @@ void MainWindow::showMeasurementDocks()
     resizeDocks({m_problemsDock, m_measurementDock}, {width() / 5, width() * 4 / 5},
                 Qt::Horizontal);
     resizeDocks({m_measurementDock}, {std::max(400, height() * 11 / 20)}, Qt::Vertical);
-}
-
-void MainWindow::showLessonDock()
-{
-    // The lesson beside the sweep's chart: the Sweep dock below, the Lesson dock on the right.
-    m_sweepTool->showDock();
-    resizeDocks({m_sweepTool->dock()}, {std::max(360, height() * 2 / 5)}, Qt::Vertical);
-    m_lessonDock->show();
-    m_lessonDock->raise();
-    resizeDocks({m_lessonDock}, {std::max(560, width() * 9 / 20)}, Qt::Horizontal);
-}
-
-void MainWindow::loadLessonFor(const QString &projectPath)
-{
-    m_lessonAwaitsSweep = m_lessonSweepWhenReady = m_lessonAwaitsMeasurement = false;
-    const std::optional<std::string> lesson = lessonPathFor(toStdString(projectPath));
-    if (!lesson) {
-        m_lessonPanel->clearLesson(
-            tr("%1 has no lesson.md beside it.").arg(QFileInfo(projectPath).fileName()));
-        return;
-    }
-    const QString error = m_lessonPanel->loadLesson(toQString(*lesson), projectPath);
-    if (!error.isEmpty())
-        statusBar()->showMessage(error, 10000);
-    m_lessonDock->show();
-}
-
-void MainWindow::onLessonExperiment(int experiment)
-{
-    switch (static_cast<LessonExperiment>(experiment)) {
-    case LessonExperiment::Sweep:
-        m_lessonAwaitsSweep = true;
-        if (!m_sweepTool->panel()->hasBase()) {
-            // The project's kernel is not compiled yet: the sweep runs once it is.
-            m_lessonSweepWhenReady = true;
-            m_controller->compileNow();
-            return;
-        }
-        if (!m_sweepTool->panel()->runSweep()) {
-            m_lessonAwaitsSweep = false;
-            m_lessonPanel->showExperimentFailed(m_sweepTool->panel()->messageText());
-        }
-        return;
-    case LessonExperiment::Measure:
-        m_lessonAwaitsMeasurement = true;
-        Q_EMIT m_launchPanel->measureRequested();
-        return;
-    case LessonExperiment::Run:
-        Q_EMIT m_launchPanel->runRequested();
-        m_lessonPanel->showExperimentFailed(tr("a run measures nothing; see the Results dock."));
-        return;
-    }
 }
 
 void MainWindow::openAndSweep(const QString &projectPath, const QString &presetId)
@@ -291,15 +232,7 @@ void MainWindow::showDocumentResult(Document *document)
         m_workspace->setModule(result, toStdString(document->editor()->text()),
                                toStdString(document->displayName()));
     }
-    // The tools follow (the sweep's base among them), before the lesson's sweep needs it.
-    Q_EMIT m_host->documentShown(document);
-    if (m_lessonSweepWhenReady) {
-        m_lessonSweepWhenReady = false;
-        if (!m_sweepTool->panel()->runSweep()) {
-            m_lessonAwaitsSweep = false;
-            m_lessonPanel->showExperimentFailed(m_sweepTool->panel()->messageText());
-        }
-    }
+    Q_EMIT m_host->documentShown(document); // the tools follow
 }
 
 void MainWindow::onCurrentDocumentChanged(Document *document)
@@ -412,12 +345,6 @@ void MainWindow::onMeasurementFinished(quint64 jobId, const Measurement &measure
     m_measurementPanel->showMeasurement(m_launchPanel->currentKernel(), measurement);
     showRunning();
     statusBar()->showMessage(m_measurementPanel->statusText(), 10000);
-    // Every measurement that took samples is kept, faulted and cancelled ones too: the history
-    // is a record of what was run.
-    if (!m_historyPanel->databasePath().isEmpty() && measurement.statistics.count > 0)
-        m_historyPanel->addEntry(measurementEntry(
-            measurement, toStdString(currentProjectName()),
-            toStdString(m_projects->hasProject() ? m_projects->projectPath() : QString())));
     Q_EMIT measurementShown(measurement);
 }
 
@@ -445,53 +372,6 @@ QString MainWindow::currentProjectName() const
     if (Document *document = currentDocument())
         return QFileInfo(document->displayName()).completeBaseName();
     return {};
-}
-
-void MainWindow::onSweepShown(const SweepResult &result)
-{
-    if (m_lessonAwaitsSweep) {
-        m_lessonAwaitsSweep = false;
-        m_lessonPanel->showSweepResult(result);
-    }
-    if (!result.error.empty() || m_historyPanel->databasePath().isEmpty())
-        return;
-    m_historyPanel->addEntry(
-        sweepEntry(result, toStdString(currentProjectName()),
-                   toStdString(m_projects->hasProject() ? m_projects->projectPath() : QString())));
-}
-
-void MainWindow::onHistoryOpen(qint64 id, const QString &jsonText, const QString &kind,
-                               bool baseline)
-{
-    const HistoryDocument document = readHistoryDocument(toStdString(kind), toStdString(jsonText));
-    if (!document.error.empty()) {
-        statusBar()->showMessage(
-            tr("History entry %1 could not be read: %2").arg(id).arg(toQString(document.error)),
-            15000);
-        return;
-    }
-    if (document.sweep) {
-        const SweepResult &sweep = *document.sweep;
-        const QString date = toQString(sweep.startedAt).left(10);
-        if (baseline)
-            m_sweepTool->panel()->showBaseline(sweep, date.isEmpty() ? tr("baseline")
-                                                                     : tr("baseline %1").arg(date));
-        else
-            m_sweepTool->panel()->showResult(
-                sweep, date.isEmpty() ? tr("history %1").arg(id)
-                                      : tr("%1 %2").arg(toQString(sweep.projectName), date));
-        m_sweepTool->dock()->show();
-        m_sweepTool->dock()->raise();
-        return;
-    }
-    const Measurement &measurement = *document.measurement;
-    m_measurementPanel->showMeasurement(toQString(measurement.provenance.kernel), measurement);
-    m_measurementDock->show();
-    m_measurementDock->raise();
-    if (baseline)
-        statusBar()->showMessage(tr("Only sweeps are overlaid as a baseline; the stored "
-                                    "measurement is shown instead."),
-                                 10000);
 }
 
 void MainWindow::goToSourceLine(int line)

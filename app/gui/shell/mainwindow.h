@@ -32,12 +32,12 @@ class DeviceProbe;
 class Document;
 class DocumentTabs;
 class FindReplaceBar;
-class HistoryPanel;
+class HistoryTool;
 class InspectTool;
 class KernelsModel;
 class KernelsPanel;
 class LaunchPanel;
-class LessonPanel;
+class LessonTool;
 class MeasurementPanel;
 class ProjectController;
 class ProblemsModel;
@@ -116,13 +116,10 @@ public:
     [[nodiscard]] RunCheckController *runCheckController() const { return m_runCheck; }
     [[nodiscard]] ProjectController *projectController() const { return m_projects; }
     [[nodiscard]] SweepTool *sweepTool() const { return m_sweepTool; }
-    [[nodiscard]] HistoryPanel *historyPanel() const { return m_historyPanel; }
+    [[nodiscard]] HistoryTool *historyTool() const { return m_historyTool; }
     // Null when Settings::autosaveRoot is empty.
     [[nodiscard]] AutosaveController *autosaveController() const { return m_autosave; }
-    [[nodiscard]] LessonPanel *lessonPanel() const { return m_lessonPanel; }
-    [[nodiscard]] QDockWidget *lessonDock() const { return m_lessonDock; }
-    // Brings the Lesson dock to the front, beside the Sweep dock (the --lesson screenshot).
-    void showLessonDock();
+    [[nodiscard]] LessonTool *lessonTool() const { return m_lessonTool; }
     // Brings the Launch and Results docks to the front.
     void showRunDocks();
     // The launch's problems where they are seen when the Launch dock is covered: its tab's
@@ -189,11 +186,6 @@ private:
     void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
     void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
     void onCancelMeasurementRequested();
-    void onSweepShown(const SweepResult &result);
-    // The lesson beside the project at `path` (lesson.md), or none.
-    void loadLessonFor(const QString &projectPath);
-    void onLessonExperiment(int experiment);
-    void onHistoryOpen(qint64 id, const QString &jsonText, const QString &kind, bool baseline);
     [[nodiscard]] QString currentProjectName() const;
     void setRunAvailability(bool available, const QString &reason);
     void showDocumentResult(Document *document);
@@ -239,20 +231,13 @@ private:
     RunController *m_runController = nullptr;
     RunCheckController *m_runCheck = nullptr; // the launch's checks, for the Problems dock
     ProjectController *m_projects = nullptr;
-    HistoryPanel *m_historyPanel = nullptr;
     AutosaveController *m_autosave = nullptr;
-    QDockWidget *m_historyDock = nullptr;
-    LessonPanel *m_lessonPanel = nullptr;
-    QDockWidget *m_lessonDock = nullptr;
     WindowHost *m_host = nullptr;
     InspectTool *m_inspectTool = nullptr;
     CompareTool *m_compareTool = nullptr;
     SweepTool *m_sweepTool = nullptr;
-    // The lesson asked for a sweep or a measurement and waits for its result; a sweep
-    // waits for the project's kernel to compile first when it has no base yet.
-    bool m_lessonAwaitsSweep = false;
-    bool m_lessonSweepWhenReady = false;
-    bool m_lessonAwaitsMeasurement = false;
+    HistoryTool *m_historyTool = nullptr;
+    LessonTool *m_lessonTool = nullptr;
     QByteArray m_defaultState; // the docks as createDocks() placed them, for Reset Layout
     bool m_layoutRestored = false;
     bool m_splitterRestored = false;

@@ -24,13 +24,13 @@
 #include "gui/editor/sourceeditor.h"
 #include "gui/grading/gradingdialog.h"
 #include "gui/history/historypanel.h"
+#include "gui/history/historytool.h"
 #include "gui/inspect/inspecttool.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/launch/runcheckcontroller.h"
-#include "gui/lesson/labreport.h"
 #include "gui/lesson/lessonpanel.h"
+#include "gui/lesson/lessontool.h"
 #include "gui/measure/measurementpanel.h"
-#include "gui/measure/measureoptionsdialog.h"
 #include "gui/run/bufferpagemodel.h"
 #include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
@@ -43,11 +43,7 @@
 #include "gui/sweep/sweeptool.h"
 #include "gui/workspace/workspace.h"
 
-#include "device/archlimits.h"
-#include "history/historystore.h"
 #include "launch/launchenvironment.h"
-#include "lesson/lesson.h"
-#include "sweep/sweephistory.h"
 #include "worker/workertarget.h"
 
 #include <QAction>
@@ -70,8 +66,6 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
-#include <QTemporaryDir>
-#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -226,22 +220,6 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_resultsDock, m_measurementDock);
     m_kernelsDock->raise();
 
-    m_historyPanel = new HistoryPanel(this);
-    m_historyDock = new QDockWidget(tr("History"), this);
-    m_historyDock->setObjectName(QStringLiteral("historyDock"));
-    m_historyDock->setWidget(m_historyPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
-    tabifyDockWidget(m_measurementDock, m_historyDock);
-    m_kernelsDock->raise();
-
-    m_lessonPanel = new LessonPanel(this);
-    m_lessonDock = new QDockWidget(tr("Lesson"), this);
-    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
-    m_lessonDock->setWidget(m_lessonPanel);
-    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
-    tabifyDockWidget(m_launchDock, m_lessonDock);
-    m_lessonDock->hide(); // shown when a project with a lesson is opened
-
     m_projects = new ProjectController(m_tabs, m_workspace, this);
     m_projects->setDialogsEnabled(m_settings.prompts);
 
@@ -250,10 +228,14 @@ void MainWindow::createDocks()
 
 void MainWindow::createTools()
 {
+    m_host->registerAction(ToolHost::kRunActionId, m_launchPanel->runAction());
+    m_host->registerAction(ToolHost::kMeasureActionId, m_launchPanel->measureAction());
     m_host->registerAction(ToolHost::kInspectActionId, m_launchPanel->inspectAction());
     // One line each. Inspect comes before Compare, which takes its instruction mix from
     // Inspect's SASS listing.
     m_sweepTool = new SweepTool(m_host);
+    m_historyTool = new HistoryTool(m_host); // records the Sweep tool's sweeps
+    m_lessonTool = new LessonTool(m_host);   // runs its sweeps through the Sweep tool
     m_inspectTool = new InspectTool(m_host);
     m_compareTool = new CompareTool(m_host);
 
@@ -270,10 +252,16 @@ void MainWindow::createTools()
         m_launchDock->show();
         m_launchDock->raise();
     });
-    connect(m_sweepTool, &SweepTool::shown, this, &MainWindow::onSweepShown);
-    connect(m_historyPanel, &HistoryPanel::compareWithCurrentRequested, m_compareTool,
+    connect(m_historyTool, &HistoryTool::measurementOpened, this,
+            [this](const Measurement &measurement) {
+                m_measurementPanel->showMeasurement(toQString(measurement.provenance.kernel),
+                                                    measurement);
+                m_measurementDock->show();
+                m_measurementDock->raise();
+            });
+    connect(m_historyTool->panel(), &HistoryPanel::compareWithCurrentRequested, m_compareTool,
             &CompareTool::compareWithHistoryEntry);
-    connect(m_lessonPanel, &LessonPanel::compareRequested, m_compareTool,
+    connect(m_lessonTool->panel(), &LessonPanel::compareRequested, m_compareTool,
             &CompareTool::compareProjects);
     m_compareTool->attachSweepResults(m_sweepTool->panel()->sweepResultsView());
 
@@ -362,8 +350,6 @@ void MainWindow::createMenus()
     view->addAction(m_resultsDock->toggleViewAction());
     view->addAction(m_measurementDock->toggleViewAction());
     view->addAction(m_deviceDock->toggleViewAction());
-    view->addAction(m_historyDock->toggleViewAction());
-    view->addAction(m_lessonDock->toggleViewAction());
     // The tools' docks follow.
     m_host->setMenuPlace(ToolHost::MenuSection::ViewDocks, view, view->addSeparator());
     QAction *resetLayoutAction =
@@ -378,6 +364,7 @@ void MainWindow::createMenus()
     compile->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     QAction *stopCompile =
         build->addAction(tr("&Stop Compile"), m_controller, &CompileController::cancel);
+    m_host->registerAction(ToolHost::kCompileActionId, compile);
     stopCompile->setObjectName(QStringLiteral("stopCompileAction"));
     stopCompile->setToolTip(tr("Stop the compile in flight (its compiler process is killed)"));
 
@@ -473,49 +460,10 @@ void MainWindow::connectSignals()
             &ProblemsModel::setLaunchFindings);
     // Whoever changed the launch: the editor recompiles when a launch define's value changed.
     connect(m_workspace, &Workspace::launchChanged, this, &MainWindow::onLaunchEdited);
-    connect(m_historyPanel, &HistoryPanel::openRequested, this,
-            [this](qint64 id, const QString &json, const QString &kind) {
-                onHistoryOpen(id, json, kind, false);
-            });
-    connect(m_historyPanel, &HistoryPanel::baselineRequested, this,
-            [this](qint64 id, const QString &json, const QString &kind) {
-                onHistoryOpen(id, json, kind, true);
-            });
 
     connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::updateWindowTitle);
     connect(m_projects, &ProjectController::modifiedChanged, this, &MainWindow::updateWindowTitle);
-    connect(m_projects, &ProjectController::projectOpened, this, &MainWindow::loadLessonFor);
-    connect(m_lessonPanel, &LessonPanel::experimentRequested, this,
-            [this](LessonExperiment experiment) { onLessonExperiment(int(experiment)); });
-    connect(m_lessonPanel, &LessonPanel::statusMessage, this,
-            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
-    connect(this, &MainWindow::measurementShown, this, [this](const Measurement &measurement) {
-        if (m_lessonAwaitsMeasurement) {
-            m_lessonAwaitsMeasurement = false;
-            m_lessonPanel->showMeasurement(measurement);
-        }
-    });
-    m_lessonPanel->setReportContext([this](LabReportInput &input) {
-        if (Document *document = currentDocument())
-            input.source = document->editor()->text();
-        const SweepResult &sweep = m_sweepTool->panel()->result();
-        input.kernel = toQString(input.sweep ? input.sweep->kernel : sweep.kernel);
-        input.deviceName = input.sweep ? toQString(input.sweep->deviceName) : deviceStatusText();
-        QStringList configuration;
-        configuration << tr("Architecture: %1").arg(toQString(m_controller->options().arch));
-        if (input.sweep)
-            configuration << tr("Sweep: %1 points, %2 measured")
-                                 .arg(input.sweep->points.size())
-                                 .arg(input.sweep->count(PointStatus::Measured));
-        input.configuration = configuration.join(QLatin1Char('\n'));
-        if (input.sweep) {
-            QTemporaryDir dir;
-            const QString png = dir.filePath(QStringLiteral("chart.png"));
-            if (dir.isValid() &&
-                m_sweepTool->panel()->exportTo(SweepPanel::ExportFormat::Png, png).isEmpty())
-                input.chart = QImage(png);
-        }
-    });
+    connect(m_projects, &ProjectController::projectOpened, m_host, &ToolHost::projectOpened);
     connect(m_projects, &ProjectController::projectSaved, this, [this](const QString &path) {
         statusBar()->showMessage(tr("Saved project %1").arg(QDir::toNativeSeparators(path)), 10000);
         updateWindowTitle();

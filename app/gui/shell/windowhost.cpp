@@ -68,6 +68,11 @@ QString WindowHost::runBlockedReason() const
     return m_window->launchPanel()->runBlockedReason();
 }
 
+QString WindowHost::deviceSummary() const
+{
+    return m_window->deviceStatusText();
+}
+
 bool WindowHost::layoutRestored() const
 {
     return m_window->m_layoutRestored;

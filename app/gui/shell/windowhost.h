@@ -32,6 +32,7 @@ public:
     [[nodiscard]] QString projectName() const override;
     [[nodiscard]] ThroughputExpressions throughputFor(const Document *document) const override;
     [[nodiscard]] QString runBlockedReason() const override;
+    [[nodiscard]] QString deviceSummary() const override;
     [[nodiscard]] bool layoutRestored() const override;
     void addDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith) override;
     void addMenuAction(MenuSection section, QAction *action) override;

@@ -8,6 +8,8 @@
 
 #include "device/deviceinfo.h"
 
+#include "gui/common/metatypes.h"
+
 #include <QObject>
 #include <QString>
 

@@ -48,8 +48,12 @@ public:
         RunSweep,   // Run: after the comparison's, before grading
     };
 
-    // The ids of actions other features made, for action().
+    // The ids of actions other features made, for action(): the Launch dock's Run, Measure and
+    // Inspect (enabled when the launch can run), and Build ▸ Compile.
+    static inline const QString kRunActionId = QStringLiteral("launch.run");
+    static inline const QString kMeasureActionId = QStringLiteral("launch.measure");
     static inline const QString kInspectActionId = QStringLiteral("launch.inspect");
+    static inline const QString kCompileActionId = QStringLiteral("build.compile");
 
     explicit ToolHost(QObject *parent = nullptr);
     ~ToolHost() override;
@@ -73,6 +77,8 @@ public:
     // Why the launch cannot run now (no GPU, no kernel, a launch problem, a run in progress),
     // or empty when it can.
     [[nodiscard]] virtual QString runBlockedReason() const = 0;
+    // The GPUs found, in a line ("NVIDIA H200 (sm_90)"), or what the device query said.
+    [[nodiscard]] virtual QString deviceSummary() const = 0;
     // Whether the window's dock layout is the user's own, restored from the last session: a
     // tool then leaves its dock's size alone when it first shows it.
     [[nodiscard]] virtual bool layoutRestored() const = 0;
@@ -112,6 +118,8 @@ Q_SIGNALS:
     void zoomRequested(int steps);
     // View > Reset Layout: every dock is back where it started.
     void layoutReset();
+    // A project file was opened (its source is in the editor, its settings in the Workspace).
+    void projectOpened(const QString &path);
 
 private:
     QList<QObject *> m_tools;
