@@ -22,7 +22,9 @@ set(_allowed
     "compare>inspect"
     # A lesson's experiment runs the sweep through the Sweep tool and takes its measurement from
     # the run controller; the history records both and opens a stored sweep in the Sweep dock.
-    "lesson>sweep" "lesson>run" "history>sweep" "history>run")
+    "lesson>sweep" "lesson>run" "history>sweep" "history>run"
+    # A measurement is taken through the window's run controller.
+    "measure>run")
 file(GLOB _folders LIST_DIRECTORIES true RELATIVE ${GUI_DIR} ${GUI_DIR}/*)
 set(_bad "")
 foreach(_folder IN LISTS _folders)

@@ -6,6 +6,7 @@
 #include "gui/automation/screenshotrunner.h"
 #include "gui/measure/measurementpanel.h"
 #include "gui/measure/measureoptionsdialog.h"
+#include "gui/measure/measuretool.h"
 #include "gui/roofline/speedoflightbars.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/workspace/workspace.h"
@@ -140,7 +141,7 @@ void TestScreenshotRunner::measureWithMetricsWaitsForThePass()
     QCOMPARE(requestLog(), QStringList({QStringLiteral("hello"), QStringLiteral("measure"),
                                         QStringLiteral("metrics")}));
     // The card shows the timing and the metrics beside it when the picture is taken.
-    const MeasurementPanel *panel = m_window->measurementPanel();
+    const MeasurementPanel *panel = m_window->measureTool()->panel();
     QVERIFY(panel->isVisible());
     QVERIFY(!panel->shownValue(QStringLiteral("median")).isEmpty());
     QVERIFY2(panel->shownValue(QStringLiteral("dramBytes")).startsWith(QStringLiteral("declared ")),
@@ -158,7 +159,7 @@ void TestScreenshotRunner::measureWithoutMetricsSendsNoMetricsRequest()
         fakeCli(QStringLiteral("measure-ok"), "exec '" CUWB_FAKE_WORKER_PATH "' devices");
     QCOMPARE(screenshot(cli, false), 0);
     QCOMPARE(requestLog(), QStringList({QStringLiteral("hello"), QStringLiteral("measure")}));
-    QVERIFY(m_window->measurementPanel()->shownValue(QStringLiteral("dramBytes")).isEmpty());
+    QVERIFY(m_window->measureTool()->panel()->shownValue(QStringLiteral("dramBytes")).isEmpty());
     QVERIFY(QFile::exists(m_png));
 }
 
@@ -194,7 +195,7 @@ void TestScreenshotRunner::rooflineAsksForItsMetricsAndShowsTheTab()
         QVERIFY2(std::find(choice.metrics.begin(), choice.metrics.end(), name) !=
                      choice.metrics.end(),
                  name.c_str());
-    const MeasurementPanel *panel = m_window->measurementPanel();
+    const MeasurementPanel *panel = m_window->measureTool()->panel();
     QVERIFY(panel->tabs()->isTabEnabled(1));
     QCOMPARE(panel->speedOfLightBars()->valueText(0), QStringLiteral("1.0 %"));
     QVERIFY(QFile::exists(m_png));

@@ -8,7 +8,7 @@
 // documents change, and a clicked point becomes the Workspace's launch and options. The Lesson
 // tool loads the lesson of the project opened, says why an experiment cannot start, and runs a
 // sweep once a compile is shown; the History tool records a measurement that took samples and
-// hands it back when it is opened.
+// hands it back when it is opened. The Measure tool shows what the run controller answers.
 
 #include "gui/common/sharedworker.h"
 #include "gui/compare/comparepanel.h"
@@ -23,6 +23,8 @@
 #include "gui/inspect/sassview.h"
 #include "gui/lesson/lessonpanel.h"
 #include "gui/lesson/lessontool.h"
+#include "gui/measure/measurementpanel.h"
+#include "gui/measure/measuretool.h"
 #include "gui/run/runcontroller.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweeptool.h"
@@ -335,6 +337,30 @@ private Q_SLOTS:
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.first().first().value<Measurement>().provenance.kernel,
                  std::string("vector_add"));
+    }
+
+    void measureReportsWhatTheRunControllerSays()
+    {
+        StandInHost host;
+        auto *tool = new MeasureTool(&host);
+        QCOMPARE(host.tool<MeasureTool>(), tool);
+        QVERIFY(host.menuActions(ToolHost::MenuSection::ViewDocks)
+                    .contains(tool->dock()->toggleViewAction()));
+        // Without a GPU the run controller answers at once: the dock shows why, so does the
+        // status bar, and shown() follows.
+        host.runController()->setAvailability(false, QStringLiteral("Run needs a CUDA GPU"));
+        QSignalSpy shown(tool, &MeasureTool::shown);
+        tool->measure();
+        QCOMPARE(shown.count(), 1);
+        QVERIFY(!host.statuses.isEmpty());
+        QCOMPARE(host.statuses.last(), tool->panel()->statusText());
+        // A stored measurement is shown as it was taken.
+        Measurement stored;
+        stored.provenance.kernel = "copy";
+        stored.statistics.count = 5;
+        stored.statistics.medianNs = 2000.0;
+        tool->showStored(stored);
+        QCOMPARE(shown.count(), 1); // a stored one is not a new measurement
     }
 
     void unreadableProjectsAreTwoFailedSides()

@@ -6,6 +6,7 @@
 #include "gui/editor/document.h"
 #include "gui/editor/sourceeditor.h"
 #include "gui/launch/launchpanel.h"
+#include "gui/measure/measuretool.h"
 #include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
 #include "gui/shell/mainwindow.h"
@@ -90,7 +91,7 @@ int ScreenshotRunner::measureTimeoutMs(double deadlineSeconds, const SampleSetti
 
 void ScreenshotRunner::startMeasure()
 {
-    window()->showMeasurementDocks();
+    window()->measureTool()->showDocks();
     LaunchPanel *launch = window()->launchPanel();
     if (!launch->canRun()) {
         reportFailure(tr("cannot measure: %1").arg(launch->runBlockedReason()));
@@ -105,8 +106,10 @@ void ScreenshotRunner::startMeasure()
         choice.metrics = withRooflineMetrics(std::move(choice.metrics));
     workspace->setMetricsChoice(choice);
 
-    connect(window(), &MainWindow::measurementShown, this, &ScreenshotRunner::onMeasurementShown);
-    connect(window(), &MainWindow::metricsShown, this, &ScreenshotRunner::onMetricsShown);
+    connect(window()->measureTool(), &MeasureTool::shown, this,
+            &ScreenshotRunner::onMeasurementShown);
+    connect(window()->measureTool(), &MeasureTool::metricsShown, this,
+            &ScreenshotRunner::onMetricsShown);
     expectWithin(measureTimeoutMs(workspace->launch().spec().deadlineSeconds,
                                   workspace->sampleSettings(), m_collectMetrics),
                  m_collectMetrics ? tr("no measurement with metrics appeared in time")

@@ -19,6 +19,7 @@
 #include "gui/history/historytool.h"
 #include "gui/launch/launchpanel.h"
 #include "gui/measure/measurementpanel.h"
+#include "gui/measure/measuretool.h"
 #include "gui/recovery/autosavecontroller.h"
 #include "gui/run/bufferpagemodel.h"
 #include "gui/run/resultspanel.h"
@@ -130,18 +131,6 @@ void MainWindow::showLaunchIssues()
             : tr("No compile problems. The launch has %1, the first: %2: %3 (Launch "
                  "dock)")
                   .arg(count, toQString(issues.front().field), toQString(issues.front().message)));
-}
-
-void MainWindow::showMeasurementDocks()
-{
-    m_launchDock->show();
-    m_launchDock->raise();
-    m_measurementDock->show();
-    m_measurementDock->raise();
-    // The card and the histogram side by side want width, the card's rows height.
-    resizeDocks({m_problemsDock, m_measurementDock}, {width() / 5, width() * 4 / 5},
-                Qt::Horizontal);
-    resizeDocks({m_measurementDock}, {std::max(400, height() * 11 / 20)}, Qt::Vertical);
 }
 
 void MainWindow::openAndSweep(const QString &projectPath, const QString &presetId)
@@ -282,7 +271,7 @@ void MainWindow::onDevicesProbed()
     const DeviceQuery &query = m_deviceProbe->query();
     m_devicePanel->setQuery(query, m_deviceProbe->summary());
     if (!query.devices.empty() && !m_runController->hello())
-        m_measurementPanel->setDevice(query.devices.front());
+        m_measureTool->panel()->setDevice(query.devices.front());
     QString reason = RunController::unavailableReasonFor(query);
     if (!query.driverLoaded && query.message.empty()) // the query itself failed
         reason = tr("Run needs a CUDA GPU: %1").arg(m_deviceProbe->summary());
@@ -323,46 +312,6 @@ void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
     // The verdict and its first reason; the dock has the rest.
     statusBar()->showMessage(m_resultsPanel->statusText().section(QLatin1Char('\n'), 0, 0), 10000);
     Q_EMIT runResultShown();
-}
-
-void MainWindow::onMeasureRequested()
-{
-    m_measurementPanel->showMeasuring(m_launchPanel->currentKernel());
-    m_measurementDock->show();
-    m_measurementDock->raise();
-    const MetricsChoice &choice = m_workspace->metricsChoice();
-    std::optional<MetricsRequest> metrics;
-    if (choice.collect)
-        metrics = MetricsRequest{choice.metrics};
-    m_runController->measure(m_workspace->runRequest(), m_workspace->sampleSettings(),
-                             m_projects->throughputFor(currentDocument()), metrics);
-    showRunning();
-}
-
-void MainWindow::onMeasurementFinished(quint64 jobId, const Measurement &measurement)
-{
-    Q_UNUSED(jobId)
-    m_measurementPanel->showMeasurement(m_launchPanel->currentKernel(), measurement);
-    showRunning();
-    statusBar()->showMessage(m_measurementPanel->statusText(), 10000);
-    Q_EMIT measurementShown(measurement);
-}
-
-void MainWindow::onMetricsFinished(quint64 jobId, const MetricsResult &metrics)
-{
-    Q_UNUSED(jobId)
-    m_measurementPanel->showMetrics(metrics);
-    showRunning();
-    if (!metrics.ok())
-        statusBar()->showMessage(
-            tr("Hardware metrics not collected: %1").arg(toQString(metrics.error)), 15000);
-    Q_EMIT metricsShown(metrics);
-}
-
-void MainWindow::onCancelMeasurementRequested()
-{
-    if (m_runController->cancelMeasurement())
-        m_measurementPanel->showCancelling();
 }
 
 QString MainWindow::currentProjectName() const

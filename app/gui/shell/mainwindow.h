@@ -38,7 +38,7 @@ class KernelsModel;
 class KernelsPanel;
 class LaunchPanel;
 class LessonTool;
-class MeasurementPanel;
+class MeasureTool;
 class ProjectController;
 class ProblemsModel;
 class ProblemsPanel;
@@ -110,7 +110,7 @@ public:
     [[nodiscard]] QString deviceStatusText() const;
     [[nodiscard]] LaunchPanel *launchPanel() const { return m_launchPanel; }
     [[nodiscard]] ResultsPanel *resultsPanel() const { return m_resultsPanel; }
-    [[nodiscard]] MeasurementPanel *measurementPanel() const { return m_measurementPanel; }
+    [[nodiscard]] MeasureTool *measureTool() const { return m_measureTool; }
     [[nodiscard]] DevicePanel *devicePanel() const { return m_devicePanel; }
     [[nodiscard]] RunController *runController() const { return m_runController; }
     [[nodiscard]] RunCheckController *runCheckController() const { return m_runCheck; }
@@ -125,9 +125,6 @@ public:
     // The launch's problems where they are seen when the Launch dock is covered: its tab's
     // title and the Problems panel.
     void showLaunchIssues();
-    // Brings the Launch and Measurement docks to the front, the Measurement dock tall enough
-    // for its card and histogram (the --measure screenshot).
-    void showMeasurementDocks();
     // Opens `projectPath` and runs the sweep preset `presetId` once its kernel is compiled
     // (the Samples menu's classroom entry).
     void openAndSweep(const QString &projectPath, const QString &presetId);
@@ -147,10 +144,6 @@ Q_SIGNALS:
     void resultShown(int documentId);
     // A run's result is on screen in the Results dock.
     void runResultShown();
-    // A measurement's timing is on screen in the Measurement dock; when a metrics pass follows
-    // (RunController::isCollectingMetrics()), metricsShown comes after it.
-    void measurementShown(const cuwb::Measurement &measurement);
-    void metricsShown(const cuwb::MetricsResult &metrics);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -182,10 +175,6 @@ private:
     // Whether a run or measurement is in flight, to the launch panel and the sweep (one
     // measurement on the GPU at a time).
     void showRunning();
-    void onMeasureRequested();
-    void onMeasurementFinished(quint64 jobId, const Measurement &measurement);
-    void onMetricsFinished(quint64 jobId, const MetricsResult &metrics);
-    void onCancelMeasurementRequested();
     [[nodiscard]] QString currentProjectName() const;
     void setRunAvailability(bool available, const QString &reason);
     void showDocumentResult(Document *document);
@@ -222,8 +211,6 @@ private:
     QDockWidget *m_launchDock = nullptr;
     ResultsPanel *m_resultsPanel = nullptr;
     QDockWidget *m_resultsDock = nullptr;
-    MeasurementPanel *m_measurementPanel = nullptr;
-    QDockWidget *m_measurementDock = nullptr;
     DevicePanel *m_devicePanel = nullptr;
     QDockWidget *m_deviceDock = nullptr;
     // The one `cuwb worker` that runs, measurements and sweeps share (kept warm between them).
@@ -233,6 +220,7 @@ private:
     ProjectController *m_projects = nullptr;
     AutosaveController *m_autosave = nullptr;
     WindowHost *m_host = nullptr;
+    MeasureTool *m_measureTool = nullptr;
     InspectTool *m_inspectTool = nullptr;
     CompareTool *m_compareTool = nullptr;
     SweepTool *m_sweepTool = nullptr;

@@ -31,6 +31,7 @@
 #include "gui/lesson/lessonpanel.h"
 #include "gui/lesson/lessontool.h"
 #include "gui/measure/measurementpanel.h"
+#include "gui/measure/measuretool.h"
 #include "gui/run/bufferpagemodel.h"
 #include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
@@ -212,12 +213,6 @@ void MainWindow::createDocks()
     // Results share the wide bottom slot with the Kernels table.
     tabifyDockWidget(m_kernelsDock, m_resultsDock);
 
-    m_measurementPanel = new MeasurementPanel(this);
-    m_measurementDock = new QDockWidget(tr("Measurement"), this);
-    m_measurementDock->setObjectName(QStringLiteral("measurementDock"));
-    m_measurementDock->setWidget(m_measurementPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_measurementDock);
-    tabifyDockWidget(m_resultsDock, m_measurementDock);
     m_kernelsDock->raise();
 
     m_projects = new ProjectController(m_tabs, m_workspace, this);
@@ -233,6 +228,7 @@ void MainWindow::createTools()
     m_host->registerAction(ToolHost::kInspectActionId, m_launchPanel->inspectAction());
     // One line each. Inspect comes before Compare, which takes its instruction mix from
     // Inspect's SASS listing.
+    m_measureTool = new MeasureTool(m_host); // first: the others take their tabs beside it
     m_sweepTool = new SweepTool(m_host);
     m_historyTool = new HistoryTool(m_host); // records the Sweep tool's sweeps
     m_lessonTool = new LessonTool(m_host);   // runs its sweeps through the Sweep tool
@@ -252,13 +248,12 @@ void MainWindow::createTools()
         m_launchDock->show();
         m_launchDock->raise();
     });
-    connect(m_historyTool, &HistoryTool::measurementOpened, this,
-            [this](const Measurement &measurement) {
-                m_measurementPanel->showMeasurement(toQString(measurement.provenance.kernel),
-                                                    measurement);
-                m_measurementDock->show();
-                m_measurementDock->raise();
-            });
+    connect(m_launchPanel, &LaunchPanel::measureRequested, m_measureTool, &MeasureTool::measure);
+    connect(m_launchPanel, &LaunchPanel::cancelMeasurementRequested, m_measureTool,
+            &MeasureTool::cancel);
+    m_measureTool->panel()->setCancelAction(m_launchPanel->cancelMeasurementAction());
+    connect(m_historyTool, &HistoryTool::measurementOpened, m_measureTool,
+            &MeasureTool::showStored);
     connect(m_historyTool->panel(), &HistoryPanel::compareWithCurrentRequested, m_compareTool,
             &CompareTool::compareWithHistoryEntry);
     connect(m_lessonTool->panel(), &LessonPanel::compareRequested, m_compareTool,
@@ -348,7 +343,6 @@ void MainWindow::createMenus()
     view->addAction(m_optionsDock->toggleViewAction());
     view->addAction(m_launchDock->toggleViewAction());
     view->addAction(m_resultsDock->toggleViewAction());
-    view->addAction(m_measurementDock->toggleViewAction());
     view->addAction(m_deviceDock->toggleViewAction());
     // The tools' docks follow.
     m_host->setMenuPlace(ToolHost::MenuSection::ViewDocks, view, view->addSeparator());
@@ -417,25 +411,13 @@ void MainWindow::connectSignals()
     // Running.
     connect(m_launchPanel, &LaunchPanel::runRequested, this, &MainWindow::onRunRequested);
     connect(m_runController, &RunController::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_launchPanel, &LaunchPanel::measureRequested, this, &MainWindow::onMeasureRequested);
-    connect(m_runController, &RunController::measurementFinished, this,
-            &MainWindow::onMeasurementFinished);
-    connect(
-        m_runController, &RunController::metricsStarted, this,
-        [this](quint64, int metricCount) { m_measurementPanel->showMetricsPending(metricCount); });
-    connect(m_runController, &RunController::metricsFinished, this, &MainWindow::onMetricsFinished);
-    m_measurementPanel->setCancelAction(m_launchPanel->cancelMeasurementAction());
-    connect(m_launchPanel, &LaunchPanel::cancelMeasurementRequested, this,
-            &MainWindow::onCancelMeasurementRequested);
-    connect(m_runController, &RunController::measurementCancellableChanged, this,
-            [this](bool cancellable) {
-                m_launchPanel->setMeasurementCancellable(cancellable);
-                m_measurementPanel->setCancellable(cancellable);
-            });
+    connect(m_runController, &RunController::measurementCancellableChanged, m_launchPanel,
+            &LaunchPanel::setMeasurementCancellable);
+    connect(m_runController, &RunController::measurementFinished, this, &MainWindow::showRunning);
+    connect(m_runController, &RunController::metricsFinished, this, &MainWindow::showRunning);
     connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
         m_devicePanel->setHello(hello);
-        m_measurementPanel->setDevice(hello.device); // the roofline's ceilings
         m_workspace->setDevice(hello.device,
                                hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
                                             : std::nullopt);
