@@ -5,6 +5,7 @@
 #include "gui/device/devicepanel.h"
 #include "gui/device/deviceprobe.h"
 #include "gui/device/deviceselector.h"
+#include "gui/device/devicetool.h"
 #include "gui/shell/mainwindow.h"
 
 #include "worker/protocol.h"
@@ -88,7 +89,8 @@ void TestMainWindowRemote::choosingATargetShowsItsGpu()
 
     QVERIFY(selector->setTarget(QStringLiteral("gpu-server")));
     const auto showsRemoteGpu = [&] {
-        return m_window->deviceProbe()->isFinished() && m_window->devicePanel()
+        return m_window->deviceProbe()->isFinished() && m_window->deviceTool()
+                                                            ->panel()
                                                             ->lines()
                                                             .join(QLatin1Char('\n'))
                                                             .contains(QStringLiteral("Fake H200"));

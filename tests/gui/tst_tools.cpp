@@ -8,11 +8,14 @@
 // documents change, and a clicked point becomes the Workspace's launch and options. The Lesson
 // tool loads the lesson of the project opened, says why an experiment cannot start, and runs a
 // sweep once a compile is shown; the History tool records a measurement that took samples and
-// hands it back when it is opened. The Measure tool shows what the run controller answers.
+// hands it back when it is opened. The Measure tool shows what the run controller answers; the
+// Device tool announces the target chosen and refuses one that is not valid.
 
 #include "gui/common/sharedworker.h"
 #include "gui/compare/comparepanel.h"
 #include "gui/compare/comparetool.h"
+#include "gui/device/deviceselector.h"
+#include "gui/device/devicetool.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/history/historypanel.h"
@@ -36,6 +39,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -130,6 +134,15 @@ class TestTools : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // The tools' settings (the Device tool's target) in a folder of this test's own.
+        QVERIFY(m_settingsDir.isValid());
+        QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+    }
+
     void inspectPlugsItselfIn()
     {
         StandInHost host;
@@ -363,6 +376,25 @@ private Q_SLOTS:
         QCOMPARE(shown.count(), 1); // a stored one is not a new measurement
     }
 
+    void deviceToolSaysWhereKernelsRun()
+    {
+        StandInHost host;
+        auto *tool = new DeviceTool(&host);
+        QCOMPARE(host.tool<DeviceTool>(), tool);
+        QVERIFY(
+            host.window()
+                ->tabifiedDockWidgets(tool->dock())
+                .contains(host.window()->findChild<QDockWidget *>(QStringLiteral("launchDock"))));
+        QSignalSpy changed(tool, &DeviceTool::targetChanged);
+        QCOMPARE(tool->target(), QString()); // this machine, in a fresh settings folder
+        QVERIFY(tool->selector()->setTarget(QStringLiteral("student@gpu.example.org:2222")));
+        QCOMPARE(tool->target(), QStringLiteral("student@gpu.example.org:2222"));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.last().first().toString(), tool->target());
+        QVERIFY(!tool->selector()->setTarget(QStringLiteral("not a host")));
+        QCOMPARE(changed.count(), 1);
+    }
+
     void unreadableProjectsAreTwoFailedSides()
     {
         StandInHost host;
@@ -381,6 +413,9 @@ private Q_SLOTS:
         QCOMPARE(helloes.count(), 0); // no worker was started for them
         QVERIFY(!host.statuses.isEmpty());
     }
+
+private:
+    QTemporaryDir m_settingsDir;
 };
 
 CUWB_TEST_MAIN(TestTools)

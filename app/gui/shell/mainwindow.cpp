@@ -10,6 +10,7 @@
 #include "gui/compile/problemspanel.h"
 #include "gui/device/devicepanel.h"
 #include "gui/device/deviceprobe.h"
+#include "gui/device/devicetool.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/findreplacebar.h"
@@ -269,7 +270,7 @@ void MainWindow::onDevicesProbed()
         m_workspace->setDeviceArchitecture(toStdString(m_deviceProbe->firstArchitecture()));
     }
     const DeviceQuery &query = m_deviceProbe->query();
-    m_devicePanel->setQuery(query, m_deviceProbe->summary());
+    m_deviceTool->panel()->setQuery(query, m_deviceProbe->summary());
     if (!query.devices.empty() && !m_runController->hello())
         m_measureTool->panel()->setDevice(query.devices.front());
     QString reason = RunController::unavailableReasonFor(query);

@@ -27,7 +27,7 @@ class CompileController;
 class CompileOptionsWidget;
 class CompileStatusWidget;
 class CompareTool;
-class DevicePanel;
+class DeviceTool;
 class DeviceProbe;
 class Document;
 class DocumentTabs;
@@ -111,7 +111,7 @@ public:
     [[nodiscard]] LaunchPanel *launchPanel() const { return m_launchPanel; }
     [[nodiscard]] ResultsPanel *resultsPanel() const { return m_resultsPanel; }
     [[nodiscard]] MeasureTool *measureTool() const { return m_measureTool; }
-    [[nodiscard]] DevicePanel *devicePanel() const { return m_devicePanel; }
+    [[nodiscard]] DeviceTool *deviceTool() const { return m_deviceTool; }
     [[nodiscard]] RunController *runController() const { return m_runController; }
     [[nodiscard]] RunCheckController *runCheckController() const { return m_runCheck; }
     [[nodiscard]] ProjectController *projectController() const { return m_projects; }
@@ -211,8 +211,6 @@ private:
     QDockWidget *m_launchDock = nullptr;
     ResultsPanel *m_resultsPanel = nullptr;
     QDockWidget *m_resultsDock = nullptr;
-    DevicePanel *m_devicePanel = nullptr;
-    QDockWidget *m_deviceDock = nullptr;
     // The one `cuwb worker` that runs, measurements and sweeps share (kept warm between them).
     std::shared_ptr<SharedWorker> m_worker;
     RunController *m_runController = nullptr;
@@ -220,6 +218,7 @@ private:
     ProjectController *m_projects = nullptr;
     AutosaveController *m_autosave = nullptr;
     WindowHost *m_host = nullptr;
+    DeviceTool *m_deviceTool = nullptr;
     MeasureTool *m_measureTool = nullptr;
     InspectTool *m_inspectTool = nullptr;
     CompareTool *m_compareTool = nullptr;

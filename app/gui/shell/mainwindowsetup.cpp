@@ -16,7 +16,7 @@
 #include "gui/compile/problemspanel.h"
 #include "gui/device/devicepanel.h"
 #include "gui/device/deviceprobe.h"
-#include "gui/device/deviceselector.h"
+#include "gui/device/devicetool.h"
 #include "gui/editor/document.h"
 #include "gui/editor/documenttabs.h"
 #include "gui/editor/findreplacebar.h"
@@ -45,7 +45,6 @@
 #include "gui/workspace/workspace.h"
 
 #include "launch/launchenvironment.h"
-#include "worker/workertarget.h"
 
 #include <QAction>
 #include <QApplication>
@@ -167,43 +166,9 @@ void MainWindow::createDocks()
     m_launchDock->setWidget(m_launchPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_launchDock);
 
-    m_devicePanel = new DevicePanel(this);
-    m_deviceDock = new QDockWidget(tr("Device"), this);
-    m_deviceDock->setObjectName(QStringLiteral("deviceDock"));
-    // Where kernels run, above the GPU it is: the shared worker and the device query follow it.
-    auto *deviceSelector = new DeviceSelector(this);
-    deviceSelector->setObjectName(QStringLiteral("deviceSelector"));
-    auto *deviceColumn = new QWidget(this);
-    auto *deviceLayout = new QVBoxLayout(deviceColumn);
-    deviceLayout->setContentsMargins(0, 0, 0, 0);
-    deviceLayout->setSpacing(0);
-    deviceLayout->addWidget(deviceSelector);
-    deviceLayout->addWidget(m_devicePanel, 1);
-    m_deviceDock->setWidget(deviceColumn);
-    const auto applyTarget = [this](const QString &target) {
-        std::optional<WorkerProcess::Options> options;
-        if (!target.isEmpty()) {
-            const auto resolved = resolveTarget(toStdString(target), defaultTargetsPath());
-            if (const auto *chosen = std::get_if<WorkerTarget>(&resolved))
-                options = workerOptionsFor(*chosen, std::nullopt);
-        }
-        m_worker->setTarget(options);
-        m_deviceProbe->setTarget(target);
-    };
-    applyTarget(deviceSelector->target()); // before the first device query starts
-    connect(deviceSelector, &DeviceSelector::targetChanged, this,
-            [this, applyTarget](const QString &target) {
-                applyTarget(target);
-                if (m_settings.probeDevices) {
-                    setRunAvailability(false, tr("Run needs a CUDA GPU: still looking for one"));
-                    m_deviceProbe->restart();
-                }
-            });
-    addDockWidget(Qt::RightDockWidgetArea, m_deviceDock);
-    // One column on the right: Launch in front, options and the device behind it.
+    // One column on the right: Launch in front, the options (and the Device tool's dock)
+    // behind it.
     tabifyDockWidget(m_launchDock, m_optionsDock);
-    tabifyDockWidget(m_launchDock, m_deviceDock);
-    m_launchDock->raise();
 
     m_resultsPanel = new ResultsPanel(this);
     m_resultsDock = new QDockWidget(tr("Results"), this);
@@ -228,7 +193,8 @@ void MainWindow::createTools()
     m_host->registerAction(ToolHost::kInspectActionId, m_launchPanel->inspectAction());
     // One line each. Inspect comes before Compare, which takes its instruction mix from
     // Inspect's SASS listing.
-    m_measureTool = new MeasureTool(m_host); // first: the others take their tabs beside it
+    m_deviceTool = new DeviceTool(m_host);
+    m_measureTool = new MeasureTool(m_host); // first below: the others take their tabs beside it
     m_sweepTool = new SweepTool(m_host);
     m_historyTool = new HistoryTool(m_host); // records the Sweep tool's sweeps
     m_lessonTool = new LessonTool(m_host);   // runs its sweeps through the Sweep tool
@@ -240,6 +206,15 @@ void MainWindow::createTools()
         [this](const SweepSpec &spec, const RunRequest &base) {
             return m_projects->sweepSnapshot(spec, base);
         });
+    // Where kernels run: the device query follows the Device tool's target.
+    m_deviceProbe->setTarget(m_deviceTool->target());
+    connect(m_deviceTool, &DeviceTool::targetChanged, this, [this](const QString &target) {
+        m_deviceProbe->setTarget(target);
+        if (m_settings.probeDevices) {
+            setRunAvailability(false, tr("Run needs a CUDA GPU: still looking for one"));
+            m_deviceProbe->restart();
+        }
+    });
     // What one feature asks of another.
     // One measurement on the GPU at a time: a run and a sweep each wait for the other.
     connect(m_sweepTool->controller(), &SweepController::runningChanged, m_launchPanel,
@@ -260,6 +235,7 @@ void MainWindow::createTools()
             &CompareTool::compareProjects);
     m_compareTool->attachSweepResults(m_sweepTool->panel()->sweepResultsView());
 
+    m_launchDock->raise();
     m_kernelsDock->raise();
     m_defaultState = saveState(); // the docks as they start, for Reset Layout
 }
@@ -343,7 +319,6 @@ void MainWindow::createMenus()
     view->addAction(m_optionsDock->toggleViewAction());
     view->addAction(m_launchDock->toggleViewAction());
     view->addAction(m_resultsDock->toggleViewAction());
-    view->addAction(m_deviceDock->toggleViewAction());
     // The tools' docks follow.
     m_host->setMenuPlace(ToolHost::MenuSection::ViewDocks, view, view->addSeparator());
     QAction *resetLayoutAction =
@@ -417,7 +392,7 @@ void MainWindow::connectSignals()
     connect(m_runController, &RunController::metricsFinished, this, &MainWindow::showRunning);
     connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
     connect(m_runController, &RunController::helloReceived, this, [this](const HelloReply &hello) {
-        m_devicePanel->setHello(hello);
+        m_deviceTool->panel()->setHello(hello);
         m_workspace->setDevice(hello.device,
                                hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
                                             : std::nullopt);
