@@ -8,8 +8,8 @@
 // documents change, and a clicked point becomes the Workspace's launch and options. The Lesson
 // tool loads the lesson of the project opened, says why an experiment cannot start, and runs a
 // sweep once a compile is shown; the History tool records a measurement that took samples and
-// hands it back when it is opened. The Measure tool shows what the run controller answers; the
-// Device tool announces the target chosen and refuses one that is not valid.
+// hands it back when it is opened. The Run and Measure tools show what the run controller
+// answers; the Device tool announces the target chosen and refuses one that is not valid.
 
 #include "gui/common/sharedworker.h"
 #include "gui/compare/comparepanel.h"
@@ -28,7 +28,9 @@
 #include "gui/lesson/lessontool.h"
 #include "gui/measure/measurementpanel.h"
 #include "gui/measure/measuretool.h"
+#include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
+#include "gui/run/runtool.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/sweep/sweeptool.h"
 #include "gui/workspace/toolhost.h"
@@ -350,6 +352,25 @@ private Q_SLOTS:
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.first().first().value<Measurement>().provenance.kernel,
                  std::string("vector_add"));
+    }
+
+    void runShowsTheVerdict()
+    {
+        StandInHost host;
+        auto *tool = new RunTool(&host);
+        QCOMPARE(host.tool<RunTool>(), tool);
+        QVERIFY(host.menuActions(ToolHost::MenuSection::ViewDocks)
+                    .contains(tool->dock()->toggleViewAction()));
+        host.runController()->setAvailability(false, QStringLiteral("Run needs a CUDA GPU"));
+        QSignalSpy shown(tool, &RunTool::shown);
+        tool->run();
+        QCOMPARE(shown.count(), 1);
+        // The status bar has the verdict's first line; the dock has it all.
+        QVERIFY(!host.statuses.isEmpty());
+        QCOMPARE(host.statuses.last(),
+                 tool->panel()->statusText().section(QLatin1Char('\n'), 0, 0));
+        QVERIFY2(tool->panel()->statusText().contains(QStringLiteral("Run needs a CUDA GPU")),
+                 qPrintable(tool->panel()->statusText()));
     }
 
     void measureReportsWhatTheRunControllerSays()

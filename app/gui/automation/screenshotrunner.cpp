@@ -9,6 +9,7 @@
 #include "gui/measure/measuretool.h"
 #include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
+#include "gui/run/runtool.h"
 #include "gui/shell/mainwindow.h"
 #include "gui/workspace/workspace.h"
 #include "worker/workerclient.h"
@@ -58,7 +59,7 @@ void ScreenshotRunner::act()
 
 void ScreenshotRunner::startRun()
 {
-    window()->showRunDocks();
+    window()->runTool()->showDocks();
     LaunchPanel *launch = window()->launchPanel();
     if (!launch->canRun()) {
         std::fprintf(stderr, "cuda-workbench: not running: %s\n",
@@ -66,9 +67,9 @@ void ScreenshotRunner::startRun()
         capture();
         return;
     }
-    ResultsPanel *results = window()->resultsPanel();
+    ResultsPanel *results = window()->runTool()->panel();
     // The result, then its first page of values; a result without buffers is shown as it is.
-    connect(window(), &MainWindow::runResultShown, this, [this, results] {
+    connect(window()->runTool(), &RunTool::shown, this, [this, results] {
         bool pages = false;
         for (const BufferReport &buffer : results->result().buffers)
             pages = pages || (!buffer.handle.empty() && buffer.count > 0);

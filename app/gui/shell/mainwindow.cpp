@@ -111,14 +111,6 @@ MainWindow::MainWindow(const Settings &settings, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::showRunDocks()
-{
-    m_launchDock->show();
-    m_launchDock->raise();
-    m_resultsDock->show();
-    m_resultsDock->raise();
-}
-
 void MainWindow::showLaunchIssues()
 {
     const std::vector<LaunchIssue> &issues = m_launchPanel->issues();
@@ -289,30 +281,11 @@ void MainWindow::setRunAvailability(bool available, const QString &reason)
     m_sweepTool->setRunAvailability(available, reason);
 }
 
-void MainWindow::onRunRequested()
-{
-    m_resultsPanel->showRunning(m_launchPanel->currentKernel());
-    m_resultsDock->show();
-    m_resultsDock->raise();
-    m_runController->run(m_workspace->runRequest());
-    showRunning();
-}
-
 void MainWindow::showRunning()
 {
     const bool running = m_runController->isRunning();
     m_launchPanel->setRunning(running);
     m_sweepTool->panel()->setRunInProgress(running);
-}
-
-void MainWindow::onRunFinished(quint64 jobId, const RunResult &result)
-{
-    Q_UNUSED(jobId)
-    m_resultsPanel->showResult(result, m_workspace->bufferTypeNames());
-    showRunning();
-    // The verdict and its first reason; the dock has the rest.
-    statusBar()->showMessage(m_resultsPanel->statusText().section(QLatin1Char('\n'), 0, 0), 10000);
-    Q_EMIT runResultShown();
 }
 
 QString MainWindow::currentProjectName() const

@@ -44,7 +44,7 @@ class ProblemsModel;
 class ProblemsPanel;
 class PtxView;
 class RecentFiles;
-class ResultsPanel;
+class RunTool;
 class RunCheckController;
 class RunController;
 class SharedWorker;
@@ -109,7 +109,7 @@ public:
     [[nodiscard]] DeviceProbe *deviceProbe() const { return m_deviceProbe; }
     [[nodiscard]] QString deviceStatusText() const;
     [[nodiscard]] LaunchPanel *launchPanel() const { return m_launchPanel; }
-    [[nodiscard]] ResultsPanel *resultsPanel() const { return m_resultsPanel; }
+    [[nodiscard]] RunTool *runTool() const { return m_runTool; }
     [[nodiscard]] MeasureTool *measureTool() const { return m_measureTool; }
     [[nodiscard]] DeviceTool *deviceTool() const { return m_deviceTool; }
     [[nodiscard]] RunController *runController() const { return m_runController; }
@@ -120,8 +120,6 @@ public:
     // Null when Settings::autosaveRoot is empty.
     [[nodiscard]] AutosaveController *autosaveController() const { return m_autosave; }
     [[nodiscard]] LessonTool *lessonTool() const { return m_lessonTool; }
-    // Brings the Launch and Results docks to the front.
-    void showRunDocks();
     // The launch's problems where they are seen when the Launch dock is covered: its tab's
     // title and the Problems panel.
     void showLaunchIssues();
@@ -142,8 +140,6 @@ public:
 Q_SIGNALS:
     // A compile result is on screen: editor, PTX, panels and status bar show it.
     void resultShown(int documentId);
-    // A run's result is on screen in the Results dock.
-    void runResultShown();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -170,8 +166,6 @@ private:
     void onOptionsChanged();
     void onLaunchEdited();
     void onDevicesProbed();
-    void onRunRequested();
-    void onRunFinished(quint64 jobId, const RunResult &result);
     // Whether a run or measurement is in flight, to the launch panel and the sweep (one
     // measurement on the GPU at a time).
     void showRunning();
@@ -209,8 +203,6 @@ private:
     QDockWidget *m_optionsDock = nullptr;
     LaunchPanel *m_launchPanel = nullptr;
     QDockWidget *m_launchDock = nullptr;
-    ResultsPanel *m_resultsPanel = nullptr;
-    QDockWidget *m_resultsDock = nullptr;
     // The one `cuwb worker` that runs, measurements and sweeps share (kept warm between them).
     std::shared_ptr<SharedWorker> m_worker;
     RunController *m_runController = nullptr;
@@ -219,6 +211,7 @@ private:
     AutosaveController *m_autosave = nullptr;
     WindowHost *m_host = nullptr;
     DeviceTool *m_deviceTool = nullptr;
+    RunTool *m_runTool = nullptr;
     MeasureTool *m_measureTool = nullptr;
     InspectTool *m_inspectTool = nullptr;
     CompareTool *m_compareTool = nullptr;

@@ -35,6 +35,7 @@
 #include "gui/run/bufferpagemodel.h"
 #include "gui/run/resultspanel.h"
 #include "gui/run/runcontroller.h"
+#include "gui/run/runtool.h"
 #include "gui/shell/projectcontroller.h"
 #include "gui/shell/recentfiles.h"
 #include "gui/shell/samplesmenu.h"
@@ -170,14 +171,6 @@ void MainWindow::createDocks()
     // behind it.
     tabifyDockWidget(m_launchDock, m_optionsDock);
 
-    m_resultsPanel = new ResultsPanel(this);
-    m_resultsDock = new QDockWidget(tr("Results"), this);
-    m_resultsDock->setObjectName(QStringLiteral("resultsDock"));
-    m_resultsDock->setWidget(m_resultsPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
-    // Results share the wide bottom slot with the Kernels table.
-    tabifyDockWidget(m_kernelsDock, m_resultsDock);
-
     m_kernelsDock->raise();
 
     m_projects = new ProjectController(m_tabs, m_workspace, this);
@@ -194,7 +187,8 @@ void MainWindow::createTools()
     // One line each. Inspect comes before Compare, which takes its instruction mix from
     // Inspect's SASS listing.
     m_deviceTool = new DeviceTool(m_host);
-    m_measureTool = new MeasureTool(m_host); // first below: the others take their tabs beside it
+    m_runTool = new RunTool(m_host);
+    m_measureTool = new MeasureTool(m_host); // beside Results; the others beside it
     m_sweepTool = new SweepTool(m_host);
     m_historyTool = new HistoryTool(m_host); // records the Sweep tool's sweeps
     m_lessonTool = new LessonTool(m_host);   // runs its sweeps through the Sweep tool
@@ -223,6 +217,7 @@ void MainWindow::createTools()
         m_launchDock->show();
         m_launchDock->raise();
     });
+    connect(m_launchPanel, &LaunchPanel::runRequested, m_runTool, &RunTool::run);
     connect(m_launchPanel, &LaunchPanel::measureRequested, m_measureTool, &MeasureTool::measure);
     connect(m_launchPanel, &LaunchPanel::cancelMeasurementRequested, m_measureTool,
             &MeasureTool::cancel);
@@ -318,7 +313,6 @@ void MainWindow::createMenus()
     view->addAction(m_kernelsDock->toggleViewAction());
     view->addAction(m_optionsDock->toggleViewAction());
     view->addAction(m_launchDock->toggleViewAction());
-    view->addAction(m_resultsDock->toggleViewAction());
     // The tools' docks follow.
     m_host->setMenuPlace(ToolHost::MenuSection::ViewDocks, view, view->addSeparator());
     QAction *resetLayoutAction =
@@ -384,10 +378,9 @@ void MainWindow::connectSignals()
             &LaunchPanel::selectKernel);
 
     // Running.
-    connect(m_launchPanel, &LaunchPanel::runRequested, this, &MainWindow::onRunRequested);
-    connect(m_runController, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runController, &RunController::measurementCancellableChanged, m_launchPanel,
             &LaunchPanel::setMeasurementCancellable);
+    connect(m_runController, &RunController::runFinished, this, &MainWindow::showRunning);
     connect(m_runController, &RunController::measurementFinished, this, &MainWindow::showRunning);
     connect(m_runController, &RunController::metricsFinished, this, &MainWindow::showRunning);
     connect(m_runController, &RunController::busyChanged, this, &MainWindow::showRunning);
@@ -397,15 +390,6 @@ void MainWindow::connectSignals()
                                hello.device ? std::optional<std::uint64_t>(hello.freeMemoryBytes)
                                             : std::nullopt);
     });
-    BufferPageModel *pages = m_resultsPanel->pageModel();
-    connect(pages, &BufferPageModel::pageRequested, m_runController, &RunController::requestPage);
-    connect(m_runController, &RunController::pageReady, pages, &BufferPageModel::addPage);
-    connect(m_runController, &RunController::pageFailed, pages, &BufferPageModel::pageFailed);
-    connect(m_runController, &RunController::pageDropped, pages, &BufferPageModel::requestDropped);
-    connect(m_resultsPanel, &ResultsPanel::exportRequested, m_runController,
-            &RunController::exportBuffer);
-    connect(m_runController, &RunController::exportFinished, m_resultsPanel,
-            &ResultsPanel::showExportResult);
 
     // The launch's problems, where they are seen when the Launch dock is covered.
     connect(m_launchPanel, &LaunchPanel::issuesChanged, this, &MainWindow::showLaunchIssues);
@@ -525,7 +509,7 @@ void MainWindow::proportionDocks()
     const int problems = (kProblemRows + 2) * rowHeight + 24;
     resizeDocks({m_problemsDock}, {std::max(problems, h * 3 / 10)}, Qt::Vertical);
     if (m_settings.runDocksFirst)
-        showRunDocks();
+        m_runTool->showDocks();
 }
 
 void MainWindow::showEvent(QShowEvent *event)
