@@ -98,7 +98,7 @@ public:
     QString runBlockedReason() const override { return blocked; }
     QString deviceSummary() const override { return QStringLiteral("No GPU (stand-in)"); }
     bool layoutRestored() const override { return false; }
-    void addDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith) override
+    void placeDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith) override
     {
         m_window.addDockWidget(area, dock);
         if (auto *beside = m_window.findChild<QDockWidget *>(tabbedWith))

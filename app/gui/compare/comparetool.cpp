@@ -40,10 +40,8 @@ void CompareTool::createDock()
 {
     QMainWindow *window = m_host->window();
     m_panel = new ComparePanel(window);
-    m_dock = new QDockWidget(tr("Compare"), window);
-    m_dock->setObjectName(QStringLiteral("compareDock"));
-    m_dock->setWidget(m_panel);
-    m_host->addDock(m_dock, Qt::BottomDockWidgetArea, QStringLiteral("inspectDock"));
+    m_dock = m_host->addDock(tr("Compare"), QStringLiteral("compareDock"), m_panel,
+                             Qt::BottomDockWidgetArea, QStringLiteral("inspectDock"));
     m_controller = new CompareController(m_host->worker(), this);
     m_compareAction = new QAction(tr("C&ompare\u2026"), this);
     m_compareAction->setToolTip(tr("Measure, profile and inspect the current kernel and another "

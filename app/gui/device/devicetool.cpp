@@ -23,8 +23,6 @@ DeviceTool::DeviceTool(ToolHost *host)
     setObjectName(QStringLiteral("deviceTool"));
     QMainWindow *window = host->window();
     m_panel = new DevicePanel(window);
-    m_dock = new QDockWidget(tr("Device"), window);
-    m_dock->setObjectName(QStringLiteral("deviceDock"));
     // Where kernels run, above the GPU it is.
     m_selector = new DeviceSelector(window);
     m_selector->setObjectName(QStringLiteral("deviceSelector"));
@@ -34,8 +32,8 @@ DeviceTool::DeviceTool(ToolHost *host)
     layout->setSpacing(0);
     layout->addWidget(m_selector);
     layout->addWidget(m_panel, 1);
-    m_dock->setWidget(column);
-    host->addDock(m_dock, Qt::RightDockWidgetArea, QStringLiteral("launchDock"));
+    m_dock = host->addDock(tr("Device"), QStringLiteral("deviceDock"), column,
+                           Qt::RightDockWidgetArea, QStringLiteral("launchDock"));
     applyTarget(m_selector->target()); // before the first device query starts
     connect(m_selector, &DeviceSelector::targetChanged, this, [this](const QString &target) {
         applyTarget(target);

@@ -22,10 +22,8 @@ HistoryTool::HistoryTool(ToolHost *host)
     setObjectName(QStringLiteral("historyTool"));
     QMainWindow *window = host->window();
     m_panel = new HistoryPanel(window);
-    m_dock = new QDockWidget(tr("History"), window);
-    m_dock->setObjectName(QStringLiteral("historyDock"));
-    m_dock->setWidget(m_panel);
-    host->addDock(m_dock, Qt::BottomDockWidgetArea, QStringLiteral("measurementDock"));
+    m_dock = host->addDock(tr("History"), QStringLiteral("historyDock"), m_panel,
+                           Qt::BottomDockWidgetArea, QStringLiteral("measurementDock"));
 
     connect(host->runController(), &RunController::measurementFinished, this,
             [this](quint64, const Measurement &measurement) { record(measurement); });

@@ -51,10 +51,8 @@ void InspectTool::createDock()
     QAction *inspect = m_host->action(ToolHost::kInspectActionId);
     m_panel = new InspectPanel(m_host->window());
     m_panel->setInspectAction(inspect);
-    m_dock = new QDockWidget(tr("Inspect"), m_host->window());
-    m_dock->setObjectName(QStringLiteral("inspectDock"));
-    m_dock->setWidget(m_panel);
-    m_host->addDock(m_dock, Qt::BottomDockWidgetArea, QStringLiteral("measurementDock"));
+    m_dock = m_host->addDock(tr("Inspect"), QStringLiteral("inspectDock"), m_panel,
+                             Qt::BottomDockWidgetArea, QStringLiteral("measurementDock"));
     m_controller = new InspectController(m_panel, this);
     m_host->addMenuAction(ToolHost::MenuSection::RunInspect, inspect);
     m_host->addMenuAction(ToolHost::MenuSection::RunInspect, m_panel->nextHotLineAction());

@@ -30,10 +30,8 @@ LessonTool::LessonTool(ToolHost *host)
     setObjectName(QStringLiteral("lessonTool"));
     QMainWindow *window = host->window();
     m_panel = new LessonPanel(window);
-    m_dock = new QDockWidget(tr("Lesson"), window);
-    m_dock->setObjectName(QStringLiteral("lessonDock"));
-    m_dock->setWidget(m_panel);
-    host->addDock(m_dock, Qt::RightDockWidgetArea, QStringLiteral("launchDock"));
+    m_dock = host->addDock(tr("Lesson"), QStringLiteral("lessonDock"), m_panel,
+                           Qt::RightDockWidgetArea, QStringLiteral("launchDock"));
     m_dock->hide(); // shown when a project with a lesson is opened
 
     connect(host, &ToolHost::projectOpened, this, &LessonTool::loadLessonFor);

@@ -20,10 +20,8 @@ MeasureTool::MeasureTool(ToolHost *host)
     setObjectName(QStringLiteral("measureTool"));
     QMainWindow *window = host->window();
     m_panel = new MeasurementPanel(window);
-    m_dock = new QDockWidget(tr("Measurement"), window);
-    m_dock->setObjectName(QStringLiteral("measurementDock"));
-    m_dock->setWidget(m_panel);
-    host->addDock(m_dock, Qt::BottomDockWidgetArea, QStringLiteral("resultsDock"));
+    m_dock = host->addDock(tr("Measurement"), QStringLiteral("measurementDock"), m_panel,
+                           Qt::BottomDockWidgetArea, QStringLiteral("resultsDock"));
 
     RunController *run = host->runController();
     connect(run, &RunController::measurementFinished, this,

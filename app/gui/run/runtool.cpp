@@ -18,11 +18,9 @@ RunTool::RunTool(ToolHost *host)
     setObjectName(QStringLiteral("runTool"));
     QMainWindow *window = host->window();
     m_panel = new ResultsPanel(window);
-    m_dock = new QDockWidget(tr("Results"), window);
-    m_dock->setObjectName(QStringLiteral("resultsDock"));
-    m_dock->setWidget(m_panel);
     // Results share the wide bottom slot with the Kernels table.
-    host->addDock(m_dock, Qt::BottomDockWidgetArea, QStringLiteral("kernelsDock"));
+    m_dock = host->addDock(tr("Results"), QStringLiteral("resultsDock"), m_panel,
+                           Qt::BottomDockWidgetArea, QStringLiteral("kernelsDock"));
 
     RunController *controller = host->runController();
     connect(controller, &RunController::runFinished, this,

@@ -78,7 +78,7 @@ bool WindowHost::layoutRestored() const
     return m_window->m_layoutRestored;
 }
 
-void WindowHost::addDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith)
+void WindowHost::placeDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith)
 {
     m_window->addDockWidget(area, dock);
     if (!tabbedWith.isEmpty()) {

@@ -34,7 +34,7 @@ public:
     [[nodiscard]] QString runBlockedReason() const override;
     [[nodiscard]] QString deviceSummary() const override;
     [[nodiscard]] bool layoutRestored() const override;
-    void addDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith) override;
+    void placeDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith) override;
     void addMenuAction(MenuSection section, QAction *action) override;
     void showStatus(const QString &message, int timeoutMs) override;
 

@@ -46,10 +46,8 @@ void SweepTool::createDock()
     QMainWindow *window = m_host->window();
     m_controller = new SweepController(m_host->worker(), this);
     m_panel = new SweepPanel(m_controller, m_host->workspace(), window);
-    m_dock = new QDockWidget(tr("Sweep"), window);
-    m_dock->setObjectName(QStringLiteral("sweepDock"));
-    m_dock->setWidget(m_panel);
-    m_host->addDock(m_dock, Qt::BottomDockWidgetArea, QStringLiteral("measurementDock"));
+    m_dock = m_host->addDock(tr("Sweep"), QStringLiteral("sweepDock"), m_panel,
+                             Qt::BottomDockWidgetArea, QStringLiteral("measurementDock"));
     // The first time it comes to the front (its tab, the View menu), the dock gets the room
     // its editor, chart and table need, unless the user's own layout was restored.
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {

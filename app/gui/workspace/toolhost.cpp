@@ -6,6 +6,9 @@
 #include "gui/editor/sourceeditor.h"
 #include "gui/workspace/workspace.h"
 
+#include <QDockWidget>
+#include <QMainWindow>
+
 namespace cuwb {
 
 ToolHost::ToolHost(QObject *parent)
@@ -13,6 +16,16 @@ ToolHost::ToolHost(QObject *parent)
 {}
 
 ToolHost::~ToolHost() = default;
+
+QDockWidget *ToolHost::addDock(const QString &title, const QString &objectName, QWidget *widget,
+                               Qt::DockWidgetArea area, const QString &tabbedWith)
+{
+    auto *dock = new QDockWidget(title, window());
+    dock->setObjectName(objectName);
+    dock->setWidget(widget);
+    placeDock(dock, area, tabbedWith);
+    return dock;
+}
 
 QAction *ToolHost::action(const QString &id) const
 {

@@ -26,6 +26,7 @@ class QAction;
 class QDockWidget;
 class QMainWindow;
 class QTabWidget;
+class QWidget;
 
 namespace cuwb {
 
@@ -83,9 +84,14 @@ public:
     // tool then leaves its dock's size alone when it first shows it.
     [[nodiscard]] virtual bool layoutRestored() const = 0;
 
+    // A dock titled `title` and named `objectName` (the saved layout's key) around `widget`,
+    // placed in the window with placeDock().
+    QDockWidget *addDock(const QString &title, const QString &objectName, QWidget *widget,
+                         Qt::DockWidgetArea area, const QString &tabbedWith);
     // Adds `dock` to the window in `area`, tabbed with the dock named `tabbedWith` (its object
     // name) when there is one, and its toggle to View.
-    virtual void addDock(QDockWidget *dock, Qt::DockWidgetArea area, const QString &tabbedWith) = 0;
+    virtual void placeDock(QDockWidget *dock, Qt::DockWidgetArea area,
+                           const QString &tabbedWith) = 0;
     virtual void addMenuAction(MenuSection section, QAction *action) = 0;
     virtual void showStatus(const QString &message, int timeoutMs) = 0;
 
