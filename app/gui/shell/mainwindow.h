@@ -149,6 +149,10 @@ private:
     void createWidgets();
     void createDocks();
     void createMenus();
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    void createBuildAndRunMenus();
     // The features that plug themselves in, and the connections between them.
     void createTools();
     void connectSignals();

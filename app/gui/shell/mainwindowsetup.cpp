@@ -184,14 +184,15 @@ void MainWindow::createTools()
     m_host->registerAction(ToolHost::kRunActionId, m_launchPanel->runAction());
     m_host->registerAction(ToolHost::kMeasureActionId, m_launchPanel->measureAction());
     m_host->registerAction(ToolHost::kInspectActionId, m_launchPanel->inspectAction());
-    // One line each. Inspect comes before Compare, which takes its instruction mix from
-    // Inspect's SASS listing.
+    // One line each, in the order their docks are tabbed (Results beside Kernels, Measurement
+    // beside Results, the rest beside Measurement), and each after the tools it finds: History
+    // and Lesson after Sweep, Compare after Inspect.
     m_deviceTool = new DeviceTool(m_host);
     m_runTool = new RunTool(m_host);
-    m_measureTool = new MeasureTool(m_host); // beside Results; the others beside it
+    m_measureTool = new MeasureTool(m_host);
     m_sweepTool = new SweepTool(m_host);
-    m_historyTool = new HistoryTool(m_host); // records the Sweep tool's sweeps
-    m_lessonTool = new LessonTool(m_host);   // runs its sweeps through the Sweep tool
+    m_historyTool = new HistoryTool(m_host);
+    m_lessonTool = new LessonTool(m_host);
     m_inspectTool = new InspectTool(m_host);
     m_compareTool = new CompareTool(m_host);
 
@@ -209,8 +210,8 @@ void MainWindow::createTools()
             m_deviceProbe->restart();
         }
     });
-    // What one feature asks of another.
-    // One measurement on the GPU at a time: a run and a sweep each wait for the other.
+    // What one feature asks of another. One measurement on the GPU at a time: a run and a
+    // sweep each wait for the other.
     connect(m_sweepTool->controller(), &SweepController::runningChanged, m_launchPanel,
             &LaunchPanel::setSweepRunning);
     connect(m_sweepTool, &SweepTool::pointApplied, this, [this] {
@@ -236,6 +237,14 @@ void MainWindow::createTools()
 }
 
 void MainWindow::createMenus()
+{
+    createFileMenu();
+    createEditMenu();
+    createViewMenu();
+    createBuildAndRunMenus();
+}
+
+void MainWindow::createFileMenu()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *newAction = file->addAction(tr("&New"), m_tabs, &DocumentTabs::newDocument);
@@ -274,7 +283,11 @@ void MainWindow::createMenus()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
+}
 
+void MainWindow::createEditMenu()
+{
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     auto editorAction = [this, edit](const QString &text, const QKeySequence &key,
                                      void (QsciScintilla::*method)()) {
@@ -300,7 +313,10 @@ void MainWindow::createMenus()
     edit->addAction(tr("Find &Next"), QKeySequence::FindNext, m_findBar, &FindReplaceBar::findNext);
     edit->addAction(tr("Find Pre&vious"), QKeySequence::FindPrevious, m_findBar,
                     &FindReplaceBar::findPrevious);
+}
 
+void MainWindow::createViewMenu()
+{
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *zoomIn = view->addAction(tr("Zoom &In"), this, [this] { zoom(1); });
     zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
@@ -320,7 +336,10 @@ void MainWindow::createMenus()
     resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
     resetLayoutAction->setToolTip(tr("Put every dock back where it started, size the window to "
                                      "the screen, and forget the saved layout"));
+}
 
+void MainWindow::createBuildAndRunMenus()
+{
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     QAction *compile =
         build->addAction(tr("&Compile"), m_controller, &CompileController::compileNow);
@@ -341,8 +360,6 @@ void MainWindow::createMenus()
     m_host->setMenuPlace(ToolHost::MenuSection::RunCompare, run, run->addSeparator());
     m_host->setMenuPlace(ToolHost::MenuSection::RunSweep, run, run->addSeparator());
     addGradeFolderAction(run, this);
-
-    connect(m_recentFiles, &RecentFiles::fileRequested, this, &MainWindow::openPath);
 }
 
 void MainWindow::connectSignals()
