@@ -25,6 +25,8 @@
 
 class QAction;
 class QComboBox;
+class QGroupBox;
+class QHBoxLayout;
 class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
@@ -117,6 +119,15 @@ Q_SIGNALS:
     void issuesChanged();
 
 private:
+    // The constructor's parts: the scrolling form (kernel, tables, launch, sequence,
+    // verification, checks), its Launch box, the row of Run and Measure below it, and the
+    // connections of the tables, the launch's fields and the actions.
+    QWidget *createForm();
+    QGroupBox *createLaunchBox(QWidget *content);
+    QHBoxLayout *createRunRow();
+    void connectTables();
+    void connectFields();
+    void connectActions();
     [[nodiscard]] const LaunchSession &session() const;
     // The Workspace's launch changed (not by this panel's own edit): shows what changed.
     void onLaunchChanged(const LaunchSession::Change &change);

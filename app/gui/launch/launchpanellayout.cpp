@@ -154,6 +154,26 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
     , m_cancelMeasurementAction(new QAction(tr("&Cancel Measurement"), this))
     , m_cancelMeasurementButton(new QToolButton(this))
 {
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(createForm());
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(0);
+    outer->addWidget(scroll, 1);
+    outer->addLayout(createRunRow());
+
+    connectTables();
+    connectFields();
+    connectActions();
+
+    connect(m_workspace, &Workspace::launchChanged, this, &LaunchPanel::onLaunchChanged);
+    onLaunchChanged({true, true, true});
+}
+
+QWidget *LaunchPanel::createForm()
+{
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(8, 8, 8, 8);
@@ -222,6 +242,32 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
     layout->addWidget(m_argumentsView);
     layout->addWidget(m_initWidget);
 
+    layout->addWidget(createLaunchBox(content));
+
+    // The kernels launched after this one, on its buffers.
+    m_sequenceWidget->setObjectName(QStringLiteral("sequenceWidget"));
+    layout->addWidget(m_sequenceWidget);
+
+    layout->addWidget(m_verificationWidget);
+
+    // Checks.
+    layout->addWidget(sectionTitle(tr("Checks"), content));
+    m_limitsLabel->setEnabled(false);
+    m_limitsLabel->setWordWrap(true);
+    layout->addWidget(m_limitsLabel);
+    m_deviceNamesLabel->setEnabled(false);
+    m_deviceNamesLabel->setWordWrap(true);
+    layout->addWidget(m_deviceNamesLabel);
+    m_issuesList->setWordWrap(true);
+    m_issuesList->setMaximumHeight(m_issuesList->fontMetrics().height() * 7);
+    m_issuesList->setSelectionMode(QAbstractItemView::NoSelection);
+    layout->addWidget(m_issuesList);
+    layout->addStretch(1);
+    return content;
+}
+
+QGroupBox *LaunchPanel::createLaunchBox(QWidget *content)
+{
     // Block, grid, shared memory, deadline.
     auto *launchBox = new QGroupBox(tr("Launch"), content);
     auto *grid = new QGridLayout(launchBox);
@@ -246,33 +292,11 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
     m_deadline->setToolTip(tr("A run that takes longer is stopped; the worker starts afresh"));
     extra->addRow(tr("Deadline"), m_deadline);
     grid->addLayout(extra, 4, 0, 1, 3);
-    layout->addWidget(launchBox);
+    return launchBox;
+}
 
-    // The kernels launched after this one, on its buffers.
-    m_sequenceWidget->setObjectName(QStringLiteral("sequenceWidget"));
-    layout->addWidget(m_sequenceWidget);
-
-    layout->addWidget(m_verificationWidget);
-
-    // Checks.
-    layout->addWidget(sectionTitle(tr("Checks"), content));
-    m_limitsLabel->setEnabled(false);
-    m_limitsLabel->setWordWrap(true);
-    layout->addWidget(m_limitsLabel);
-    m_deviceNamesLabel->setEnabled(false);
-    m_deviceNamesLabel->setWordWrap(true);
-    layout->addWidget(m_deviceNamesLabel);
-    m_issuesList->setWordWrap(true);
-    m_issuesList->setMaximumHeight(m_issuesList->fontMetrics().height() * 7);
-    m_issuesList->setSelectionMode(QAbstractItemView::NoSelection);
-    layout->addWidget(m_issuesList);
-    layout->addStretch(1);
-
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-
+QHBoxLayout *LaunchPanel::createRunRow()
+{
     // Run: always visible, below the scrolling form.
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
@@ -310,13 +334,11 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
     runRow->addWidget(m_measureOptionsButton);
     runRow->addWidget(m_cancelMeasurementButton);
     runRow->addWidget(m_runReason, 1);
+    return runRow;
+}
 
-    auto *outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->setSpacing(0);
-    outer->addWidget(scroll, 1);
-    outer->addLayout(runRow);
-
+void LaunchPanel::connectTables()
+{
     connect(m_kernelCombo, &QComboBox::currentIndexChanged, this, &LaunchPanel::onKernelChosen);
     connect(m_addVariable, &QToolButton::clicked, this, [this] {
         const int row = m_variablesModel->addVariable();
@@ -374,6 +396,10 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
     connect(m_initWidget, &BufferInitWidget::initEdited, this, [this](const BufferInit &init) {
         m_argumentsModel->setInit(m_argumentsView->currentIndex().row(), init);
     });
+}
+
+void LaunchPanel::connectFields()
+{
     for (ExpressionField *field :
          {m_block[0], m_block[1], m_block[2], m_grid[0], m_grid[1], m_grid[2], m_shared})
         connect(field, &ExpressionField::expressionEdited, this, &LaunchPanel::edited);
@@ -390,6 +416,10 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
         showVerificationChoices();
         m_updating = false;
     });
+}
+
+void LaunchPanel::connectActions()
+{
     connect(m_runAction, &QAction::triggered, this, [this] {
         if (canRun())
             Q_EMIT runRequested();
@@ -403,9 +433,6 @@ LaunchPanel::LaunchPanel(Workspace *workspace, QWidget *parent)
         if (m_cancelMeasurementAction->isEnabled())
             Q_EMIT cancelMeasurementRequested();
     });
-
-    connect(m_workspace, &Workspace::launchChanged, this, &LaunchPanel::onLaunchChanged);
-    onLaunchChanged({true, true, true});
 }
 
 } // namespace cuwb
