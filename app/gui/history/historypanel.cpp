@@ -114,6 +114,17 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     // One thread: the jobs of one store run in the order they were asked for, never at once.
     m_pool.setMaxThreadCount(1);
 
+    createActions();
+    createFilters();
+    createView();
+    createLayout();
+    connectActions();
+    updatePage();
+    updateActions();
+}
+
+void HistoryPanel::createActions()
+{
     m_openAction = new QAction(tr("Open"), this);
     m_openAction->setToolTip(tr("Reopen the selected entry into the chart"));
     m_compareAction = new QAction(tr("Compare as baseline"), this);
@@ -132,7 +143,10 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     m_refreshAction->setToolTip(tr("List the history again (another window may have added to it)"));
     addAction(m_deleteAction);
     addAction(m_refreshAction);
+}
 
+void HistoryPanel::createFilters()
+{
     m_kindFilter->addItem(tr("All kinds"), QString());
     m_kindFilter->addItem(tr("Measurements"),
                           QString::fromLatin1(historyKindName(HistoryKind::Measurement)));
@@ -142,7 +156,10 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     m_filterDelay->setSingleShot(true);
     m_filterDelay->setInterval(250);
     m_refreshButton->setDefaultAction(m_refreshAction);
+}
 
+void HistoryPanel::createView()
+{
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -164,7 +181,10 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     header->resizeSection(HistoryModel::KernelColumn, 110);
     header->resizeSection(HistoryModel::DeviceColumn, 110);
     header->resizeSection(HistoryModel::SummaryColumn, 260);
+}
 
+void HistoryPanel::createLayout()
+{
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -198,7 +218,10 @@ HistoryPanel::HistoryPanel(QWidget *parent)
     layout->addLayout(filterRow);
     layout->addWidget(m_pages, 1);
     layout->addLayout(buttonRow);
+}
 
+void HistoryPanel::connectActions()
+{
     connect(m_kindFilter, &QComboBox::currentIndexChanged, this, &HistoryPanel::refresh);
     connect(m_textFilter, &QLineEdit::textChanged, m_filterDelay, qOverload<>(&QTimer::start));
     connect(m_filterDelay, &QTimer::timeout, this, &HistoryPanel::refresh);
@@ -226,9 +249,6 @@ HistoryPanel::HistoryPanel(QWidget *parent)
             &HistoryPanel::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPanel::updateActions);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &HistoryPanel::updateActions);
-
-    updatePage();
-    updateActions();
 }
 
 HistoryPanel::~HistoryPanel()

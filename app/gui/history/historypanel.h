@@ -102,6 +102,13 @@ Q_SIGNALS:
     void databaseErrorOccurred(const QString &message);
 
 private:
+    // The constructor's parts: the entry actions, the filters, the table, the layout (the
+    // table or a message, the filter and button rows) and the connections.
+    void createActions();
+    void createFilters();
+    void createView();
+    void createLayout();
+    void connectActions();
     enum class State { Closed, Opening, Open, Failed };
     struct Connection; // the store, living on the database thread
     template <typename T> struct Outcome;

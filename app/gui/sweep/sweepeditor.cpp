@@ -39,6 +39,36 @@ SweepEditor::SweepEditor(Workspace *workspace, QWidget *parent)
     , m_counts(this, nullptr, [this](quint64, Count &&count) { onCounted(std::move(count)); })
     , m_axesModel(new SweepAxesModel(this))
 {
+    createPresetBox();
+    createAxesTable();
+    createAxisButtons();
+    createCombinationFields();
+    createPointOptions();
+
+    m_count = new QLabel(this);
+    m_count->setWordWrap(true);
+    QFont bold = m_count->font();
+    bold.setBold(true);
+    m_count->setFont(bold);
+
+    buildLayout();
+
+    m_countDelay.setSingleShot(true);
+    m_countDelay.setInterval(kCountDelayMs);
+    connect(&m_countDelay, &QTimer::timeout, this, &SweepEditor::startCount);
+
+    connect(m_workspace, &Workspace::sweepChanged, this, [this] {
+        if (m_editing)
+            return; // the fields show it already
+        showSpec();
+        scheduleCount();
+    });
+    showSpec();
+    scheduleCount();
+}
+
+void SweepEditor::createPresetBox()
+{
     m_preset = new QComboBox(this);
     m_preset->addItem(tr("Custom"), QString());
     for (const SweepPreset &preset : sweepPresets())
@@ -49,7 +79,10 @@ SweepEditor::SweepEditor(Workspace *workspace, QWidget *parent)
         if (!id.isEmpty())
             applyPreset(id, Workspace::Edit::User);
     });
+}
 
+void SweepEditor::createAxesTable()
+{
     m_axesView = new QTableView(this);
     m_axesView->setModel(m_axesModel);
     m_axesView->verticalHeader()->hide();
@@ -84,7 +117,10 @@ SweepEditor::SweepEditor(Workspace *workspace, QWidget *parent)
             return;
         edit([this](SweepSpec &spec) { spec.axes = m_axesModel->axes(); });
     });
+}
 
+void SweepEditor::createAxisButtons()
+{
     m_addAxis = new QToolButton(this);
     m_addAxis->setText(tr("+"));
     m_addAxis->setToolTip(tr("Add an axis"));
@@ -112,7 +148,10 @@ SweepEditor::SweepEditor(Workspace *workspace, QWidget *parent)
         const QModelIndex current = m_axesView->currentIndex();
         m_axesModel->removeAxis(current.isValid() ? current.row() : m_axesModel->rowCount() - 1);
     });
+}
 
+void SweepEditor::createCombinationFields()
+{
     m_combination = new QComboBox(this);
     m_combination->addItem(tr("every combination (cartesian)"));
     m_combination->addItem(tr("n-th values together (zip)"));
@@ -145,7 +184,10 @@ SweepEditor::SweepEditor(Workspace *workspace, QWidget *parent)
             }
         });
     });
+}
 
+void SweepEditor::createPointOptions()
+{
     m_verify = new QCheckBox(tr("Verify each point"), this);
     m_verify->setToolTip(tr("Run and verify the output at every point before measuring it; a "
                             "point with wrong output is measured but never the best"));
@@ -194,27 +236,6 @@ SweepEditor::SweepEditor(Workspace *workspace, QWidget *parent)
             spec.settings.mode = index == 1 ? SampleMode::Cold : SampleMode::Hot;
         });
     });
-
-    m_count = new QLabel(this);
-    m_count->setWordWrap(true);
-    QFont bold = m_count->font();
-    bold.setBold(true);
-    m_count->setFont(bold);
-
-    buildLayout();
-
-    m_countDelay.setSingleShot(true);
-    m_countDelay.setInterval(kCountDelayMs);
-    connect(&m_countDelay, &QTimer::timeout, this, &SweepEditor::startCount);
-
-    connect(m_workspace, &Workspace::sweepChanged, this, [this] {
-        if (m_editing)
-            return; // the fields show it already
-        showSpec();
-        scheduleCount();
-    });
-    showSpec();
-    scheduleCount();
 }
 
 // A count in flight finishes on its pool thread with copies of its inputs; its result has

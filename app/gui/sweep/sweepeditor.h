@@ -91,6 +91,14 @@ Q_SIGNALS:
     void counted();
 
 private:
+    // The constructor's parts: the preset box, the axes table with its add and remove buttons,
+    // the combination and constraints, and the options of each point (verify, metrics,
+    // roofline, samples, mode), each connected to edit the Workspace's sweep.
+    void createPresetBox();
+    void createAxesTable();
+    void createAxisButtons();
+    void createCombinationFields();
+    void createPointOptions();
     // A count (core/sweep/sweepcount.h) of the spec as it was at `generation`.
     struct Count : SweepCount
     {
