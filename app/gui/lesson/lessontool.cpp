@@ -35,8 +35,7 @@ LessonTool::LessonTool(ToolHost *host)
     m_dock->hide(); // shown when a project with a lesson is opened
 
     connect(host, &ToolHost::projectOpened, this, &LessonTool::loadLessonFor);
-    connect(m_panel, &LessonPanel::experimentRequested, this,
-            [this](LessonExperiment experiment) { onExperiment(int(experiment)); });
+    connect(m_panel, &LessonPanel::experimentRequested, this, &LessonTool::onExperiment);
     connect(m_panel, &LessonPanel::statusMessage, this,
             [this](const QString &message) { m_host->showStatus(message, 10000); });
     connect(host, &ToolHost::documentShown, this, &LessonTool::onDocumentShown);
@@ -88,9 +87,9 @@ bool LessonTool::runSweep()
     return false;
 }
 
-void LessonTool::onExperiment(int experiment)
+void LessonTool::onExperiment(LessonExperiment experiment)
 {
-    switch (static_cast<LessonExperiment>(experiment)) {
+    switch (experiment) {
     case LessonExperiment::Sweep: {
         m_awaitsSweep = true;
         const SweepTool *sweep = m_host->tool<SweepTool>();
@@ -110,7 +109,7 @@ void LessonTool::onExperiment(int experiment)
             m_panel->showExperimentFailed(blocked);
             return;
         }
-        if (static_cast<LessonExperiment>(experiment) == LessonExperiment::Run) {
+        if (experiment == LessonExperiment::Run) {
             m_host->action(ToolHost::kRunActionId)->trigger();
             m_panel->showExperimentFailed(tr("a run measures nothing; see the Results dock."));
             return;

@@ -6,6 +6,8 @@
 // device. A lesson's "compare these two projects" is a signal of the panel the shell connects.
 #pragma once
 
+#include "lesson/lesson.h"
+
 #include <QObject>
 
 class QDockWidget;
@@ -34,7 +36,7 @@ public:
     void loadLessonFor(const QString &projectPath);
 
 private:
-    void onExperiment(int experiment);
+    void onExperiment(LessonExperiment experiment);
     void onDocumentShown(Document *document);
     void onSweepShown(const SweepResult &result);
     void onMeasured(const Measurement &measurement);
