@@ -2,7 +2,8 @@
 # folder of app/gui is a feature except the shell (the window that hosts the features) and
 # automation (the screenshot runners that drive the whole window). A feature may include its
 # own headers, the shared pieces of common/, the shared editor views of editor/ and the
-# Workspace (workspace/: the open project's state, which every feature observes); the other
+# Workspace and ToolHost (workspace/: the open project's state, which every feature observes,
+# and what the window offers a feature that plugs itself in); the other
 # edges that exist are listed here, each with its reason, so that a new one is a decision
 # rather than an accident (docs/architecture.md, "Inside the GUI").
 cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...) in a script
