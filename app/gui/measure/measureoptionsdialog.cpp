@@ -42,6 +42,25 @@ MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
     , m_planner(new MetricPassPlanner(this))
 {
     setWindowTitle(tr("Measurement Options"));
+    QFormLayout *form = createSamplingForm();
+    createMetricsGroup();
+    auto *buttons = new QDialogButtonBox(
+        QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
+    m_ok = buttons->button(QDialogButtonBox::Ok);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_metricsGroup);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+
+    connectFields(buttons);
+
+    setSettings(SampleSettings{});
+    setMetricsChoice(MetricsChoice{});
+}
+
+QFormLayout *MeasureOptionsDialog::createSamplingForm()
+{
     m_mode->addItem(tr("Cold: flush L2 before each sample"), int(SampleMode::Cold));
     m_mode->addItem(tr("Hot: back-to-back launches"), int(SampleMode::Hot));
     m_timer->addItem(tr("CUPTI kernel records"), int(TimingSource::Cupti));
@@ -74,7 +93,11 @@ MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
     form->addRow(tr("Minimum GPU time:"), m_minGpuTime);
     form->addRow(tr("Target relative noise:"), m_targetNoise);
     form->addRow(tr("Time cap:"), m_timeCap);
+    return form;
+}
 
+void MeasureOptionsDialog::createMetricsGroup()
+{
     // The metrics pass: a checkable group, so the list is greyed out while the pass is off.
     m_metricsGroup->setCheckable(true);
     m_metricsGroup->setToolTip(
@@ -116,15 +139,6 @@ MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
     metricsLayout->addWidget(m_passes);
     metricsLayout->addLayout(defaultsRow);
 
-    auto *buttons = new QDialogButtonBox(
-        QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
-    m_ok = buttons->button(QDialogButtonBox::Ok);
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_metricsGroup);
-    layout->addWidget(m_error);
-    layout->addWidget(buttons);
-
     m_planDelay.setSingleShot(true);
     m_planDelay.setInterval(250);
     connect(&m_planDelay, &QTimer::timeout, this, &MeasureOptionsDialog::planPasses);
@@ -145,7 +159,10 @@ MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
                 showPasses(MetricPassPlanner::describe(m_plannedArch, m_plannedMetrics, plan),
                            !plan.ok() && !plan.chip.empty());
             });
+}
 
+void MeasureOptionsDialog::connectFields(QDialogButtonBox *buttons)
+{
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
@@ -158,9 +175,6 @@ MeasureOptionsDialog::MeasureOptionsDialog(QWidget *parent)
         connect(box, &QSpinBox::valueChanged, this, &MeasureOptionsDialog::updateState);
     for (QDoubleSpinBox *box : {m_minGpuTime, m_targetNoise, m_timeCap})
         connect(box, &QDoubleSpinBox::valueChanged, this, &MeasureOptionsDialog::updateState);
-
-    setSettings(SampleSettings{});
-    setMetricsChoice(MetricsChoice{});
 }
 
 void MeasureOptionsDialog::setSettings(const SampleSettings &settings)

@@ -20,7 +20,9 @@
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QPlainTextEdit;
@@ -60,6 +62,11 @@ public:
     [[nodiscard]] QCheckBox *rooflineBox() const { return m_roofline; }
 
 private:
+    // The constructor's parts: the sampling form, the metrics group with its pass planning, and
+    // the connections of the sampling fields and the buttons.
+    QFormLayout *createSamplingForm();
+    void createMetricsGroup();
+    void connectFields(QDialogButtonBox *buttons);
     void updateState();
     void planPasses();
     void showPasses(const QString &text, bool error);
