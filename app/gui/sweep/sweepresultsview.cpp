@@ -55,6 +55,15 @@ SweepResultsView::SweepResultsView(QWidget *parent)
     , m_exportButton(new QToolButton(this))
     , m_note(new QLabel(this))
 {
+    createChartPages();
+    createExportButton();
+    createTable();
+    createLayout();
+    refresh();
+}
+
+void SweepResultsView::createChartPages()
+{
     m_charts = new SweepChartView(this);
     connect(m_charts, &SweepChartView::pointClicked, this, &SweepResultsView::activate);
     m_stack->addWidget(m_charts->timeView());
@@ -99,7 +108,10 @@ SweepResultsView::SweepResultsView(QWidget *parent)
         m_heatmap->setQuantity(index == 1 ? SweepHeatmap::Quantity::Bandwidth
                                           : SweepHeatmap::Quantity::MedianTime);
     });
+}
 
+void SweepResultsView::createExportButton()
+{
     m_exportButton->setText(tr("Export…"));
     m_exportButton->setToolTip(tr("Save the chart on screen as PNG or SVG"));
     m_exportButton->setAutoRaise(true);
@@ -117,22 +129,10 @@ SweepResultsView::SweepResultsView(QWidget *parent)
         if (!error.isEmpty())
             QMessageBox::warning(this, tr("Export chart"), error);
     });
+}
 
-    auto *bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(m_heatmapButton);
-    bar->addWidget(m_timeButton);
-    bar->addWidget(m_bandwidthButton);
-    bar->addWidget(m_rooflineButton);
-    bar->addSpacing(12);
-    bar->addWidget(m_heatQuantity);
-    bar->addStretch(1);
-    bar->addWidget(m_exportButton);
-
-    m_note->setWordWrap(true);
-    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_note->setVisible(false);
-
+void SweepResultsView::createTable()
+{
     m_proxy->setSourceModel(m_model);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -154,6 +154,24 @@ SweepResultsView::SweepResultsView(QWidget *parent)
     connect(copy, &QAction::triggered, this, &SweepResultsView::copySelectedRows);
     m_table->addAction(copy);
     connect(m_table, &QTableView::doubleClicked, this, &SweepResultsView::activateRow);
+}
+
+void SweepResultsView::createLayout()
+{
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_heatmapButton);
+    bar->addWidget(m_timeButton);
+    bar->addWidget(m_bandwidthButton);
+    bar->addWidget(m_rooflineButton);
+    bar->addSpacing(12);
+    bar->addWidget(m_heatQuantity);
+    bar->addStretch(1);
+    bar->addWidget(m_exportButton);
+
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_note->setVisible(false);
 
     auto *chartSide = new QWidget(this);
     auto *chartLayout = new QVBoxLayout(chartSide);
@@ -175,8 +193,6 @@ SweepResultsView::SweepResultsView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(splitter);
-
-    refresh();
 }
 
 SweepResultsView::~SweepResultsView() = default;

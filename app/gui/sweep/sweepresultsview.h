@@ -102,6 +102,12 @@ Q_SIGNALS:
     void pointActivated(const cuwb::SweepPoint &point);
 
 private:
+    // The constructor's parts: the chart pages and their buttons, the export button, the table,
+    // and the layout (the chart side beside the table).
+    void createChartPages();
+    void createExportButton();
+    void createTable();
+    void createLayout();
     void refresh();
     void updateNote();
     void updatePageButtons();
