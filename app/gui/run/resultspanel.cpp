@@ -155,6 +155,12 @@ ResultsPanel::ResultsPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
 
+    connectViews();
+    clear();
+}
+
+void ResultsPanel::connectViews()
+{
     connect(m_bufferChoice, &QComboBox::currentIndexChanged, this, &ResultsPanel::onBufferChosen);
     connect(m_summaryView, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
         // A global's row has no values to page through.
@@ -176,7 +182,6 @@ ResultsPanel::ResultsPanel(QWidget *parent)
             Q_EMIT valuesShown();
         }
     });
-    clear();
 }
 
 void ResultsPanel::clear()

@@ -67,6 +67,9 @@ public:
     void showExportResult(const QString &path, bool ok, const QString &message);
 
 private:
+    // The constructor's connections: the buffer chosen, the summary clicked, export, go to, and
+    // the pages' answers.
+    void connectViews();
     void onBufferChosen(int index);
     void exportSelected();
     void goToElement();
