@@ -218,7 +218,14 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
     m_result = result;
     m_typeNames = typeNames;
     m_hasResult = true;
+    showStatus(result);
+    showDetails(result);
+    showVerification(result);
+    showBuffers(result);
+}
 
+void ResultsPanel::showStatus(const RunResult &result)
+{
     // Status line: the verdict with its reasons first, then what the kernel did and what the
     // checks found, in the words `cuwb run` uses (run/runoutcome.h).
     const RunOutcome outcome = describeRun(result);
@@ -251,7 +258,10 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
     }
     m_status->setText(status);
     m_status->setStyleSheet(toneStyle(tone));
+}
 
+void ResultsPanel::showDetails(const RunResult &result)
+{
     QStringList details;
     if (result.status == RunStatus::Succeeded)
         details << tr("Kernel time %1").arg(kernelTimeText(result.kernelTimeMs));
@@ -264,31 +274,39 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
         details << tr("on %1").arg(toQString(result.device));
     m_details->setText(details.join(QStringLiteral(" \u00b7 ")));
     m_details->setVisible(!details.isEmpty());
+}
 
-    // Verification: one line per check (the first line the overall verdict with several),
-    // each with its largest absolute and relative errors and where they are.
+QString ResultsPanel::checkText(const VerificationResult &check)
+{
+    QString text;
+    if (!check.ran)
+        text = tr("Verification did not run: %1").arg(toQString(check.message));
+    else if (check.passed && !check.message.empty())
+        // Says what was compared: the elements a mask selected, or the two reductions.
+        text = tr("PASS \u2014 %1").arg(toQString(check.message));
+    else if (check.passed)
+        text = tr("PASS \u2014 %1 elements checked, largest error %2")
+                   .arg(QLocale().toString(qulonglong(check.checked)),
+                        BufferSummaryModel::formatNumber(check.maxError));
+    else
+        text = tr("FAIL \u2014 %1; largest error %2 at index %3")
+                   .arg(check.message.empty() ? tr("%1 elements differ").arg(check.mismatches)
+                                              : toQString(check.message),
+                        BufferSummaryModel::formatNumber(check.maxError))
+                   .arg(check.maxErrorIndex);
+    if (const std::string errors = largestErrorText(check); !errors.empty() && check.ran)
+        text += QLatin1Char('\n') + tr("largest |out - ref|: %1").arg(toQString(errors));
+    return text;
+}
+
+void ResultsPanel::showVerification(const RunResult &result)
+{
+    // One line per check (the first line the overall verdict with several), each with its
+    // largest absolute and relative errors and where they are.
     const VerificationResult &verification = result.verification;
-    const auto checkText = [](const VerificationResult &check) {
-        QString text;
-        if (!check.ran)
-            text = tr("Verification did not run: %1").arg(toQString(check.message));
-        else if (check.passed && !check.message.empty())
-            // Says what was compared: the elements a mask selected, or the two reductions.
-            text = tr("PASS \u2014 %1").arg(toQString(check.message));
-        else if (check.passed)
-            text = tr("PASS \u2014 %1 elements checked, largest error %2")
-                       .arg(QLocale().toString(qulonglong(check.checked)),
-                            BufferSummaryModel::formatNumber(check.maxError));
-        else
-            text = tr("FAIL \u2014 %1; largest error %2 at index %3")
-                       .arg(check.message.empty() ? tr("%1 elements differ").arg(check.mismatches)
-                                                  : toQString(check.message),
-                            BufferSummaryModel::formatNumber(check.maxError))
-                       .arg(check.maxErrorIndex);
-        if (const std::string errors = largestErrorText(check); !errors.empty() && check.ran)
-            text += QLatin1Char('\n') + tr("largest |out - ref|: %1").arg(toQString(errors));
-        return text;
-    };
+    const QString tone = toneStyle(!verification.ran     ? Tone::Warning
+                                   : verification.passed ? Tone::Good
+                                                         : Tone::Bad);
     if (result.checks.size() > 1) {
         std::size_t passed = 0;
         for (const VerificationResult &check : result.checks)
@@ -301,15 +319,11 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
             lines << tr("%1: %2").arg(toQString(check.label.empty() ? check.output : check.label),
                                       checkText(check));
         m_verification->setText(lines.join(QLatin1Char('\n')));
-        m_verification->setStyleSheet(toneStyle(!verification.ran     ? Tone::Warning
-                                                : verification.passed ? Tone::Good
-                                                                      : Tone::Bad));
+        m_verification->setStyleSheet(tone);
         m_verification->show();
     } else if (verification.ran || !verification.message.empty()) {
         m_verification->setText(checkText(verification));
-        m_verification->setStyleSheet(toneStyle(!verification.ran     ? Tone::Warning
-                                                : verification.passed ? Tone::Good
-                                                                      : Tone::Bad));
+        m_verification->setStyleSheet(tone);
         m_verification->show();
     } else {
         m_verification->clear();
@@ -319,7 +333,10 @@ void ResultsPanel::showResult(const RunResult &result, const QHash<QString, QStr
     m_mismatchesView->setVisible(!verification.firstMismatches.empty());
     if (!verification.firstMismatches.empty())
         m_mismatchesView->resizeColumnsToContents();
+}
 
+void ResultsPanel::showBuffers(const RunResult &result)
+{
     // Buffers.
     m_summaryModel->setBuffers(result.buffers, result.globals);
     m_summaryView->resizeColumnsToContents();

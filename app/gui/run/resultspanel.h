@@ -67,6 +67,14 @@ public:
     void showExportResult(const QString &path, bool ok, const QString &message);
 
 private:
+    // showResult()'s parts: the verdict line, the times and device, the checks with their
+    // first mismatches, and the buffers' summary, findings and the buffer shown.
+    void showStatus(const RunResult &result);
+    void showDetails(const RunResult &result);
+    void showVerification(const RunResult &result);
+    void showBuffers(const RunResult &result);
+    // One check's line: PASS or FAIL, what was compared and the largest errors.
+    static QString checkText(const VerificationResult &check);
     // The constructor's connections: the buffer chosen, the summary clicked, export, go to, and
     // the pages' answers.
     void connectViews();
