@@ -237,9 +237,7 @@ private Q_SLOTS:
         } restore;
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+        cuwb::test::keepSettingsIn(dir.path());
         const QString path = dir.filePath(QStringLiteral("hostile.cu"));
         {
             QFile file(path);

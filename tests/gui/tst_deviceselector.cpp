@@ -35,9 +35,7 @@ private:
 void TestDeviceSelector::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+    cuwb::test::keepSettingsIn(m_dir.path());
     QFile targets(m_dir.filePath(QStringLiteral("targets.json")));
     QVERIFY(targets.open(QIODevice::WriteOnly));
     targets.write(R"({"targets": [{"name": "lab", "host": "gpu1", "user": "alice"}]})");

@@ -44,9 +44,7 @@ private:
 void TestMainWindowRemote::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+    cuwb::test::keepSettingsIn(m_dir.path());
     // The remote cuwb: the stand-in worker with a GPU, of this program's version.
     const QString remote = m_dir.filePath(QStringLiteral("remote-cuwb"));
     QFile script(remote);

@@ -64,9 +64,7 @@ private:
 void TestMeasureOptionsDialog::initTestCase()
 {
     QVERIFY(m_settingsDir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+    cuwb::test::keepSettingsIn(m_settingsDir.path());
     // As tests/core/tst_metricplan.cpp: only a missing library is a reason to skip.
     const MetricsResult probe = planMetricPasses("GH100", {"gpu__time_duration.sum"});
     if (!probe.ok() && (probe.error.find("could not be loaded") != std::string::npos ||

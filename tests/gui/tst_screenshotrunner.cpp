@@ -75,9 +75,7 @@ private:
 void TestScreenshotRunner::initTestCase()
 {
     QVERIFY(m_settingsDir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+    cuwb::test::keepSettingsIn(m_settingsDir.path());
 }
 
 void TestScreenshotRunner::init()

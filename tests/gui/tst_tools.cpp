@@ -47,6 +47,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "support/sweeptesthelpers.h"
 #include "support/testmain.h"
 
 using namespace cuwb;
@@ -140,9 +141,7 @@ private Q_SLOTS:
     {
         // The tools' settings (the Device tool's target) in a folder of this test's own.
         QVERIFY(m_settingsDir.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+        cuwb::test::keepSettingsIn(m_settingsDir.path());
     }
 
     void inspectPlugsItselfIn()
@@ -241,11 +240,7 @@ private Q_SLOTS:
     {
         StandInHost host;
         SweepSpec spec;
-        SweepAxis axis;
-        axis.target = "block.x";
-        axis.kind = AxisValues::List;
-        axis.values = {"64", "128"};
-        spec.axes = {axis};
+        spec.axes = {sweeptest::listAxis("block.x", {"64", "128"})};
         host.workspace()->setSweep(spec, Workspace::Edit::Automatic);
         auto *tool = new SweepTool(&host);
         QCOMPARE(host.tool<SweepTool>(), tool);

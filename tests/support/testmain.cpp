@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QSettings>
 #ifdef CUWB_TEST_WIDGETS
 #include <QApplication>
 #endif
@@ -58,6 +59,13 @@ int usage(const char *program)
 Registration::Registration(const char *file, App app, RunFunction run)
 {
     drivers()[stem(file)] = Driver{app, run};
+}
+
+void keepSettingsIn(const QString &folder)
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("cuwb-tests"));
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder);
 }
 
 QString program()

@@ -35,6 +35,10 @@ struct Registration
 QString program();
 QStringList driverArguments();
 
+// Keeps what the code under test writes to QSettings in `folder` (an INI file of the
+// organisation "cuwb-tests"), never in the user's own settings.
+void keepSettingsIn(const QString &folder);
+
 } // namespace cuwb::test
 
 #define CUWB_TEST_REGISTER(TestObject, app)                                                        \
