@@ -1,7 +1,6 @@
 #include "interruptcancels.h"
 
-#include "sweep/multidevicesweep.h"
-#include "sweep/sweeprunner.h"
+#include "sweep/sweepexecutor.h"
 #include "worker/workerprocess.h"
 
 #include <atomic>
@@ -33,12 +32,12 @@ void cancelWorker(void *target)
 
 void cancelSweep(void *target)
 {
-    static_cast<SweepRunner *>(target)->cancel();
+    static_cast<SweepExecutor *>(target)->cancel();
 }
 
-void cancelMultiDeviceSweep(void *target)
+void setFlag(void *target)
 {
-    static_cast<MultiDeviceSweep *>(target)->cancel();
+    static_cast<std::atomic<bool> *>(target)->store(true);
 }
 
 } // namespace
@@ -48,14 +47,14 @@ InterruptCancels::InterruptCancels(WorkerProcess &worker)
     install(cancelWorker, &worker);
 }
 
-InterruptCancels::InterruptCancels(SweepRunner &runner)
+InterruptCancels::InterruptCancels(SweepExecutor &sweep)
 {
-    install(cancelSweep, &runner);
+    install(cancelSweep, &sweep);
 }
 
-InterruptCancels::InterruptCancels(MultiDeviceSweep &sweep)
+InterruptCancels::InterruptCancels(std::atomic<bool> &flag)
 {
-    install(cancelMultiDeviceSweep, &sweep);
+    install(setFlag, &flag);
 }
 
 void InterruptCancels::install(CancelFunction cancel, void *target)

@@ -1,14 +1,15 @@
 // InterruptCancels: Ctrl+C as a cancel of the long request in flight rather than the end of
 // cuwb. While one is alive, the first SIGINT calls its target's cancel (a measurement stops
 // sampling and reports the samples taken; a sweep stops after the point in flight and keeps
-// what was measured); a second SIGINT ends cuwb the usual way. The cancels it calls are safe in
-// a signal handler: WorkerProcess::requestCancel(), SweepRunner::cancel() and
-// MultiDeviceSweep::cancel() only store an atomic flag and write(2) to a pipe.
+// what was measured; a Slurm job is cancelled with scancel); a second SIGINT ends cuwb the usual
+// way. The cancels it calls are safe in a signal handler: WorkerProcess::requestCancel() and
+// every SweepExecutor::cancel() only store an atomic flag and write(2) to a pipe.
 #pragma once
 
+#include <atomic>
+
 namespace cuwb {
-class MultiDeviceSweep;
-class SweepRunner;
+class SweepExecutor;
 class WorkerProcess;
 } // namespace cuwb
 
@@ -18,8 +19,9 @@ class InterruptCancels
 {
 public:
     explicit InterruptCancels(WorkerProcess &worker);
-    explicit InterruptCancels(SweepRunner &runner);
-    explicit InterruptCancels(MultiDeviceSweep &sweep);
+    explicit InterruptCancels(SweepExecutor &sweep);
+    // Sets the flag (followArray's cancel, cluster/slurmjob.h).
+    explicit InterruptCancels(std::atomic<bool> &flag);
     ~InterruptCancels();
     InterruptCancels(const InterruptCancels &) = delete;
     InterruptCancels &operator=(const InterruptCancels &) = delete;

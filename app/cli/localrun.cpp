@@ -1,8 +1,8 @@
 #include "localrun.h"
 
+#include "cluster/slurmjob.h" // findOnPath
 #include "commands.h"
 #include "runreport.h"
-#include "slurmjob.h" // findOnPath
 
 #include "grading/classreport.h"
 #include "grading/submission.h"

@@ -4,8 +4,9 @@
 // --slurm the projects are graded by an array job whose tasks each run that on a shard.
 #include "argumentparser.h"
 #include "commands.h"
+#include "interruptcancels.h"
 #include "localrun.h"
-#include "slurmjob.h"
+#include "slurmarguments.h"
 #include "workeroptions.h"
 
 #include "grading/classreport.h"
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -245,8 +247,12 @@ int runSlurmGrading(const ArgumentParser &parser, const SlurmOptions &slurm,
             info << last << '\n' << std::flush;
         }
     };
-    const std::optional<std::vector<TaskOutcome>> outcomes =
-        followArray(*jobId, jobDir, slurm.tasks, printProgress, error);
+    std::atomic<bool> cancel{false};
+    std::optional<std::vector<TaskOutcome>> outcomes;
+    {
+        const InterruptCancels interruptCancels(cancel);
+        outcomes = followArray(*jobId, jobDir, slurm.tasks, printProgress, cancel, error);
+    }
     if (!outcomes) {
         std::cerr << "cuwb run: " << error << '\n';
         return 130;

@@ -3,18 +3,20 @@
 // the progress and the time left, then the best point and the points tied with it, and
 // writes the whole result as CSV, JSON (readable back) or T4 for Kernel Tuner. With --devices,
 // one worker per GPU of the machine measures the points at once (MultiDeviceSweep,
-// docs/multigpu.md).
+// docs/multigpu.md); with --slurm, a Slurm job array measures it shard by shard (SlurmSweep,
+// docs/slurm.md). The three are SweepExecutors, started, followed and reported alike.
 #include "argumentparser.h"
 #include "clitext.h"
 #include "commands.h"
 #include "diagnostictext.h"
-#include "slurmsweep.h"
+#include "slurmarguments.h"
 #include "sweepreport.h"
 #include "workeroptions.h"
 
 #include "interruptcancels.h"
 #include "util/format.h"
 
+#include "cluster/slurmsweep.h"
 #include "measure/roofline.h"
 #include "project/project.h"
 #include "sweep/multidevicesweep.h"
@@ -862,11 +864,23 @@ std::variant<SweepSpec, int> sweepSpecFor(const ArgumentParser &parser, const Pr
     return spec;
 }
 
-// Through Slurm: an array of tasks, one shard each (slurmsweep.cpp), with what every shard
-// must do alike forwarded; the shard, its output and --yes are the script's.
+// The job folder of a sweep through Slurm: --job-dir, or cuwb-jobs/NAME-TIME beside the project
+// (only named, not made, for --dry-run); empty with `error` set when it cannot be made.
+std::string slurmJobDir(const SlurmOptions &slurm, const std::string &path, std::string &error)
+{
+    const std::string name = slurmName(std::filesystem::path(path).stem().string());
+    if (slurm.dryRun && !slurm.jobDir) {
+        return std::filesystem::absolute(path).parent_path().string() + "/cuwb-jobs/" + name +
+               "-TIME";
+    }
+    return makeJobDir(slurm.jobDir, path, name, error);
+}
+
+// Through Slurm: an array of tasks, one shard each (cluster/slurmsweep.h), with what every
+// shard must do alike forwarded; the shard, its output and --yes are the script's.
 int submitSlurmSweep(const ArgumentParser &parser, const std::string &path,
-                     const SlurmOptions &slurm, const SweepSpec &spec,
-                     const SweepExpansion &expansion, double deadlineSeconds)
+                     const SlurmOptions &slurm, const SweepSpec &spec, const RunRequest &base,
+                     const SweepContext &context, const SweepExpansion &expansion)
 {
     const std::size_t total = expansion.points.size();
     const std::size_t runnable = expansion.runnableCount();
@@ -878,7 +892,7 @@ int submitSlurmSweep(const ArgumentParser &parser, const std::string &path,
     if (total > kConfirmPoints && !parser.isSet("--yes") && !slurm.dryRun) {
         std::cerr << "cuwb sweep: " << path << ": the sweep has " << total << " points ("
                   << runnable << " to measure); it takes "
-                  << estimateText(spec, runnable, deadlineSeconds)
+                  << estimateText(spec, runnable, base.launch.deadlineSeconds)
                   << " on one GPU. Run it with --yes to submit it, or narrow its axes.\n";
         return ExitUsage;
     }
@@ -886,27 +900,58 @@ int submitSlurmSweep(const ArgumentParser &parser, const std::string &path,
     if (const auto *problem = std::get_if<std::string>(&workerChoice)) {
         return usageError("sweep", *problem);
     }
-    SlurmSweepRequest request;
-    request.projectPath = path;
-    request.projectName = slurmName(std::filesystem::path(path).stem().string());
-    request.totalPoints = total;
-    request.slurm = slurm;
+    SlurmSweepJob job;
+    job.cuwb = selfExecutable();
+    job.projectPath = std::filesystem::absolute(path).string();
+    job.projectName = std::filesystem::path(path).stem().string();
+    // The tasks start where the sweep was submitted, as sbatch's own default does, so that a
+    // relative --worker path means what it meant here.
+    std::error_code code;
+    job.workingDir = std::filesystem::current_path(code).string();
+    job.slurm = slurm;
     for (const char *flag :
          {"--verify", "--no-verify", "--metrics", "--roofline", "--cold", "--hot"}) {
         if (parser.isSet(flag)) {
-            request.forwarded.emplace_back(flag);
+            job.taskOptions.emplace_back(flag);
         }
     }
     for (const char *option :
          {"--preset", "--samples", "--timer", "--device", "--worker", "--on"}) {
         if (const auto value = parser.value(option)) {
-            request.forwarded.insert(request.forwarded.end(), {option, *value});
+            job.taskOptions.insert(job.taskOptions.end(), {option, *value});
         }
     }
-    request.csv = parser.value("--csv");
-    request.json = parser.value("--json");
-    request.t4 = parser.value("--t4");
-    return runSlurmSweep(request);
+    std::string error;
+    job.jobDir = slurmJobDir(slurm, path, error);
+    if (job.jobDir.empty()) {
+        std::cerr << "cuwb sweep: " << error << '\n';
+        return ExitUsage;
+    }
+    if (slurm.dryRun) {
+        std::cout << slurmSweepScript(job, total);
+        return ExitSuccess;
+    }
+    for (const char *option : {"--csv", "--json", "--t4"}) {
+        if (const auto output = parser.value(option)) {
+            if (const std::string problem = checkWritable(*output); !problem.empty()) {
+                return usageError("sweep", std::string(option) + ": " + problem);
+            }
+        }
+    }
+    SlurmSweep sweep(std::move(job));
+    sweep.setStatusCallback([](const std::string &line) {
+        std::cout << line << '\n' << std::flush;
+    });
+    SweepResult result;
+    {
+        const InterruptCancels interruptCancels(sweep);
+        result = sweep.run(spec, base, context);
+    }
+    const int status = finishSweep(parser, path, result);
+    if (result.error.empty() && !result.cancelled) {
+        std::cout << "merged result in " << mergedResultPath(sweep.job().jobDir) << '\n';
+    }
+    return status;
 }
 
 // Before a worker starts: a sweep (or shard) with nothing to measure is refused with every
@@ -1025,17 +1070,17 @@ int runSweep(const std::vector<std::string> &arguments)
         std::cerr << "cuwb sweep: " << path << ": sweep: " << expansion.error << '\n';
         return ExitUsage;
     }
+    SweepContext context;
+    context.projectName = project.name;
+    context.throughput = project.measure.throughput;
     const double deadline = base.launch.deadlineSeconds;
     if (in.slurm) {
-        return submitSlurmSweep(parser, path, *in.slurm, spec, expansion, deadline);
+        return submitSlurmSweep(parser, path, *in.slurm, spec, base, context, expansion);
     }
     if (const std::optional<int> status =
             refuseBeforeStarting(parser, path, spec, expansion, in.shard, deadline)) {
         return *status;
     }
-    SweepContext context;
-    context.projectName = project.name;
-    context.throughput = project.measure.throughput;
     if (parser.isSet("--devices")) {
         const auto devices = selectedDevices(parser);
         if (const auto *problem = std::get_if<std::string>(&devices)) {

@@ -111,16 +111,6 @@ MultiDeviceSweep::~MultiDeviceSweep()
     }
 }
 
-void MultiDeviceSweep::setStartedCallback(SweepRunner::StartedCallback callback)
-{
-    m_started = std::move(callback);
-}
-
-void MultiDeviceSweep::setPointCallback(SweepRunner::PointCallback callback)
-{
-    m_pointDone = std::move(callback);
-}
-
 void MultiDeviceSweep::setCompileFunction(CompileFunction compile)
 {
     m_compile = std::move(compile);
@@ -340,9 +330,7 @@ void MultiDeviceSweep::serve(std::size_t slot, Queue &queue, Shared &shared)
             progress.secondsLeft = shared.workerSeconds / double(shared.workerPoints) *
                                    double(shared.runnableLeft) / double(shared.liveDevices);
         }
-        if (m_pointDone) {
-            m_pointDone(r, progress);
-        }
+        reportPoint(r, progress);
     }
     report.workerStarts = m_workers[slot]->starts();
 }
@@ -420,9 +408,7 @@ SweepResult MultiDeviceSweep::run(const SweepSpec &spec, const RunRequest &base,
                                "comparable: there is a best point per GPU, not one for the sweep");
     }
     noteUnverifiedSweep(result, spec, base);
-    if (m_started) {
-        m_started(result);
-    }
+    reportStarted(result);
 
     Queue queue;
     queue.result = &result;
@@ -484,10 +470,8 @@ std::vector<SweepResult> MultiDeviceSweep::runPerDevice(const SweepSpec &spec,
         finish(start);
         return results;
     }
-    if (m_started) {
-        for (const SweepResult &result : results) {
-            m_started(result);
-        }
+    for (const SweepResult &result : results) {
+        reportStarted(result);
     }
     std::vector<Queue> own(live.size());
     std::vector<Queue *> queues(m_devices.size(), nullptr);
@@ -571,9 +555,7 @@ void MultiDeviceSweep::runQueues(const SweepSpec &spec, const SweepContext &cont
                 continue;
             }
             ++shared.progress.done;
-            if (m_pointDone) {
-                m_pointDone(r, shared.progress);
-            }
+            reportPoint(r, shared.progress);
         }
     }
 

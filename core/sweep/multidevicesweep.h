@@ -53,7 +53,7 @@ struct SweepDeviceReport
     int workerStarts = 0;              // workers started for it
 };
 
-class MultiDeviceSweep
+class MultiDeviceSweep final : public SweepExecutor
 {
 public:
     // The worker of one GPU: `cuwb worker --device N`, or a stand-in.
@@ -61,22 +61,17 @@ public:
 
     // `devices`: the GPU indices to use, in order (a repeated index is used once).
     MultiDeviceSweep(std::vector<int> devices, WorkerOptionsFor optionsFor);
-    ~MultiDeviceSweep();
-    MultiDeviceSweep(const MultiDeviceSweep &) = delete;
-    MultiDeviceSweep &operator=(const MultiDeviceSweep &) = delete;
+    ~MultiDeviceSweep() override;
 
-    void setStartedCallback(SweepRunner::StartedCallback callback);
-    // After each point (skipped ones first, in sweep order; then the measured ones as they
-    // finish, on any GPU): r.deviceIndex names the GPU.
-    void setPointCallback(SweepRunner::PointCallback callback);
-    // Who compiles the variants on the host; called on one thread at a time. Empty: this
-    // process.
-    void setCompileFunction(CompileFunction compile);
+    // The point callback comes for the skipped points first, in sweep order; then for the
+    // measured ones as they finish, on any GPU: r.deviceIndex names the GPU.
+    void setCompileFunction(CompileFunction compile) override;
 
     // Every runnable point once, on whichever GPU is free. Never throws for the user's work
     // or a worker's failure: no GPU whose worker starts comes back in SweepResult::error.
     SweepResult run(const SweepSpec &spec, const RunRequest &base,
-                    const SweepContext &context = {});
+                    const SweepContext &context) override;
+    using SweepExecutor::run;
     // The whole sweep on every GPU, in parallel: one result per GPU whose worker started, in
     // device order, each expanded and checked against its own GPU's limits.
     // Empty only when no worker started; then the reasons are in reports().
@@ -85,14 +80,14 @@ public:
 
     // Any thread, or a signal handler: no further point starts, the points in flight stop
     // sampling (and stay pending), as SweepRunner::cancel().
-    void cancel();
-    void clearCancel();
-    [[nodiscard]] bool cancelRequested() const { return m_cancel.load(); }
+    void cancel() override;
+    void clearCancel() override;
+    [[nodiscard]] bool cancelRequested() const override { return m_cancel.load(); }
 
     // The GPUs of the last run, in the order given.
     [[nodiscard]] const std::vector<SweepDeviceReport> &reports() const { return m_reports; }
     // Distinct (source, options) compiled on the host by the last run, over all GPU models.
-    [[nodiscard]] std::size_t hostCompiles() const { return m_hostCompiles; }
+    [[nodiscard]] std::size_t hostCompiles() const override { return m_hostCompiles; }
 
 private:
     struct Host;  // the host checks of one GPU model, shared by its GPUs
@@ -122,8 +117,6 @@ private:
     WorkerOptionsFor m_optionsFor;
     std::vector<std::unique_ptr<WorkerProcess>> m_workers; // one per device, made up front
     std::vector<SweepDeviceReport> m_reports;
-    SweepRunner::StartedCallback m_started;
-    SweepRunner::PointCallback m_pointDone;
     CompileFunction m_compile;
     std::size_t m_hostCompiles = 0;
     std::atomic<bool> m_cancel{false};

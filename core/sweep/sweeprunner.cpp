@@ -308,16 +308,6 @@ SweepRunner::SweepRunner(WorkerProcess &worker)
 
 SweepRunner::~SweepRunner() = default;
 
-void SweepRunner::setStartedCallback(StartedCallback callback)
-{
-    m_started = std::move(callback);
-}
-
-void SweepRunner::setPointCallback(PointCallback callback)
-{
-    m_pointDone = std::move(callback);
-}
-
 void SweepRunner::setShard(std::optional<ShardSelection> shard)
 {
     m_shard = shard;
@@ -452,9 +442,7 @@ void SweepRunner::measurePoints(SweepResult &result, const SweepSpec &spec,
         if (workerPoints > 0) {
             progress.secondsLeft = workerSeconds / double(workerPoints) * double(runnableLeft);
         }
-        if (m_pointDone) {
-            m_pointDone(r, progress);
-        }
+        reportPoint(r, progress);
     }
 }
 
@@ -503,9 +491,7 @@ SweepResult SweepRunner::run(const SweepSpec &spec, const RunRequest &base,
     }
     fillPoints(expansion);
     noteUnverifiedSweep(result, spec, base);
-    if (m_started) {
-        m_started(result);
-    }
+    reportStarted(result);
 
     // The worker's device: its limits, free memory and SMs for the host checks.
     ValidationContext validation;

@@ -22,6 +22,7 @@
 
 #include "compiler/compilefunction.h"
 #include "sweep/sweep.h"
+#include "sweep/sweepexecutor.h"
 #include "sweep/sweephostcheck.h"
 #include "sweep/sweepshard.h"
 #include "util/format.h" // formatDuration
@@ -38,24 +39,6 @@
 #include <utility>
 
 namespace cuwb {
-
-// What the sweep needs from the project beyond the spec and the base request.
-struct SweepContext
-{
-    std::string projectName;
-    ThroughputExpressions throughput; // the project's "measure" section: bytes and FLOPs
-};
-
-struct SweepProgress
-{
-    std::size_t done = 0;     // points finished (any status), this one included
-    std::size_t total = 0;    // all points of the sweep, skipped ones included
-    std::size_t measured = 0; // points measured so far (Measured or Wrong)
-    double elapsedSeconds = 0.0;
-    // The average wall time of the points run so far × the runnable points left; absent
-    // until a point has been run on the worker.
-    std::optional<double> secondsLeft;
-};
 
 // Bounds on a sweep's duration before it runs: each runnable point costs at least the
 // per-point overhead (plus the minimum GPU time of adaptive sampling) and at most its time cap
@@ -110,42 +93,34 @@ PointOnWorker measurePointOnWorker(SweepPointResult &r, const HostPointCheck &ho
 // The ISO 8601 UTC time now, as a sweep stamps its start and each point.
 std::string sweepTimestampNow();
 
-class SweepRunner
+// The points in sweep order, each reported as it finishes.
+class SweepRunner final : public SweepExecutor
 {
 public:
-    // After expansion, before the first point: every point pending or skipped.
-    using StartedCallback = std::function<void(const SweepResult &)>;
-    // After each point, skipped ones included, in sweep order.
-    using PointCallback = std::function<void(const SweepPointResult &, const SweepProgress &)>;
-
     explicit SweepRunner(WorkerProcess &worker);
-    ~SweepRunner();
-    SweepRunner(const SweepRunner &) = delete;
-    SweepRunner &operator=(const SweepRunner &) = delete;
+    ~SweepRunner() override;
 
-    void setStartedCallback(StartedCallback callback);
-    void setPointCallback(PointCallback callback);
     // Measure only this shard's points (sweepshard.h); the result then holds those points and
     // says which shard of how many, out of how many points. nullopt: the whole sweep.
     void setShard(std::optional<ShardSelection> shard);
     // Who compiles the variants on the host (and, for a remote worker, its images): called on
     // the thread of run() only. Empty: KernelCompiler in this process.
-    void setCompileFunction(CompileFunction compile);
+    void setCompileFunction(CompileFunction compile) override;
 
     // Expands `spec` against `base` with the worker's device limits and measures every
     // runnable point. Never throws for the user's work or a worker's failure: an unusable spec,
     // no GPU or a worker that cannot start comes back in SweepResult::error.
     SweepResult run(const SweepSpec &spec, const RunRequest &base,
-                    const SweepContext &context = {});
+                    const SweepContext &context) override;
+    using SweepExecutor::run;
 
     // Any thread, or a signal handler (an atomic store and WorkerProcess::requestCancel).
     // Stays in force until clearCancel(), so a cancel that comes before run() stops it too.
-    void cancel();
-    void clearCancel();
-    [[nodiscard]] bool cancelRequested() const { return m_cancel.load(); }
+    void cancel() override;
+    void clearCancel() override;
+    [[nodiscard]] bool cancelRequested() const override { return m_cancel.load(); }
 
-    // Distinct (source, options) compiled on the host by the last run().
-    [[nodiscard]] std::size_t hostCompiles() const { return m_hostCompiles; }
+    [[nodiscard]] std::size_t hostCompiles() const override { return m_hostCompiles; }
 
 private:
     struct State; // the host compiler and its results by options, for one run()
@@ -164,8 +139,6 @@ private:
     WorkerProcess &m_worker;
     std::unique_ptr<State> m_state;
     std::size_t m_hostCompiles = 0;
-    StartedCallback m_started;
-    PointCallback m_pointDone;
     std::optional<ShardSelection> m_shard;
     CompileFunction m_compile;
     std::atomic<bool> m_cancel{false};

@@ -1,22 +1,22 @@
 // A sweep from the window through a real single-node Slurm (support/slurm/start-slurm.sh:
 // munged, slurmctld and slurmd started for this test in a temporary folder, stopped after):
-// the SweepController submits the project as the window has it with `cuwb sweep --slurm`, the
-// points of each shard appear when that shard ends (shard 3 is held back, so the first two
-// shards' points are on screen while it still runs), and the merged result is the same sweep
-// as a local run. Also: Cancel cancels the job (nothing left in the queue, the finished shards'
-// points kept), a shard that is killed is named with its log, no project means a plain refusal,
-// and the Sweep dock's "Through Slurm" group drives it (with a screenshot of the dock while
-// shard 3 runs, written to $CUWB_SCREENSHOT_DIR when set). The GPU is the stand-in worker;
-// the tasks ask for no GPU. Skipped only when Slurm's binaries are missing.
-#include "gui/sweep/slurmsweep.h"
+// the SweepController submits the project as the window has it through the core's SlurmSweep
+// on its sweep thread (as `cuwb sweep --slurm` does), the points of each shard appear when that
+// shard ends (shard 3 is held back, so the first two shards' points are on screen while it
+// still runs), and the merged result is the same sweep as a local run. Also: Cancel cancels
+// the job (nothing left in the queue, the finished shards' points kept), a shard that is killed
+// is named with its log, no project means a plain refusal, and the Sweep dock's "Through Slurm"
+// group drives it (with a screenshot of the dock while shard 3 runs, written to
+// $CUWB_SCREENSHOT_DIR when set). The GPU is the stand-in worker; the tasks ask for no GPU.
+// Skipped only when Slurm's binaries are missing.
 #include "gui/sweep/slurmsweepbox.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
 #include "gui/workspace/workspace.h"
 
 #include "../support/sweeptesthelpers.h"
+#include "cluster/jobfolder.h"
 #include "project/project.h"
-#include "util/jobfolder.h"
 
 #include <QDir>
 #include <QFile>
@@ -187,7 +187,8 @@ void TestSlurmSweep::pointsArriveAsShardsFinish()
     context.projectName = "add_one";
     QVERIFY(sweep->start(powersSweep(), addOneRequest(), context));
     QVERIFY(sweep->isRunning());
-    QCOMPARE(started.size(), 1);
+    // The core's SlurmSweep reports the expanded sweep from the sweep thread.
+    QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, kSlurmTimeoutMs);
     const auto skeleton = started.first().first().value<SweepResult>();
     QCOMPARE(skeleton.points.size(), std::size_t(7));
     QCOMPARE(skeleton.count(PointStatus::Skipped), std::size_t(1)); // block 2048

@@ -5,8 +5,6 @@
 #include "gui/common/sharedworker.h"
 #include "gui/sweep/sweepjob.h"
 
-#include "device/archlimits.h"
-
 #include <QDateTime>
 #include <QDir>
 #include <QRegularExpression>
@@ -29,7 +27,6 @@ SweepController::SweepController(std::shared_ptr<SharedWorker> worker, QObject *
     , m_program(findCuwbCli())
     , m_arguments({QStringLiteral("worker")})
     , m_cli(m_program)
-    , m_slurmRun(new SlurmSweepRun(this))
 {
     m_thread->setObjectName(QStringLiteral("cuwb-sweep"));
     m_job->moveToThread(m_thread);
@@ -38,15 +35,11 @@ SweepController::SweepController(std::shared_ptr<SharedWorker> worker, QObject *
     connect(m_job, &SweepJob::pointDone, this, &SweepController::onPoint);
     connect(m_job, &SweepJob::finished, this, &SweepController::onFinished);
     connect(m_job, &SweepJob::workerRestarted, this, &SweepController::onRestarted);
+    connect(m_job, &SweepJob::status, this, [this](quint64 jobId, const QString &line) {
+        if (jobId == m_jobId)
+            Q_EMIT statusMessage(line);
+    });
     m_thread->start();
-    // A Slurm sweep's signals come on the GUI thread; the job id is the sweep's own.
-    connect(m_slurmRun, &SlurmSweepRun::pointFinished, this,
-            [this](const SweepPointResult &point, const SweepProgress &progress) {
-                onPoint(m_jobId, point, progress);
-            });
-    connect(m_slurmRun, &SlurmSweepRun::finished, this,
-            [this](const SweepResult &result) { onFinished(m_jobId, result); });
-    connect(m_slurmRun, &SlurmSweepRun::statusChanged, this, &SweepController::statusMessage);
 }
 
 SweepController::~SweepController()
@@ -96,15 +89,15 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     m_result = SweepResult{};
     m_result.spec = spec;
     m_result.projectName = context.projectName;
+    std::optional<SlurmSweepJob> slurmJob;
     if (m_slurm) {
-        startOnSlurm(spec, base, context);
-        return true;
-    }
-    if (!m_available) {
-        m_result.error = toStdString(m_unavailableReason.isEmpty()
-                                         ? tr("Sweeps need a CUDA GPU, and none was found.")
-                                         : m_unavailableReason);
-        Q_EMIT sweepFinished(m_result);
+        slurmJob = slurmJobFor(spec, base);
+        if (!slurmJob)
+            return true; // refused: sweepFinished has said why
+    } else if (!m_available) {
+        failAtStart(m_unavailableReason.isEmpty()
+                        ? tr("Sweeps need a CUDA GPU, and none was found.")
+                        : m_unavailableReason);
         return true;
     }
     setRunning(true);
@@ -114,9 +107,10 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     SweepJob *job = m_job;
     QMetaObject::invokeMethod(
         m_job,
-        [job, jobId, options, devices = m_devices, spec, base, context] {
+        [job, jobId, options, devices = m_devices, slurmJob, spec, base, context] {
             job->setWorkerOptions(options);
             job->setDevices(devices);
+            job->setSlurm(slurmJob);
             job->run(jobId, spec, base, context);
         },
         Qt::QueuedConnection);
@@ -129,40 +123,34 @@ void SweepController::failAtStart(const QString &reason)
     Q_EMIT sweepFinished(m_result);
 }
 
-void SweepController::startOnSlurm(const SweepSpec &spec, const RunRequest &base,
-                                   const SweepContext &context)
+std::optional<SlurmSweepJob> SweepController::slurmJobFor(const SweepSpec &spec,
+                                                          const RunRequest &base)
 {
     if (!m_snapshot) {
         failAtStart(tr("A Slurm sweep runs a project file on the cluster: open or save the "
                        "kernel as a project first."));
-        return;
+        return std::nullopt;
     }
     const ProjectSnapshot snapshot = m_snapshot(spec, base);
     if (!snapshot.error.isEmpty()) {
         failAtStart(snapshot.error);
-        return;
-    }
-    const std::optional<ArchLimits> limits = archLimits(base.options.arch);
-    SweepResult skeleton = sweepSkeleton(spec, base, context, limits ? &*limits : nullptr);
-    if (!skeleton.error.empty()) {
-        m_result = skeleton;
-        Q_EMIT sweepFinished(m_result);
-        return;
+        return std::nullopt;
     }
     // A folder of its own per sweep, named as the command line names them.
     QString name = snapshot.name;
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("-"));
+    name = name.left(40);
     const QString parent = m_slurm->jobFolder.trimmed().isEmpty()
                                ? QDir(snapshot.folder).filePath(QStringLiteral("cuwb-jobs"))
                                : m_slurm->jobFolder.trimmed();
     const QString jobDir = QDir(parent).absoluteFilePath(
-        name.left(40) + QLatin1Char('-') +
+        name + QLatin1Char('-') +
         QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
     if (!QDir().mkpath(jobDir)) {
         failAtStart(tr("cannot create the job folder %1").arg(jobDir));
-        return;
+        return std::nullopt;
     }
-    const QString project = QDir(jobDir).filePath(name.left(40) + QStringLiteral(".cuwb"));
+    const QString project = QDir(jobDir).filePath(name + QStringLiteral(".cuwb"));
     QSaveFile file(project);
     if (!file.open(QIODevice::WriteOnly) ||
         file.write(snapshot.json.data(), qint64(snapshot.json.size())) !=
@@ -170,33 +158,27 @@ void SweepController::startOnSlurm(const SweepSpec &spec, const RunRequest &base
         !file.commit()) {
         failAtStart(
             tr("cannot write the project for the job to %1: %2").arg(project, file.errorString()));
-        return;
+        return std::nullopt;
     }
-
-    SlurmSweepRun::Request request;
-    request.cli = m_cli;
-    request.project = project;
-    request.jobDir = jobDir;
-    request.settings = *m_slurm;
+    SlurmSweepJob job;
+    job.cuwb = toStdString(m_cli);
+    job.projectPath = toStdString(project);
+    job.projectName = toStdString(name);
+    job.jobDir = toStdString(jobDir);
+    job.slurm = m_slurm->options();
     // Another worker command than the CLI's own (a wrapper, the stand-in in tests) goes along.
-    if (m_program != m_cli || m_arguments != QStringList{QStringLiteral("worker")})
-        request.worker = (QStringList{m_program} + m_arguments).join(QLatin1Char(' '));
-    request.skeleton = skeleton;
-    m_result = skeleton;
-    setRunning(true);
-    Q_EMIT sweepStarted(skeleton);
+    if (m_program != m_cli || m_arguments != QStringList{QStringLiteral("worker")}) {
+        job.taskOptions = {
+            "--worker", toStdString((QStringList{m_program} + m_arguments).join(QLatin1Char(' ')))};
+    }
+    m_slurmJobDir = jobDir;
     Q_EMIT statusMessage(
         tr("Submitting %1 shards to Slurm; job folder %2").arg(m_slurm->shards).arg(jobDir));
-    m_slurmRun->start(request);
+    return job;
 }
 
 void SweepController::cancel()
 {
-    if (QThread::currentThread() == thread() && m_slurmRun->isRunning()) {
-        m_slurmRun->cancel();
-        m_cancelRequested = true;
-        return;
-    }
     // From another thread only the job's bookkeeping is touched, under its lock.
     m_job->cancel(m_jobId.load());
     if (QThread::currentThread() == thread() && m_running)

@@ -13,11 +13,11 @@
 // (SweepPointResult::deviceIndex), and the result lists the GPUs (SweepResult::devices). The
 // shared worker is held meanwhile, so runs wait for the sweep.
 //
-// With Slurm settings (setSlurm), a sweep goes to the cluster instead (slurmsweep.h): the
-// project as it is in the window (setProjectSnapshot) is written into a new job folder, `cuwb
-// sweep --slurm` submits and follows it, and the points come shard by shard, in no particular
-// order, with the same signals; statusMessage carries the job's progress. No GPU is needed
-// here for that.
+// With Slurm settings (setSlurm), a sweep goes to the cluster instead: the project as it is in
+// the window (setProjectSnapshot) is written into a new job folder, and the core's SlurmSweep
+// (cluster/slurmsweep.h) submits, follows and merges it on the sweep thread as `cuwb sweep
+// --slurm` does; the points come shard by shard, in no particular order, with the same signals;
+// statusMessage carries the job's progress. No GPU is needed here for that.
 //
 // cancel() stops after the point in flight (its sampling is cut short and it stays pending);
 // the points measured before are kept and sweepFinished still comes, marked cancelled. A
@@ -28,8 +28,9 @@
 // than wait for a point's deadline.
 #pragma once
 
+#include "cluster/slurmsweep.h"
 #include "gui/sweep/slurmsweep.h"
-#include "sweep/sweeprunner.h"
+#include "sweep/sweepexecutor.h"
 
 #include <QObject>
 #include <QString>
@@ -101,7 +102,7 @@ public:
         std::function<ProjectSnapshot(const SweepSpec &spec, const RunRequest &base)>;
     void setProjectSnapshot(SnapshotSource source) { m_snapshot = std::move(source); }
     // The job folder of the last Slurm sweep; empty before one.
-    [[nodiscard]] QString slurmJobDir() const { return m_slurmRun->jobDir(); }
+    [[nodiscard]] QString slurmJobDir() const { return m_slurmJobDir; }
 
     // Starts a sweep; false, changing nothing, while one is running.
     bool start(const SweepSpec &spec, const RunRequest &base, const SweepContext &context = {});
@@ -134,7 +135,9 @@ private:
     void onFinished(quint64 jobId, const cuwb::SweepResult &result);
     void onRestarted(quint64 jobId, int starts);
     void setRunning(bool running);
-    void startOnSlurm(const SweepSpec &spec, const RunRequest &base, const SweepContext &context);
+    // The job of a Slurm sweep: its folder made and the project written into it; nullopt
+    // when it cannot be (sweepFinished has said why).
+    std::optional<SlurmSweepJob> slurmJobFor(const SweepSpec &spec, const RunRequest &base);
     void failAtStart(const QString &reason);
 
     std::shared_ptr<SharedWorker> m_shared;
@@ -146,7 +149,7 @@ private:
     QString m_cli; // the cuwb that submits Slurm sweeps
     std::optional<SlurmSweepSettings> m_slurm;
     SnapshotSource m_snapshot;
-    SlurmSweepRun *m_slurmRun = nullptr;
+    QString m_slurmJobDir;
     bool m_available = true;
     QString m_unavailableReason;
     bool m_running = false;

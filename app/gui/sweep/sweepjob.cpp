@@ -1,7 +1,9 @@
 #include "gui/sweep/sweepjob.h"
 
 #include "gui/common/cuwbcli.h"
+#include "gui/common/qtconvert.h"
 #include "sweep/multidevicesweep.h"
+#include "sweep/sweeprunner.h"
 #include "worker/isolatedcompiler.h"
 
 #include <QCoreApplication>
@@ -44,56 +46,14 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
 {
     SweepResult result;
     try {
-        // Waits while a run, a measurement or a page holds the worker.
-        const SharedWorker::Lease lease = m_worker->acquire(m_options);
-        if (!m_devices.empty() && m_devices != std::vector<int>{0}) {
-            result = runOnDevices(jobId, spec, base, context);
-            Q_EMIT finished(jobId, result);
-            return;
+        if (m_slurm) {
+            SlurmSweep sweep(*m_slurm);
+            result = follow(jobId, sweep, spec, base, context, nullptr);
+        } else {
+            // Waits while a run, a measurement or a page holds the worker.
+            const SharedWorker::Lease lease = m_worker->acquire(m_options);
+            result = runHere(jobId, lease.process(), spec, base, context);
         }
-        WorkerProcess &worker = lease.process();
-        SweepRunner runner(worker);
-        // NVRTC in the compile server, one per sweep thread, kept between points and sweeps.
-        IsolatedCompiler &isolated = compiler();
-        runner.setCompileFunction([this, &isolated](std::string_view source,
-                                                    std::string_view fileName,
-                                                    const CompileOptions &options) {
-            return isolated.compile(source, fileName, options, ++m_compileJob);
-        });
-        // The starts seen so far: a worker started after the first one of this sweep replaced
-        // one that died at a point. Counted from what the worker had started before this sweep
-        // (a run may have started it already).
-        const int startsBefore = worker.starts();
-        int starts = 0;
-        runner.setStartedCallback([this, jobId, &worker, &starts](const SweepResult &skeleton) {
-            starts = worker.starts();
-            Q_EMIT started(jobId, skeleton);
-        });
-        runner.setPointCallback([this, jobId, &worker, &starts, startsBefore](
-                                    const SweepPointResult &point, const SweepProgress &progress) {
-            if (worker.starts() > starts && starts > 0)
-                Q_EMIT workerRestarted(jobId, worker.starts() - startsBefore);
-            starts = worker.starts();
-            Q_EMIT pointDone(jobId, point, progress);
-        });
-        {
-            const std::lock_guard lock(m_mutex);
-            m_runner = &runner;
-            m_runningJob = jobId;
-            if (m_cancelledJob == jobId || m_aborted)
-                runner.cancel();
-        }
-        try {
-            result = runner.run(spec, base, context);
-        } catch (const std::exception &error) {
-            result.spec = spec;
-            result.error = QCoreApplication::translate("SweepJob", "The sweep failed: %1")
-                               .arg(QString::fromUtf8(error.what()))
-                               .toStdString();
-        }
-        const std::lock_guard lock(m_mutex);
-        m_runner = nullptr;
-        m_runningJob = 0;
     } catch (const std::exception &error) {
         result.spec = spec;
         result.error = QCoreApplication::translate("SweepJob", "The sweep could not start: %1")
@@ -103,9 +63,22 @@ void SweepJob::run(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
     Q_EMIT finished(jobId, result);
 }
 
-SweepResult SweepJob::runOnDevices(quint64 jobId, const SweepSpec &spec, const RunRequest &base,
-                                   const SweepContext &context)
+SweepResult SweepJob::runHere(quint64 jobId, WorkerProcess &worker, const SweepSpec &spec,
+                              const RunRequest &base, const SweepContext &context)
 {
+    // NVRTC in the compile server, one per sweep thread, kept between points and sweeps; the
+    // executors call it on one thread at a time.
+    IsolatedCompiler &isolated = compiler();
+    const CompileFunction compile = [this, &isolated](std::string_view source,
+                                                      std::string_view fileName,
+                                                      const CompileOptions &options) {
+        return isolated.compile(source, fileName, options, ++m_compileJob);
+    };
+    if (m_devices.empty() || m_devices == std::vector<int>{0}) {
+        SweepRunner runner(worker);
+        runner.setCompileFunction(compile);
+        return follow(jobId, runner, spec, base, context, &worker);
+    }
     if (m_worker->hasTarget()) {
         SweepResult refused;
         refused.spec = spec;
@@ -122,38 +95,54 @@ SweepResult SweepJob::runOnDevices(quint64 jobId, const SweepSpec &spec, const R
         forDevice.arguments.insert(forDevice.arguments.end(), {"--device", std::to_string(device)});
         return forDevice;
     });
-    IsolatedCompiler &isolated = compiler();
-    // MultiDeviceSweep calls it on one thread at a time.
-    sweep.setCompileFunction([this, &isolated](std::string_view source, std::string_view fileName,
-                                               const CompileOptions &compileOptions) {
-        return isolated.compile(source, fileName, compileOptions, ++m_compileJob);
+    sweep.setCompileFunction(compile);
+    // A GPU that dropped out is named in the result's notes by the sweep itself.
+    return follow(jobId, sweep, spec, base, context, nullptr);
+}
+
+SweepResult SweepJob::follow(quint64 jobId, SweepExecutor &executor, const SweepSpec &spec,
+                             const RunRequest &base, const SweepContext &context,
+                             const WorkerProcess *watched)
+{
+    // The starts seen so far: a worker started after the first one of this sweep replaced one
+    // that died at a point. Counted from what the worker had started before this sweep (a run
+    // may have started it already).
+    const int startsBefore = watched ? watched->starts() : 0;
+    int starts = 0;
+    executor.setStartedCallback([this, jobId, watched, &starts](const SweepResult &skeleton) {
+        starts = watched ? watched->starts() : 0;
+        Q_EMIT started(jobId, skeleton);
     });
-    sweep.setStartedCallback(
-        [this, jobId](const SweepResult &skeleton) { Q_EMIT started(jobId, skeleton); });
-    // On the GPUs' threads, one call at a time; the signal is queued to the controller.
-    sweep.setPointCallback(
-        [this, jobId](const SweepPointResult &point, const SweepProgress &progress) {
-            Q_EMIT pointDone(jobId, point, progress);
-        });
+    // On the executor's threads, one call at a time; the signals are queued to the controller.
+    executor.setPointCallback([this, jobId, watched, &starts, startsBefore](
+                                  const SweepPointResult &point, const SweepProgress &progress) {
+        if (watched) {
+            if (watched->starts() > starts && starts > 0)
+                Q_EMIT workerRestarted(jobId, watched->starts() - startsBefore);
+            starts = watched->starts();
+        }
+        Q_EMIT pointDone(jobId, point, progress);
+    });
+    executor.setStatusCallback(
+        [this, jobId](const std::string &line) { Q_EMIT status(jobId, toQString(line)); });
     {
         const std::lock_guard lock(m_mutex);
-        m_multi = &sweep;
+        m_executor = &executor;
         m_runningJob = jobId;
         if (m_cancelledJob == jobId || m_aborted)
-            sweep.cancel();
+            executor.cancel();
     }
     SweepResult result;
     try {
-        result = sweep.run(spec, base, context);
+        result = executor.run(spec, base, context);
     } catch (const std::exception &error) {
         result.spec = spec;
         result.error = QCoreApplication::translate("SweepJob", "The sweep failed: %1")
                            .arg(QString::fromUtf8(error.what()))
                            .toStdString();
     }
-    // A GPU that dropped out is named in the result's notes by the sweep itself.
     const std::lock_guard lock(m_mutex);
-    m_multi = nullptr;
+    m_executor = nullptr;
     m_runningJob = 0;
     return result;
 }
@@ -162,11 +151,8 @@ void SweepJob::cancel(quint64 jobId)
 {
     const std::lock_guard lock(m_mutex);
     m_cancelledJob = std::max(m_cancelledJob, jobId);
-    if (m_runningJob == jobId && (m_runner || m_multi)) {
-        if (m_runner)
-            m_runner->cancel();
-        if (m_multi)
-            m_multi->cancel();
+    if (m_runningJob == jobId && m_executor) {
+        m_executor->cancel();
         stopCompile();
     }
 }
@@ -176,10 +162,8 @@ void SweepJob::abort()
     {
         const std::lock_guard lock(m_mutex);
         m_aborted = true;
-        if (m_runner)
-            m_runner->cancel();
-        if (m_multi)
-            m_multi->cancel();
+        if (m_executor)
+            m_executor->cancel();
         stopCompile();
     }
     m_worker->abort();

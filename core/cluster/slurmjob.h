@@ -1,27 +1,29 @@
 // A Slurm job array run by cuwb: the batch script, `sbatch --parsable`, following the tasks with
 // `squeue` (and `sacct` where accounting exists) until every one has ended, and what each task
-// left behind. Used by `cuwb sweep --slurm` (one task per shard, slurmsweep.h) and `cuwb run
-// --slurm` (grading). Every task writes into the job folder: its log (task-K.log, Slurm's
+// left behind. Used by a sweep through Slurm (one task per shard, cluster/slurmsweep.h: `cuwb
+// sweep --slurm` and the window's Sweep dock) and `cuwb run --slurm` (grading). Every task writes
+// into the job folder: its log (task-K.log, Slurm's
 // --output), its result (task-K.json) and, as its last act, its exit status (task-K.status).
 // A task that left the queue without a status file was killed (scancel, time limit, node
 // failure); one with a status but no result failed on its own. The job folder must be on a
 // filesystem the compute nodes share with the machine that submits. No Slurm library is
 // linked: only the sbatch, squeue, sacct and scancel commands, found on PATH, with SLURM_CONF
-// passed through as the user set it.
+// passed through as the user set it; each runs as a child process with a time limit
+// (util/toolprocess.h).
 #pragma once
 
-#include "argumentparser.h"
-#include "util/jobfolder.h"
+#include "cluster/jobfolder.h"
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
-namespace cuwb::cli {
+namespace cuwb {
 
-// What the user asked of Slurm on the command line.
+// What the user asks of Slurm: on the command line (cuwb's --slurm options, app/cli) or in the
+// Sweep dock's "Through Slurm" group.
 struct SlurmOptions
 {
     int tasks = 1;                          // --gpus N: array tasks (shards), one GPU each
@@ -31,15 +33,16 @@ struct SlurmOptions
     std::string gres = "gpu:1";             // --gres SPEC per task; "none" asks for no GPU
     std::optional<std::string> jobDir;      // --job-dir DIR
     bool dryRun = false;                    // --dry-run: print the script, submit nothing
+
+    bool operator==(const SlurmOptions &) const = default;
 };
 
-// Declares --slurm, --gpus, --partition, --time, --sbatch-option, --gres, --job-dir, --dry-run.
-void addSlurmOptions(ArgumentParser &parser);
-// nullopt without --slurm; the options, or the sentence of a usage error ("--gpus needs a
-// number of tasks from 1 to 1000, got '0'", "--dry-run goes with --slurm").
-std::variant<std::optional<SlurmOptions>, std::string> slurmOptions(const ArgumentParser &parser);
-// The lines of the Slurm options for a command's help text.
-const char *slurmOptionsHelp();
+// The most array tasks cuwb submits in one job.
+constexpr int kMaxSlurmTasks = 1000;
+
+// Why `options` cannot be submitted, in the command line's words ("--gpus needs a number of
+// tasks from 1 to 1000, got 0"); empty when they can.
+std::string slurmOptionsProblem(const SlurmOptions &options);
 
 // A name Slurm and a folder can carry: letters, digits, '.', '_' and '-' kept, anything else
 // replaced by '-', at most 40 characters ("my kernel.cuwb" stem "my kernel" -> "my-kernel").
@@ -96,16 +99,17 @@ struct ArrayProgress
 // ("sbatch is not installed...", sbatch's own message).
 std::optional<std::string> submitArray(const std::string &scriptPath, std::string &error);
 
-// Follows the array until every task has ended, calling `progress` whenever the counts (or
-// `extra`, e.g. the points done, which the callback reads from the logs) change. Ctrl+C
-// cancels the job with scancel and returns nullopt with `error` saying so.
+// Follows the array until every task has ended, calling `progress` after each look at the
+// queue (about once a second). `cancel` set (from any thread, or a signal handler) cancels the
+// job with scancel and returns nullopt with `error` saying so, within a twentieth of a second.
 std::optional<std::vector<TaskOutcome>>
 followArray(const std::string &jobId, const std::string &jobDir, int tasks,
-            const std::function<void(const ArrayProgress &)> &progress, std::string &error);
+            const std::function<void(const ArrayProgress &)> &progress,
+            const std::atomic<bool> &cancel, std::string &error);
 
 // "task 2 (job 17_2): killed (CANCELLED by 0); log: /jobs/x/task-2.log" plus the log's last
 // lines, indented; for a task without a usable result.
 std::string describeFailedTask(const std::string &jobId, const std::string &jobDir,
                                const TaskOutcome &outcome, const char *what);
 
-} // namespace cuwb::cli
+} // namespace cuwb

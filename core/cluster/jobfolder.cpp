@@ -1,4 +1,4 @@
-#include "util/jobfolder.h"
+#include "cluster/jobfolder.h"
 
 namespace cuwb {
 

@@ -1,11 +1,10 @@
-#include "slurmjob.h"
+#include "cluster/slurmjob.h"
+
+#include "util/toolprocess.h"
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -13,12 +12,9 @@
 #include <sstream>
 #include <thread>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <unistd.h> // access
 
-namespace cuwb::cli {
+namespace cuwb {
 
 namespace {
 
@@ -33,83 +29,42 @@ constexpr double kStatusGraceSeconds = 10.0;
 // up following: a controller restart takes seconds.
 constexpr double kSqueueFailureSeconds = 60.0;
 
-struct ToolRun
+// How long one Slurm command may take: they answer in well under a second unless the controller
+// is restarting, which followArray() waits out by asking again.
+constexpr int kCommandTimeoutMs = 60000;
+
+struct CommandRun
 {
-    int exitStatus = -1; // -1: could not be started
+    int exitStatus = -1; // -1: not found on PATH or could not be started; 124: timed out
     std::string out;
     std::string err;
 };
 
-// Runs a Slurm command (looked up on PATH) and collects what it printed.
-ToolRun runTool(const std::vector<std::string> &words)
+// Runs a Slurm command (looked up on PATH) to its end or its time limit, and collects what it
+// printed.
+CommandRun runCommand(const std::vector<std::string> &words)
 {
-    ToolRun run;
-    int outPipe[2];
-    int errPipe[2];
-    if (::pipe2(outPipe, O_CLOEXEC) != 0) {
-        run.err = std::strerror(errno);
-        return run;
+    CommandRun result;
+    std::vector<std::string> argv = words;
+    argv.front() = findOnPath(words.front());
+    if (argv.front().find('/') == std::string::npos) {
+        return result;
     }
-    if (::pipe2(errPipe, O_CLOEXEC) != 0) {
-        run.err = std::strerror(errno);
-        ::close(outPipe[0]);
-        ::close(outPipe[1]);
-        return run;
+    ToolLimits limits;
+    limits.timeoutMs = kCommandTimeoutMs;
+    limits.maxOutputBytes = std::size_t(16) << 20;
+    ToolRun run = runTool(argv, limits);
+    result.out = std::move(run.out);
+    result.err = std::move(run.err);
+    if (!run.started) {
+        result.err = run.startError;
+    } else if (run.timedOut || run.tooMuchOutput) {
+        result.exitStatus = 124;
+        result.err = run.failure(words.front());
+    } else {
+        result.exitStatus = run.signal != 0 ? 128 + run.signal : run.exitCode;
     }
-    std::vector<char *> argv;
-    for (const std::string &word : words) {
-        argv.push_back(const_cast<char *>(word.c_str()));
-    }
-    argv.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::dup2(outPipe[1], STDOUT_FILENO);
-        ::dup2(errPipe[1], STDERR_FILENO);
-        const int devNull = ::open("/dev/null", O_RDONLY);
-        if (devNull >= 0) {
-            ::dup2(devNull, STDIN_FILENO);
-        }
-        ::execvp(argv[0], argv.data());
-        ::_exit(127);
-    }
-    ::close(outPipe[1]);
-    ::close(errPipe[1]);
-    if (pid < 0) {
-        run.err = std::strerror(errno);
-        ::close(outPipe[0]);
-        ::close(errPipe[0]);
-        return run;
-    }
-    pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
-    std::string *sinks[2] = {&run.out, &run.err};
-    int open = 2;
-    while (open > 0) {
-        if (::poll(fds, 2, -1) < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            break;
-        }
-        for (int i = 0; i < 2; ++i) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                continue;
-            }
-            char buffer[4096];
-            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-            if (n > 0) {
-                sinks[i]->append(buffer, std::size_t(n));
-            } else if (n == 0 || errno != EINTR) {
-                ::close(fds[i].fd);
-                fds[i].fd = -1;
-                --open;
-            }
-        }
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    run.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return run;
+    return result;
 }
 
 std::string trimmed(std::string text)
@@ -124,13 +79,6 @@ std::string notInstalled(const std::string &tool)
 {
     return tool + " is not installed or not on PATH; --slurm needs Slurm's client commands "
                   "(Debian: slurm-client) on this machine";
-}
-
-std::atomic<bool> g_interrupted{false};
-
-void onInterrupt(int)
-{
-    g_interrupted.store(true);
 }
 
 std::string readFile(const std::string &path)
@@ -153,77 +101,28 @@ std::string utcStamp()
 
 } // namespace
 
-void addSlurmOptions(ArgumentParser &parser)
+std::string slurmOptionsProblem(const SlurmOptions &options)
 {
-    parser.addFlag({"--slurm"});
-    parser.addOption({"--gpus"});
-    parser.addOption({"--partition"});
-    parser.addOption({"--time"});
-    parser.addOption({"--sbatch-option"});
-    parser.addOption({"--gres"});
-    parser.addOption({"--job-dir"});
-    parser.addFlag({"--dry-run"});
-}
-
-std::variant<std::optional<SlurmOptions>, std::string> slurmOptions(const ArgumentParser &parser)
-{
-    if (!parser.isSet("--slurm")) {
-        for (const char *option : {"--gpus", "--partition", "--time", "--sbatch-option", "--gres",
-                                   "--job-dir", "--dry-run"}) {
-            if (parser.isSet(option)) {
-                return std::string(option) + " goes with --slurm";
-            }
-        }
-        return std::optional<SlurmOptions>();
+    if (options.tasks < 1 || options.tasks > kMaxSlurmTasks) {
+        return "--gpus needs a number of tasks from 1 to " + std::to_string(kMaxSlurmTasks) +
+               ", got " + std::to_string(options.tasks);
     }
-    SlurmOptions options;
-    if (const auto text = parser.value("--gpus")) {
-        const std::optional<long long> tasks = parseCount(*text);
-        if (!tasks || *tasks < 1 || *tasks > 1000) {
-            return "--gpus needs a number of tasks from 1 to 1000, got '" + *text + "'";
-        }
-        options.tasks = int(*tasks);
-    }
-    options.partition = parser.value("--partition");
-    options.timeLimit = parser.value("--time");
-    options.sbatchOptions = parser.values("--sbatch-option");
     for (const std::string &option : options.sbatchOptions) {
         if (option.empty() || option.front() != '-' ||
             option.find_first_of("\n\r") != std::string::npos) {
             return "--sbatch-option needs one sbatch option such as --mem=4G, got '" + option + "'";
         }
     }
-    if (const auto gres = parser.value("--gres")) {
-        if (gres->empty() || gres->find_first_of(" \t\n'\"") != std::string::npos) {
-            return "--gres needs a generic resource such as gpu:1 (or none), got '" + *gres + "'";
-        }
-        options.gres = *gres;
+    if (options.gres.empty() || options.gres.find_first_of(" \t\n'\"") != std::string::npos) {
+        return "--gres needs a generic resource such as gpu:1 (or none), got '" + options.gres +
+               "'";
     }
     for (const auto &value : {options.partition, options.timeLimit}) {
         if (value && (value->empty() || value->find_first_of(" \t\n'\"") != std::string::npos)) {
             return "--partition and --time take one word, got '" + *value + "'";
         }
     }
-    options.jobDir = parser.value("--job-dir");
-    options.dryRun = parser.isSet("--dry-run");
-    return std::optional<SlurmOptions>(std::move(options));
-}
-
-const char *slurmOptionsHelp()
-{
-    return "  --slurm           run as a Slurm job array (docs/slurm.md): one task per\n"
-           "                    shard, submitted with sbatch, followed with squeue, merged\n"
-           "  --gpus N          with --slurm: N array tasks, one GPU each (default 1)\n"
-           "  --partition P     with --slurm: the partition to run in\n"
-           "  --time T          with --slurm: each task's time limit (sbatch's --time)\n"
-           "  --sbatch-option OPT  with --slurm: one more sbatch option, e.g. --mem=8G\n"
-           "                    (repeatable)\n"
-           "  --gres SPEC       with --slurm: what each task asks for (default gpu:1;\n"
-           "                    none: no --gres line)\n"
-           "  --job-dir DIR     with --slurm: the job folder (scripts, logs, shard results);\n"
-           "                    default cuwb-jobs/NAME-TIME beside the project. It must be\n"
-           "                    on a filesystem the compute nodes share\n"
-           "  --dry-run         with --slurm: print the batch script, submit nothing\n";
+    return {};
 }
 
 std::string findOnPath(const std::string &command)
@@ -347,8 +246,8 @@ std::string arrayScript(const ArrayScript &script, const SlurmOptions &options)
 
 std::optional<std::string> submitArray(const std::string &scriptPath, std::string &error)
 {
-    const ToolRun run = runTool({"sbatch", "--parsable", scriptPath});
-    if (run.exitStatus == 127 || run.exitStatus < 0) {
+    const CommandRun run = runCommand({"sbatch", "--parsable", scriptPath});
+    if (run.exitStatus < 0) {
         error = notInstalled("sbatch");
         return std::nullopt;
     }
@@ -451,18 +350,10 @@ std::vector<TaskOutcome> taskOutcomes(const std::string &jobDir, int tasks)
 
 std::optional<std::vector<TaskOutcome>>
 followArray(const std::string &jobId, const std::string &jobDir, int tasks,
-            const std::function<void(const ArrayProgress &)> &progress, std::string &error)
+            const std::function<void(const ArrayProgress &)> &progress,
+            const std::atomic<bool> &cancel, std::string &error)
 {
     using Clock = std::chrono::steady_clock;
-    g_interrupted.store(false);
-    struct sigaction action
-    {};
-    struct sigaction previous
-    {};
-    action.sa_handler = onInterrupt;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, &previous);
-    const auto restore = [&] { ::sigaction(SIGINT, &previous, nullptr); };
 
     std::map<int, Clock::time_point> leftQueue; // tasks gone from squeue without a status yet
     // A flag and a time rather than an optional: GCC 12 sees the optional's time as maybe
@@ -471,17 +362,15 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
     Clock::time_point squeueFailingSince{};
     std::vector<bool> ended(std::size_t(tasks) + 1, false);
     while (true) {
-        if (g_interrupted.load()) {
-            runTool({"scancel", jobId});
-            restore();
+        if (cancel.load()) {
+            runCommand({"scancel", jobId});
             error = "interrupted: job " + jobId + " was cancelled with scancel";
             return std::nullopt;
         }
         // "%K %t": the array task id and its state, one line per task (-r); PD pending, R
         // running, CG completing. A job that has left the queue is an error or an empty list.
-        const ToolRun queue = runTool({"squeue", "-h", "-r", "-j", jobId, "-o", "%K %t"});
-        if (queue.exitStatus == 127 || queue.exitStatus < 0) {
-            restore();
+        const CommandRun queue = runCommand({"squeue", "-h", "-r", "-j", jobId, "-o", "%K %t"});
+        if (queue.exitStatus < 0) {
             error = notInstalled("squeue");
             return std::nullopt;
         }
@@ -495,7 +384,6 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
                 squeueFailingSince = Clock::now();
             } else if (std::chrono::duration<double>(Clock::now() - squeueFailingSince).count() >
                        kSqueueFailureSeconds) {
-                restore();
                 error = "squeue has failed for a minute: " + trimmed(queue.err) + "; the job " +
                         jobId + " may still run: see squeue -j " + jobId;
                 return std::nullopt;
@@ -511,12 +399,10 @@ followArray(const std::string &jobId, const std::string &jobDir, int tasks,
             break;
         }
         const Clock::time_point wakeUp = Clock::now() + kPollInterval;
-        while (Clock::now() < wakeUp && !g_interrupted.load()) {
+        while (Clock::now() < wakeUp && !cancel.load()) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
     }
-    restore();
-
     return taskOutcomes(jobDir, tasks);
 }
 
@@ -534,8 +420,8 @@ std::string describeFailedTask(const std::string &jobId, const std::string &jobD
         text += outcome.exitStatus ? "signal " + std::to_string(*outcome.exitStatus - 128)
                                    : std::string("no exit status recorded");
         // sacct knows why where accounting runs; without slurmdbd it says it is disabled.
-        const ToolRun accounting =
-            runTool({"sacct", "-n", "-P", "-X", "-j", taskId, "-o", "State,ExitCode"});
+        const CommandRun accounting =
+            runCommand({"sacct", "-n", "-P", "-X", "-j", taskId, "-o", "State,ExitCode"});
         const std::string state = trimmed(accounting.out);
         if (accounting.exitStatus == 0 && !state.empty()) {
             text += "; sacct: " + state.substr(0, state.find('\n'));
@@ -562,4 +448,4 @@ std::string describeFailedTask(const std::string &jobId, const std::string &jobD
     return text;
 }
 
-} // namespace cuwb::cli
+} // namespace cuwb

@@ -1,0 +1,7 @@
+#include "sweep/sweepexecutor.h"
+
+namespace cuwb {
+
+SweepExecutor::~SweepExecutor() = default;
+
+} // namespace cuwb
