@@ -359,8 +359,7 @@ namespace {
 
 // --deadline and --devices (one worker per GPU, a project on each free one: docs/multigpu.md)
 // into `settings`; an exit status when one is wrong.
-std::optional<int> readDeadlineAndDevices(const ArgumentParser &parser, bool slurm,
-                                          LocalRunSettings &settings)
+std::optional<int> readDeadlineAndDevices(const ArgumentParser &parser, LocalRunSettings &settings)
 {
     if (const auto text = parser.value("--deadline")) {
         char *end = nullptr;
@@ -372,9 +371,6 @@ std::optional<int> readDeadlineAndDevices(const ArgumentParser &parser, bool slu
         settings.deadline = value;
     }
     if (parser.isSet("--devices")) {
-        if (slurm) {
-            return usageError("run", "--devices and --slurm exclude each other");
-        }
         const auto chosen = selectedDevices(parser);
         if (const auto *problem = std::get_if<std::string>(&chosen)) {
             return usageError("run", *problem);
@@ -425,11 +421,12 @@ int runRun(const std::vector<std::string> &arguments)
             return usageError("run", problem);
         }
     }
-    const auto slurmChoice = slurmOptions(parser);
-    if (const auto *problem = std::get_if<std::string>(&slurmChoice)) {
+    // Where it runs, once: what cannot go together is the placement's to say.
+    const auto placement = placementOf(parser);
+    if (const auto *problem = std::get_if<std::string>(&placement)) {
         return usageError("run", *problem);
     }
-    const std::optional<SlurmOptions> slurm = std::get<std::optional<SlurmOptions>>(slurmChoice);
+    const std::optional<SlurmOptions> slurm = std::get<Placement>(placement).slurm;
     if (slurm && (shard || parser.isSet("--scratch"))) {
         return usageError("run", std::string(shard ? "--shard" : "--scratch") +
                                      " and --slurm exclude each other: --slurm gives each task "
@@ -446,8 +443,7 @@ int runRun(const std::vector<std::string> &arguments)
         projects[i].number = i + 1;
     }
     LocalRunSettings settings;
-    if (const std::optional<int> status =
-            readDeadlineAndDevices(parser, slurm.has_value(), settings)) {
+    if (const std::optional<int> status = readDeadlineAndDevices(parser, settings)) {
         return *status;
     }
     const auto workerChoice = settings.devices

@@ -611,6 +611,43 @@ int finishSweep(const ArgumentParser &parser, const std::string &path, const Swe
     return ExitSuccess;
 }
 
+// A sweep on any executor, followed to its end: the start line (when `where` names the GPUs),
+// each point as it comes with its GPU's peaks, the job's status lines, Ctrl+C as a cancel, then
+// finishSweep.
+int followSweep(const ArgumentParser &parser, const std::string &path, SweepExecutor &executor,
+                const SweepSpec &spec, const RunRequest &base, const SweepContext &context,
+                const std::function<std::string(const SweepResult &)> &where)
+{
+    std::map<int, DevicePeaks> peaks; // by GPU, for the points that name theirs
+    std::optional<DevicePeaks> only;  // the one worker's GPU
+    executor.setStartedCallback([&](const SweepResult &started) {
+        if (where) {
+            printSweepStart(std::cout, path, started, spec, where(started));
+        }
+        for (const DeviceInfo &device : started.devices) {
+            peaks[device.ordinal] = devicePeaks(device);
+        }
+        if (started.device) {
+            only = devicePeaks(*started.device);
+        }
+    });
+    executor.setPointCallback([&](const SweepPointResult &r, const SweepProgress &progress) {
+        const auto found = r.deviceIndex ? peaks.find(*r.deviceIndex) : peaks.end();
+        const DevicePeaks *pointPeaks =
+            found != peaks.end() ? &found->second : (only ? &*only : nullptr);
+        printPoint(std::cout, r, progress, pointPeaks);
+    });
+    executor.setStatusCallback([](const std::string &line) {
+        std::cout << line << '\n' << std::flush;
+    });
+    SweepResult result;
+    {
+        const InterruptCancels interruptCancels(executor);
+        result = executor.run(spec, base, context);
+    }
+    return finishSweep(parser, path, result);
+}
+
 // `cuwb sweep --devices`: one worker per GPU (MultiDeviceSweep), the points shared among them
 // or, with --per-device, the whole sweep on each.
 int sweepOnDevices(const ArgumentParser &parser, const std::string &path, const SweepSpec &spec,
@@ -622,12 +659,17 @@ int sweepOnDevices(const ArgumentParser &parser, const std::string &path, const 
         options.executable = findOnPath(options.executable);
         return options;
     });
+    if (!parser.isSet("--per-device")) {
+        return followSweep(parser, path, sweep, spec, base, context,
+                           [](const SweepResult &started) {
+                               return std::to_string(started.devices.size()) + " GPUs, " +
+                                      gpuList(started.devices);
+                           });
+    }
+    // --per-device: the whole sweep on each GPU, each GPU's result apart.
     std::map<int, DevicePeaks> peaks;
-    const bool perDevice = parser.isSet("--per-device");
     sweep.setStartedCallback([&](const SweepResult &started) {
-        printSweepStart(std::cout, path, started, spec,
-                        (perDevice ? "" : std::to_string(started.devices.size()) + " GPUs, ") +
-                            gpuList(started.devices));
+        printSweepStart(std::cout, path, started, spec, gpuList(started.devices));
         for (const DeviceInfo &device : started.devices) {
             peaks[device.ordinal] = devicePeaks(device);
         }
@@ -643,15 +685,6 @@ int sweepOnDevices(const ArgumentParser &parser, const std::string &path, const 
             }
         }
     };
-
-    if (!perDevice) {
-        SweepResult result;
-        {
-            const InterruptCancels interruptCancels(sweep);
-            result = sweep.run(spec, base, context);
-        }
-        return finishSweep(parser, path, result);
-    }
 
     std::vector<SweepResult> results;
     {
@@ -776,17 +809,14 @@ std::optional<int> parseSweepArguments(SweepInvocation &in,
     if (in.shard && parser.isSet("--list")) {
         return usageError("sweep", "--shard and --list exclude each other");
     }
-    const auto slurmChoice = slurmOptions(parser);
-    if (const auto *problem = std::get_if<std::string>(&slurmChoice)) {
+    // Where it runs, once: what cannot go together is the placement's to say.
+    auto placement = placementOf(parser);
+    if (const auto *problem = std::get_if<std::string>(&placement)) {
         return usageError("sweep", *problem);
     }
-    in.slurm = std::get<std::optional<SlurmOptions>>(slurmChoice);
-    if (parser.isSet("--per-device") && !parser.isSet("--devices")) {
-        return usageError("sweep", "--per-device goes with --devices: it runs the whole sweep on "
-                                   "each of them");
-    }
+    in.slurm = std::get<Placement>(placement).slurm;
     if (parser.isSet("--devices")) {
-        for (const char *other : {"--shard", "--list", "--slurm"}) {
+        for (const char *other : {"--shard", "--list"}) {
             if (parser.isSet(other)) {
                 return usageError("sweep",
                                   std::string("--devices and ") + other + " exclude each other");
@@ -1015,24 +1045,10 @@ int sweepOnWorker(const ArgumentParser &parser, const std::string &path, const S
     WorkerProcess worker(options);
     SweepRunner runner(worker);
     runner.setShard(shard);
-    std::optional<DevicePeaks> peaks; // from the worker's device, once the sweep starts
-    runner.setStartedCallback([&](const SweepResult &started) {
-        printSweepStart(std::cout, path, started, spec, started.deviceName);
-        if (started.device) {
-            peaks = devicePeaks(*started.device);
-        }
-    });
-    runner.setPointCallback([&](const SweepPointResult &r, const SweepProgress &progress) {
-        printPoint(std::cout, r, progress, peaks ? &*peaks : nullptr);
-    });
-    SweepResult result;
-    {
-        const InterruptCancels interruptCancels(runner);
-        result = runner.run(spec, base, context);
-    }
+    const int status = followSweep(parser, path, runner, spec, base, context,
+                                   [](const SweepResult &started) { return started.deviceName; });
     worker.stop();
-
-    return finishSweep(parser, path, result);
+    return status;
 }
 
 } // namespace

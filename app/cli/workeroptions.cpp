@@ -1,13 +1,10 @@
 #include "workeroptions.h"
 
-#include "device/deviceinfo.h"
-#include "worker/workertarget.h"
+#include "slurmarguments.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <system_error>
-#include <vector>
 
 namespace cuwb::cli {
 
@@ -25,144 +22,84 @@ void addWorkerOptions(ArgumentParser &parser)
     parser.addOption({"--on"});
 }
 
-std::variant<WorkerProcess::Options, std::string> workerOptions(const ArgumentParser &parser)
+namespace {
+
+// --devices' text into the placement: "all", or GPU numbers separated by commas.
+std::string readDevices(const std::string &text, Placement &placement)
 {
-    if (parser.isSet("--device") && parser.isSet("--worker")) {
-        return std::string("--device is for the built-in worker; give it in --worker");
+    if (text == "all") {
+        placement.allDevices = true;
+        return {};
     }
-    if (parser.isSet("--on") && parser.isSet("--worker")) {
-        return std::string("--on and --worker both say where the worker runs; give one");
+    const std::string wrong =
+        "--devices needs 'all' or GPU numbers such as 0,2, got '" + text + "'";
+    std::istringstream in(text);
+    for (std::string word; std::getline(in, word, ',');) {
+        const std::optional<long long> parsed = parseCount(word);
+        if (!parsed || *parsed > 1024)
+            return wrong;
+        placement.devices.push_back(int(*parsed));
     }
-    std::optional<int> device;
+    if (placement.devices.empty() || text.back() == ',')
+        return wrong;
+    return {};
+}
+
+} // namespace
+
+std::variant<Placement, std::string> placementOf(const ArgumentParser &parser)
+{
+    Placement placement;
+    placement.target = parser.value("--on");
+    placement.worker = parser.isSet("--worker") ? parser.value("--worker").value_or(std::string())
+                                                : std::optional<std::string>();
     if (const auto text = parser.value("--device")) {
         const std::optional<long long> parsed = parseCount(*text);
-        if (!parsed || *parsed > 1024) {
+        if (!parsed || *parsed > 1024)
             return "--device needs a GPU number, got '" + *text + "'";
-        }
-        device = static_cast<int>(*parsed);
+        placement.device = int(*parsed);
     }
-    if (const auto text = parser.value("--on")) {
-        const auto target = resolveTarget(*text, defaultTargetsPath());
-        if (const auto *problem = std::get_if<std::string>(&target)) {
-            return "--on: " + *problem;
-        }
-        return workerOptionsFor(std::get<WorkerTarget>(target), device);
+    if (parser.isSet("--devices")) {
+        if (std::string problem =
+                readDevices(parser.value("--devices").value_or(std::string()), placement);
+            !problem.empty())
+            return problem;
     }
-    WorkerProcess::Options options;
-    if (const auto command = parser.value("--worker")) {
-        std::istringstream in(*command);
-        std::vector<std::string> words;
-        for (std::string word; in >> word;) {
-            words.push_back(word);
-        }
-        if (words.empty()) {
-            return std::string("--worker needs a command");
-        }
-        options.executable = words.front();
-        options.arguments.assign(words.begin() + 1, words.end());
-        return options;
-    }
-    options.executable = selfExecutable();
-    options.arguments = {"worker"};
-    if (device) {
-        options.arguments.insert(options.arguments.end(), {"--device", std::to_string(*device)});
-    }
-    return options;
+    placement.perDevice = parser.isSet("--per-device");
+    auto slurm = slurmOptions(parser);
+    if (auto *problem = std::get_if<std::string>(&slurm))
+        return std::move(*problem);
+    placement.slurm = std::get<std::optional<SlurmOptions>>(std::move(slurm));
+    if (std::string problem = placementProblem(placement); !problem.empty())
+        return problem;
+    return placement;
+}
+
+std::variant<WorkerProcess::Options, std::string> workerOptions(const ArgumentParser &parser)
+{
+    auto placement = placementOf(parser);
+    if (auto *problem = std::get_if<std::string>(&placement))
+        return std::move(*problem);
+    return placementWorker(std::get<Placement>(placement), selfExecutable());
 }
 
 std::variant<std::vector<int>, std::string> selectedDevices(const ArgumentParser &parser)
 {
-    const std::string text = parser.value("--devices").value_or(std::string());
-    if (parser.isSet("--device")) {
-        return std::string("--device and --devices both choose the GPU; give one (--devices 0,1 "
-                           "for several)");
-    }
-    const bool elsewhere = parser.isSet("--worker") || parser.isSet("--on");
-    std::vector<int> devices;
-    if (text == "all") {
-        if (elsewhere) {
-            return std::string("--devices all counts the GPUs of this machine; with --on or "
-                               "--worker, name them: --devices 0,1");
-        }
-    } else {
-        std::istringstream in(text);
-        for (std::string word; std::getline(in, word, ',');) {
-            const std::optional<long long> parsed = parseCount(word);
-            if (!parsed || *parsed > 1024) {
-                return "--devices needs 'all' or GPU numbers such as 0,2, got '" + text + "'";
-            }
-            if (std::find(devices.begin(), devices.end(), int(*parsed)) != devices.end()) {
-                return "--devices names GPU " + word + " twice; each GPU gets one worker";
-            }
-            devices.push_back(int(*parsed));
-        }
-        if (devices.empty() || text.back() == ',') {
-            return "--devices needs 'all' or GPU numbers such as 0,2, got '" + text + "'";
-        }
-        if (elsewhere) {
-            return devices; // the worker's hello says whether its machine has each
-        }
-    }
-    const DeviceQuery query = queryDevices();
-    std::string present;
-    for (const DeviceInfo &device : query.devices) {
-        present += (present.empty() ? "" : ", ") + ("GPU " + std::to_string(device.ordinal)) +
-                   " (" + device.name + ")";
-    }
-    if (query.devices.empty()) {
-        return "--devices: this machine has no GPU (" + query.message + ")";
-    }
-    if (text == "all") {
-        for (const DeviceInfo &device : query.devices) {
-            devices.push_back(device.ordinal);
-        }
-        return devices;
-    }
-    for (const int device : devices) {
-        if (device >= int(query.devices.size())) {
-            return "--devices: there is no GPU " + std::to_string(device) + "; this machine has " +
-                   present;
-        }
-    }
-    return devices;
+    auto chosen = placementOf(parser);
+    if (auto *problem = std::get_if<std::string>(&chosen))
+        return std::move(*problem);
+    const Placement &placement = std::get<Placement>(chosen);
+    // Only this machine's GPUs are listed, and only when the workers run here.
+    return placementDevices(placement, placement.elsewhere() ? DeviceQuery{} : queryDevices());
 }
 
 std::variant<WorkerOptionsForDevice, std::string>
 workerOptionsPerDevice(const ArgumentParser &parser)
 {
-    if (parser.isSet("--on") && parser.isSet("--worker")) {
-        return std::string("--on and --worker both say where the worker runs; give one");
-    }
-    if (const auto text = parser.value("--on")) {
-        const auto target = resolveTarget(*text, defaultTargetsPath());
-        if (const auto *problem = std::get_if<std::string>(&target)) {
-            return "--on: " + *problem;
-        }
-        const WorkerTarget chosen = std::get<WorkerTarget>(target);
-        return WorkerOptionsForDevice(
-            [chosen](int device) { return workerOptionsFor(chosen, device); });
-    }
-    WorkerProcess::Options options;
-    if (const auto command = parser.value("--worker")) {
-        std::istringstream in(*command);
-        std::vector<std::string> words;
-        for (std::string word; in >> word;) {
-            words.push_back(word);
-        }
-        if (words.empty()) {
-            return std::string("--worker needs a command");
-        }
-        options.executable = words.front();
-        options.arguments.assign(words.begin() + 1, words.end());
-    } else {
-        options.executable = selfExecutable();
-        options.arguments = {"worker"};
-    }
-    return WorkerOptionsForDevice([options](int device) {
-        WorkerProcess::Options forDevice = options;
-        forDevice.arguments.insert(forDevice.arguments.end(), {"--device", std::to_string(device)});
-        return forDevice;
-    });
+    auto placement = placementOf(parser);
+    if (auto *problem = std::get_if<std::string>(&placement))
+        return std::move(*problem);
+    return placementWorkerForDevice(std::get<Placement>(placement), selfExecutable());
 }
 
 } // namespace cuwb::cli
