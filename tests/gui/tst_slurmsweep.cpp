@@ -9,6 +9,7 @@
 // group drives it (with a screenshot of the dock while shard 3 runs, written to
 // $CUWB_SCREENSHOT_DIR when set). The GPU is the stand-in worker; the tasks ask for no GPU.
 // Skipped only when Slurm's binaries are missing.
+#include "gui/sweep/slurmsweep.h"
 #include "gui/sweep/slurmsweepbox.h"
 #include "gui/sweep/sweepcontroller.h"
 #include "gui/sweep/sweeppanel.h"
@@ -104,6 +105,9 @@ private:
     // A controller whose tasks run the stand-in worker through `wrapper` (a script that may
     // hold a shard back), in job folders under m_dir.
     std::unique_ptr<SweepController> controller(const QString &wrapper, int shards);
+    // Slurm as the Sweep dock's group asks for it: `shards` tasks, no GPU, job folders under
+    // m_dir.
+    SlurmSweepSettings slurmSettings(int shards) const;
     // A wrapper around the stand-in worker that runs `shell` first in every task.
     QString wrapper(const QString &name, const QString &shell);
 
@@ -160,13 +164,22 @@ std::unique_ptr<SweepController> TestSlurmSweep::controller(const QString &wrapp
     auto controller = std::make_unique<SweepController>();
     controller->setCliPath(QStringLiteral(CUWB_CLI_PATH));
     controller->setWorkerCommand(wrapper, {});
+    const SlurmSweepSettings settings = slurmSettings(shards);
+    Placement placement;
+    placement.slurm = settings.options();
+    controller->setPlacement(placement);
+    controller->setSlurmJobFolder(settings.jobFolder);
+    controller->setProjectSnapshot(addOneSnapshot);
+    return controller;
+}
+
+SlurmSweepSettings TestSlurmSweep::slurmSettings(int shards) const
+{
     SlurmSweepSettings settings;
     settings.shards = shards;
     settings.gres = QStringLiteral("none");
     settings.jobFolder = m_dir.filePath(QStringLiteral("jobs"));
-    controller->setSlurm(settings);
-    controller->setProjectSnapshot(addOneSnapshot);
-    return controller;
+    return settings;
 }
 
 void TestSlurmSweep::pointsArriveAsShardsFinish()
@@ -280,7 +293,9 @@ void TestSlurmSweep::killedShardIsNamed()
 void TestSlurmSweep::refusedWithoutAProject()
 {
     SweepController sweep;
-    sweep.setSlurm(SlurmSweepSettings{});
+    Placement placement;
+    placement.slurm = SlurmSweepSettings{}.options();
+    sweep.setPlacement(placement);
     QSignalSpy finished(&sweep, &SweepController::sweepFinished);
     QVERIFY(sweep.start(powersSweep(), addOneRequest()));
     QCOMPARE(finished.size(), 1);
@@ -303,11 +318,11 @@ void TestSlurmSweep::sweepDockSubmitsToSlurm()
                             3);
     // No GPU here: a Slurm sweep does not need one.
     sweep->setAvailability(false, QStringLiteral("no GPU on this machine"));
-    const SlurmSweepSettings settings = *sweep->slurm();
+    const SlurmSweepSettings settings = slurmSettings(3);
     // The dock decides: unchecked (as remembered), its sweeps go to the worker.
     Workspace workspace;
     SweepPanel panel(sweep.get(), &workspace);
-    QVERIFY(!sweep->slurm());
+    QVERIFY(!sweep->placement().slurm);
     panel.resize(1400, 800);
     SweepContext context;
     context.projectName = "add_one";
@@ -318,7 +333,9 @@ void TestSlurmSweep::sweepDockSubmitsToSlurm()
     QVERIFY(!panel.canRun()); // on the worker: no GPU
 
     panel.slurmBox()->setSettings(settings);
-    QCOMPARE(sweep->slurm(), std::optional<SlurmSweepSettings>(settings));
+    // The group is the sweep's part of the Workspace's placement, which the controller takes.
+    QCOMPARE(workspace.placement().slurm, std::optional<SlurmOptions>(settings.options()));
+    QCOMPARE(sweep->placement(), workspace.placement());
     QVERIFY(panel.canRun());
     QCOMPARE(panel.runButton()->text(), QStringLiteral("Submit to Slurm"));
     QCOMPARE(QSettings().value(QStringLiteral("sweep/slurm/shards")).toInt(), 3);
@@ -349,7 +366,8 @@ void TestSlurmSweep::sweepDockSubmitsToSlurm()
             QDir(QString::fromUtf8(dir)).filePath(QStringLiteral("sweep-slurm-done.png"))));
     // Unchecked, the dock runs on the worker again (and needs the GPU again).
     panel.slurmBox()->setSettings(std::nullopt);
-    QVERIFY(!sweep->slurm());
+    QVERIFY(!workspace.placement().slurm);
+    QVERIFY(!sweep->placement().slurm);
     QVERIFY(!panel.canRun());
     QCOMPARE(panel.runButton()->text(), QStringLiteral("Run sweep"));
 }

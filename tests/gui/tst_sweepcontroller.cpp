@@ -72,6 +72,14 @@ class TestSweepController : public QObject
 {
     Q_OBJECT
 
+private:
+    static Placement twoGpus()
+    {
+        Placement placement;
+        placement.devices = {0, 1};
+        return placement;
+    }
+
 private Q_SLOTS:
     void cleanup()
     {
@@ -83,7 +91,7 @@ private Q_SLOTS:
     {
         qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
         auto controller = fakeController();
-        controller->setDevices({0, 1});
+        controller->setPlacement(twoGpus());
         QSignalSpy started(controller.get(), &SweepController::sweepStarted);
         QSignalSpy points(controller.get(), &SweepController::pointFinished);
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
@@ -116,7 +124,7 @@ private Q_SLOTS:
     {
         qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake A100:8.0");
         auto controller = fakeController();
-        controller->setDevices({0, 1});
+        controller->setPlacement(twoGpus());
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
         QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QVERIFY(finished.wait(kSweepTimeoutMs));
@@ -135,7 +143,7 @@ private Q_SLOTS:
         // Each GPU's worker waits for the cancel at its second measurement.
         qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
         auto controller = fakeController({QStringLiteral("cancel-at-2")});
-        controller->setDevices({0, 1});
+        controller->setPlacement(twoGpus());
         QSignalSpy points(controller.get(), &SweepController::pointFinished);
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
         QVERIFY(controller->start(powersSweep(), addOneRequest()));
@@ -156,7 +164,7 @@ private Q_SLOTS:
         // Both GPUs' first measurements wait for a cancel; destroying the controller sends it.
         qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
         auto controller = fakeController({QStringLiteral("cancel-at-1")});
-        controller->setDevices({0, 1});
+        controller->setPlacement(twoGpus());
         QSignalSpy started(controller.get(), &SweepController::sweepStarted);
         QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QVERIFY(started.wait(kSweepTimeoutMs));
@@ -169,7 +177,7 @@ private Q_SLOTS:
         qputenv("CUWB_FAKE_DEVICES", "Fake H200:9.0,Fake H200:9.0");
         qputenv("CUWB_FAKE_DEVICE_MODES", "1=no-start");
         auto controller = fakeController();
-        controller->setDevices({0, 1});
+        controller->setPlacement(twoGpus());
         QSignalSpy finished(controller.get(), &SweepController::sweepFinished);
         QVERIFY(controller->start(powersSweep(), addOneRequest()));
         QVERIFY(finished.wait(kSweepTimeoutMs));

@@ -110,8 +110,13 @@ private Q_SLOTS:
         box->setChoice(QStringLiteral("0,3"));
         QVERIFY(!box->problem().isEmpty());
         QVERIFY(box->chosenDevices().empty());
+        QVERIFY(f.workspace->placement().devices.empty());
         box->setChoice(QStringLiteral("all"));
         QCOMPARE(box->chosenDevices(), (std::vector<int>{0, 1}));
+        // The choice is the sweep's part of the Workspace's placement, which the controller
+        // takes.
+        QCOMPARE(f.workspace->placement().devices, (std::vector<int>{0, 1}));
+        QCOMPARE(f.controller->placement(), f.workspace->placement());
 
         f.panel->applyPreset(QStringLiteral("block-pow2"));
         waitForCount(*f.panel);

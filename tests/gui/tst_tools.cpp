@@ -409,6 +409,21 @@ private Q_SLOTS:
         QCOMPARE(changed.last().first().toString(), tool->target());
         QVERIFY(!tool->selector()->setTarget(QStringLiteral("not a host")));
         QCOMPARE(changed.count(), 1);
+        // The choice is the target of the Workspace's placement, which the shared worker
+        // follows whoever sets it.
+        QCOMPARE(host.workspace()->placement().target,
+                 std::optional<std::string>("student@gpu.example.org:2222"));
+        QVERIFY(host.worker()->hasTarget());
+        Placement here = host.workspace()->placement();
+        here.target.reset();
+        host.workspace()->setPlacement(here);
+        QCOMPARE(tool->target(), QString());
+        QVERIFY(!host.worker()->hasTarget());
+        QCOMPARE(changed.count(), 2);
+        // A change of the placement elsewhere (the sweep's GPUs) is not a change of target.
+        here.devices = {0, 1};
+        host.workspace()->setPlacement(here);
+        QCOMPARE(changed.count(), 2);
     }
 
     void unreadableProjectsAreTwoFailedSides()

@@ -5,6 +5,7 @@
 #include "gui/device/devicepanel.h"
 #include "gui/device/deviceselector.h"
 #include "gui/workspace/toolhost.h"
+#include "gui/workspace/workspace.h"
 
 #include "worker/workertarget.h"
 
@@ -34,28 +35,40 @@ DeviceTool::DeviceTool(ToolHost *host)
     layout->addWidget(m_panel, 1);
     m_dock = host->addDock(tr("Device"), QStringLiteral("deviceDock"), column,
                            Qt::RightDockWidgetArea, QStringLiteral("launchDock"));
-    applyTarget(m_selector->target()); // before the first device query starts
-    connect(m_selector, &DeviceSelector::targetChanged, this, [this](const QString &target) {
-        applyTarget(target);
-        Q_EMIT targetChanged(target);
-    });
+    Workspace *workspace = host->workspace();
+    const auto placeTarget = [workspace](const QString &target) {
+        Placement placement = workspace->placement();
+        placement.target =
+            target.isEmpty() ? std::optional<std::string>() : std::optional(toStdString(target));
+        workspace->setPlacement(placement);
+    };
+    connect(workspace, &Workspace::placementChanged, this, &DeviceTool::followPlacement);
+    placeTarget(m_selector->target()); // the worker follows before the first device query
+    followPlacement();
+    connect(m_selector, &DeviceSelector::targetChanged, this, placeTarget);
     host->addTool(this);
 }
 
 QString DeviceTool::target() const
 {
-    return m_selector->target();
+    return m_target;
 }
 
-void DeviceTool::applyTarget(const QString &target)
+void DeviceTool::followPlacement()
 {
+    const std::optional<std::string> &chosen = m_host->workspace()->placement().target;
+    const QString target = chosen ? toQString(*chosen) : QString();
+    if (target == m_target)
+        return;
+    m_target = target;
     std::optional<WorkerProcess::Options> options;
     if (!target.isEmpty()) {
         const auto resolved = resolveTarget(toStdString(target), defaultTargetsPath());
-        if (const auto *chosen = std::get_if<WorkerTarget>(&resolved))
-            options = workerOptionsFor(*chosen, std::nullopt);
+        if (const auto *worker = std::get_if<WorkerTarget>(&resolved))
+            options = workerOptionsFor(*worker, std::nullopt);
     }
     m_host->worker()->setTarget(options);
+    Q_EMIT targetChanged(target);
 }
 
 } // namespace cuwb

@@ -1,8 +1,9 @@
 // DeviceTool: the Device dock, plugged into the window (gui/workspace/toolhost.h): where kernels
 // run (the DeviceSelector: this machine or a remote target of ~/.config/cuwb/targets.json) above
-// the GPU it is (the DevicePanel). The choice goes to the window's shared worker at once; the
-// device query, which the window owns since every feature's availability follows it, is told
-// through targetChanged() and its answer shown with showQuery().
+// the GPU it is (the DevicePanel). The choice is the target of the Workspace's placement; the
+// window's shared worker follows the placement's target, whoever set it, and the device query,
+// which the window owns since every feature's availability follows it, is told through
+// targetChanged().
 #pragma once
 
 #include <QObject>
@@ -31,11 +32,14 @@ public:
     [[nodiscard]] QString target() const;
 
 Q_SIGNALS:
-    // The user chose another target; the shared worker follows already.
+    // The placement's target changed; the shared worker follows already.
     void targetChanged(const QString &target);
 
 private:
-    void applyTarget(const QString &target);
+    // The shared worker on the placement's target, once per change of it.
+    void followPlacement();
+
+    QString m_target; // the target the shared worker has
 
     ToolHost *m_host;
     DevicePanel *m_panel = nullptr;

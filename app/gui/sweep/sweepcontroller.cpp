@@ -89,8 +89,12 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     m_result = SweepResult{};
     m_result.spec = spec;
     m_result.projectName = context.projectName;
+    if (const std::string problem = placementProblem(m_placement); !problem.empty()) {
+        failAtStart(toQString(problem));
+        return true;
+    }
     std::optional<SlurmSweepJob> slurmJob;
-    if (m_slurm) {
+    if (m_placement.slurm) {
         slurmJob = slurmJobFor(spec, base);
         if (!slurmJob)
             return true; // refused: sweepFinished has said why
@@ -107,7 +111,7 @@ bool SweepController::start(const SweepSpec &spec, const RunRequest &base,
     SweepJob *job = m_job;
     QMetaObject::invokeMethod(
         m_job,
-        [job, jobId, options, devices = m_devices, slurmJob, spec, base, context] {
+        [job, jobId, options, devices = m_placement.devices, slurmJob, spec, base, context] {
             job->setWorkerOptions(options);
             job->setDevices(devices);
             job->setSlurm(slurmJob);
@@ -140,9 +144,9 @@ std::optional<SlurmSweepJob> SweepController::slurmJobFor(const SweepSpec &spec,
     QString name = snapshot.name;
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("-"));
     name = name.left(40);
-    const QString parent = m_slurm->jobFolder.trimmed().isEmpty()
+    const QString parent = m_slurmJobFolder.trimmed().isEmpty()
                                ? QDir(snapshot.folder).filePath(QStringLiteral("cuwb-jobs"))
-                               : m_slurm->jobFolder.trimmed();
+                               : m_slurmJobFolder.trimmed();
     const QString jobDir = QDir(parent).absoluteFilePath(
         name + QLatin1Char('-') +
         QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
@@ -165,7 +169,7 @@ std::optional<SlurmSweepJob> SweepController::slurmJobFor(const SweepSpec &spec,
     job.projectPath = toStdString(project);
     job.projectName = toStdString(name);
     job.jobDir = toStdString(jobDir);
-    job.slurm = m_slurm->options();
+    job.slurm = *m_placement.slurm;
     // Another worker command than the CLI's own (a wrapper, the stand-in in tests) goes along.
     if (m_program != m_cli || m_arguments != QStringList{QStringLiteral("worker")}) {
         job.taskOptions = {
@@ -173,7 +177,7 @@ std::optional<SlurmSweepJob> SweepController::slurmJobFor(const SweepSpec &spec,
     }
     m_slurmJobDir = jobDir;
     Q_EMIT statusMessage(
-        tr("Submitting %1 shards to Slurm; job folder %2").arg(m_slurm->shards).arg(jobDir));
+        tr("Submitting %1 shards to Slurm; job folder %2").arg(job.slurm.tasks).arg(jobDir));
     return job;
 }
 

@@ -6,16 +6,18 @@
 // for each point as it completes, in sweep order, and sweepFinished with the whole result. One
 // sweep at a time.
 //
-// With GPUs other than GPU 0 alone (setDevices), a sweep runs on all of them at once through the
+// Where a sweep runs is the placement (setPlacement, the Workspace's: cluster/placement.h). With
+// GPUs other than GPU 0 alone, a sweep runs on all of them at once through the
 // core's MultiDeviceSweep (docs/multigpu.md): one worker per GPU, started with `--device N` added
 // to the worker command, on threads of the MultiDeviceSweep's own inside the sweep thread's run;
 // the points then come as they finish, in no particular order, each with its GPU
 // (SweepPointResult::deviceIndex), and the result lists the GPUs (SweepResult::devices). The
 // shared worker is held meanwhile, so runs wait for the sweep.
 //
-// With Slurm settings (setSlurm), a sweep goes to the cluster instead: the project as it is in
-// the window (setProjectSnapshot) is written into a new job folder, and the core's SlurmSweep
-// (cluster/slurmsweep.h) submits, follows and merges it on the sweep thread as `cuwb sweep
+// With Slurm in the placement, a sweep goes to the cluster instead: the project as it is in
+// the window (setProjectSnapshot) is written into a new job folder (under setSlurmJobFolder's), and
+// the core's SlurmSweep (cluster/slurmsweep.h) submits, follows and merges it on the sweep thread
+// as `cuwb sweep
 // --slurm` does; the points come shard by shard, in no particular order, with the same signals;
 // statusMessage carries the job's progress. No GPU is needed here for that.
 //
@@ -28,8 +30,8 @@
 // than wait for a point's deadline.
 #pragma once
 
+#include "cluster/placement.h"
 #include "cluster/slurmsweep.h"
-#include "gui/sweep/slurmsweep.h"
 #include "sweep/sweepexecutor.h"
 
 #include <QObject>
@@ -73,10 +75,12 @@ public:
     [[nodiscard]] QString workerProgram() const { return m_program; }
     [[nodiscard]] QStringList workerArguments() const { return m_arguments; }
 
-    // The GPUs of the next sweeps, as `--device N` names them: empty or {0}, on the shared
-    // worker (its GPU, the window's); otherwise on all of them at once, one worker each.
-    void setDevices(const std::vector<int> &devices) { m_devices = devices; }
-    [[nodiscard]] const std::vector<int> &devices() const { return m_devices; }
+    // Where the next sweeps run: its GPUs, as `--device N` names them (none or {0}: on the
+    // shared worker, the window's GPU; otherwise on all of them at once, one worker each), or
+    // a Slurm job array. A placement that cannot be refuses the sweep with placementProblem's
+    // sentence.
+    void setPlacement(const Placement &placement) { m_placement = placement; }
+    [[nodiscard]] const Placement &placement() const { return m_placement; }
 
     // Whether sweeps can run at all (a GPU and a driver), and why not. Unavailable: start()
     // finishes at once with the reason as the result's error, and no worker is started.
@@ -84,9 +88,9 @@ public:
     [[nodiscard]] bool isAvailable() const { return m_available; }
     [[nodiscard]] QString unavailableReason() const { return m_unavailableReason; }
 
-    // Sweeps go to Slurm as a job array while set; nullopt: to the worker.
-    void setSlurm(const std::optional<SlurmSweepSettings> &settings) { m_slurm = settings; }
-    [[nodiscard]] const std::optional<SlurmSweepSettings> &slurm() const { return m_slurm; }
+    // Where a Slurm sweep's job folders go (each sweep gets one of its own inside); empty:
+    // "cuwb-jobs" beside the project file.
+    void setSlurmJobFolder(const QString &folder) { m_slurmJobFolder = folder; }
     // The project as a Slurm sweep's tasks will run it: its name, the folder of its file (the
     // job folders go beside it unless the settings name another) and the project file's text,
     // self-contained (the editor's source inline, paths made absolute, `spec` as its sweep);
@@ -145,9 +149,9 @@ private:
     SweepJob *m_job = nullptr;
     QString m_program;
     QStringList m_arguments;
-    std::vector<int> m_devices;
-    QString m_cli; // the cuwb that submits Slurm sweeps
-    std::optional<SlurmSweepSettings> m_slurm;
+    Placement m_placement;
+    QString m_cli; // the cuwb the Slurm tasks run
+    QString m_slurmJobFolder;
     SnapshotSource m_snapshot;
     QString m_slurmJobDir;
     bool m_available = true;

@@ -76,6 +76,7 @@ QString SweepDeviceBox::choice() const
 
 void SweepDeviceBox::setChoice(const QString &choice)
 {
+    const QString before = this->choice();
     if (choice == QLatin1String("all")) {
         m_combo->setCurrentIndex(AllGpus);
     } else if (choice == QLatin1String("this") || choice.isEmpty()) {
@@ -85,6 +86,8 @@ void SweepDeviceBox::setChoice(const QString &choice)
         m_list->setText(choice);
     }
     m_list->setVisible(m_combo->currentIndex() == ListedGpus);
+    if (this->choice() != before)
+        Q_EMIT choiceChanged();
 }
 
 void SweepDeviceBox::onChanged()

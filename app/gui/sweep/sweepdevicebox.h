@@ -2,7 +2,7 @@
 // as before, on the shared worker), "All N GPUs", or "GPUs:" with a list typed as `cuwb sweep
 // --devices` takes it ("0,2"). Shown only when the machine has more than one GPU: with one
 // there is nothing to choose. The choice is remembered in QSettings ("sweep/gpus": "this",
-// "all" or the list) and applies to the next sweep (SweepController::setDevices).
+// "all" or the list) and is the sweep's GPUs in the Workspace's placement (SweepPanel).
 #pragma once
 
 #include "device/deviceinfo.h"
@@ -36,6 +36,7 @@ public:
     [[nodiscard]] QString problem() const;
     // "this", "all" or a list such as "0,2": as remembered.
     [[nodiscard]] QString choice() const;
+    // Emits choiceChanged when the choice differs from the one before.
     void setChoice(const QString &choice);
 
     [[nodiscard]] QComboBox *combo() const { return m_combo; }

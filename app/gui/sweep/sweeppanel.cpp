@@ -122,9 +122,22 @@ SweepPanel::SweepPanel(SweepController *controller, Workspace *workspace, QWidge
 
     m_noBaseReason = tr("Open a project or a source and compile it: the sweep varies the "
                         "launch of its kernel.");
+    followPlacement();
 }
 
 SweepPanel::~SweepPanel() = default;
+
+void SweepPanel::followPlacement()
+{
+    connect(m_workspace, &Workspace::placementChanged, this, [this] {
+        if (m_controller && !m_controller->isRunning())
+            m_controller->setPlacement(m_workspace->placement());
+        updateRunState();
+    });
+    placeSweep();
+    if (m_controller)
+        m_controller->setPlacement(m_workspace->placement());
+}
 
 // The dock's left column: the editor, and below it running the sweep and exporting it.
 void SweepPanel::buildColumn(QWidget *column)
@@ -134,18 +147,12 @@ void SweepPanel::buildColumn(QWidget *column)
     connect(m_editor, &SweepEditor::countTextChanged, this, &SweepPanel::updateRunState);
     connect(m_editor, &SweepEditor::counted, this, &SweepPanel::onCounted);
 
+    // The GPUs and the Slurm group are the sweep's part of the Workspace's placement; the
+    // controller takes the placement as it is whenever no sweep runs.
     m_devices = new SweepDeviceBox(column);
-    connect(m_devices, &SweepDeviceBox::choiceChanged, this, &SweepPanel::updateRunState);
-
+    connect(m_devices, &SweepDeviceBox::choiceChanged, this, &SweepPanel::placeSweep);
     m_slurm = new SlurmSweepBox(column);
-    connect(m_slurm, &SlurmSweepBox::settingsChanged, this,
-            [this](const std::optional<SlurmSweepSettings> &settings) {
-                if (m_controller && !m_controller->isRunning())
-                    m_controller->setSlurm(settings);
-                updateRunState();
-            });
-    if (m_controller)
-        m_controller->setSlurm(m_slurm->settings());
+    connect(m_slurm, &SlurmSweepBox::settingsChanged, this, &SweepPanel::placeSweep);
 
     m_message = new QLabel(column);
     m_message->setWordWrap(true);
@@ -236,9 +243,25 @@ void SweepPanel::clearBase(const QString &reason)
     m_editor->clearBase();
 }
 
+void SweepPanel::placeSweep()
+{
+    const std::optional<SlurmSweepSettings> slurm = m_slurm->settings();
+    Placement placement = m_workspace->placement();
+    // Through Slurm the tasks get their GPUs from the scheduler: this machine's are not chosen.
+    placement.devices = slurm ? std::vector<int>() : m_devices->chosenDevices();
+    placement.allDevices = false;
+    placement.perDevice = false;
+    placement.slurm = slurm ? std::optional(slurm->options()) : std::nullopt;
+    if (m_controller)
+        m_controller->setSlurmJobFolder(slurm ? slurm->jobFolder : QString());
+    m_workspace->setPlacement(placement);
+    updateRunState();
+}
+
 void SweepPanel::setDevices(const std::vector<DeviceInfo> &devices)
 {
     m_devices->setDevices(devices);
+    placeSweep(); // the choice remembered may name GPUs only now known
     updateRunState();
 }
 
@@ -297,7 +320,7 @@ QString SweepPanel::blockedReason() const
                          .arg(QLocale().toString(qulonglong(count->points)), skip);
     }
     // A Slurm sweep measures on the cluster's GPUs, not on this machine's.
-    const bool onSlurm = m_slurm->settings().has_value();
+    const bool onSlurm = m_workspace->placement().slurm.has_value();
     if (!m_available && !onSlurm)
         return m_unavailableReason;
     if (!onSlurm && !m_devices->problem().isEmpty())
@@ -317,7 +340,7 @@ void SweepPanel::updateRunState()
 {
     const bool running = m_controller && m_controller->isRunning();
     const QString reason = blockedReason();
-    const bool onSlurm = m_slurm->settings().has_value();
+    const bool onSlurm = m_workspace->placement().slurm.has_value();
     m_run->setEnabled(!running && reason.isEmpty() && !m_runWhenCounted);
     m_run->setText(onSlurm ? tr("Submit to Slurm") : tr("Run sweep"));
     m_run->setToolTip(!reason.isEmpty() ? reason
@@ -386,7 +409,7 @@ bool SweepPanel::runSweep()
     m_progress->setValue(0);
     m_progress->setVisible(true);
     setMessage({});
-    m_controller->setDevices(m_devices->chosenDevices());
+    m_controller->setPlacement(m_workspace->placement());
     if (!m_controller->start(spec, *base, m_context)) {
         setMessage(tr("A sweep is running; cancel it first."));
         return false;

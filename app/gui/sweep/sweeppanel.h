@@ -160,6 +160,10 @@ Q_SIGNALS:
 
 private:
     void buildColumn(QWidget *column);
+    // The GPUs and the Slurm group into the Workspace's placement.
+    void placeSweep();
+    // The controller and the run button follow the Workspace's placement from now on.
+    void followPlacement();
     void onCounted();
     void updateRunState();
     void setMessage(const QString &message);

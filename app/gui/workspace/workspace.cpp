@@ -178,6 +178,14 @@ void Workspace::setSweep(const SweepSpec &spec, Edit edit)
         Q_EMIT edited();
 }
 
+void Workspace::setPlacement(const Placement &placement)
+{
+    if (placement == m_placement)
+        return;
+    m_placement = placement;
+    Q_EMIT placementChanged();
+}
+
 void Workspace::setSampleSettings(const SampleSettings &settings)
 {
     QSettings stored;

@@ -1,8 +1,9 @@
 // Workspace: the open project's state, owned in one place apart from any widget — the compile
 // options, the launch being set up (a LaunchSession: the compiled module the launch uses, its
 // kernels, the chosen kernel's launch and the verification), the sweep, and how Measure samples
-// and which metrics follow. Panels show it and edit it through its setters, and are told of
-// every change by its signals, whoever made it; nothing reads the project out of a widget.
+// and which metrics follow — and where it all runs (the placement). Panels show it and edit it
+// through its setters, and are told of every change by its signals, whoever made it; nothing
+// reads the project out of a widget.
 // Saving, autosave, "modified", the Slurm snapshot, a run's request and a comparison all read
 // these same values. The source is not here: it is the editor's buffer, and each buffer keeps
 // its own latest compile (gui/editor/document.h), since several can be open.
@@ -17,6 +18,7 @@
 // options are written as they are set, as the dialog that edits them has always done.
 #pragma once
 
+#include "cluster/placement.h"
 #include "compiler/compileoptions.h"
 #include "compiler/compileresult.h"
 #include "launch/launchsession.h"
@@ -110,6 +112,14 @@ public:
     [[nodiscard]] const MetricsChoice &metricsChoice() const { return m_metrics; }
     void setMetricsChoice(const MetricsChoice &choice);
 
+    // --- Where it runs ----------------------------------------------------------------------
+    // The placement (cluster/placement.h): the Device dock's target, and the Sweep dock's GPUs
+    // and Slurm group, as one value that the shared worker and the sweep follow. The window's,
+    // not the project's: never saved with it and never an edit (each dock remembers its part in
+    // QSettings).
+    [[nodiscard]] const Placement &placement() const { return m_placement; }
+    void setPlacement(const Placement &placement);
+
     // --- The user's defaults ---------------------------------------------------------------
     // Reads the compile options, the measurement options and the metrics choice from
     // QSettings; false when no compile options were stored (a first start).
@@ -127,6 +137,7 @@ Q_SIGNALS:
     void sweepChanged();
     void sampleSettingsChanged();
     void metricsChoiceChanged();
+    void placementChanged();
     // The user changed the project's settings (compile options, launch, verification or
     // sweep): the project may now differ from its file.
     void edited();
@@ -142,6 +153,7 @@ private:
     SweepSpec m_sweep;
     SampleSettings m_sampleSettings;
     MetricsChoice m_metrics;
+    Placement m_placement;
 };
 
 } // namespace cuwb
