@@ -3,7 +3,7 @@
 # dependencies of cuwb_core form one ladder and no arrow runs back up (docs/architecture.md).
 # A new folder must be added here, at the height it belongs.
 set(_layers util cuda compiler inspect kernel device launch measure run worker history sweep
-    cluster project lesson grading)
+    cluster compare project lesson grading)
 file(GLOB _folders LIST_DIRECTORIES true RELATIVE ${CORE_DIR} ${CORE_DIR}/*)
 set(_bad "")
 foreach(_folder IN LISTS _folders)

@@ -10,6 +10,7 @@
 
 #include "interruptcancels.h"
 
+#include "compare/comparesequence.h"
 #include "measure/comparison.h"
 #include "measure/measurejson.h"
 #include "measure/roofline.h"
@@ -86,39 +87,27 @@ void printCompareHelp(std::ostream &out)
 
 namespace {
 
-// Both sides measured, then (when that worked) their metrics and inspection, on one worker.
+// Both sides collected on one worker, one after the other (compare/comparesequence.h); what
+// could not be inspected is said on stderr.
 std::vector<ComparisonSide> measureSides(const std::vector<Loaded> &loaded,
                                          const WorkerProcess::Options &options, bool inspect)
 {
-    MetricsRequest metricsRequest;
-    for (const std::string &name : rooflineMetrics()) {
-        if (std::find(metricsRequest.metrics.begin(), metricsRequest.metrics.end(), name) ==
-            metricsRequest.metrics.end()) {
-            metricsRequest.metrics.push_back(name);
-        }
-    }
     WorkerProcess worker(options);
     std::vector<ComparisonSide> sides;
     {
         const InterruptCancels interruptCancels(worker);
         for (const Loaded &l : loaded) {
-            ComparisonSide side;
-            side.name = std::filesystem::path(l.path).stem().string();
+            CompareSideInput side;
+            side.side.name = std::filesystem::path(l.path).stem().string();
             WorkerClient client(worker);
-            side.measurement = client.measure(l.request, l.settings, l.throughput);
-            if (side.measurement->faultStatus.empty()) {
-                side.metrics = client.metrics(l.request, metricsRequest);
-                if (inspect) {
-                    const InspectResult inspected = client.inspect(l.request, InspectRequest());
-                    if (inspected.ok()) {
-                        side.inspection = summarise(inspected);
-                    } else {
-                        std::cerr << "cuwb compare: " << l.path
-                                  << ": not inspected: " << inspected.error << '\n';
-                    }
+            collectSide(side, client, l.request, l.settings, l.throughput, inspect);
+            for (const std::string &missing : side.missing) {
+                if (missing.rfind("inspection: ", 0) == 0) {
+                    std::cerr << "cuwb compare: " << l.path
+                              << ": not inspected: " << missing.substr(12) << '\n';
                 }
             }
-            sides.push_back(std::move(side));
+            sides.push_back(std::move(side.side));
         }
     }
     worker.stop();

@@ -5,7 +5,7 @@
 // the lines with a sentence; a history entry's stored measurement becomes side A with what it
 // lacks said to be absent; the sweep table's "Compare these two points" is enabled with exactly
 // two rows selected and hands over their stored measurements.
-#include "gui/compare/comparedata.h"
+#include "compare/comparedata.h"
 #include "gui/compare/comparedialog.h"
 #include "gui/compare/comparelinesmodel.h"
 #include "gui/compare/comparemodel.h"

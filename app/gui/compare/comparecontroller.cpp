@@ -2,8 +2,6 @@
 
 #include "gui/common/qtconvert.h"
 #include "gui/run/runcontroller.h"
-#include "inspect/linecounters.h"
-#include "measure/roofline.h"
 
 #include <filesystem>
 
@@ -27,10 +25,10 @@ void CompareController::start(Job a, Job b)
     m_current = 0;
     m_step = 0;
     m_steps = 0;
-    for (const Job &job : m_jobs)
-        m_steps += job.request ? 3 : 0;
+    for (Job &job : m_jobs)
+        m_steps += job.request ? CompareSideSequence(job.side).stepCount() : 0;
     m_busy = true;
-    m_phase = Phase::Idle;
+    m_sequence.reset();
     next();
 }
 
@@ -39,7 +37,7 @@ void CompareController::cancel()
     if (!m_busy)
         return;
     m_busy = false;
-    m_phase = Phase::Idle;
+    m_sequence.reset();
     m_run->cancelMeasurement();
     Q_EMIT cancelled();
 }
@@ -47,6 +45,7 @@ void CompareController::cancel()
 void CompareController::report(const QString &what)
 {
     ++m_step;
+    ++m_sideStep;
     const QString letter = m_current == 0 ? tr("A") : tr("B");
     Q_EMIT progress(tr("%1 %2 (%3)\u2026 step %4 of %5")
                         .arg(what, letter, toQString(m_jobs[m_current].side.side.name))
@@ -61,60 +60,65 @@ void CompareController::next()
         ++m_current;
     if (m_current >= 2) {
         m_busy = false;
-        m_phase = Phase::Idle;
+        m_sequence.reset();
         Q_EMIT finished();
         return;
     }
     Job &job = m_jobs[m_current];
     job.side.sourceFile = std::filesystem::path(job.request->fileName).filename().string();
-    m_phase = Phase::Measure;
-    report(tr("Measuring"));
-    m_run->measure(*job.request, job.settings, job.throughput,
-                   MetricsRequest{withRooflineMetrics({})});
+    m_sequence.emplace(job.side);
+    m_sideStep = 0;
+    ask();
 }
 
-void CompareController::onMeasured(const Measurement &measurement)
+void CompareController::ask()
 {
-    if (!m_busy || m_phase != Phase::Measure)
+    const Job &job = m_jobs[m_current];
+    switch (m_sequence->step()) {
+    case CompareSideSequence::Step::Measure:
+        report(tr("Measuring"));
+        // The metrics pass follows the measurement on its own (RunController::measure).
+        m_run->measure(*job.request, job.settings, job.throughput,
+                       CompareSideSequence::metricsRequest());
         return;
-    Job &job = m_jobs[m_current];
-    job.side.side.measurement = measurement;
-    if (!measurement.faultStatus.empty()) {
-        // Without a time there is nothing to profile or inspect: the side says why.
-        job.side.failure = measurement.faultStatus + ": " + measurement.faultMessage;
-        m_step += 2;
+    case CompareSideSequence::Step::Metrics:
+        report(tr("Profiling"));
+        return;
+    case CompareSideSequence::Step::Inspect:
+        report(tr("Inspecting"));
+        m_run->inspect(*job.request);
+        return;
+    case CompareSideSequence::Step::Done:
+        // The steps a failed side did not take still count towards the whole.
+        m_step += m_sequence->stepCount() - m_sideStep;
         ++m_current;
         next();
         return;
     }
-    m_phase = Phase::Metrics;
-    report(tr("Profiling"));
+}
+
+void CompareController::onMeasured(const Measurement &measurement)
+{
+    if (!m_busy || !m_sequence || m_sequence->step() != CompareSideSequence::Step::Measure)
+        return;
+    m_sequence->measured(measurement);
+    ask();
 }
 
 void CompareController::onMetrics(const MetricsResult &metrics)
 {
-    if (!m_busy || m_phase != Phase::Metrics)
+    if (!m_busy || !m_sequence || m_sequence->step() != CompareSideSequence::Step::Metrics)
         return;
-    Job &job = m_jobs[m_current];
-    job.side.side.metrics = metrics;
-    if (!metrics.ok())
-        job.side.missing.push_back("metrics: " + metrics.error);
-    m_phase = Phase::Inspect;
-    report(tr("Inspecting"));
-    m_run->inspect(*job.request);
+    m_sequence->profiled(metrics);
+    ask();
 }
 
 void CompareController::onInspected(const InspectResult &result)
 {
-    if (!m_busy || m_phase != Phase::Inspect)
+    if (!m_busy || !m_sequence || m_sequence->step() != CompareSideSequence::Step::Inspect)
         return;
-    Job &job = m_jobs[m_current];
-    if (result.ok())
-        job.side.side.inspection = summarise(result);
-    else
-        job.side.missing.push_back("inspection: " + result.error);
-    ++m_current;
-    next();
+    m_sequence->inspected(result);
+    ask();
 }
 
 } // namespace cuwb

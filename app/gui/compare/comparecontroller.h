@@ -1,15 +1,17 @@
 // CompareController: collects two variants for the Compare view, one after the other, on the
-// worker that the window's runs share: each side is measured, then profiled (a metrics pass
-// with the counters of speed of light and the roofline), then inspected, as `cuwb compare`
-// does. A side whose measurement fails (no GPU, a fault) keeps the reason and the other side is
-// still collected; a refused metrics pass or inspection leaves that part absent with its
-// reason. A side given already collected (a history entry, a sweep point) is taken as it is.
-// The requests go through a RunController of its own on the shared worker, so the Measurement
-// and Inspect docks keep what they show; nothing waits on the GUI thread. Cancel stops the
-// sampling in flight and drops what comes after.
+// worker that the window's runs share: each side goes through the core's CompareSideSequence,
+// as `cuwb compare` does (measured, then profiled with the counters of speed of light and the
+// roofline, then inspected), here driven by the run controller's signals. A side whose
+// measurement fails (no GPU, a fault) keeps the reason and the other side is still collected;
+// a refused metrics pass or inspection leaves that part absent with its reason. A side given
+// already collected (a history entry, a sweep point) is taken as it is. The requests go through a
+// RunController of its own on the shared worker, so the Measurement and Inspect docks keep what
+// they show; nothing waits on the GUI thread. Cancel stops the sampling in flight and drops what
+// comes after.
 #pragma once
 
-#include "gui/compare/comparedata.h"
+#include "compare/comparedata.h"
+#include "compare/comparesequence.h"
 #include "measure/measurement.h"
 #include "run/runrequest.h"
 
@@ -58,8 +60,10 @@ Q_SIGNALS:
     void cancelled();
 
 private:
-    enum class Phase { Idle, Measure, Metrics, Inspect };
+    // Starts the next side that has a request, or finishes.
     void next();
+    // Asks the run controller for the sequence's step, or goes on to the next side.
+    void ask();
     void onMeasured(const Measurement &measurement);
     void onMetrics(const MetricsResult &metrics);
     void onInspected(const InspectResult &result);
@@ -70,7 +74,8 @@ private:
     int m_current = 0;
     int m_step = 0;
     int m_steps = 0;
-    Phase m_phase = Phase::Idle;
+    int m_sideStep = 0; // the steps reported for the side being collected
+    std::optional<CompareSideSequence> m_sequence; // of the side being collected
     bool m_busy = false;
 };
 

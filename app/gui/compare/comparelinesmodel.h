@@ -5,7 +5,7 @@
 // line for moving the editor's cursor there.
 #pragma once
 
-#include "gui/compare/comparedata.h"
+#include "compare/comparedata.h"
 
 #include <QAbstractTableModel>
 

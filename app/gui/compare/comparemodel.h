@@ -4,7 +4,7 @@
 // showOnlySignificant hides the rest. Thin: it formats CompareData and holds nothing else.
 #pragma once
 
-#include "gui/compare/comparedata.h"
+#include "compare/comparedata.h"
 
 #include <QAbstractTableModel>
 

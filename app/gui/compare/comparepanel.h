@@ -7,7 +7,7 @@
 // progress and a Cancel button.
 #pragma once
 
-#include "gui/compare/comparedata.h"
+#include "compare/comparedata.h"
 
 #include <QWidget>
 

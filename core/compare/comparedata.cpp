@@ -1,4 +1,4 @@
-#include "gui/compare/comparedata.h"
+#include "compare/comparedata.h"
 
 #include "inspect/instructioncountersjson.h"
 #include "measure/measurejson.h"
