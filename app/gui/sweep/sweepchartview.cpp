@@ -45,6 +45,27 @@ std::pair<double, QString> timeUnit(double ns)
     return {1.0, SweepChartView::tr("ns")};
 }
 
+// A series on `chart` against its axes.
+void attach(QChart *chart, QAbstractSeries *series, QAbstractAxis *x, QAbstractAxis *y)
+{
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+// A series the legend does not list (labelled on the chart, or named by the title).
+void hideMarker(QChart *chart, QAbstractSeries *series)
+{
+    for (QLegendMarker *marker : chart->legend()->markers(series))
+        marker->setVisible(false);
+}
+
+// A baseline's solid lines are dashed.
+Qt::PenStyle lineStyle(const SweepChartSeries &s, Qt::PenStyle style)
+{
+    return s.baseline && style == Qt::SolidLine ? Qt::DashLine : style;
+}
+
 } // namespace
 
 struct SweepChartView::SeriesItems
@@ -177,21 +198,43 @@ void SweepChartView::rebuildCharts()
     m_peakLine = m_ceilingLine = nullptr;
     m_occupancyY = nullptr;
 
-    const bool single = m_data->series.size() == 1;
-    const bool several = m_runs->size() > 1;
+    const bool bands = m_data->series.size() <= kMaxBandedSeries;
+    addTimeAxes(bands);
+    addBandwidthAxes();
+    // Qt Charts draws series in the order they were added: bands first, so that every line is
+    // over them, and baselines before the runs compared with them.
+    std::vector<std::size_t> order;
+    for (bool baseline : {true, false}) {
+        for (std::size_t i = 0; i < m_data->series.size(); ++i) {
+            if (m_data->series[i].baseline == baseline)
+                order.push_back(i);
+        }
+    }
+    if (bands)
+        addBands(order);
+    addLines(order);
+    addReferenceLines();
+    addMarkers();
+    updateChartData();
+}
 
+void SweepChartView::addTimeAxes(bool bands)
+{
     m_timeX = makeXAxis();
     m_timeY = new QValueAxis;
     m_timeY->setLabelFormat(QStringLiteral("%g"));
     m_timeChart->addAxis(m_timeX, Qt::AlignBottom);
     m_timeChart->addAxis(m_timeY, Qt::AlignLeft);
-    const bool bands = m_data->series.size() <= kMaxBandedSeries;
     m_timeChart->setTitle(bands ? tr("Time per launch: median (line) and min\u2013max of the "
                                      "samples (band)")
                                 : tr("Time per launch: median (min\u2013max bands are drawn "
                                      "for up to %1 lines; the tooltip and the table give them)")
                                       .arg(kMaxBandedSeries));
+}
 
+void SweepChartView::addBandwidthAxes()
+{
+    const bool single = m_data->series.size() == 1;
     m_bandwidthX = makeXAxis();
     m_bandwidthY = new QValueAxis;
     m_bandwidthY->setLabelFormat(QStringLiteral("%g"));
@@ -222,31 +265,12 @@ void SweepChartView::rebuildCharts()
                 ? tr("Bandwidth and occupancy")
                 : tr("Bandwidth (solid: effective, dotted: DRAM) and occupancy (right axis; "
                      "dash-dot: theoretical, dash-dot-dot: achieved)"));
+}
 
-    const auto attach = [](QChart *chart, QAbstractSeries *series, QAbstractAxis *x,
-                           QAbstractAxis *y) {
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(y);
-    };
-    const auto hideMarker = [](QChart *chart, QAbstractSeries *series) {
-        for (QLegendMarker *marker : chart->legend()->markers(series))
-            marker->setVisible(false);
-    };
-    const auto lineStyle = [](const SweepChartSeries &s, Qt::PenStyle style) {
-        return s.baseline && style == Qt::SolidLine ? Qt::DashLine : style;
-    };
-
-    // Qt Charts draws series in the order they were added: bands first, so that every line is
-    // over them, and baselines before the runs compared with them.
-    std::vector<std::size_t> order;
-    for (bool baseline : {true, false}) {
-        for (std::size_t i = 0; i < m_data->series.size(); ++i) {
-            if (m_data->series[i].baseline == baseline)
-                order.push_back(i);
-        }
-    }
-    for (std::size_t i : bands ? order : std::vector<std::size_t>{}) {
+void SweepChartView::addBands(const std::vector<std::size_t> &order)
+{
+    const bool single = m_data->series.size() == 1;
+    for (std::size_t i : order) {
         const SweepChartSeries &s = m_data->series[i];
         SeriesItems &items = m_items[i];
         QColor band = seriesColor(s, single);
@@ -262,6 +286,12 @@ void SweepChartView::rebuildCharts()
         attach(m_timeChart, items.band, m_timeX, m_timeY);
         hideMarker(m_timeChart, items.band);
     }
+}
+
+void SweepChartView::addLines(const std::vector<std::size_t> &order)
+{
+    const bool single = m_data->series.size() == 1;
+    const bool several = m_runs->size() > 1;
     for (std::size_t i : order) {
         const SweepChartSeries &s = m_data->series[i];
         SeriesItems &items = m_items[i];
@@ -310,7 +340,12 @@ void SweepChartView::rebuildCharts()
                 hideMarker(m_bandwidthChart, items.achieved);
         }
     }
+}
 
+// The theoretical peak and the measured copy ceiling across the bandwidth chart, labelled on
+// the lines.
+void SweepChartView::addReferenceLines()
+{
     if (m_data->theoreticalPeakGBps && m_data->hasBandwidth) {
         m_peakLine = new QLineSeries;
         m_peakLine->setName(tr("theoretical peak"));
@@ -335,7 +370,13 @@ void SweepChartView::rebuildCharts()
              QPointF(0, *m_data->copyCeilingGBps), SweepChartLabels::BelowLineRight, kCeilingColor,
              true});
     }
+}
 
+// The best point and those tied with it on each chart, and the points whose last wave is under
+// 90 % full.
+void SweepChartView::addMarkers()
+{
+    const bool several = m_runs->size() > 1;
     const auto markers = [&](QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
                              QScatterSeries *&best, QScatterSeries *&tied) {
         tied = new QScatterSeries;
@@ -368,8 +409,6 @@ void SweepChartView::rebuildCharts()
     }
     if (m_data->hasBandwidth)
         markers(m_bandwidthChart, m_bandwidthX, m_bandwidthY, m_bandwidthBest, m_bandwidthTied);
-
-    updateChartData();
 }
 
 void SweepChartView::updateChartData()

@@ -80,7 +80,15 @@ private:
         QPointF position; // in the viewport
     };
 
+    // The charts made again for a new structure (runs, series, what they carry), one step each:
+    // the axes, the bands, the lines, the reference lines and the markers.
     void rebuildCharts();
+    void addTimeAxes(bool bands);
+    void addBandwidthAxes();
+    void addBands(const std::vector<std::size_t> &order);
+    void addLines(const std::vector<std::size_t> &order);
+    void addReferenceLines();
+    void addMarkers();
     void updateChartData();
     [[nodiscard]] QString structure() const;
     void clearChart(QChart *chart);
