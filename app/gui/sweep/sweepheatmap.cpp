@@ -330,8 +330,20 @@ void SweepHeatmap::paint(QPainter &painter, const QRectF &rect) const
         painter.restore();
         return;
     }
+    paintCells(painter, g);
+    paintOutlines(painter, g);
+    paintAxes(painter, rect, g);
+    paintKey(painter, g);
+    if (m_high >= m_low && std::isfinite(m_low))
+        paintColourBar(painter, rect, g);
+    painter.restore();
+}
 
-    // The cells.
+// The cells: each filled with its colour and its value where the value fits, hatched when
+// skipped or failed.
+void SweepHeatmap::paintCells(QPainter &painter, const Geometry &g) const
+{
+    const QFontMetricsF fm(font());
     QFont smallFont = font();
     smallFont.setPointSizeF(font().pointSizeF() * 0.85);
     const QFontMetricsF smallMetrics(smallFont);
@@ -376,6 +388,10 @@ void SweepHeatmap::paint(QPainter &painter, const QRectF &rect) const
             }
         }
     }
+}
+
+void SweepHeatmap::paintOutlines(QPainter &painter, const Geometry &g) const
+{
     // Outlines on top of the fills: tied cells dashed, the best one solid and thick, both with a
     // white inner line so they show on dark and bright cells alike.
     painter.setRenderHint(QPainter::Antialiasing, true);
@@ -393,7 +409,11 @@ void SweepHeatmap::paint(QPainter &painter, const QRectF &rect) const
         painter.drawRect(cellRect.adjusted(4, 4, -4, -4));
     }
     painter.setRenderHint(QPainter::Antialiasing, false);
+}
 
+void SweepHeatmap::paintAxes(QPainter &painter, const QRectF &rect, const Geometry &g) const
+{
+    const QFontMetricsF fm(font());
     // Axes: labels under the columns and beside the rows, thinned when they would touch.
     painter.setPen(kGridText);
     double lastRight = -1e9;
@@ -428,7 +448,11 @@ void SweepHeatmap::paint(QPainter &painter, const QRectF &rect) const
     painter.drawText(QRectF(-g.grid.height() / 2, 0, g.grid.height(), fm.height()), Qt::AlignCenter,
                      SweepChartBuilder::axisTitle(m_data.yTarget));
     painter.restore();
+}
 
+void SweepHeatmap::paintKey(QPainter &painter, const Geometry &g) const
+{
+    const QFontMetricsF fm(font());
     // What the marks mean.
     const double keyTop = g.grid.bottom() + 6 + fm.height() * 2.2;
     double x = g.grid.left();
@@ -459,52 +483,52 @@ void SweepHeatmap::paint(QPainter &painter, const QRectF &rect) const
         painter.fillRect(box, kFailedFill);
         hatch(painter, box, kFailedHatch, true);
     });
+}
 
-    // The colour bar: best at the top.
-    if (m_high >= m_low && std::isfinite(m_low)) {
-        const int steps = std::max(2, int(g.legend.height()));
-        for (int i = 0; i < steps; ++i) {
-            const double t = 1.0 - double(i) / (steps - 1);
-            const QRectF slice(g.legend.left(), g.legend.top() + g.legend.height() * i / steps,
-                               g.legend.width(), g.legend.height() / steps + 1);
-            painter.fillRect(slice, viridis(t));
-        }
-        painter.setPen(QColor(0x80, 0x80, 0x80));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(g.legend);
-        painter.setPen(kGridText);
-        // Ticks at 1, 2 and 5 × 10^k in the unit shown; the ends of the range when fewer than
-        // two of those fall inside it.
-        const double unit = m_quantity == Quantity::MedianTime ? m_timeUnitNs : 1.0;
-        std::vector<double> ticks;
-        if (m_low > 0 && m_high > m_low) {
-            const double low = m_low / unit;
-            const double high = m_high / unit;
-            for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high;
-                 decade *= 10.0) {
-                for (double factor : {1.0, 2.0, 5.0}) {
-                    const double tick = factor * decade;
-                    if (tick >= low * (1 - 1e-9) && tick <= high * (1 + 1e-9))
-                        ticks.push_back(tick * unit);
-                }
+// The colour bar beside the grid, best at the top, with ticks at round values.
+void SweepHeatmap::paintColourBar(QPainter &painter, const QRectF &rect, const Geometry &g) const
+{
+    const QFontMetricsF fm(font());
+    const int steps = std::max(2, int(g.legend.height()));
+    for (int i = 0; i < steps; ++i) {
+        const double t = 1.0 - double(i) / (steps - 1);
+        const QRectF slice(g.legend.left(), g.legend.top() + g.legend.height() * i / steps,
+                           g.legend.width(), g.legend.height() / steps + 1);
+        painter.fillRect(slice, viridis(t));
+    }
+    painter.setPen(QColor(0x80, 0x80, 0x80));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(g.legend);
+    painter.setPen(kGridText);
+    // Ticks at 1, 2 and 5 × 10^k in the unit shown; the ends of the range when fewer than
+    // two of those fall inside it.
+    const double unit = m_quantity == Quantity::MedianTime ? m_timeUnitNs : 1.0;
+    std::vector<double> ticks;
+    if (m_low > 0 && m_high > m_low) {
+        const double low = m_low / unit;
+        const double high = m_high / unit;
+        for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high;
+             decade *= 10.0) {
+            for (double factor : {1.0, 2.0, 5.0}) {
+                const double tick = factor * decade;
+                if (tick >= low * (1 - 1e-9) && tick <= high * (1 + 1e-9))
+                    ticks.push_back(tick * unit);
             }
         }
-        if (ticks.size() < 2)
-            ticks =
-                m_high > m_low ? std::vector<double>{m_low, m_high} : std::vector<double>{m_low};
-        for (double value : ticks) {
-            const double t = goodness(value);
-            const double y = g.legend.top() + (1.0 - t) * g.legend.height();
-            painter.drawLine(QPointF(g.legend.right(), y), QPointF(g.legend.right() + 3, y));
-            const QString text = m_quantity == Quantity::MedianTime
-                                     ? QString::number(value / unit, 'g', 3)
-                                     : QString::number(value, 'g', 4);
-            painter.drawText(QRectF(g.legend.right() + 6, y - fm.height() / 2,
-                                    rect.right() - g.legend.right() - 6, fm.height()),
-                             Qt::AlignLeft | Qt::AlignVCenter, text);
-        }
     }
-    painter.restore();
+    if (ticks.size() < 2)
+        ticks = m_high > m_low ? std::vector<double>{m_low, m_high} : std::vector<double>{m_low};
+    for (double value : ticks) {
+        const double t = goodness(value);
+        const double y = g.legend.top() + (1.0 - t) * g.legend.height();
+        painter.drawLine(QPointF(g.legend.right(), y), QPointF(g.legend.right() + 3, y));
+        const QString text = m_quantity == Quantity::MedianTime
+                                 ? QString::number(value / unit, 'g', 3)
+                                 : QString::number(value, 'g', 4);
+        painter.drawText(QRectF(g.legend.right() + 6, y - fm.height() / 2,
+                                rect.right() - g.legend.right() - 6, fm.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
 }
 
 } // namespace cuwb

@@ -65,6 +65,15 @@ private:
         double cellHeight = 0.0;
     };
     [[nodiscard]] Geometry geometry(const QRectF &rect) const;
+    // paint()'s steps, each on the grid's geometry.
+    void paintCells(QPainter &painter, const Geometry &g) const;
+    // Outlines on top of the fills: tied cells dashed, the best one solid and thick.
+    void paintOutlines(QPainter &painter, const Geometry &g) const;
+    // The values under the columns and beside the rows, and the axes' titles.
+    void paintAxes(QPainter &painter, const QRectF &rect, const Geometry &g) const;
+    // What the marks mean, under the axis title.
+    void paintKey(QPainter &painter, const Geometry &g) const;
+    void paintColourBar(QPainter &painter, const QRectF &rect, const Geometry &g) const;
     [[nodiscard]] std::optional<double> valueOf(const SweepHeatmapCell &cell) const;
     // Where `value` lies between the worst (0) and the best (1) value of the grid.
     [[nodiscard]] double goodness(double value) const;
