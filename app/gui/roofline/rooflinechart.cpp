@@ -168,6 +168,19 @@ void RooflineChart::rebuild()
         m_runLabel = nullptr;
     }
 
+    addAxes(chart);
+    addRoofs(chart);
+    const bool single = m_data.colourTarget.isEmpty() && m_data.points.size() == 1;
+    addMarkers(chart, single);
+    if (single)
+        addRunLabel(chart);
+    showTitleAndNotes(chart);
+    placeRunLabel();
+}
+
+// Both axes logarithmic, over the data's range.
+void RooflineChart::addAxes(QChart *chart)
+{
     m_x = new QLogValueAxis;
     m_x->setBase(10.0);
     m_x->setLabelFormat(QStringLiteral("%g"));
@@ -184,7 +197,10 @@ void RooflineChart::rebuild()
     m_y->setMinorTickCount(-1);
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
+}
 
+void RooflineChart::addRoofs(QChart *chart)
+{
     // The roofs: DRAM bandwidth from the left edge up to the highest ceiling, each ceiling flat
     // from its ridge to the right edge.
     const double bw = m_data.dramBytesPerSecond;
@@ -225,7 +241,11 @@ void RooflineChart::rebuild()
         ridge->append(m_data.ridge->ridgeIntensity, m_data.ridge->flopsPerSecond);
         attach(chart, ridge, m_x, m_y);
     }
+}
 
+// The baseline's points, the points coloured by bucket, the best one, and their tooltips.
+void RooflineChart::addMarkers(QChart *chart, bool single)
+{
     if (!m_data.baseline.empty()) {
         m_baselineSeries = new QScatterSeries;
         m_baselineSeries->setName(m_data.baseline.size() == 1
@@ -243,7 +263,6 @@ void RooflineChart::rebuild()
         m_baselineSeries->replace(points);
         attach(chart, m_baselineSeries, m_x, m_y);
     }
-    const bool single = m_data.colourTarget.isEmpty() && m_data.points.size() == 1;
     for (std::size_t k = 0; k < m_data.buckets.size(); ++k) {
         const RooflineBucket &b = m_data.buckets[k];
         auto *series = new QScatterSeries;
@@ -288,19 +307,24 @@ void RooflineChart::rebuild()
                         QToolTip::hideText();
                 });
     }
+}
 
-    if (single) {
-        const RooflineMarker &m = m_data.points.front();
-        m_runLabel = new QGraphicsSimpleTextItem(chart);
-        QString text =
-            tr("%1: %2 at %3 FLOP/byte")
-                .arg(m.label, flopsText(m.flopsPerSecond), QString::number(m.intensity, 'g', 3));
-        if (m.fractionOfRoof)
-            text += tr(", %1% of the roof").arg(QString::number(*m.fractionOfRoof * 100, 'f', 1));
-        m_runLabel->setText(text);
-        m_runLabel->setZValue(10);
-    }
+// The one run's label: where it sits and how far from its roof.
+void RooflineChart::addRunLabel(QChart *chart)
+{
+    const RooflineMarker &m = m_data.points.front();
+    m_runLabel = new QGraphicsSimpleTextItem(chart);
+    QString text =
+        tr("%1: %2 at %3 FLOP/byte")
+            .arg(m.label, flopsText(m.flopsPerSecond), QString::number(m.intensity, 'g', 3));
+    if (m.fractionOfRoof)
+        text += tr(", %1% of the roof").arg(QString::number(*m.fractionOfRoof * 100, 'f', 1));
+    m_runLabel->setText(text);
+    m_runLabel->setZValue(10);
+}
 
+void RooflineChart::showTitleAndNotes(QChart *chart)
+{
     QString title;
     if (m_data.empty())
         title = tr("Roofline: no point to place");
@@ -320,7 +344,6 @@ void RooflineChart::rebuild()
         notes << m_data.peaksNote;
     m_note->setText(notes.join(QStringLiteral(". ")));
     m_note->setVisible(!notes.isEmpty());
-    placeRunLabel();
 }
 
 // The run's label beside its marker, kept inside the plot area (left of the marker when the

@@ -47,7 +47,14 @@ public:
     [[nodiscard]] QString toolTipAt(const QScatterSeries *series, const QPointF &value) const;
 
 private:
+    // The chart made again for new data, one step each: the axes, the roofs (DRAM and each
+    // precision's ceiling, the ridge), the markers, the one run's label, the title and notes.
     void rebuild();
+    void addAxes(QChart *chart);
+    void addRoofs(QChart *chart);
+    void addMarkers(QChart *chart, bool single);
+    void addRunLabel(QChart *chart);
+    void showTitleAndNotes(QChart *chart);
     void placeRunLabel();
 
     RooflineData m_data;
