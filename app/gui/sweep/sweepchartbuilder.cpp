@@ -364,91 +364,105 @@ SweepChartData SweepChartBuilder::data() const
     d.xTitle = m_xTarget.empty() ? tr("point (in sweep order)") : axisTitle(d.xTarget);
     const int groupCount = std::max<int>(1, int(m_groups.size()));
     int ownColours = 0; // runs that are not baselines each get their own colours
-    for (std::size_t r = 0; r < m_runs.size(); ++r) {
-        const NamedSweep &run = m_runs[r];
-        const SweepResult &result = run.result;
-        if (!d.theoreticalPeakGBps)
-            d.theoreticalPeakGBps = peakOf(result);
-        if (!d.copyCeilingGBps)
-            d.copyCeilingGBps = ceilingOf(result);
-        const int colourBase = run.baseline ? 0 : groupCount * ownColours++;
-        const std::optional<std::size_t> best = result.bestPoint();
-        std::vector<char> tied(result.points.size(), 0);
-        for (std::size_t k : result.pointsTiedWithBest())
-            tied[k] = 1;
+    for (std::size_t r = 0; r < m_runs.size(); ++r)
+        addRun(d, r, m_runs[r].baseline ? 0 : groupCount * ownColours++);
+    placeX(d);
+    if (m_heatmap && !m_runs.empty())
+        d.heatmap = heatmapData();
+    return d;
+}
 
-        std::vector<int> seriesOfGroup(m_groups.size(), -1);
-        // The series of a group, made when the group's first point is met.
-        const auto seriesFor = [&](int group) -> SweepChartSeries & {
-            int &seriesIndex = seriesOfGroup[std::size_t(group)];
-            if (seriesIndex < 0) {
-                seriesIndex = int(d.series.size());
-                SweepChartSeries s;
-                s.group = m_groups[std::size_t(group)];
-                if (s.group.isEmpty())
-                    s.name = run.name;
-                else if (m_runs.size() > 1)
-                    s.name = tr("%1 %2").arg(run.name, s.group);
-                else
-                    s.name = s.group;
-                s.run = r;
-                s.baseline = run.baseline;
-                s.colorIndex = colourBase + group;
-                d.series.push_back(std::move(s));
-            }
-            return d.series[std::size_t(seriesIndex)];
-        };
-        for (std::size_t k = 0; k < result.points.size(); ++k) {
-            const SweepPointResult &p = result.points[k];
-            const PointKey &key = m_keys[r][k];
-            if (p.status == PointStatus::Pending) {
-                // A group's line exists from its first point on, measured or not: the charts
-                // keep one structure while a sweep streams in, instead of being rebuilt as
-                // each group's first point arrives (25 rebuilds for 25 groups, up to 15 ms
-                // each; bench/bench_sweep_gui).
-                if (key.x)
-                    (void)seriesFor(key.group);
-                continue;
-            }
-            if (!plottable(p) || !key.x) {
-                SweepUnplottedPoint u;
-                u.run = r;
-                u.point = k;
-                u.label = toQString(p.point.label());
-                u.status = p.status;
-                u.message = toQString(p.message.empty() ? p.point.skipReason : p.message);
-                if (u.message.isEmpty() && p.status == PointStatus::Measured)
-                    u.message =
-                        key.x ? tr("no time was measured") : tr("no number for %1").arg(d.xTarget);
-                d.unplotted.push_back(std::move(u));
-                continue;
-            }
-            const SampleStatistics &stats = p.measurement->statistics;
-            SweepChartPoint c;
-            c.x = *key.x;
-            c.run = r;
-            c.point = k;
-            c.medianNs = stats.medianNs;
-            c.minNs = stats.minNs > 0 ? stats.minNs : stats.medianNs;
-            c.maxNs = stats.maxNs > 0 ? stats.maxNs : stats.medianNs;
-            c.effectiveGBps = p.measurement->throughput.effectiveGBps;
-            c.dramGBps = key.dramGBps;
-            c.theoreticalOccupancyPercent = key.theoreticalOccupancyPercent;
-            c.achievedOccupancyPercent = key.achievedOccupancyPercent;
-            c.waves = key.waves;
-            c.best = best && *best == k;
-            c.tied = tied[k] != 0;
-            d.hasBandwidth = d.hasBandwidth || c.effectiveGBps.has_value();
-            d.hasDram = d.hasDram || c.dramGBps.has_value();
-            d.hasTheoreticalOccupancy =
-                d.hasTheoreticalOccupancy || c.theoreticalOccupancyPercent.has_value();
-            d.hasAchievedOccupancy =
-                d.hasAchievedOccupancy || c.achievedOccupancyPercent.has_value();
-            d.hasWaves = d.hasWaves || c.waves.has_value();
-            seriesFor(key.group).points.push_back(c);
+// Run r's points into d: one series per group (made with the group's first point, measured or
+// not), the points that cannot be drawn listed with the reason; `colourBase` is the run's first
+// colour.
+void SweepChartBuilder::addRun(SweepChartData &d, std::size_t r, int colourBase) const
+{
+    const NamedSweep &run = m_runs[r];
+    const SweepResult &result = run.result;
+    if (!d.theoreticalPeakGBps)
+        d.theoreticalPeakGBps = peakOf(result);
+    if (!d.copyCeilingGBps)
+        d.copyCeilingGBps = ceilingOf(result);
+    const std::optional<std::size_t> best = result.bestPoint();
+    std::vector<char> tied(result.points.size(), 0);
+    for (std::size_t k : result.pointsTiedWithBest())
+        tied[k] = 1;
+
+    std::vector<int> seriesOfGroup(m_groups.size(), -1);
+    // The series of a group, made when the group's first point is met.
+    const auto seriesFor = [&](int group) -> SweepChartSeries & {
+        int &seriesIndex = seriesOfGroup[std::size_t(group)];
+        if (seriesIndex < 0) {
+            seriesIndex = int(d.series.size());
+            SweepChartSeries s;
+            s.group = m_groups[std::size_t(group)];
+            if (s.group.isEmpty())
+                s.name = run.name;
+            else if (m_runs.size() > 1)
+                s.name = tr("%1 %2").arg(run.name, s.group);
+            else
+                s.name = s.group;
+            s.run = r;
+            s.baseline = run.baseline;
+            s.colorIndex = colourBase + group;
+            d.series.push_back(std::move(s));
         }
+        return d.series[std::size_t(seriesIndex)];
+    };
+    for (std::size_t k = 0; k < result.points.size(); ++k) {
+        const SweepPointResult &p = result.points[k];
+        const PointKey &key = m_keys[r][k];
+        if (p.status == PointStatus::Pending) {
+            // A group's line exists from its first point on, measured or not: the charts
+            // keep one structure while a sweep streams in, instead of being rebuilt as
+            // each group's first point arrives (25 rebuilds for 25 groups, up to 15 ms
+            // each; bench/bench_sweep_gui).
+            if (key.x)
+                (void)seriesFor(key.group);
+            continue;
+        }
+        if (!plottable(p) || !key.x) {
+            SweepUnplottedPoint u;
+            u.run = r;
+            u.point = k;
+            u.label = toQString(p.point.label());
+            u.status = p.status;
+            u.message = toQString(p.message.empty() ? p.point.skipReason : p.message);
+            if (u.message.isEmpty() && p.status == PointStatus::Measured)
+                u.message =
+                    key.x ? tr("no time was measured") : tr("no number for %1").arg(d.xTarget);
+            d.unplotted.push_back(std::move(u));
+            continue;
+        }
+        const SampleStatistics &stats = p.measurement->statistics;
+        SweepChartPoint c;
+        c.x = *key.x;
+        c.run = r;
+        c.point = k;
+        c.medianNs = stats.medianNs;
+        c.minNs = stats.minNs > 0 ? stats.minNs : stats.medianNs;
+        c.maxNs = stats.maxNs > 0 ? stats.maxNs : stats.medianNs;
+        c.effectiveGBps = p.measurement->throughput.effectiveGBps;
+        c.dramGBps = key.dramGBps;
+        c.theoreticalOccupancyPercent = key.theoreticalOccupancyPercent;
+        c.achievedOccupancyPercent = key.achievedOccupancyPercent;
+        c.waves = key.waves;
+        c.best = best && *best == k;
+        c.tied = tied[k] != 0;
+        d.hasBandwidth = d.hasBandwidth || c.effectiveGBps.has_value();
+        d.hasDram = d.hasDram || c.dramGBps.has_value();
+        d.hasTheoreticalOccupancy =
+            d.hasTheoreticalOccupancy || c.theoreticalOccupancyPercent.has_value();
+        d.hasAchievedOccupancy = d.hasAchievedOccupancy || c.achievedOccupancyPercent.has_value();
+        d.hasWaves = d.hasWaves || c.waves.has_value();
+        seriesFor(key.group).points.push_back(c);
     }
+}
 
+// The x range of the points (and of the spec's axis, when known), and whether it is drawn on a
+// logarithmic scale.
+void SweepChartBuilder::placeX(SweepChartData &d) const
+{
     double lowest = std::numeric_limits<double>::infinity();
     double highest = -std::numeric_limits<double>::infinity();
     for (SweepChartSeries &s : d.series) {
@@ -470,48 +484,49 @@ SweepChartData SweepChartBuilder::data() const
     }
     const bool block = blockDimension(d.xTarget) >= 0;
     d.logX = lowest > 0 && lowest <= highest && (block || highest / lowest >= 16.0);
+}
 
-    if (m_heatmap && !m_runs.empty()) {
-        const SweepResult &result = m_runs.front().result;
-        SweepHeatmapData h;
-        h.xTarget = toQString(m_heatXTarget);
-        h.yTarget = toQString(m_heatYTarget);
-        for (const PointKey &key : m_keys.front()) {
-            if (key.heatX && key.heatY) {
-                h.xValues.push_back(*key.heatX);
-                h.yValues.push_back(*key.heatY);
-            }
+// The first run as a grid of the two heat-map axes' values, a cell per point that has both.
+SweepHeatmapData SweepChartBuilder::heatmapData() const
+{
+    const SweepResult &result = m_runs.front().result;
+    SweepHeatmapData h;
+    h.xTarget = toQString(m_heatXTarget);
+    h.yTarget = toQString(m_heatYTarget);
+    for (const PointKey &key : m_keys.front()) {
+        if (key.heatX && key.heatY) {
+            h.xValues.push_back(*key.heatX);
+            h.yValues.push_back(*key.heatY);
         }
-        for (std::vector<double> *values : {&h.xValues, &h.yValues}) {
-            std::sort(values->begin(), values->end());
-            values->erase(std::unique(values->begin(), values->end()), values->end());
-        }
-        const std::optional<std::size_t> best = result.bestPoint();
-        const std::vector<std::size_t> tied = result.pointsTiedWithBest();
-        for (std::size_t k = 0; k < result.points.size(); ++k) {
-            const PointKey &key = m_keys.front()[k];
-            if (!key.heatX || !key.heatY)
-                continue;
-            const SweepPointResult &p = result.points[k];
-            SweepHeatmapCell cell;
-            cell.column = int(std::lower_bound(h.xValues.begin(), h.xValues.end(), *key.heatX) -
-                              h.xValues.begin());
-            cell.row = int(std::lower_bound(h.yValues.begin(), h.yValues.end(), *key.heatY) -
-                           h.yValues.begin());
-            cell.point = k;
-            cell.status = p.status;
-            if (plottable(p)) {
-                cell.medianNs = p.measurement->statistics.medianNs;
-                cell.effectiveGBps = p.measurement->throughput.effectiveGBps;
-            }
-            cell.best = best && *best == k;
-            cell.tied = std::find(tied.begin(), tied.end(), k) != tied.end();
-            cell.message = toQString(p.message.empty() ? p.point.skipReason : p.message);
-            h.cells.push_back(std::move(cell));
-        }
-        d.heatmap = std::move(h);
     }
-    return d;
+    for (std::vector<double> *values : {&h.xValues, &h.yValues}) {
+        std::sort(values->begin(), values->end());
+        values->erase(std::unique(values->begin(), values->end()), values->end());
+    }
+    const std::optional<std::size_t> best = result.bestPoint();
+    const std::vector<std::size_t> tied = result.pointsTiedWithBest();
+    for (std::size_t k = 0; k < result.points.size(); ++k) {
+        const PointKey &key = m_keys.front()[k];
+        if (!key.heatX || !key.heatY)
+            continue;
+        const SweepPointResult &p = result.points[k];
+        SweepHeatmapCell cell;
+        cell.column = int(std::lower_bound(h.xValues.begin(), h.xValues.end(), *key.heatX) -
+                          h.xValues.begin());
+        cell.row = int(std::lower_bound(h.yValues.begin(), h.yValues.end(), *key.heatY) -
+                       h.yValues.begin());
+        cell.point = k;
+        cell.status = p.status;
+        if (plottable(p)) {
+            cell.medianNs = p.measurement->statistics.medianNs;
+            cell.effectiveGBps = p.measurement->throughput.effectiveGBps;
+        }
+        cell.best = best && *best == k;
+        cell.tied = std::find(tied.begin(), tied.end(), k) != tied.end();
+        cell.message = toQString(p.message.empty() ? p.point.skipReason : p.message);
+        h.cells.push_back(std::move(cell));
+    }
+    return h;
 }
 
 QString SweepChartBuilder::toolTip(const NamedSweep &run, std::size_t index)

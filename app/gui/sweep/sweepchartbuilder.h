@@ -166,6 +166,10 @@ private:
     };
     void chooseAxes();
     PointKey keyOf(const SweepPointResult &point);
+    // data()'s steps: each run's series, the x range, the heat map.
+    void addRun(SweepChartData &d, std::size_t r, int colourBase) const;
+    void placeX(SweepChartData &d) const;
+    [[nodiscard]] SweepHeatmapData heatmapData() const;
 
     std::vector<NamedSweep> m_runs;
     std::vector<std::vector<PointKey>> m_keys; // per run, per point
