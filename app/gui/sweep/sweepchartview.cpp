@@ -411,12 +411,20 @@ void SweepChartView::addMarkers()
         markers(m_bandwidthChart, m_bandwidthX, m_bandwidthY, m_bandwidthBest, m_bandwidthTied);
 }
 
+// The marks of the points drawn, gathered series by series and shown together.
+struct SweepChartView::Marks
+{
+    QList<QPointF> best, tied, bandwidthBest, bandwidthTied, partial;
+    // The first run's best point by name (placed first, so that wave labels give way to it),
+    // then the wave counts.
+    std::vector<SweepChartLabels::Spec> dataLabels;
+    std::vector<SweepChartLabels::Spec> waveLabels;
+};
+
 void SweepChartView::updateChartData()
 {
     // Time unit from the slowest sample drawn.
     double slowest = 0.0;
-    double lowestX = m_data->xLow;
-    double highestX = m_data->xHigh;
     double highestGBps = 0.0;
     for (const SweepChartSeries &s : m_data->series) {
         for (const SweepChartPoint &c : s.points) {
@@ -428,6 +436,17 @@ void SweepChartView::updateChartData()
     const auto [unitNs, unitName] = timeUnit(slowest);
     m_timeUnitNs = unitNs;
     m_timeY->setTitleText(tr("time per launch (%1)").arg(unitName));
+    markPoints();
+    Marks marks;
+    fillSeries(unitNs, marks);
+    showMarks(marks);
+    setRanges(slowest, highestGBps);
+    m_labels.layout(m_timeChart);
+    m_labels.layout(m_bandwidthChart);
+}
+
+void SweepChartView::markPoints()
+{
     // A marker on every point helps a reader of a few dozen points; hundreds of them only
     // cover the lines, and drawing them is what makes a redraw of a large streaming sweep
     // miss a frame (bench/bench_sweep_gui).
@@ -443,13 +462,11 @@ void SweepChartView::updateChartData()
     }
     m_drawnPoints = drawn;
     updateSmoothing();
+}
 
-    QList<QPointF> best, tied, bandwidthBest, bandwidthTied, partial;
-    using DataLabel = SweepChartLabels::Spec;
-    // The first run's best point by name (placed first, so that wave labels give way to it),
-    // then the wave counts.
-    std::vector<DataLabel> dataLabels;
-    std::vector<DataLabel> waveLabels;
+// Each series' lines replaced by its points (where they changed), its marks gathered.
+void SweepChartView::fillSeries(double unitNs, Marks &marks)
+{
     for (std::size_t i = 0; i < m_data->series.size() && i < m_items.size(); ++i) {
         const SweepChartSeries &s = m_data->series[i];
         SeriesItems &items = m_items[i];
@@ -472,30 +489,31 @@ void SweepChartView::updateChartData()
             if (c.achievedOccupancyPercent)
                 achieved.append({c.x, *c.achievedOccupancyPercent});
             if (c.best) {
-                best.append(time);
+                marks.best.append(time);
                 if (c.effectiveGBps)
-                    bandwidthBest.append({c.x, *c.effectiveGBps});
+                    marks.bandwidthBest.append({c.x, *c.effectiveGBps});
                 if (c.run == 0) {
                     const QString name =
                         toQString(m_runs->front().result.points[c.point].point.label());
-                    dataLabels.push_back({m_timeChart, m_timeBest, name, time,
-                                          SweepChartLabels::BelowPoint, kBestText, true});
+                    marks.dataLabels.push_back({m_timeChart, m_timeBest, name, time,
+                                                SweepChartLabels::BelowPoint, kBestText, true});
                     if (c.effectiveGBps)
-                        dataLabels.push_back({m_bandwidthChart, m_bandwidthBest, name,
-                                              QPointF(c.x, *c.effectiveGBps),
-                                              SweepChartLabels::AbovePoint, kBestText, true});
+                        marks.dataLabels.push_back({m_bandwidthChart, m_bandwidthBest, name,
+                                                    QPointF(c.x, *c.effectiveGBps),
+                                                    SweepChartLabels::AbovePoint, kBestText, true});
                 }
             } else if (c.tied) {
-                tied.append(time);
+                marks.tied.append(time);
                 if (c.effectiveGBps)
-                    bandwidthTied.append({c.x, *c.effectiveGBps});
+                    marks.bandwidthTied.append({c.x, *c.effectiveGBps});
             }
             // A baseline ran the same configurations: its waves would only repeat the marks.
             if (c.waves && lastWaveMostlyEmpty(*c.waves) && m_partialWaves && !s.baseline) {
-                partial.append(time);
-                waveLabels.push_back({m_timeChart, m_partialWaves,
-                                      tr("%1 waves").arg(QString::number(*c.waves, 'f', 1)), time,
-                                      SweepChartLabels::AbovePoint, kWaveColor.darker(130), false});
+                marks.partial.append(time);
+                marks.waveLabels.push_back({m_timeChart, m_partialWaves,
+                                            tr("%1 waves").arg(QString::number(*c.waves, 'f', 1)),
+                                            time, SweepChartLabels::AbovePoint,
+                                            kWaveColor.darker(130), false});
             }
         }
         replaceIfChanged(items.median, median);
@@ -506,14 +524,19 @@ void SweepChartView::updateChartData()
         replaceIfChanged(items.theoretical, theoretical);
         replaceIfChanged(items.achieved, achieved);
     }
+}
+
+void SweepChartView::showMarks(Marks &marks)
+{
     // Point labels follow the data.
-    dataLabels.insert(dataLabels.end(), waveLabels.begin(), waveLabels.end());
-    m_labels.setPointLabels(dataLabels);
-    replaceIfChanged(m_timeBest, best);
-    replaceIfChanged(m_timeTied, tied);
-    replaceIfChanged(m_partialWaves, partial);
-    replaceIfChanged(m_bandwidthBest, bandwidthBest);
-    replaceIfChanged(m_bandwidthTied, bandwidthTied);
+    marks.dataLabels.insert(marks.dataLabels.end(), marks.waveLabels.begin(),
+                            marks.waveLabels.end());
+    m_labels.setPointLabels(marks.dataLabels);
+    replaceIfChanged(m_timeBest, marks.best);
+    replaceIfChanged(m_timeTied, marks.tied);
+    replaceIfChanged(m_partialWaves, marks.partial);
+    replaceIfChanged(m_bandwidthBest, marks.bandwidthBest);
+    replaceIfChanged(m_bandwidthTied, marks.bandwidthTied);
     for (QChart *chart : {m_timeChart, m_bandwidthChart}) {
         for (QScatterSeries *series :
              {m_timeBest, m_timeTied, m_partialWaves, m_bandwidthBest, m_bandwidthTied}) {
@@ -524,9 +547,14 @@ void SweepChartView::updateChartData()
                 marker->setVisible(series->count() > 0);
         }
     }
+}
 
-    // Ranges: x padded so that the end markers are whole; y from zero, as a time or a rate is
-    // read against zero, rounded to a value the grid can label.
+// Ranges: x padded so that the end markers are whole; y from zero, as a time or a rate is
+// read against zero, rounded to a value the grid can label.
+void SweepChartView::setRanges(double slowest, double highestGBps)
+{
+    double lowestX = m_data->xLow;
+    double highestX = m_data->xHigh;
     if (!(lowestX < highestX) && !(m_data->logX && lowestX == highestX && lowestX > 0)) {
         lowestX = m_data->logX ? 32 : 0;
         highestX = m_data->logX ? 1024 : 1;
@@ -543,7 +571,7 @@ void SweepChartView::updateChartData()
     }
     for (QAbstractAxis *axis : {m_timeX, m_bandwidthX})
         axis->setRange(xMin, xMax);
-    setNiceRange(m_timeY, slowest > 0 ? slowest / unitNs * 1.05 : 1.0);
+    setNiceRange(m_timeY, slowest > 0 ? slowest / m_timeUnitNs * 1.05 : 1.0);
     double bandwidthTop = highestGBps;
     if (m_data->theoreticalPeakGBps)
         bandwidthTop = std::max(bandwidthTop, *m_data->theoreticalPeakGBps);
@@ -556,9 +584,6 @@ void SweepChartView::updateChartData()
     if (m_ceilingLine)
         m_ceilingLine->replace(
             {{xMin, *m_data->copyCeilingGBps}, {xMax, *m_data->copyCeilingGBps}});
-
-    m_labels.layout(m_timeChart);
-    m_labels.layout(m_bandwidthChart);
 }
 
 std::vector<SweepChartView::Hit> SweepChartView::hitTargets(QChartView *view) const

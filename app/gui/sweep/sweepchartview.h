@@ -89,7 +89,14 @@ private:
     void addLines(const std::vector<std::size_t> &order);
     void addReferenceLines();
     void addMarkers();
+    // The charts' data for the data as it is now, one step each: a marker on every point or
+    // not, each series' points, the marks (best, tied, waves) and their labels, the ranges.
+    struct Marks;
     void updateChartData();
+    void markPoints();
+    void fillSeries(double unitNs, Marks &marks);
+    void showMarks(Marks &marks);
+    void setRanges(double slowest, double highestGBps);
     [[nodiscard]] QString structure() const;
     void clearChart(QChart *chart);
     QAbstractAxis *makeXAxis() const;
