@@ -327,7 +327,11 @@ ProjectLoad numberOutOfRange(std::string_view text, const json::out_of_range &er
 
 } // namespace
 
-ProjectLoad parseProject(std::string_view text)
+namespace {
+
+// The text as JSON: nothing nested too deep, no syntax error, no number out of range; the
+// error placed at its line and column otherwise.
+std::optional<ProjectLoad> parseJson(std::string_view text, json &document)
 {
     if (const std::optional<std::size_t> deep = findJsonDeeperThan(text, kMaxProjectJsonDepth)) {
         ProjectLoad load;
@@ -338,7 +342,6 @@ ProjectLoad parseProject(std::string_view text)
                      " levels of objects and arrays, the limit for a project file";
         return load;
     }
-    json document;
     try {
         document = json::parse(text.begin(), text.end());
     } catch (const json::parse_error &error) {
@@ -360,6 +363,12 @@ ProjectLoad parseProject(std::string_view text)
     } catch (const json::out_of_range &error) {
         return numberOutOfRange(text, error);
     }
+    return std::nullopt;
+}
+
+// A project file's top: a JSON object whose schemaVersion this version understands.
+std::optional<ProjectLoad> checkSchema(const json &document)
+{
     if (!document.is_object())
         return failure("a project file must be a JSON object, not " +
                        std::string(document.type_name()));
@@ -374,124 +383,191 @@ ProjectLoad parseProject(std::string_view text)
         return failure("schema version " + std::to_string(version->get<std::int64_t>()) +
                        " is newer than this CUDA Workbench understands (" +
                        std::to_string(kProjectSchemaVersion) + ")");
+    return std::nullopt;
+}
+
+// The project's name, when it has one.
+std::optional<ProjectLoad> readName(const json &document, Project &project)
+{
+    if (const auto name = document.find("name"); name != document.end()) {
+        if (!name->is_string())
+            return failure("name: expected a string, found " + std::string(name->type_name()));
+        project.name = name->get<std::string>();
+    }
+    return std::nullopt;
+}
+
+// Where the source is: a path beside the project, or inline.
+std::optional<ProjectLoad> readSource(const json &document, Project &project)
+{
+    const auto source = document.find("source");
+    if (source == document.end())
+        return failure("source is missing: give {\"path\": \"kernel.cu\"} or "
+                       "{\"inline\": \"...\"}");
+    if (source->is_string()) {
+        project.sourcePath = source->get<std::string>();
+    } else if (source->is_object()) {
+        const auto path = source->find("path");
+        const auto inlineText = source->find("inline");
+        if (path != source->end() && !path->is_string())
+            return failure("source.path: expected a string, found " +
+                           std::string(path->type_name()));
+        if (inlineText != source->end() && !inlineText->is_string())
+            return failure("source.inline: expected a string, found " +
+                           std::string(inlineText->type_name()));
+        if (path != source->end() && inlineText != source->end())
+            return failure("source: give either path or inline, not both");
+        if (path != source->end())
+            project.sourcePath = path->get<std::string>();
+        else if (inlineText != source->end())
+            project.inlineSource = inlineText->get<std::string>();
+        else
+            return failure("source: needs path or inline");
+        if (path != source->end() && project.sourcePath.empty())
+            return failure("source.path is empty");
+        keepUnknown(*source, "source", {"path", "inline"}, project.unknownFields);
+    } else {
+        return failure("source: expected an object with path or inline, found " +
+                       std::string(source->type_name()));
+    }
+    return std::nullopt;
+}
+
+// The compile options, their unknown fields kept.
+std::optional<ProjectLoad> readCompileOptions(const json &document, Project &project)
+{
+    if (const auto options = document.find("compileOptions"); options != document.end()) {
+        if (!options->is_object())
+            return failure("compileOptions: expected an object, found " +
+                           std::string(options->type_name()));
+        from_json(*options, project.options);
+        keepUnknown(*options, "compileOptions",
+                    {"arch", "optLevel", "deviceDebug", "lineInfo", "fastMath", "cppStandard",
+                     "maxRegisters", "defines", "includeDirs", "nameExpressions", "compiler",
+                     "flags"},
+                    project.unknownFields);
+    }
+    return std::nullopt;
+}
+
+// The launch, its unknown fields kept.
+std::optional<ProjectLoad> readLaunch(const json &document, Project &project)
+{
+    if (const auto launch = document.find("launch"); launch != document.end()) {
+        from_json(*launch, project.launch);
+        keepUnknown(*launch, "launch",
+                    {"kernel", "variables", "defines", "tunerDefines", "globals", "arguments",
+                     "grid", "block", "dynamicSharedBytes", "deadlineSeconds", "then"},
+                    project.unknownFields);
+    }
+    return std::nullopt;
+}
+
+// The verification: one check or a list, each check's unknown fields kept by position.
+std::optional<ProjectLoad> readVerification(const json &document, Project &project)
+{
+    if (const auto verification = document.find("verification"); verification != document.end()) {
+        from_json(*verification, project.verification);
+        const auto keep = [](const json &check, json &unknown) {
+            keepUnknown(check, "verification",
+                        {"kind", "output", "expression", "referenceKernel", "file", "reduce", "of",
+                         "expected", "count", "mask", "tolerance", "toleranceValue", "atol",
+                         "rtol"},
+                        unknown);
+        };
+        if (verification->is_array()) {
+            // A list's unknown fields are kept per check, by position.
+            json perCheck = json::array();
+            bool any = false;
+            for (const json &check : *verification) {
+                json unknown = json::object();
+                keep(check, unknown);
+                any = any || !unknown.empty();
+                perCheck.push_back(unknown.empty() ? json::object() : unknown["verification"]);
+            }
+            if (any)
+                project.unknownFields["verification"] = perCheck;
+        } else {
+            keep(*verification, project.unknownFields);
+        }
+    }
+    return std::nullopt;
+}
+
+// What a measurement counts and how it samples, its settings checked.
+std::optional<ProjectLoad> readMeasure(const json &document, Project &project)
+{
+    if (const auto measure = document.find("measure"); measure != document.end()) {
+        from_json(*measure, project.measure);
+        keepUnknown(*measure, "measure", {"bytes", "flops", "settings"}, project.unknownFields);
+        if (const auto settings = measure->find("settings"); settings != measure->end()) {
+            json &kept = project.unknownFields["measure"];
+            for (const auto &[key, value] : settings->items()) {
+                if (!isKnown(key, {"mode", "fixedSamples", "minSamples", "minGpuTimeSeconds",
+                                   "targetRelativeNoise", "timeCapSeconds", "warmupLaunches",
+                                   "plateauWindowSamples", "plateauMinImprovement"}))
+                    kept["settings"][key] = value;
+            }
+            if (kept.is_null())
+                project.unknownFields.erase("measure");
+        }
+        if (const auto problem = checkSampleSettings(project.measure.settings))
+            return failure("measure.settings: " + *problem);
+    }
+    return std::nullopt;
+}
+
+// The sweep, its errors placed in the text.
+std::optional<ProjectLoad> readSweep(const json &document, Project &project, std::string_view text)
+{
+    if (const auto sweep = document.find("sweep"); sweep != document.end()) {
+        try {
+            project.sweep = sweep->get<SweepSpec>();
+        } catch (const json::exception &error) {
+            return failureAt(text, joinFieldPath("sweep", plainJsonError(error)));
+        }
+        keepUnknown(
+            *sweep, "sweep",
+            {"axes", "combination", "constraints", "settings", "verify", "metrics", "roofline"},
+            project.unknownFields);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+ProjectLoad parseProject(std::string_view text)
+{
+    json document;
+    if (std::optional<ProjectLoad> failed = parseJson(text, document))
+        return *failed;
+    if (std::optional<ProjectLoad> failed = checkSchema(document))
+        return *failed;
 
     Project project;
     std::string field;
     try {
         field = "name";
-        if (const auto name = document.find("name"); name != document.end()) {
-            if (!name->is_string())
-                return failure("name: expected a string, found " + std::string(name->type_name()));
-            project.name = name->get<std::string>();
-        }
+        if (std::optional<ProjectLoad> failed = readName(document, project))
+            return *failed;
         field = "source";
-        const auto source = document.find("source");
-        if (source == document.end())
-            return failure("source is missing: give {\"path\": \"kernel.cu\"} or "
-                           "{\"inline\": \"...\"}");
-        if (source->is_string()) {
-            project.sourcePath = source->get<std::string>();
-        } else if (source->is_object()) {
-            const auto path = source->find("path");
-            const auto inlineText = source->find("inline");
-            if (path != source->end() && !path->is_string())
-                return failure("source.path: expected a string, found " +
-                               std::string(path->type_name()));
-            if (inlineText != source->end() && !inlineText->is_string())
-                return failure("source.inline: expected a string, found " +
-                               std::string(inlineText->type_name()));
-            if (path != source->end() && inlineText != source->end())
-                return failure("source: give either path or inline, not both");
-            if (path != source->end())
-                project.sourcePath = path->get<std::string>();
-            else if (inlineText != source->end())
-                project.inlineSource = inlineText->get<std::string>();
-            else
-                return failure("source: needs path or inline");
-            if (path != source->end() && project.sourcePath.empty())
-                return failure("source.path is empty");
-            keepUnknown(*source, "source", {"path", "inline"}, project.unknownFields);
-        } else {
-            return failure("source: expected an object with path or inline, found " +
-                           std::string(source->type_name()));
-        }
+        if (std::optional<ProjectLoad> failed = readSource(document, project))
+            return *failed;
         field = "compileOptions";
-        if (const auto options = document.find("compileOptions"); options != document.end()) {
-            if (!options->is_object())
-                return failure("compileOptions: expected an object, found " +
-                               std::string(options->type_name()));
-            from_json(*options, project.options);
-            keepUnknown(*options, "compileOptions",
-                        {"arch", "optLevel", "deviceDebug", "lineInfo", "fastMath", "cppStandard",
-                         "maxRegisters", "defines", "includeDirs", "nameExpressions", "compiler",
-                         "flags"},
-                        project.unknownFields);
-        }
+        if (std::optional<ProjectLoad> failed = readCompileOptions(document, project))
+            return *failed;
         field = "launch";
-        if (const auto launch = document.find("launch"); launch != document.end()) {
-            from_json(*launch, project.launch);
-            keepUnknown(*launch, "launch",
-                        {"kernel", "variables", "defines", "tunerDefines", "globals", "arguments",
-                         "grid", "block", "dynamicSharedBytes", "deadlineSeconds", "then"},
-                        project.unknownFields);
-        }
+        if (std::optional<ProjectLoad> failed = readLaunch(document, project))
+            return *failed;
         field = "verification";
-        if (const auto verification = document.find("verification");
-            verification != document.end()) {
-            from_json(*verification, project.verification);
-            const auto keep = [](const json &check, json &unknown) {
-                keepUnknown(check, "verification",
-                            {"kind", "output", "expression", "referenceKernel", "file", "reduce",
-                             "of", "expected", "count", "mask", "tolerance", "toleranceValue",
-                             "atol", "rtol"},
-                            unknown);
-            };
-            if (verification->is_array()) {
-                // A list's unknown fields are kept per check, by position.
-                json perCheck = json::array();
-                bool any = false;
-                for (const json &check : *verification) {
-                    json unknown = json::object();
-                    keep(check, unknown);
-                    any = any || !unknown.empty();
-                    perCheck.push_back(unknown.empty() ? json::object() : unknown["verification"]);
-                }
-                if (any)
-                    project.unknownFields["verification"] = perCheck;
-            } else {
-                keep(*verification, project.unknownFields);
-            }
-        }
+        if (std::optional<ProjectLoad> failed = readVerification(document, project))
+            return *failed;
         field = "measure";
-        if (const auto measure = document.find("measure"); measure != document.end()) {
-            from_json(*measure, project.measure);
-            keepUnknown(*measure, "measure", {"bytes", "flops", "settings"}, project.unknownFields);
-            if (const auto settings = measure->find("settings"); settings != measure->end()) {
-                json &kept = project.unknownFields["measure"];
-                for (const auto &[key, value] : settings->items()) {
-                    if (!isKnown(key, {"mode", "fixedSamples", "minSamples", "minGpuTimeSeconds",
-                                       "targetRelativeNoise", "timeCapSeconds", "warmupLaunches",
-                                       "plateauWindowSamples", "plateauMinImprovement"}))
-                        kept["settings"][key] = value;
-                }
-                if (kept.is_null())
-                    project.unknownFields.erase("measure");
-            }
-            if (const auto problem = checkSampleSettings(project.measure.settings))
-                return failure("measure.settings: " + *problem);
-        }
+        if (std::optional<ProjectLoad> failed = readMeasure(document, project))
+            return *failed;
         field = "sweep";
-        if (const auto sweep = document.find("sweep"); sweep != document.end()) {
-            try {
-                project.sweep = sweep->get<SweepSpec>();
-            } catch (const json::exception &error) {
-                return failureAt(text, joinFieldPath("sweep", plainJsonError(error)));
-            }
-            keepUnknown(
-                *sweep, "sweep",
-                {"axes", "combination", "constraints", "settings", "verify", "metrics", "roofline"},
-                project.unknownFields);
-        }
+        if (std::optional<ProjectLoad> failed = readSweep(document, project, text))
+            return *failed;
     } catch (const json::exception &error) {
         const std::string message = plainJsonError(error);
         return failure(joinFieldPath(field, message));
