@@ -158,20 +158,16 @@ const char *lessonExperimentName(LessonExperiment experiment)
     return "sweep";
 }
 
-LessonParse parseLesson(std::string_view markdown)
-{
-    LessonParse parse;
-    const auto fail = [&parse](std::size_t line, const std::string &message) {
-        parse.lesson.reset();
-        parse.error = at(line, message);
-        return parse;
-    };
-    if (markdown.size() > kMaxLessonBytes)
-        return fail(1, "the lesson is " + std::to_string(markdown.size()) +
-                           " bytes; a lesson.md may have at most " +
-                           std::to_string(kMaxLessonBytes) + " bytes");
+namespace {
 
-    std::vector<std::string_view> lines;
+// The lesson's lines, each checked for its length, the whole for its size.
+std::string splitLines(std::string_view markdown, std::vector<std::string_view> &lines)
+{
+    if (markdown.size() > kMaxLessonBytes)
+        return at(1, "the lesson is " + std::to_string(markdown.size()) +
+                         " bytes; a lesson.md may have at most " + std::to_string(kMaxLessonBytes) +
+                         " bytes");
+
     for (std::size_t start = 0; start <= markdown.size();) {
         const std::size_t end = markdown.find('\n', start);
         if (end == std::string_view::npos) {
@@ -184,105 +180,113 @@ LessonParse parseLesson(std::string_view markdown)
     }
     for (std::size_t k = 0; k < lines.size(); ++k)
         if (lines[k].size() > kMaxLessonLineChars)
-            return fail(k + 1, "the line has " + std::to_string(lines[k].size()) +
-                                   " characters; a lesson's lines may have at most " +
-                                   std::to_string(kMaxLessonLineChars));
+            return at(k + 1, "the line has " + std::to_string(lines[k].size()) +
+                                 " characters; a lesson's lines may have at most " +
+                                 std::to_string(kMaxLessonLineChars));
+    return {};
+}
 
-    Lesson lesson;
+// The title, then each section's lines (0: the intro) and the line of its heading, in the
+// order a lesson has them; `section` the number of headings met.
+std::string readOutline(const std::vector<std::string_view> &lines, Lesson &lesson,
+                        std::vector<std::string_view> (&body)[6], std::size_t (&headingLine)[6],
+                        int &section)
+{
     std::size_t i = 0;
     while (i < lines.size() && trim(lines[i]).empty())
         ++i;
     if (i == lines.size())
-        return fail(1, "a lesson starts with its title: # title");
+        return at(1, "a lesson starts with its title: # title");
     {
         const std::string_view first = trim(lines[i]);
         if (first.size() < 2 || first.substr(0, 2) != "# ")
-            return fail(i + 1, "a lesson starts with its title: # title");
+            return at(i + 1, "a lesson starts with its title: # title");
         lesson.title = std::string(trim(first.substr(2)));
         if (lesson.title.empty())
-            return fail(i + 1, "the title is empty");
+            return at(i + 1, "the title is empty");
         ++i;
     }
 
     // The sections, in order; each collects its lines until the next "## ".
     // ## Inspect, the fifth, is optional.
     static const char *const kSections[] = {"Try", "Predict", "Experiment", "Questions", "Inspect"};
-    std::vector<std::string_view> body[6]; // 0: intro
-    std::size_t headingLine[6] = {0, 0, 0, 0, 0, 0};
-    int section = 0;
     for (; i < lines.size(); ++i) {
         const std::string_view line = trim(lines[i]);
         if (line.substr(0, 3) == "## " || line == "##") {
             const std::string_view name = trim(line.substr(2));
             if (section == 5)
-                return fail(i + 1,
-                            "unexpected section `" + std::string(name) + "` after ## Inspect");
+                return at(i + 1, "unexpected section `" + std::string(name) + "` after ## Inspect");
             if (section == 4 && name != "Inspect")
-                return fail(i + 1, "unexpected section `" + std::string(name) +
-                                       "` after ## Questions (only ## Inspect may follow)");
+                return at(i + 1, "unexpected section `" + std::string(name) +
+                                     "` after ## Questions (only ## Inspect may follow)");
             const std::string expected = kSections[section];
             if (name != expected)
-                return fail(i + 1, "expected ## " + expected + ", found ## " + std::string(name));
+                return at(i + 1, "expected ## " + expected + ", found ## " + std::string(name));
             ++section;
             headingLine[section] = i + 1;
             continue;
         }
         if (line.substr(0, 2) == "# ")
-            return fail(i + 1, "a lesson has one title; sections start with ##");
+            return at(i + 1, "a lesson has one title; sections start with ##");
         body[section].push_back(lines[i]);
     }
     if (section < 4)
-        return fail(lines.size(),
-                    std::string("the lesson has no ## ") + kSections[section] + " section");
+        return at(lines.size(),
+                  std::string("the lesson has no ## ") + kSections[section] + " section");
+    return {};
+}
 
-    lesson.intro = trimmedBlock(body[0]);
-    lesson.tryText = trimmedBlock(body[1]);
-    if (lesson.tryText.empty())
-        return fail(headingLine[1], "## Try is empty: say what to try");
-
+std::string readPredictions(const std::vector<std::string_view> &body, std::size_t headingLine,
+                            Lesson &lesson)
+{
     // ## Predict: "- [id] question" lines.
-    for (std::size_t k = 0; k < body[2].size(); ++k) {
-        const std::size_t lineNo = headingLine[2] + 1 + k;
-        const std::string_view line = trim(body[2][k]);
+    for (std::size_t k = 0; k < body.size(); ++k) {
+        const std::size_t lineNo = headingLine + 1 + k;
+        const std::string_view line = trim(body[k]);
         if (line.empty())
             continue;
         if (line.substr(0, 2) != "- ")
-            return fail(lineNo, "a prediction is a list item: - [id] question");
+            return at(lineNo, "a prediction is a list item: - [id] question");
         const std::string_view item = trim(line.substr(2));
         const std::size_t close = item.find(']');
         if (item.empty() || item.front() != '[' || close == std::string_view::npos)
-            return fail(lineNo, "a prediction needs an id in brackets: - [id] question");
+            return at(lineNo, "a prediction needs an id in brackets: - [id] question");
         const std::string_view id = trim(item.substr(1, close - 1));
         const std::string_view question = trim(item.substr(close + 1));
         if (id.empty())
-            return fail(lineNo, "a prediction needs an id in brackets: - [id] question");
+            return at(lineNo, "a prediction needs an id in brackets: - [id] question");
         if (id.find(' ') != std::string_view::npos)
-            return fail(lineNo, "a prediction's id is one word: [" + std::string(id) + "]");
+            return at(lineNo, "a prediction's id is one word: [" + std::string(id) + "]");
         if (question.empty())
-            return fail(lineNo, "the prediction [" + std::string(id) + "] has no question");
+            return at(lineNo, "the prediction [" + std::string(id) + "] has no question");
         if (hasImage(question))
-            return fail(lineNo, "a prediction's question has no images (they belong in the "
-                                "lesson's text)");
+            return at(lineNo, "a prediction's question has no images (they belong in the "
+                              "lesson's text)");
         if (lesson.predictions.size() == kMaxLessonPredictions)
-            return fail(lineNo, "a lesson may ask for at most " +
-                                    std::to_string(kMaxLessonPredictions) + " predictions");
+            return at(lineNo, "a lesson may ask for at most " +
+                                  std::to_string(kMaxLessonPredictions) + " predictions");
         for (const Prediction &other : lesson.predictions)
             if (other.id == id)
-                return fail(lineNo, "the prediction id [" + std::string(id) + "] is used twice");
+                return at(lineNo, "the prediction id [" + std::string(id) + "] is used twice");
         lesson.predictions.push_back({std::string(id), std::string(question)});
     }
     if (lesson.predictions.empty())
-        return fail(headingLine[2], "## Predict has no predictions: - [id] question");
+        return at(headingLine, "## Predict has no predictions: - [id] question");
+    return {};
+}
 
+std::string readExperiment(const std::vector<std::string_view> &body, std::size_t headingLine,
+                           Lesson &lesson)
+{
     // ## Experiment: one word.
     std::optional<std::size_t> experimentLine;
-    for (std::size_t k = 0; k < body[3].size(); ++k) {
-        const std::size_t lineNo = headingLine[3] + 1 + k;
-        const std::string_view word = trim(body[3][k]);
+    for (std::size_t k = 0; k < body.size(); ++k) {
+        const std::size_t lineNo = headingLine + 1 + k;
+        const std::string_view word = trim(body[k]);
         if (word.empty())
             continue;
         if (experimentLine)
-            return fail(lineNo, "## Experiment is one word: sweep, measure or run");
+            return at(lineNo, "## Experiment is one word: sweep, measure or run");
         if (word == "sweep")
             lesson.experiment = LessonExperiment::Sweep;
         else if (word == "measure")
@@ -290,37 +294,78 @@ LessonParse parseLesson(std::string_view markdown)
         else if (word == "run")
             lesson.experiment = LessonExperiment::Run;
         else
-            return fail(lineNo,
-                        "unknown experiment `" + std::string(word) + "`: sweep, measure or run");
+            return at(lineNo,
+                      "unknown experiment `" + std::string(word) + "`: sweep, measure or run");
         experimentLine = lineNo;
     }
     if (!experimentLine)
-        return fail(headingLine[3], "## Experiment is empty: sweep, measure or run");
+        return at(headingLine, "## Experiment is empty: sweep, measure or run");
+    return {};
+}
 
+std::string readQuestions(const std::vector<std::string_view> &body, std::size_t headingLine,
+                          Lesson &lesson)
+{
     // ## Questions: "- question" lines; a line that is not an item continues the one above.
-    for (std::size_t k = 0; k < body[4].size(); ++k) {
-        const std::size_t lineNo = headingLine[4] + 1 + k;
-        const std::string_view line = trim(body[4][k]);
+    for (std::size_t k = 0; k < body.size(); ++k) {
+        const std::size_t lineNo = headingLine + 1 + k;
+        const std::string_view line = trim(body[k]);
         if (line.empty())
             continue;
         if (line.substr(0, 2) == "- ") {
             const std::string_view question = trim(line.substr(2));
             if (question.empty())
-                return fail(lineNo, "the question is empty");
+                return at(lineNo, "the question is empty");
             if (lesson.questions.size() == kMaxLessonQuestions)
-                return fail(lineNo, "a lesson may ask at most " +
-                                        std::to_string(kMaxLessonQuestions) + " questions");
+                return at(lineNo, "a lesson may ask at most " +
+                                      std::to_string(kMaxLessonQuestions) + " questions");
             lesson.questions.emplace_back(question);
         } else if (!lesson.questions.empty()) {
             lesson.questions.back() += ' ';
             lesson.questions.back() += line;
         } else {
-            return fail(lineNo, "a question is a list item: - question");
+            return at(lineNo, "a question is a list item: - question");
         }
     }
     if (lesson.questions.empty())
-        return fail(headingLine[4], "## Questions has no questions: - question");
+        return at(headingLine, "## Questions has no questions: - question");
+    return {};
+}
 
+} // namespace
+
+LessonParse parseLesson(std::string_view markdown)
+{
+    LessonParse parse;
+    const auto fail = [&parse](std::size_t line, const std::string &message) {
+        parse.lesson.reset();
+        parse.error = at(line, message);
+        return parse;
+    };
+    // Each step's error names its line.
+    const auto failed = [&parse](std::string error) {
+        parse.lesson.reset();
+        parse.error = std::move(error);
+        return !parse.error.empty();
+    };
+    std::vector<std::string_view> lines;
+    if (failed(splitLines(markdown, lines)))
+        return parse;
+    Lesson lesson;
+    std::vector<std::string_view> body[6]; // 0: intro
+    std::size_t headingLine[6] = {0, 0, 0, 0, 0, 0};
+    int section = 0;
+    if (failed(readOutline(lines, lesson, body, headingLine, section)))
+        return parse;
+    lesson.intro = trimmedBlock(body[0]);
+    lesson.tryText = trimmedBlock(body[1]);
+    if (lesson.tryText.empty())
+        return fail(headingLine[1], "## Try is empty: say what to try");
+
+    if (failed(readPredictions(body[2], headingLine[2], lesson)) ||
+        failed(readExperiment(body[3], headingLine[3], lesson)) ||
+        failed(readQuestions(body[4], headingLine[4], lesson)))
+        return parse;
     if (section == 5) {
         const std::string error = parseInspectSection(body[5], headingLine[5], lesson);
         if (!error.empty()) {
