@@ -535,115 +535,140 @@ std::string serializeSweepResult(const SweepResult &result)
     return sweepResultToJson(result).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-SweepResultLoad parseSweepResult(std::string_view text)
+namespace {
+
+// The text as JSON, refused before a tree is built when it nests too deep; the error, or empty.
+std::string parseResultJson(std::string_view text, json &document)
 {
-    SweepResultLoad load;
     // A result nests six deep; a file nested far deeper is refused before a tree is built
     // (util/jsondepth.h).
     constexpr std::size_t kMaxDepth = 64;
     if (const std::optional<std::size_t> deep = findJsonDeeperThan(text, kMaxDepth)) {
-        load.error = "not a readable sweep result: nested deeper than " +
-                     std::to_string(kMaxDepth) + " levels at byte " + std::to_string(*deep + 1);
-        return load;
+        return "not a readable sweep result: nested deeper than " + std::to_string(kMaxDepth) +
+               " levels at byte " + std::to_string(*deep + 1);
     }
-    json document;
     try {
         document = json::parse(text.begin(), text.end());
     } catch (const json::parse_error &error) {
-        load.error = "not a readable sweep result: " + plainJsonError(error);
-        return load;
+        return "not a readable sweep result: " + plainJsonError(error);
     } catch (const json::out_of_range &error) {
         // A number too large for a double (1e999) is not a parse error to nlohmann.
-        load.error = "not a readable sweep result: " + plainJsonError(error);
-        return load;
+        return "not a readable sweep result: " + plainJsonError(error);
     }
+    return {};
+}
+
+// A sweep result's format and version, which this version reads; the error, or empty.
+std::string checkResultFormat(const json &document, long long &found)
+{
     if (!document.is_object()) {
-        load.error =
-            std::string("a sweep result must be a JSON object, not ") + document.type_name();
-        return load;
+        return std::string("a sweep result must be a JSON object, not ") + document.type_name();
     }
     const auto format = document.find("format");
     if (format != document.end() && *format != kSweepResultFormat) {
-        load.error = "this is not a CUDA Workbench sweep result (its format is " + format->dump() +
-                     ", expected \"" + kSweepResultFormat + "\")";
-        return load;
+        return "this is not a CUDA Workbench sweep result (its format is " + format->dump() +
+               ", expected \"" + kSweepResultFormat + "\")";
     }
     const auto version = document.find("formatVersion");
     if (version == document.end()) {
-        load.error = "formatVersion is missing; this is not a CUDA Workbench sweep result";
-        return load;
+        return "formatVersion is missing; this is not a CUDA Workbench sweep result";
     }
     if (!version->is_number_integer()) {
-        load.error = "formatVersion must be a whole number, found " + version->dump();
-        return load;
+        return "formatVersion must be a whole number, found " + version->dump();
     }
-    const long long found = version->get<long long>();
+    found = version->get<long long>();
     if (found != kSweepResultFormatVersion) {
-        load.error =
-            "the sweep result has format version " + std::to_string(found) +
-            ", but this CUDA Workbench reads version " + std::to_string(kSweepResultFormatVersion) +
-            (found > kSweepResultFormatVersion ? "; it was written by a newer CUDA Workbench"
-                                               : "; it was written by an older CUDA Workbench");
-        return load;
+        return "the sweep result has format version " + std::to_string(found) +
+               ", but this CUDA Workbench reads version " +
+               std::to_string(kSweepResultFormatVersion) +
+               (found > kSweepResultFormatVersion ? "; it was written by a newer CUDA Workbench"
+                                                  : "; it was written by an older CUDA Workbench");
     }
+    return {};
+}
+
+// The result's own fields: what was swept, where, when, and how it ended.
+void readResultFields(const json &document, SweepResult &result)
+{
+    readString(document, "projectName", result.projectName);
+    readString(document, "kernel", result.kernel);
+    readString(document, "sourceHash", result.sourceHash);
+    readString(document, "deviceName", result.deviceName);
+    readString(document, "startedAt", result.startedAt);
+    readDouble(document, "wallSeconds", result.wallSeconds);
+    readBool(document, "cancelled", result.cancelled);
+    readString(document, "error", result.error);
+    read(document, "notes", result.notes);
+    readDouble(document, "theoreticalPeakGBps", result.theoreticalPeakGBps);
+    readDouble(document, "copyCeilingGBps", result.copyCeilingGBps);
+    if (const auto device = document.find("device"); device != document.end()) {
+        result.device = device->get<DeviceInfo>();
+    }
+    read(document, "spec", result.spec);
+    if (const json *devices = member(document, "devices")) {
+        inField("devices", [&] { result.devices = devices->get<std::vector<DeviceInfo>>(); });
+    }
+    if (const json *shard = member(document, "shard")) {
+        inField("shard", [&] {
+            SweepShard value;
+            value.index = jsonread::integerFrom<int>(shard->at("index"));
+            value.count = jsonread::integerFrom<int>(shard->at("count"));
+            value.totalPoints = jsonread::integerFrom<std::size_t>(shard->at("totalPoints"));
+            if (value.count < 1 || value.index < 1 || value.index > value.count) {
+                fail("shard " + std::to_string(value.index) + " of " + std::to_string(value.count) +
+                     " does not exist");
+            }
+            result.shard = value;
+        });
+    }
+}
+
+// The points, each request given back the source and file name the result keeps once.
+void readResultPoints(const json &document, SweepResult &result)
+{
+    std::string source;
+    std::string fileName;
+    readString(document, "source", source);
+    readString(document, "fileName", fileName);
+    if (const json *points = member(document, "points")) {
+        inField("points", [&] {
+            if (!points->is_array()) {
+                fail(std::string("expected an array, found ") + points->type_name());
+            }
+            for (std::size_t i = 0; i < points->size(); ++i) {
+                inField("[" + std::to_string(i) + "]", [&] {
+                    json entry = (*points)[i];
+                    if (entry.is_object() && entry.contains("request") &&
+                        entry["request"].is_object() && !entry["request"].contains("source")) {
+                        entry["request"]["source"] = source;
+                        if (!entry["request"].contains("fileName")) {
+                            entry["request"]["fileName"] = fileName;
+                        }
+                    }
+                    result.points.push_back(entry.get<SweepPointResult>());
+                });
+            }
+        });
+    }
+}
+
+} // namespace
+
+SweepResultLoad parseSweepResult(std::string_view text)
+{
+    SweepResultLoad load;
+    json document;
+    load.error = parseResultJson(text, document);
+    long long found = 0;
+    if (load.error.empty())
+        load.error = checkResultFormat(document, found);
+    if (!load.error.empty())
+        return load;
     SweepResult result;
     try {
         result.formatVersion = int(found);
-        readString(document, "projectName", result.projectName);
-        readString(document, "kernel", result.kernel);
-        readString(document, "sourceHash", result.sourceHash);
-        readString(document, "deviceName", result.deviceName);
-        readString(document, "startedAt", result.startedAt);
-        readDouble(document, "wallSeconds", result.wallSeconds);
-        readBool(document, "cancelled", result.cancelled);
-        readString(document, "error", result.error);
-        read(document, "notes", result.notes);
-        readDouble(document, "theoreticalPeakGBps", result.theoreticalPeakGBps);
-        readDouble(document, "copyCeilingGBps", result.copyCeilingGBps);
-        if (const auto device = document.find("device"); device != document.end()) {
-            result.device = device->get<DeviceInfo>();
-        }
-        read(document, "spec", result.spec);
-        if (const json *devices = member(document, "devices")) {
-            inField("devices", [&] { result.devices = devices->get<std::vector<DeviceInfo>>(); });
-        }
-        if (const json *shard = member(document, "shard")) {
-            inField("shard", [&] {
-                SweepShard value;
-                value.index = jsonread::integerFrom<int>(shard->at("index"));
-                value.count = jsonread::integerFrom<int>(shard->at("count"));
-                value.totalPoints = jsonread::integerFrom<std::size_t>(shard->at("totalPoints"));
-                if (value.count < 1 || value.index < 1 || value.index > value.count) {
-                    fail("shard " + std::to_string(value.index) + " of " +
-                         std::to_string(value.count) + " does not exist");
-                }
-                result.shard = value;
-            });
-        }
-        std::string source;
-        std::string fileName;
-        readString(document, "source", source);
-        readString(document, "fileName", fileName);
-        if (const json *points = member(document, "points")) {
-            inField("points", [&] {
-                if (!points->is_array()) {
-                    fail(std::string("expected an array, found ") + points->type_name());
-                }
-                for (std::size_t i = 0; i < points->size(); ++i) {
-                    inField("[" + std::to_string(i) + "]", [&] {
-                        json entry = (*points)[i];
-                        if (entry.is_object() && entry.contains("request") &&
-                            entry["request"].is_object() && !entry["request"].contains("source")) {
-                            entry["request"]["source"] = source;
-                            if (!entry["request"].contains("fileName")) {
-                                entry["request"]["fileName"] = fileName;
-                            }
-                        }
-                        result.points.push_back(entry.get<SweepPointResult>());
-                    });
-                }
-            });
-        }
+        readResultFields(document, result);
+        readResultPoints(document, result);
     } catch (const json::exception &error) {
         load.error = plainJsonError(error);
         return load;
