@@ -241,19 +241,13 @@ pid_t forkConfined(const Sandbox &sandbox, char *const *arguments, char *const *
 
 } // namespace
 
-ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
+namespace {
+
+// The tool started with its standard output and error into the pipes, confined when the
+// limits ask for it; its pid, or -1 with run.startError saying why it did not start.
+pid_t spawnTool(const std::vector<std::string> &argv, const ToolLimits &limits, const Pipe &out,
+                const Pipe &err, ToolRun &run)
 {
-    ToolRun run;
-    if (argv.empty()) {
-        run.startError = "no program";
-        return run;
-    }
-    Pipe out;
-    Pipe err;
-    if (!out.ok() || !err.ok()) {
-        run.startError = std::string("cannot create a pipe: ") + std::strerror(errno);
-        return run;
-    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -293,7 +287,7 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
         posix_spawn_file_actions_destroy(&actions);
         posix_spawnattr_destroy(&attributes);
         if (pid < 0)
-            return run;
+            return -1;
     } else {
         const int spawned =
             posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, arguments.data(), envp);
@@ -301,15 +295,17 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
         posix_spawnattr_destroy(&attributes);
         if (spawned != 0) {
             run.startError = std::strerror(spawned);
-            return run;
+            return -1;
         }
     }
-    run.started = true;
-    out.closeWrite();
-    err.closeWrite();
+    return pid;
+}
 
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeoutMs);
+// What the tool prints until it closes both outputs, its deadline passes or it prints more than
+// the cap (run.timedOut, run.tooMuchOutput).
+void collectOutput(const Pipe &out, const Pipe &err, std::chrono::steady_clock::time_point deadline,
+                   const ToolLimits &limits, ToolRun &run)
+{
     bool outOpen = true;
     bool errOpen = true;
     char buffer[65536];
@@ -346,7 +342,13 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
             break;
         }
     }
-    int status = 0;
+}
+
+// The tool's exit status once it has ended; a tool past its deadline or its output cap is
+// killed with everything it started. False when it cannot be waited for.
+bool waitForTool(pid_t pid, std::chrono::steady_clock::time_point deadline, ToolRun &run,
+                 int &status)
+{
     // A tool that closed its output but goes on running still meets the deadline.
     while (!run.timedOut && !run.tooMuchOutput) {
         const pid_t done = ::waitpid(pid, &status, WNOHANG);
@@ -354,7 +356,7 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
             break;
         if (done < 0 && errno != EINTR) {
             run.exitCode = -1;
-            return run;
+            return false;
         }
         if (std::chrono::steady_clock::now() >= deadline)
             run.timedOut = true;
@@ -366,6 +368,37 @@ ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
     }
+    return true;
+}
+
+} // namespace
+
+ToolRun runTool(const std::vector<std::string> &argv, const ToolLimits &limits)
+{
+    ToolRun run;
+    if (argv.empty()) {
+        run.startError = "no program";
+        return run;
+    }
+    Pipe out;
+    Pipe err;
+    if (!out.ok() || !err.ok()) {
+        run.startError = std::string("cannot create a pipe: ") + std::strerror(errno);
+        return run;
+    }
+    const pid_t pid = spawnTool(argv, limits, out, err, run);
+    if (pid < 0)
+        return run;
+    run.started = true;
+    out.closeWrite();
+    err.closeWrite();
+
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeoutMs);
+    collectOutput(out, err, deadline, limits, run);
+    int status = 0;
+    if (!waitForTool(pid, deadline, run, status))
+        return run;
     if (WIFEXITED(status))
         run.exitCode = WEXITSTATUS(status);
     else if (WIFSIGNALED(status) && !run.timedOut && !run.tooMuchOutput)
