@@ -1,23 +1,13 @@
 #include "cluster/placement.h"
 
+#include "util/text.h"
 #include "worker/workertarget.h"
 
-#include <sstream>
 #include <utility>
 
 namespace cuwb {
 
 namespace {
-
-// --worker's command split at blanks; empty when it has no word.
-std::vector<std::string> commandWords(const std::string &command)
-{
-    std::istringstream in(command);
-    std::vector<std::string> words;
-    for (std::string word; in >> word;)
-        words.push_back(word);
-    return words;
-}
 
 // The worker without a GPU chosen, or why there is none; `target` set when it is a target's.
 std::variant<WorkerProcess::Options, std::string>
@@ -34,7 +24,7 @@ baseWorker(const Placement &placement, const std::string &cuwb, std::optional<Wo
     }
     WorkerProcess::Options options;
     if (placement.worker) {
-        const std::vector<std::string> words = commandWords(*placement.worker);
+        const std::vector<std::string> words = splitWords(*placement.worker);
         options.executable = words.front(); // placementProblem refuses an empty command
         options.arguments.assign(words.begin() + 1, words.end());
         return options;
@@ -50,7 +40,7 @@ std::string placementProblem(const Placement &placement)
 {
     if (placement.target && placement.worker)
         return "--on and --worker both say where the worker runs; give one";
-    if (placement.worker && commandWords(*placement.worker).empty())
+    if (placement.worker && splitWords(*placement.worker).empty())
         return "--worker needs a command";
     if (placement.device && placement.worker)
         return "--device is for the built-in worker; give it in --worker";

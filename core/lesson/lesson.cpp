@@ -161,7 +161,7 @@ const char *lessonExperimentName(LessonExperiment experiment)
 namespace {
 
 // The lesson's lines, each checked for its length, the whole for its size.
-std::string splitLines(std::string_view markdown, std::vector<std::string_view> &lines)
+std::string readLines(std::string_view markdown, std::vector<std::string_view> &lines)
 {
     if (markdown.size() > kMaxLessonBytes)
         return at(1, "the lesson is " + std::to_string(markdown.size()) +
@@ -349,7 +349,7 @@ LessonParse parseLesson(std::string_view markdown)
         return !parse.error.empty();
     };
     std::vector<std::string_view> lines;
-    if (failed(splitLines(markdown, lines)))
+    if (failed(readLines(markdown, lines)))
         return parse;
     Lesson lesson;
     std::vector<std::string_view> body[6]; // 0: intro

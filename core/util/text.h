@@ -40,6 +40,17 @@ inline std::vector<std::string> splitLines(const std::string &text)
     return lines;
 }
 
+// The words of a command line as `--worker` and a command target take it: split at blanks, no
+// quoting.
+inline std::vector<std::string> splitWords(const std::string &text)
+{
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;)
+        words.push_back(word);
+    return words;
+}
+
 // User text as a message quotes it: whole up to `limit` bytes, else its beginning and how
 // many characters it has ("xxxx… (200000 characters)"), so that a 200 KB value does not become a
 // 200 KB message. Cut at a UTF-8 character boundary.

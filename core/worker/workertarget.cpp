@@ -2,6 +2,7 @@
 
 #include "launch/launchjson.h"
 #include "util/jsonread.h"
+#include "util/text.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -12,16 +13,6 @@
 namespace cuwb {
 
 namespace {
-
-std::vector<std::string> splitWords(const std::string &text)
-{
-    std::istringstream in(text);
-    std::vector<std::string> words;
-    for (std::string word; in >> word;) {
-        words.push_back(word);
-    }
-    return words;
-}
 
 bool contains(const std::string &text, const char *what)
 {
